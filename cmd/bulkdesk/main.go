@@ -1,0 +1,71 @@
+// Command bulkdesk is the native side of Bulkdesk: it checks bulk request
+// files against the API's contract and serves the browser console.
+//
+// Each subcommand lives in its own file and is a function from arguments
+// and output streams to an exit code, so that tests run it in-process.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes shared by the subcommands.
+const (
+	exitOK      = 0
+	exitInvalid = 1 // the input was read and has errors
+	exitUsage   = 2 // bad arguments, or input that cannot be read
+)
+
+// A command is one subcommand.
+type command struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{
+	"check": {"validate a bulk request file against its kind's contract", runCheck},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "bulkdesk: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	return cmd.run(args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: bulkdesk <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "bulkdesk <command> -h" for a command's flags.`)
+}
+
+// kindList is the list of kind ids for flag help.
+func kindList(ids []string) string { return strings.Join(ids, ", ") }

@@ -1,0 +1,346 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// explain turns the library's error tree for element i into one Problem per
+// leaf: the library's own summary at the top ("validation failed") says
+// nothing an operator can act on.
+func (ck *compiledKind) explain(i int, element any, err error) []Problem {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Problem{{Element: i, Code: "invalid", Message: err.Error(), Severity: Error}}
+	}
+	var out []Problem
+	seen := make(map[string]bool)
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		switch e.ErrorKind.(type) {
+		case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		for _, p := range ck.leafProblems(i, element, e) {
+			key := p.Pointer + "\x00" + p.Message
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, p)
+			}
+		}
+	}
+	walk(ve)
+	return out
+}
+
+// leafProblems explains one leaf error; a missing-fields error becomes one
+// problem per missing field.
+func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.ValidationError) []Problem {
+	loc := e.InstanceLocation
+	base := Problem{Element: i, Pointer: pointerOf(loc), Field: FieldName(loc), Severity: Error}
+	value, _ := lookup(element, loc)
+	base.Value = jsonText(value)
+	subject := subjectOf(loc)
+
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		var out []Problem
+		for _, m := range k.Missing {
+			path := append(append([]string{}, loc...), m)
+			p := Problem{Element: i, Pointer: pointerOf(path), Field: FieldName(path), Code: "required", Severity: Error, Expected: "a value"}
+			p.Message = fmt.Sprintf("%s is required%s%s", subjectOf(path), requiredHint(path), ck.reason(e.SchemaURL))
+			out = append(out, p)
+		}
+		return out
+	case *kind.Type:
+		base.Code = "type"
+		base.Expected = typeNames(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, describeJSON(value))
+		if len(loc) == 0 {
+			base.Message = fmt.Sprintf(`the element must be an object such as {"pathParams": {…}, "requestBody": {…}}; found %s`, describeJSON(value))
+		}
+	case *kind.Enum:
+		base.Code = "enum"
+		base.Expected = "one of " + joinValues(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+	case *kind.Const:
+		base.Code = "const"
+		base.Expected = jsonText(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+	case *kind.Pattern:
+		base.Code = "pattern"
+		base.Expected = patternPhrase(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s%s%s", subject, base.Expected, base.Value, patternHint(k.Want, k.Got), ck.reason(e.SchemaURL))
+	case *kind.MinLength:
+		base.Code = "min-length"
+		base.Expected = fmt.Sprintf("at least %s", plural(k.Want, "character"))
+		base.Message = fmt.Sprintf("%s must be %s long; %s has %d", subject, base.Expected, base.Value, k.Got)
+		if k.Got == 0 {
+			base.Message = fmt.Sprintf("%s must not be empty (leave the field out instead)", subject)
+		}
+	case *kind.MaxLength:
+		base.Code = "max-length"
+		base.Expected = fmt.Sprintf("at most %s", plural(k.Want, "character"))
+		base.Message = fmt.Sprintf("%s must be %s long; it has %d: %s%s", subject, base.Expected, k.Got, base.Value, ck.reason(e.SchemaURL))
+	case *kind.Minimum:
+		base.Code = "minimum"
+		base.Expected = "at least " + ratText(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+	case *kind.Maximum:
+		base.Code = "maximum"
+		base.Expected = "at most " + ratText(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+	case *kind.MaxItems:
+		base.Code = "max-items"
+		base.Expected = "at most " + plural(k.Want, "item")
+		base.Message = fmt.Sprintf("%s may hold %s; it holds %d", subject, base.Expected, k.Got)
+	case *kind.MinItems:
+		base.Code = "min-items"
+		base.Expected = "at least " + plural(k.Want, "item")
+		base.Message = fmt.Sprintf("%s must hold %s; it holds %d", subject, base.Expected, k.Got)
+	case *kind.Format:
+		base.Code = "format"
+		base.Expected = formatPhrase(k.Want)
+		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+	case *kind.OneOf:
+		base.Code = "one-of"
+		base.Value = ""
+		titles := ck.branchTitles(e.SchemaURL)
+		base.Expected = "exactly one of: " + strings.Join(titles, "; ")
+		if len(k.Subschemas) == 0 {
+			base.Message = fmt.Sprintf("%s must be %s. It is none of them", subject, base.Expected)
+		} else {
+			var matched []string
+			for _, s := range k.Subschemas {
+				if s < len(titles) {
+					matched = append(matched, titles[s])
+				}
+			}
+			base.Message = fmt.Sprintf("%s must be exactly one kind, but its fields make it both %s: keep the fields of one kind only", subject, strings.Join(matched, " and "))
+		}
+	case *kind.Not:
+		base.Code = "not"
+		base.Value = ""
+		what := "this combination of fields"
+		if n := ck.nodes[e.SchemaURL]; n != nil && n.Not != nil && n.Not.Title != "" {
+			what = n.Not.Title
+		}
+		base.Message = fmt.Sprintf("%s must not have %s", subject, what)
+	default:
+		base.Code = "invalid"
+		base.Message = fmt.Sprintf("%s: %s", subject, e.ErrorKind.LocalizedString(nil))
+	}
+	return []Problem{base}
+}
+
+// reason returns why a conditional rule applies: the description of the
+// "then" schema that holds the failed keyword, if there is one.
+func (ck *compiledKind) reason(url string) string {
+	for loc := url; ; {
+		i := strings.LastIndex(loc, "/then")
+		if i < 0 {
+			return ""
+		}
+		loc = loc[:i+len("/then")]
+		if n := ck.nodes[loc]; n != nil && n.Description != "" {
+			return " (" + n.Description + ")"
+		}
+		loc = loc[:i]
+	}
+}
+
+// branchTitles returns the titles of the oneOf branches of the schema at url.
+func (ck *compiledKind) branchTitles(url string) []string {
+	n := ck.nodes[strings.TrimSuffix(url, "/oneOf")]
+	if n == nil {
+		return nil
+	}
+	titles := make([]string, len(n.OneOf))
+	for i, b := range n.OneOf {
+		titles[i] = b.Title
+		if titles[i] == "" {
+			titles[i] = fmt.Sprintf("form %d", i+1)
+		}
+	}
+	return titles
+}
+
+// FieldName names a location as operators read it: the request body's
+// fields by their dotted path ("destinationAmount.amount",
+// "spendLimit[0].value.amount"), path parameters as "pathParams._id_".
+func FieldName(loc []string) string {
+	if len(loc) > 0 && loc[0] == "requestBody" {
+		loc = loc[1:]
+		if len(loc) == 0 {
+			return "requestBody"
+		}
+	}
+	var b strings.Builder
+	for _, t := range loc {
+		if _, err := strconv.Atoi(t); err == nil && b.Len() > 0 {
+			b.WriteString("[" + t + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+func subjectOf(loc []string) string {
+	if len(loc) == 0 {
+		return "the element"
+	}
+	return FieldName(loc)
+}
+
+func requiredHint(path []string) string {
+	switch {
+	case len(path) == 1 && path[0] == "requestBody":
+		return ": this kind of bulk needs the operation's fields under requestBody"
+	case len(path) == 1 && path[0] == "pathParams":
+		return ": this kind of bulk needs the id of what each element acts on"
+	}
+	return ""
+}
+
+// lookup returns the value at loc inside v.
+func lookup(v any, loc []string) (any, bool) {
+	for _, t := range loc {
+		switch c := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = c[t]; !ok {
+				return nil, false
+			}
+		case []any:
+			n, err := strconv.Atoi(t)
+			if err != nil || n < 0 || n >= len(c) {
+				return nil, false
+			}
+			v = c[n]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// jsonText renders a value as JSON, cut short for messages.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return truncate(string(b), maxValueLen)
+}
+
+// describeJSON says what sort of value v is, with the value when it is short.
+func describeJSON(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "text " + jsonText(x)
+	case json.Number:
+		return "the number " + string(x)
+	case bool:
+		return "the boolean " + strconv.FormatBool(x)
+	case []any:
+		return fmt.Sprintf("a list of %s", plural(len(x), "item"))
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+var typeWords = map[string]string{
+	"integer": "a whole number",
+	"number":  "a number",
+	"string":  "text (in double quotes)",
+	"boolean": "true or false",
+	"object":  "an object",
+	"array":   "a list",
+	"null":    "null",
+}
+
+func typeNames(want []string) string {
+	words := make([]string, len(want))
+	for i, w := range want {
+		words[i] = typeWords[w]
+		if words[i] == "" {
+			words[i] = w
+		}
+	}
+	return strings.Join(words, " or ")
+}
+
+func joinValues(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		if s, ok := v.(string); ok {
+			parts[i] = s
+		} else {
+			parts[i] = jsonText(v)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func ratText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	return r.FloatString(6)
+}
+
+var formatWords = map[string]string{
+	"email": "an email address",
+	"date":  "a date written YYYY-MM-DD",
+	"int64": "a whole number that fits in 64 bits (at most 9223372036854775807)",
+	"int32": "a whole number that fits in 32 bits (at most 2147483647)",
+}
+
+func formatPhrase(f string) string {
+	if w, ok := formatWords[f]; ok {
+		return w
+	}
+	return "in the " + f + " format"
+}
+
+// thousands writes n with comma separators, as operators read counts.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

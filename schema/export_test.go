@@ -1,0 +1,29 @@
+package schema
+
+import "regexp"
+
+// Verdicts returns what the pre-check and the library each say of element e;
+// certain is false when the pre-check is unsure.
+func Verdicts(v *Validator, k *Kind, e any) (precheckValid, certain, libraryValid bool) {
+	ck := v.mustCompile(k)
+	verdict := ck.check.check(e)
+	return verdict == valid, verdict != unsure, ck.schema.Validate(e) == nil
+}
+
+// MatchPattern matches s with the engine the schemas use and with RE2 on
+// the pattern's ECMA-262 translation; fast says whether the engine used its
+// own matcher.
+func MatchPattern(pattern, s string) (engine, re2, fast bool) {
+	re, err := compilePattern(pattern)
+	if err != nil {
+		panic(err)
+	}
+	_, fast = re.(*classRun)
+	return re.MatchString(s), regexp.MustCompile(translateECMA(pattern)).MatchString(s), fast
+}
+
+// LibraryOnly validates e with the library alone, as a straightforward use
+// of it would, for the benchmark that measures what the pre-check saves.
+func LibraryOnly(v *Validator, k *Kind, e any) error {
+	return v.mustCompile(k).schema.Validate(e)
+}

@@ -1,0 +1,205 @@
+package schema
+
+import (
+	"embed"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// MaxElements is the most elements one bulk request may hold.
+const MaxElements = 10000
+
+//go:embed json/*.json
+var schemaFiles embed.FS
+
+// A Validator checks requests against the contract of their kind. Schemas
+// are compiled the first time a kind is used, once; a Validator is safe for
+// concurrent use.
+type Validator struct {
+	// Now is the clock that warnings about past dates compare against.
+	Now func() time.Time
+
+	mu       sync.Mutex
+	compiler *jsonschema.Compiler
+	compiled map[string]*compiledKind
+}
+
+// compiledKind is everything derived once from a kind's schema.
+type compiledKind struct {
+	schema *jsonschema.Schema
+	// check is the allocation-free pre-check (see precheck.go).
+	check *checkNode
+	// nodes indexes every reachable subschema by its location, so that an
+	// error can be explained with the schema it came from.
+	nodes  map[string]*jsonschema.Schema
+	known  *knownNode
+	fields []Field
+}
+
+// NewValidator returns a Validator with the embedded schemas loaded.
+func NewValidator() (*Validator, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseRegexpEngine(compilePattern)
+	for _, f := range integerFormats {
+		c.RegisterFormat(f)
+	}
+	entries, err := schemaFiles.ReadDir("json")
+	if err != nil {
+		return nil, fmt.Errorf("reading embedded schemas: %w", err)
+	}
+	for _, e := range entries {
+		f, err := schemaFiles.Open("json/" + e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("opening schema %s: %w", e.Name(), err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading schema %s: %w", e.Name(), err)
+		}
+		if err := c.AddResource(schemaURL(e.Name()), doc); err != nil {
+			return nil, fmt.Errorf("loading schema %s: %w", e.Name(), err)
+		}
+	}
+	return &Validator{Now: time.Now, compiler: c, compiled: make(map[string]*compiledKind)}, nil
+}
+
+var (
+	defaultOnce      sync.Once
+	defaultValidator *Validator
+	defaultErr       error
+)
+
+// Default returns a shared Validator; the embedded schemas are part of the
+// binary, so an error here is a build defect.
+func Default() *Validator {
+	defaultOnce.Do(func() { defaultValidator, defaultErr = NewValidator() })
+	if defaultErr != nil {
+		panic(defaultErr)
+	}
+	return defaultValidator
+}
+
+func schemaURL(file string) string { return "https://bulkdesk.invalid/schema/" + file }
+
+// compile returns the compiled schema of a kind, compiling it on first use.
+func (v *Validator) compile(k *Kind) (*compiledKind, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if ck, ok := v.compiled[k.ID]; ok {
+		return ck, nil
+	}
+	sch, err := v.compiler.Compile(schemaURL(k.schemaFile))
+	if err != nil {
+		return nil, fmt.Errorf("compiling the schema of %s: %w", k.ID, err)
+	}
+	ck := &compiledKind{schema: sch, check: prepareCheck(sch), nodes: make(map[string]*jsonschema.Schema)}
+	indexNodes(sch, ck.nodes)
+	ck.known = knownFields(sch)
+	ck.fields = collectFields(sch)
+	v.compiled[k.ID] = ck
+	return ck, nil
+}
+
+func (v *Validator) mustCompile(k *Kind) *compiledKind {
+	ck, err := v.compile(k)
+	if err != nil {
+		panic(err) // the schemas are embedded: a failure is a build defect, caught by tests
+	}
+	return ck
+}
+
+// ValidateRequest checks decoded request elements (see DecodeJSON) against
+// the contract of kind k. The report holds request-level errors (empty, too
+// many elements) and every problem of every element.
+func (v *Validator) ValidateRequest(k *Kind, elements []any) *Report {
+	r := &Report{Kind: k.ID, Elements: len(elements)}
+	switch n := len(elements); {
+	case n == 0:
+		r.Add(requestProblem("empty", "the request holds no elements; a bulk needs 1 to 10,000"))
+	case n > MaxElements:
+		r.Add(requestProblem("too-many-elements", fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", thousands(int64(n)), thousands(MaxElements))))
+	}
+	for i, e := range elements {
+		r.Add(v.ValidateElement(k, i, e)...)
+	}
+	r.Sort()
+	return r
+}
+
+// CheckRequest reads a request body and validates it. The error is non-nil
+// only when the body is not JSON the reader accepts; a body that is JSON but
+// not an array is a request-level problem in the report.
+func (v *Validator) CheckRequest(k *Kind, body []byte) (*Report, error) {
+	doc, dups, err := DecodeJSON(body)
+	if err != nil {
+		return nil, err
+	}
+	elements, ok := doc.([]any)
+	if !ok {
+		r := &Report{Kind: k.ID}
+		r.Add(requestProblem("not-an-array", fmt.Sprintf("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(doc))))
+		return r, nil
+	}
+	r := v.ValidateRequest(k, elements)
+	r.Add(duplicateKeyProblems(dups)...)
+	r.Sort()
+	return r, nil
+}
+
+// ValidateElement checks one element, index i of its request, and returns
+// its problems: contract errors, unknown fields and likely mistakes.
+func (v *Validator) ValidateElement(k *Kind, i int, element any) []Problem {
+	ck := v.mustCompile(k)
+	var out []Problem
+	if ck.check.check(element) != valid {
+		if err := ck.schema.Validate(element); err != nil {
+			out = ck.explain(i, element, err)
+		}
+	}
+	if obj, ok := element.(map[string]any); ok {
+		out = ck.known.check(i, obj, out)
+		out = v.mistakes(k, i, obj, out)
+	}
+	return out
+}
+
+// Fields returns the fields of kind k's elements, for mapping, templates and
+// help text.
+func (v *Validator) Fields(k *Kind) []Field { return v.mustCompile(k).fields }
+
+func requestProblem(code, msg string) Problem {
+	return Problem{Element: RequestLevel, Code: code, Message: msg, Severity: Error}
+}
+
+// indexNodes records every subschema reachable from s by location.
+func indexNodes(s *jsonschema.Schema, nodes map[string]*jsonschema.Schema) {
+	if s == nil || nodes[s.Location] != nil {
+		return
+	}
+	nodes[s.Location] = s
+	eachSubschema(s, func(c *jsonschema.Schema) { indexNodes(c, nodes) })
+}
+
+// eachSubschema calls f for every direct subschema of s that this project's
+// schemas use.
+func eachSubschema(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
+	for _, c := range []*jsonschema.Schema{s.Ref, s.Not, s.If, s.Then, s.Else, s.Items2020} {
+		if c != nil {
+			f(c)
+		}
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+		for _, c := range list {
+			f(c)
+		}
+	}
+	for _, c := range s.Properties {
+		f(c)
+	}
+}
