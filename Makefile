@@ -23,7 +23,7 @@ test: vet test-native test-wasm
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/ingest/...
+	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/ingest/... ./app/money/...
 
 test-native:
 	$(GO) test ./...
@@ -31,7 +31,7 @@ test-native:
 # Packages whose logic also runs in the browser are tested under
 # WebAssembly too, in Node.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/ingest/...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/ingest/... ./app/money/...
 
 ## bench: the benchmarks behind BENCHMARKS.md
 bench: bench-native bench-wasm
@@ -47,6 +47,9 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
+	for f in FuzzCSV FuzzJSON FuzzMapping FuzzXLSXSheet FuzzOpen; do \
+		$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./app/ingest/ || exit 1; \
+	done
 
 clean:
 	rm -rf $(BIN)

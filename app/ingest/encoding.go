@@ -56,8 +56,28 @@ func detectEncoding(data []byte) string {
 		return UTF16LE
 	case utf8.Valid(data):
 		return UTF8
+	case hasUTF8Sequences(data):
+		// Mostly UTF-8 with a damaged byte: reading it as Windows-1252
+		// would garble every accented letter, so the damage is reported.
+		return UTF8
 	}
 	return Windows1252
+}
+
+// hasUTF8Sequences reports whether data holds at least two valid
+// multi-byte UTF-8 characters, which Windows-1252 text almost never does.
+func hasUTF8Sequences(data []byte) bool {
+	n := 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if size > 1 && r != utf8.RuneError {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+		i += max(size, 1)
+	}
+	return false
 }
 
 // utf16Likely reports ASCII text written as UTF-16 without a byte order
