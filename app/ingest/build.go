@@ -14,18 +14,22 @@ import (
 type Element struct {
 	// Row is the number of the row it was built from.
 	Row int
-	// Value is the element as it is sent: map[string]any with
-	// "pathParams" and "requestBody", numbers as json.Number.
-	Value map[string]any
 }
 
 // A Result is the outcome of a build: the elements in file order and one
 // report of every problem, coercion and validation alike, each located at
 // its sheet, row and column.
+//
+// A Result holds row numbers and problems, not the element values: those
+// are built again from the table when asked for ([Result.Value],
+// [Result.Request]), which keeps an import of 10,000 rows in a few
+// megabytes. They are built with the mapping and settings of the build,
+// from the table as it is now (with the operator's edits).
 type Result struct {
 	Elements []Element
 	Report   *schema.Report
 
+	p *plan
 	// fileProblems are about the file, the mapping or the request as a
 	// whole; problems[i] are element i's.
 	fileProblems []schema.Problem
@@ -33,11 +37,22 @@ type Result struct {
 	byRow        map[int]int
 }
 
-// Request returns the element values in file order: the request body.
+// Value builds element i as it is sent: map[string]any with "pathParams"
+// and "requestBody", numbers as json.Number.
+func (r *Result) Value(i int) map[string]any {
+	row := r.p.Table.RowIndex(r.Elements[i].Row)
+	if row < 0 {
+		return r.p.newElement()
+	}
+	v, _ := r.p.buildRow(&r.p.Table.Rows[row])
+	return v
+}
+
+// Request builds every element in file order: the request body.
 func (r *Result) Request() []any {
 	out := make([]any, len(r.Elements))
-	for i, e := range r.Elements {
-		out[i] = e.Value
+	for i := range r.Elements {
+		out[i] = r.Value(i)
 	}
 	return out
 }
@@ -66,27 +81,34 @@ const buildChunk = 500
 // if not nil, is called every 500 rows with the count of rows done; it may
 // sleep to let a browser page repaint.
 func (im *Import) Build(progress Progress) *Result {
-	res := &Result{byRow: make(map[int]int)}
-	rows := im.dataRows()
-	res.fileProblems = im.fileProblems()
+	p := im.p
+	res := &Result{p: p, byRow: make(map[int]int)}
+	rows := p.dataRows()
+	res.fileProblems = p.fileProblems()
+	examples := p.exampleValues()
 	for n, ri := range rows {
-		r := &im.Table.Rows[ri]
-		if !im.rowHasMappedValues(r) {
-			if p, ok := im.leftOutRow(r); ok {
-				res.fileProblems = append(res.fileProblems, p)
+		r := &p.Table.Rows[ri]
+		if n == 0 && examples != nil && isExampleRow(r, examples) {
+			res.fileProblems = append(res.fileProblems, schema.Problem{
+				Element: schema.RequestLevel, Code: "example-row", Severity: schema.Warning, Sheet: p.Table.Sheet, Row: r.Number,
+				Message: fmt.Sprintf("row %d is the template's example row, unchanged; it is left out", r.Number)})
+			continue
+		}
+		if !p.rowHasMappedValues(r) {
+			if lp, ok := p.leftOutRow(r); ok {
+				res.fileProblems = append(res.fileProblems, lp)
 			}
 			continue
 		}
 		i := len(res.Elements)
-		value, problems := im.buildRow(i, r)
-		res.Elements = append(res.Elements, Element{Row: r.Number, Value: value})
-		res.problems = append(res.problems, problems)
+		res.Elements = append(res.Elements, Element{Row: r.Number})
+		res.problems = append(res.problems, p.check(i, r))
 		res.byRow[r.Number] = i
 		if progress != nil && (n+1)%buildChunk == 0 {
 			progress(n + 1)
 		}
 	}
-	res.fileProblems = append(res.fileProblems, im.requestProblems(len(res.Elements))...)
+	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
 	if progress != nil {
@@ -112,16 +134,18 @@ func (r *Result) assemble() {
 }
 
 // EditCell changes one cell, as the operator corrects it, then rebuilds
-// and validates the element of that row only and updates the report. It
-// returns the element's new problems. Leading-zero profiles and detected
-// settings are not recomputed. A row without an element (it was empty)
-// gets one; an element whose row becomes empty stays, with its problems.
+// and validates the element of that row only and updates the last
+// build's report. It returns the element's new problems. A row without an
+// element (it was empty) gets one; an element whose row becomes empty
+// stays, with its problems. Leading-zero profiles and detected settings
+// are not recomputed.
 func (im *Import) EditCell(row, col int, text string) ([]schema.Problem, error) {
-	if im.result == nil {
+	res := im.result
+	if res == nil {
 		return nil, fmt.Errorf("build the import before editing cells")
 	}
-	if row <= im.mapping.HeaderRow {
-		return nil, fmt.Errorf("row %d is not a data row: the header is row %d", row, im.mapping.HeaderRow)
+	if row <= res.p.mapping.HeaderRow {
+		return nil, fmt.Errorf("row %d is not a data row: the header is row %d", row, res.p.mapping.HeaderRow)
 	}
 	if im.Table.RowIndex(row) < 0 {
 		im.insertRow(row)
@@ -133,7 +157,7 @@ func (im *Import) EditCell(row, col int, text string) ([]schema.Problem, error) 
 }
 
 // RebuildRow builds and validates the element of row n again, after its
-// cells changed, and updates the report.
+// cells changed, and updates the last build's report.
 func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 	res := im.result
 	if res == nil {
@@ -154,8 +178,8 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 				break
 			}
 		}
-		res.Elements = append(res.Elements[:i], append([]Element{{Row: n}}, res.Elements[i:]...)...)
-		res.problems = append(res.problems[:i], append([][]schema.Problem{nil}, res.problems[i:]...)...)
+		res.Elements = slices.Insert(res.Elements, i, Element{Row: n})
+		res.problems = slices.Insert(res.problems, i, []schema.Problem(nil))
 		for j := i; j < len(res.Elements); j++ {
 			res.byRow[res.Elements[j].Row] = j
 			for k := range res.problems[j] {
@@ -163,15 +187,13 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 			}
 		}
 		res.fileProblems = dropProblems(res.fileProblems, func(p schema.Problem) bool {
-			return (p.Row == n && p.Code == "left-out-row") || p.Code == "empty" || p.Code == "too-many-elements"
+			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row")) || p.Code == "empty" || p.Code == "too-many-elements"
 		})
-		res.fileProblems = append(res.fileProblems, im.requestProblems(len(res.Elements))...)
+		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}
-	value, problems := im.buildRow(i, r)
-	res.Elements[i].Value = value
-	res.problems[i] = problems
+	res.problems[i] = res.p.check(i, r)
 	res.assemble()
-	return problems, nil
+	return res.problems[i], nil
 }
 
 func (im *Import) insertRow(n int) {
@@ -180,7 +202,7 @@ func (im *Import) insertRow(n int) {
 	for i < len(t.Rows) && t.Rows[i].Number < n {
 		i++
 	}
-	t.Rows = append(t.Rows[:i], append([]Row{{Number: n}}, t.Rows[i:]...)...)
+	t.Rows = slices.Insert(t.Rows, i, Row{Number: n})
 }
 
 // dropProblems removes the problems drop says.
@@ -195,7 +217,7 @@ func dropProblems(ps []schema.Problem, drop func(schema.Problem) bool) []schema.
 }
 
 // rowHasMappedValues reports whether a row fills at least one field.
-func (im *Import) rowHasMappedValues(r *Row) bool {
+func (im *plan) rowHasMappedValues(r *Row) bool {
 	for _, col := range im.cols {
 		c := r.Cell(col.index)
 		if !c.Empty() || c.Flags&(NoCachedValue|MergedPart) != 0 || c.Kind == ErrorValue {
@@ -207,7 +229,7 @@ func (im *Import) rowHasMappedValues(r *Row) bool {
 
 // leftOutRow reports a row with values only in columns that are not
 // imported: it is not an element, and the operator is told so.
-func (im *Import) leftOutRow(r *Row) (schema.Problem, bool) {
+func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
 	for col, c := range r.Cells {
 		if !c.Empty() {
 			return schema.Problem{
@@ -220,20 +242,18 @@ func (im *Import) leftOutRow(r *Row) (schema.Problem, bool) {
 	return schema.Problem{}, false
 }
 
-// buildRow builds element i from row r and returns it with its problems:
-// those of reading its cells, then those of validating it, located.
-func (im *Import) buildRow(i int, r *Row) (map[string]any, []schema.Problem) {
+// buildRow builds the element of row r, with the problems of reading its
+// cells (element index and place not yet filled in).
+func (im *plan) buildRow(r *Row) (map[string]any, []schema.Problem) {
 	elem := im.newElement()
 	var problems []schema.Problem
-	failed := make(map[string]bool)
-	for _, col := range im.cols {
+	for ci := range im.cols {
+		col := &im.cols[ci]
 		c := r.Cell(col.index)
 		v, p := im.coerce(c, col, r)
 		if p != nil {
-			ptr := col.target.Pointer()
-			failed[ptr] = true
 			problems = append(problems, schema.Problem{
-				Element: i, Pointer: ptr, Field: col.target.Path, Code: p.code, Severity: p.severity,
+				Pointer: col.target.Pointer(), Field: col.target.Path, Code: p.code, Severity: p.severity,
 				Message: col.target.Path + ": " + p.msg, Value: truncate(c.Value, 60),
 			})
 			continue
@@ -245,28 +265,37 @@ func (im *Import) buildRow(i int, r *Row) (map[string]any, []schema.Problem) {
 	if im.hasLists {
 		settle(elem)
 	}
+	return elem, problems
+}
+
+// check builds element i from row r, validates it and returns its
+// problems, located: those of reading its cells, then those of the
+// contract, in the order schema.Report.Sort gives.
+func (im *plan) check(i int, r *Row) []schema.Problem {
+	elem, problems := im.buildRow(r)
+	cellProblems := len(problems)
 	if r.Hidden {
-		problems = append(problems, schema.Problem{Element: i, Code: "hidden-row", Severity: schema.Warning,
+		problems = append(problems, schema.Problem{Code: "hidden-row", Severity: schema.Warning,
 			Message: fmt.Sprintf("row %d is hidden in the spreadsheet; it is imported like the others", r.Number)})
 	}
 	for _, p := range im.v.ValidateElement(im.Kind, i, elem) {
-		if failed[p.Pointer] {
+		if slices.ContainsFunc(problems[:cellProblems], func(q schema.Problem) bool { return q.Pointer == p.Pointer }) {
 			continue // the cell's own problem says more
 		}
 		problems = append(problems, p)
 	}
 	for k := range problems {
+		problems[k].Element = i
 		im.locate(&problems[k], r.Number)
 	}
-	// In the order schema.Report.Sort gives: by pointer, errors first.
 	slices.SortStableFunc(problems, func(a, b schema.Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Severity), string(b.Severity)))
 	})
-	return elem, problems
+	return problems
 }
 
 // newElement returns an empty element with the parts its kind sends.
-func (im *Import) newElement() map[string]any {
+func (im *plan) newElement() map[string]any {
 	elem := make(map[string]any, 2)
 	if im.Kind.PathParam != "" {
 		elem["pathParams"] = make(map[string]any, 1)
@@ -327,10 +356,7 @@ func newContainer(list bool) any {
 	return make(map[string]any, 4)
 }
 
-func isIndex(tok string) bool {
-	_, err := strconv.Atoi(tok)
-	return err == nil
-}
+func isIndex(tok string) bool { return allDigits(tok) }
 
 // settle replaces the buildLists inside v by plain lists.
 func settle(v any) any {

@@ -116,7 +116,7 @@ func runCellCase(t *testing.T, tc cellCase, extra ...xlsxgen.Row) {
 	}
 	res := im.Build(nil)
 	field := m.Columns[0].Field
-	got, ok := valueAt(res.Elements[0].Value, field)
+	got, ok := valueAt(res.Value(0), field)
 	gotText := "-"
 	if ok {
 		gotText = asJSON(got)
@@ -209,7 +209,7 @@ func TestDate1904(t *testing.T) {
 	}}}}
 	im := importOf(t, "old.xlsx", book.Bytes(), "users")
 	res := im.Build(nil)
-	if got := asJSON(res.Elements[0].Value["requestBody"].(map[string]any)["dateOfBirth"]); got != `{"day":1,"month":1,"year":1904}` {
+	if got := asJSON(res.Value(0)["requestBody"].(map[string]any)["dateOfBirth"]); got != `{"day":1,"month":1,"year":1904}` {
 		t.Errorf("date %s, problems %v", got, res.Report.Problems)
 	}
 }
@@ -229,7 +229,7 @@ func TestSpendLimitsByPosition(t *testing.T) {
 		`{"pathParams":{"_id_":"102"},"requestBody":{"spendLimit":[{"interval":"ALWAYS","value":{"amount":100,"currency":"GBP"}}]}}`,
 	}
 	for i, w := range want {
-		if got := asJSON(res.Elements[i].Value); got != w {
+		if got := asJSON(res.Value(i)); got != w {
 			t.Errorf("element %d:\n%s\nwant\n%s", i, got, w)
 		}
 	}
@@ -367,7 +367,7 @@ func TestMappingEditsAndFiles(t *testing.T) {
 		t.Fatalf("use saved: %v %v", missing, err)
 	}
 	res := next.Build(nil)
-	body := res.Elements[0].Value["requestBody"].(map[string]any)
+	body := res.Value(0)["requestBody"].(map[string]any)
 	if asJSON(body["source"]) != `{"id":"1002"}` || asJSON(body["destinationAmount"]) != `{"amount":2000,"currency":"EUR"}` {
 		t.Errorf("element %s", asJSON(body))
 	}
@@ -562,5 +562,32 @@ func TestJSONTableImport(t *testing.T) {
 	res = im.Build(nil)
 	if !res.Report.Valid() || asJSON(res.Request()) != `[{"requestBody":{"destination":{"id":"20","type":"managed_cards"},"destinationAmount":{"amount":1250,"currency":"EUR"},"profileId":"1","source":{"id":"10","type":"managed_accounts"}}}]` {
 		t.Errorf("request %s problems %v", asJSON(res.Request()), res.Report.Problems)
+	}
+}
+
+func TestTemplateExampleRowIsLeftOut(t *testing.T) {
+	k := kind(t, "card_blocks")
+	cols := ingest.TemplateColumns(k, validator(t).Fields(k))
+	header, example := cols[0].Header, cols[0].Example
+	for _, tc := range []struct {
+		name, csv string
+		rows      []int
+		problems  []string
+	}{
+		{"example first", header + "\n" + example + "\n101\n", []int{3}, []string{"c row 2 example-row"}},
+		{"example value further down", header + "\n101\n" + example + "\n", []int{2, 3}, nil},
+		{"example changed", header + "\n" + example + "9\n", []int{2}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			im := importOf(t, "c.csv", []byte(tc.csv), "card_blocks")
+			res := im.Build(nil)
+			var rows []int
+			for _, e := range res.Elements {
+				rows = append(rows, e.Row)
+			}
+			if !slices.Equal(rows, tc.rows) || !slices.Equal(problems(res.Report), tc.problems) {
+				t.Errorf("rows %v problems %v", rows, problems(res.Report))
+			}
+		})
 	}
 }
