@@ -27,7 +27,8 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"check": {"validate a bulk request file against its kind's contract", runCheck},
+	"check":    {"validate a bulk request file against its kind's contract", runCheck},
+	"template": {"write a spreadsheet template of a bulk kind to fill in", runTemplate},
 }
 
 func main() {
