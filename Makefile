@@ -5,7 +5,7 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 BIN       := bin
 
-.PHONY: all build run test vet test-native test-wasm bench bench-native bench-wasm fuzz clean
+.PHONY: all build run test vet test-native test-wasm bench bench-native bench-wasm bench-ingest fuzz clean
 
 all: build
 
@@ -41,6 +41,12 @@ bench-native:
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
+
+## bench-ingest: the ingest figures of BENCHMARKS.md, natively and in Node
+bench-ingest:
+	$(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -benchmem -count 5 ./app/ingest/
+	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./app/workbook/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s

@@ -104,9 +104,6 @@ func benchImport(b *testing.B, name string, data []byte, fresh bool) {
 		importAndValidate(b, name, data, v, k)
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/file")
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	b.ReportMetric(float64(ms.Sys)/float64(len(data)), "sys/filesize")
 }
 
 func BenchmarkIngest10kTransfersXLSX(b *testing.B) {

@@ -34,7 +34,6 @@ type Result struct {
 	// whole; problems[i] are element i's.
 	fileProblems []schema.Problem
 	problems     [][]schema.Problem
-	byRow        map[int]int
 }
 
 // Value builds element i as it is sent: map[string]any with "pathParams"
@@ -42,9 +41,9 @@ type Result struct {
 func (r *Result) Value(i int) map[string]any {
 	row := r.p.Table.RowIndex(r.Elements[i].Row)
 	if row < 0 {
-		return r.p.newElement()
+		return r.p.newElement(nil)
 	}
-	v, _ := r.p.buildRow(&r.p.Table.Rows[row])
+	v, _ := r.p.buildRow(&r.p.Table.Rows[row], nil)
 	return v
 }
 
@@ -59,8 +58,7 @@ func (r *Result) Request() []any {
 
 // ElementOfRow returns the index of the element built from row n.
 func (r *Result) ElementOfRow(n int) (int, bool) {
-	i, ok := r.byRow[n]
-	return i, ok
+	return slices.BinarySearchFunc(r.Elements, n, func(e Element, n int) int { return cmp.Compare(e.Row, n) })
 }
 
 // Problems returns the problems of element i.
@@ -82,7 +80,7 @@ const buildChunk = 500
 // sleep to let a browser page repaint.
 func (im *Import) Build(progress Progress) *Result {
 	p := im.p
-	res := &Result{p: p, byRow: make(map[int]int)}
+	res := &Result{p: p}
 	rows := p.dataRows()
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
@@ -103,7 +101,6 @@ func (im *Import) Build(progress Progress) *Result {
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
 		res.problems = append(res.problems, p.check(i, r))
-		res.byRow[r.Number] = i
 		if progress != nil && (n+1)%buildChunk == 0 {
 			progress(n + 1)
 		}
@@ -168,20 +165,12 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 		return nil, fmt.Errorf("the sheet has no row %d", n)
 	}
 	r := &im.Table.Rows[ri]
-	i, ok := res.byRow[n]
+	i, ok := res.ElementOfRow(n)
 	if !ok {
-		// A new element, in file order.
-		i = len(res.Elements)
-		for j, e := range res.Elements {
-			if e.Row > n {
-				i = j
-				break
-			}
-		}
+		// A new element, in file order: i is where it goes.
 		res.Elements = slices.Insert(res.Elements, i, Element{Row: n})
 		res.problems = slices.Insert(res.problems, i, []schema.Problem(nil))
 		for j := i; j < len(res.Elements); j++ {
-			res.byRow[res.Elements[j].Row] = j
 			for k := range res.problems[j] {
 				res.problems[j][k].Element = j
 			}
@@ -243,9 +232,11 @@ func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
 }
 
 // buildRow builds the element of row r, with the problems of reading its
-// cells (element index and place not yet filled in).
-func (im *plan) buildRow(r *Row) (map[string]any, []schema.Problem) {
-	elem := im.newElement()
+// cells (element index and place not yet filled in). With a scratch, the
+// element is made of its reused containers and is valid only until the
+// next row is built.
+func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) {
+	elem := im.newElement(s)
 	var problems []schema.Problem
 	for ci := range im.cols {
 		col := &im.cols[ci]
@@ -259,7 +250,7 @@ func (im *plan) buildRow(r *Row) (map[string]any, []schema.Problem) {
 			continue
 		}
 		if v != nil {
-			setValue(elem, col.target.tokens, v)
+			setValue(elem, &col.target, v, s)
 		}
 	}
 	if im.hasLists {
@@ -272,7 +263,9 @@ func (im *plan) buildRow(r *Row) (map[string]any, []schema.Problem) {
 // problems, located: those of reading its cells, then those of the
 // contract, in the order schema.Report.Sort gives.
 func (im *plan) check(i int, r *Row) []schema.Problem {
-	elem, problems := im.buildRow(r)
+	// The element is validated and dropped: its maps are reused for the
+	// next row, so checking 10,000 rows leaves no garbage of elements.
+	elem, problems := im.buildRow(r, im.scratch)
 	cellProblems := len(problems)
 	if r.Hidden {
 		problems = append(problems, schema.Problem{Code: "hidden-row", Severity: schema.Warning,
@@ -294,24 +287,69 @@ func (im *plan) check(i int, r *Row) []schema.Problem {
 	return problems
 }
 
-// newElement returns an empty element with the parts its kind sends.
-func (im *plan) newElement() map[string]any {
-	elem := make(map[string]any, 2)
+// newElement returns an empty element with the parts its kind sends,
+// made of the scratch's containers when there is one.
+func (im *plan) newElement(s *scratch) map[string]any {
+	var elem map[string]any
+	if s != nil {
+		s.reset()
+		elem = s.root
+	} else {
+		elem = make(map[string]any, 2)
+	}
 	if im.Kind.PathParam != "" {
-		elem["pathParams"] = make(map[string]any, 1)
+		elem["pathParams"] = s.container("pathParams", false)
 	}
 	for _, f := range im.cat.fields {
 		if !strings.HasPrefix(f.Path, "pathParams.") {
-			elem["requestBody"] = make(map[string]any, 8)
+			elem["requestBody"] = s.container("requestBody", false)
 			break
 		}
 	}
 	return elem
 }
 
-// setValue puts v at the location toks inside elem, creating the objects
-// and lists on the way. List items not given are null.
-func setValue(elem map[string]any, toks []string, v any) {
+// A scratch holds the containers of the element being checked, reused
+// from row to row.
+type scratch struct {
+	root  map[string]any
+	parts map[string]any // container key (Target.keys) → map or buildList
+}
+
+func newScratch() *scratch {
+	return &scratch{root: make(map[string]any, 2), parts: make(map[string]any)}
+}
+
+func (s *scratch) reset() {
+	clear(s.root)
+	for _, c := range s.parts {
+		switch x := c.(type) {
+		case map[string]any:
+			clear(x)
+		case buildList:
+			clear(x)
+		}
+	}
+}
+
+// container returns the container named key, empty; a nil scratch makes
+// a new one.
+func (s *scratch) container(key string, list bool) any {
+	if s == nil {
+		return newContainer(list)
+	}
+	if c, ok := s.parts[key]; ok {
+		return c
+	}
+	c := newContainer(list)
+	s.parts[key] = c
+	return c
+}
+
+// setValue puts v at the target's location inside elem, creating the
+// objects and lists on the way. List items not given are null.
+func setValue(elem map[string]any, t *Target, v any, s *scratch) {
+	toks := t.tokens
 	var cur any = elem
 	for k, tok := range toks {
 		last := k == len(toks)-1
@@ -324,7 +362,7 @@ func setValue(elem map[string]any, toks []string, v any) {
 			}
 			next = c[tok]
 			if next == nil {
-				next = newContainer(isIndex(toks[k+1]))
+				next = s.container(t.keys[k], isIndex(toks[k+1]))
 				c[tok] = next
 			}
 		case buildList:
@@ -335,7 +373,7 @@ func setValue(elem map[string]any, toks []string, v any) {
 			}
 			next = c[n]
 			if next == nil {
-				next = newContainer(isIndex(toks[k+1]))
+				next = s.container(t.keys[k], isIndex(toks[k+1]))
 				c[n] = next
 			}
 		default:

@@ -591,3 +591,19 @@ func TestTemplateExampleRowIsLeftOut(t *testing.T) {
 		})
 	}
 }
+
+// TestRowsDoNotShareValues: the containers reused while checking must not
+// carry one row's values into the next.
+func TestRowsDoNotShareValues(t *testing.T) {
+	csv := "card id,allowAtm,spendLimit[0].value.amount,spendLimit[0].value.currency,spendLimit[0].interval\n" +
+		"101,TRUE,500,EUR,DAILY\n" +
+		"102,,,,\n"
+	im := importOf(t, "c.csv", []byte(csv), "card_spend_rules")
+	res := im.Build(nil)
+	if got := problems(res.Report); !slices.Equal(got, []string{"c!B3 no-change"}) {
+		t.Errorf("problems %v", got)
+	}
+	if got := asJSON(res.Value(1)); got != `{"pathParams":{"_id_":"102"},"requestBody":{}}` {
+		t.Errorf("second element %s", got)
+	}
+}

@@ -34,6 +34,8 @@ type plan struct {
 	settings Settings
 	cols     []column
 	hasLists bool
+	// scratch is reused by every check of this plan and its copies.
+	scratch *scratch
 }
 
 // NewImport prepares the import of table t as elements of kind k: it
@@ -41,7 +43,7 @@ type plan struct {
 // settings. v validates the elements (schema.Default() will do).
 func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	cat := newCatalog(k, v.Fields(k))
-	p := &plan{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}}
+	p := &plan{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
 	p.mapping = autoMapping(t, p.mt)
 	p.compile()
 	im := &Import{Kind: k, Table: t, p: p}

@@ -12,6 +12,9 @@ func (f *File) xlsxTable(i int, progress Progress) (*Table, error) {
 	sh := f.wb.Sheets[i]
 	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes}
 	formatIndex := map[int]uint16{} // style → index in t.Formats
+	if n := f.wb.Dimension(i); n > 0 && n <= f.limits.MaxRows {
+		t.Rows = make([]Row, 0, n)
+	}
 	var arena []Cell
 	tooMany := errors.New("too many rows")
 	extras, err := f.wb.ReadSheet(i, func(r *xlsx.Row) error {

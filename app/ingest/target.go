@@ -18,8 +18,19 @@ type Target struct {
 	Field schema.Field
 	// DateParts is set for a date filling an object of year, month and day.
 	DateParts bool
-	// tokens locate the value inside the element.
+	// tokens locate the value inside the element; keys[k] names the
+	// container that tokens[k] opens, for reusing it (see scratch).
 	tokens []string
+	keys   []string
+}
+
+func newTarget(path string, f schema.Field, dateParts bool) Target {
+	t := Target{Path: path, Field: f, DateParts: dateParts, tokens: elementTokens(path)}
+	t.keys = make([]string, len(t.tokens))
+	for k := range t.tokens {
+		t.keys[k] = strings.Join(t.tokens[:k+1], "/")
+	}
+	return t
 }
 
 // Pointer returns the JSON pointer of the value inside the element, as
@@ -67,8 +78,7 @@ func (c *catalog) resolve(path string) (Target, error) {
 	p := strings.TrimSpace(path)
 	p = strings.TrimPrefix(p, "requestBody.")
 	if i, ok := c.dateParts[p]; ok {
-		t := Target{Path: p, Field: c.fields[i], DateParts: true, tokens: elementTokens(p)}
-		return t, nil
+		return newTarget(p, c.fields[i], true), nil
 	}
 	generic, indexes, err := splitIndexes(p)
 	if err != nil {
@@ -81,7 +91,7 @@ func (c *catalog) resolve(path string) (Target, error) {
 			if j, ok3 := c.byPath[base]; ok3 && c.fields[j].Type == "array" && len(indexes) > 0 {
 				f := c.fields[j]
 				f.Path, f.Type = p, f.ItemType
-				return Target{Path: p, Field: f, tokens: elementTokens(p)}, nil
+				return newTarget(p, f, false), nil
 			}
 		}
 		return Target{}, fmt.Errorf("%s has no field %q", c.kind.ID, path)
@@ -89,7 +99,7 @@ func (c *catalog) resolve(path string) (Target, error) {
 	if strings.Count(generic, "[]") != len(indexes) {
 		return Target{}, fmt.Errorf("%q needs a list position such as %s", path, strings.Replace(generic, "[]", "[0]", 1))
 	}
-	return Target{Path: p, Field: c.fields[i], tokens: elementTokens(p)}, nil
+	return newTarget(p, c.fields[i], false), nil
 }
 
 // splitIndexes replaces "[3]" list positions by "[]" and returns them.

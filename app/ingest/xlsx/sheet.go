@@ -94,6 +94,37 @@ func (w *Workbook) ReadSheet(i int, visit func(*Row) error) (*SheetExtras, error
 	return &r.extras, nil
 }
 
+// Dimension returns the number of rows sheet i declares it spans (its
+// <dimension> element), reading only the start of the sheet; 0 when it
+// declares none. It is a hint for allocating, not a promise.
+func (w *Workbook) Dimension(i int) int {
+	if i < 0 || i >= len(w.Sheets) || w.Sheets[i].Chart {
+		return 0
+	}
+	rc, err := w.open(w.Sheets[i].part)
+	if err != nil {
+		return 0
+	}
+	defer rc.Close()
+	s := newScanner(rc)
+	for s.next() == nil && s.kind != tokEOF {
+		if s.kind != tokStart {
+			continue
+		}
+		switch string(s.name) {
+		case "dimension":
+			rg, err := parseRange(attrString(s.attrs, "ref"))
+			if err != nil {
+				return 0
+			}
+			return rg.LastRow
+		case "sheetData":
+			return 0
+		}
+	}
+	return 0
+}
+
 // HasCells reports whether sheet i holds at least one value, reading only
 // as far as the first one.
 func (w *Workbook) HasCells(i int) (bool, error) {
