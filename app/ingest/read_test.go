@@ -330,3 +330,17 @@ func TestRowLimit(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+func TestDisplay(t *testing.T) {
+	book := xlsxgen.Book{Formats: []string{"dd/mm/yyyy", "00000"}, Sheets: []xlsxgen.Sheet{{Name: "S", Rows: []xlsxgen.Row{
+		{Cells: []xlsxgen.Cell{{Value: "45000", Style: 1}, {Value: "42", Style: 2}, xlsxgen.N("1.5"), xlsxgen.B(true), xlsxgen.S("x")}},
+	}}}}
+	_, tab := readTable(t, "d.xlsx", book.Bytes(), ingest.Options{})
+	var got []string
+	for _, c := range tab.Rows[0].Cells {
+		got = append(got, tab.Display(c))
+	}
+	if strings.Join(got, "|") != "2023-03-15|00042|1.5|TRUE|x" {
+		t.Errorf("display %v", got)
+	}
+}

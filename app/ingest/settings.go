@@ -276,14 +276,13 @@ func (im *plan) examples() []Example {
 	return out
 }
 
-// shown is a cell's value as the operator would recognise it.
+// shown is a cell's value as the operator would recognise it, with the
+// serial of a date cell.
 func (im *plan) shown(c Cell) string {
 	if im.Table.IsDate(c) {
-		if d, err := serialDate(c.Value, im.Table.Date1904); err == nil {
-			return d.String() + " (date cell " + c.Value + ")"
-		}
+		return im.Table.Display(c) + " (date cell " + c.Value + ")"
 	}
-	return c.Value
+	return im.Table.Display(c)
 }
 
 // describeValue writes a coerced value for an example: amounts with their

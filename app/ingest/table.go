@@ -151,6 +151,25 @@ func (t *Table) IsDate(c Cell) bool {
 	return c.Kind == Number && xlsx.IsDateFormat(t.NumberFormat(c))
 }
 
+// Display returns a cell's value as an operator recognises it: text as
+// written, a date cell as YYYY-MM-DD, a number padded as its format pads
+// it ("000123"), other numbers as stored.
+func (t *Table) Display(c Cell) string {
+	if c.Kind != Number {
+		return c.Value
+	}
+	if t.IsDate(c) {
+		if d, err := serialDate(c.Value, t.Date1904); err == nil {
+			return d.String()
+		}
+		return c.Value
+	}
+	if n := zeroPad(t.NumberFormat(c)); n > len(c.Value) && allDigits(c.Value) {
+		return strings.Repeat("0", n-len(c.Value)) + c.Value
+	}
+	return c.Value
+}
+
 // SetCell changes the cell at row number n, column col, to text typed by
 // an operator, growing the row as needed. It reports false when the table
 // has no row n.
