@@ -23,7 +23,7 @@ test: vet test-native test-wasm
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./schema/...
+	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/webhook/...
 
 test-native:
 	$(GO) test ./...
@@ -31,7 +31,7 @@ test-native:
 # Packages whose logic also runs in the browser are tested under
 # WebAssembly too, in Node.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/webhook/...
 
 ## bench: the benchmarks behind BENCHMARKS.md
 bench: bench-native bench-wasm
@@ -47,6 +47,9 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHeaders$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTimestamp$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzSignVerify$$' -fuzztime $(FUZZTIME) ./app/webhook/
 
 clean:
 	rm -rf $(BIN)
