@@ -240,10 +240,10 @@ func (v *Verifier) checkTimestamp(r *Result, h http.Header) string {
 	switch {
 	case skew > tol:
 		vd.Status, vd.Fails = StatusOutside, true
-		vd.Reason = fmt.Sprintf("published at %s, %s before this receiver's clock; at most %s is allowed", stamp, roundSkew(skew), tol)
+		vd.Reason = fmt.Sprintf("published at %s, %s before this receiver's clock; at most %s is allowed", stamp, formatSkew(skew), tol)
 	case -skew > tol:
 		vd.Status, vd.Fails = StatusOutside, true
-		vd.Reason = fmt.Sprintf("published at %s, %s ahead of this receiver's clock; at most %s is allowed", stamp, roundSkew(-skew), tol)
+		vd.Reason = fmt.Sprintf("published at %s, %s ahead of this receiver's clock; at most %s is allowed", stamp, formatSkew(-skew), tol)
 	default:
 		vd.Status, vd.Reason = StatusValid, fmt.Sprintf("published at %s, within %s of this receiver's clock", stamp, tol)
 	}
@@ -263,15 +263,17 @@ func absDuration(d time.Duration) time.Duration {
 	return d
 }
 
-// roundSkew rounds a clock difference to the unit a person reads it in.
-func roundSkew(d time.Duration) time.Duration {
+// formatSkew writes a clock difference in the unit a person reads it in.
+func formatSkew(d time.Duration) string {
 	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", int64(d/(24*time.Hour)))
 	case d >= time.Hour:
-		return d.Round(time.Minute)
+		return d.Round(time.Minute).String()
 	case d >= time.Second:
-		return d.Round(time.Second)
+		return d.Round(time.Second).String()
 	default:
-		return d.Round(time.Millisecond)
+		return d.Round(time.Millisecond).String()
 	}
 }
 

@@ -27,7 +27,8 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"check": {"validate a bulk request file against its kind's contract", runCheck},
+	"check":   {"validate a bulk request file against its kind's contract", runCheck},
+	"webhook": {"verify, sign and send signed webhook events", runWebhook},
 }
 
 func main() {
