@@ -38,9 +38,12 @@ bench: bench-native bench-wasm
 
 bench-native:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./schema/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/webhook/
+	$(GO) test -run '^$$' -bench . -benchtime 3000x -count 5 ./cmd/bulkdesk/internal/receiver/
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./app/webhook/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s

@@ -32,6 +32,18 @@
 // minutes each way unless configured). The deprecated signature may be
 // absent or wrong without failing an event whose signature-v2 matches.
 //
+// The same policy holds for every event path. The reference lists the
+// signature headers for every event but the end of a bulk process, which
+// it marks as secured with the webhooks key and gives a request-ref header
+// instead of call-ref; a receiver that let it through unsigned would let
+// anyone mark a bulk as finished, so it is held to signature-v2 too, with
+// an absent call-ref counted as empty. request-ref is kept with the event
+// but is not part of any signed message.
+//
+// Neither signature covers the event path: a receiver that guards against
+// replays must remember a (signature-v2, published-timestamp) pair across
+// all paths, as the receiver in "bulkdesk serve" does.
+//
 // # Keys
 //
 // A [Key] holds the API key. It prints, formats and marshals as

@@ -52,7 +52,7 @@ type testServer struct {
 
 // startServer starts a receiver for cfg (with the test key) and stops it
 // when the test ends.
-func startServer(t *testing.T, cfg receiver.Config) *testServer {
+func startServer(t testing.TB, cfg receiver.Config) *testServer {
 	t.Helper()
 	cfg.Key = webhook.NewKey(testKey)
 	logs := &logBuffer{}
@@ -73,7 +73,7 @@ func startServer(t *testing.T, cfg receiver.Config) *testServer {
 
 // stop shuts the server down as "bulkdesk serve" does; it may be called
 // more than once.
-func (ts *testServer) stop(t *testing.T) {
+func (ts *testServer) stop(t testing.TB) {
 	t.Helper()
 	// Connections the client dialled but never used count as busy for
 	// five seconds in Shutdown: close them from this side first.
