@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -62,4 +63,15 @@ func (k Key) mac(message []byte) []byte {
 // signature headers carry.
 func (k Key) Sum(message []byte) string {
 	return base64.StdEncoding.EncodeToString(k.mac(message))
+}
+
+// NewRandomKey returns a fresh random key, for a sandbox and a receiver
+// that run in one process and need no key from anyone: give the same Key
+// to both.
+func NewRandomKey() (Key, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return Key{}, fmt.Errorf("making a random webhook key: %w", err)
+	}
+	return Key{secret: func() []byte { return b }}, nil
 }

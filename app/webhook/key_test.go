@@ -42,3 +42,17 @@ func TestKeyNeverPrints(t *testing.T) {
 		t.Error("different keys give the same signature")
 	}
 }
+
+func TestNewRandomKey(t *testing.T) {
+	a, err := webhook.NewRandomKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := webhook.NewRandomKey()
+	if a.IsZero() || webhook.Signature(a, "1") == webhook.Signature(b, "1") {
+		t.Error("two random keys sign alike")
+	}
+	if webhook.Signature(a, "1") != webhook.Signature(a, "1") {
+		t.Error("a random key does not sign the same twice")
+	}
+}

@@ -3,6 +3,7 @@ package receiver_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +66,11 @@ func TestKeyNeverShowsInFlags(t *testing.T) {
 	fs.VisitAll(func(f *flag.Flag) { help.WriteString(f.Value.String() + "\n" + f.DefValue + "\n") })
 	if strings.Contains(help.String(), testKey) {
 		t.Errorf("the key shows in the flags:\n%s", help.String())
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v"} {
+		if out := fmt.Sprintf(verb, cfg); strings.Contains(out, testKey) {
+			t.Errorf("the key shows in a printed Config: %s", out)
+		}
 	}
 	if !strings.Contains(help.String(), "BULKDESK_WEBHOOK_KEY") {
 		t.Errorf("the help does not name the key's environment variable:\n%s", help.String())
