@@ -316,7 +316,8 @@ func isHex(s string) bool {
 
 func (v *Verifier) checkSignatureV2(r *Result, h http.Header, body []byte) {
 	val, present, dup := single(h, HeaderSignatureV2)
-	vd := Verdict{Header: HeaderSignatureV2, Value: val, Expected: v.Key.Sum(r.Signed.Message)}
+	want := v.Key.mac(r.Signed.Message)
+	vd := Verdict{Header: HeaderSignatureV2, Value: val, Expected: base64.StdEncoding.EncodeToString(want)}
 	defer func() { r.SignatureV2 = vd }()
 	if !present {
 		vd.Status, vd.Fails = StatusAbsent, true
@@ -332,7 +333,7 @@ func (v *Verifier) checkSignatureV2(r *Result, h http.Header, body []byte) {
 		vd.Status, vd.Reason, vd.Fails = StatusMalformed, bad, true
 		return
 	}
-	if hmac.Equal(got, v.Key.mac(r.Signed.Message)) {
+	if hmac.Equal(got, want) {
 		vd.Status, vd.Reason = StatusValid, "matches the HMAC of call-ref + body + published-timestamp"
 		return
 	}
@@ -377,7 +378,8 @@ func (v *Verifier) mismatchHints(got []byte, s Signed, body []byte) []string {
 
 func (v *Verifier) checkSignature(r *Result, h http.Header) {
 	val, present, dup := single(h, HeaderSignature)
-	vd := Verdict{Header: HeaderSignature, Value: val, Expected: v.Key.Sum([]byte(r.Signed.Timestamp))}
+	want := v.Key.mac([]byte(r.Signed.Timestamp))
+	vd := Verdict{Header: HeaderSignature, Value: val, Expected: base64.StdEncoding.EncodeToString(want)}
 	defer func() { r.Signature = vd }()
 	switch {
 	case !present:
@@ -392,13 +394,13 @@ func (v *Verifier) checkSignature(r *Result, h http.Header) {
 		vd.Status, vd.Reason = StatusMalformed, bad
 		return
 	}
-	if hmac.Equal(got, v.Key.mac([]byte(r.Signed.Timestamp))) {
+	if hmac.Equal(got, want) {
 		vd.Status, vd.Reason = StatusValid, "matches the HMAC of published-timestamp (deprecated: it does not cover the body)"
 		return
 	}
 	vd.Status = StatusMismatch
 	vd.Reason = "does not match the HMAC of published-timestamp; the header is deprecated, so only signature-v2 decides"
-	if hmac.Equal(got, v.Key.mac(r.Signed.Message)) {
+	if v2, err := base64.StdEncoding.DecodeString(r.SignatureV2.Expected); err == nil && hmac.Equal(got, v2) {
 		vd.Hints = []string{"it is signature-v2's value: the sender put the same signature in both headers"}
 	}
 }

@@ -40,7 +40,8 @@
 // each accepted event is appended to DIR/events.jsonl (one JSON object a
 // line, written before the 204 is sent) and the file is read back when the
 // receiver starts: the ring, the sequence numbers and the replay guard
-// carry on across a restart. A line cut short by a crash is dropped.
+// carry on across a restart. A line cut short by a crash is dropped. One
+// server at a time may use a directory.
 //
 // # Configuration
 //
