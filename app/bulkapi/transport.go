@@ -2,6 +2,7 @@ package bulkapi
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -16,7 +17,7 @@ func HandlerTransport(h http.Handler) http.RoundTripper {
 
 type handlerTransport struct{ h http.Handler }
 
-func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t handlerTransport) RoundTrip(req *http.Request) (resp *http.Response, err error) {
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
@@ -28,6 +29,15 @@ func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		in.Body = http.NoBody
 	}
 	w := &recorder{header: make(http.Header)}
+	// A handler that aborts (http.ErrAbortHandler) is a dropped connection.
+	defer func() {
+		if v := recover(); v != nil {
+			if v != http.ErrAbortHandler {
+				panic(v)
+			}
+			resp, err = nil, errors.New("the connection was closed before an answer")
+		}
+	}()
 	t.h.ServeHTTP(w, in)
 	if w.status == 0 {
 		w.status = http.StatusOK
