@@ -31,7 +31,7 @@ test-native:
 # Packages whose logic also runs in the browser are tested under
 # WebAssembly too, in Node.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/bulkapi/...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/bulkapi/... ./app/submission/...
 
 ## bench: the benchmarks behind BENCHMARKS.md
 bench: bench-native bench-wasm
