@@ -55,5 +55,7 @@
 // "/bulk_process_end/watch"; [Event] is an accepted event as the receiver
 // keeps and serves it; [Summarize] picks the few fields an operator scans
 // for in a list of events: the bulk id and status of a bulk that ended, the
-// transaction id and state of a transfer, and so on.
+// transaction id and state of a transfer, and so on. A [Feed] is the
+// events page's model: the listed and the streamed events merged, each
+// once, in order.
 package webhook
