@@ -38,15 +38,18 @@ bench: bench-native bench-wasm
 
 bench-native:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./schema/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 10x ./app/submission/ ./cmd/bulkdesk/internal/sandbox/
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/submission/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
+	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalBody$$' -fuzztime $(FUZZTIME) ./app/submission/
 
 clean:
 	rm -rf $(BIN)
