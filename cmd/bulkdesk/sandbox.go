@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 )
 
@@ -25,7 +26,7 @@ func runSandbox(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	apiKey := fs.String("api-key", sandbox.DefaultAPIKey, "the api-key the sandbox accepts")
 	token := fs.String("token", sandbox.DefaultToken, "the bearer token the sandbox accepts")
 	identity := fs.String("identity", sandbox.DefaultIdentity.String(), "the identity the token acts for, TYPE:ID")
-	webhookURL := fs.String("webhook-url", "", "URL to POST the signed bulk_process_end event to")
+	webhookURL := fs.String("webhook-url", "", "webhook receiver's base URL, such as http://127.0.0.1:8080/webhooks: the signed bulk_process_end event goes to URL/bulk_process_end/watch")
 	webhookKey := fs.String("webhook-key", "", "key that signs webhook events (default: the api-key)")
 	failShare := fs.Float64("fail-share", 0, "share of operations that fail, 0 to 1")
 	rate := fs.Float64("ops-per-second", sandbox.DefaultOpsPerSecond, "how fast a running bulk executes its operations")
@@ -61,8 +62,7 @@ func runSandbox(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if key == "" {
 			key = *apiKey
 		}
-		poster := &sandbox.SignedPoster{URL: *webhookURL, Key: key}
-		cfg.SendEvent = poster.Send
+		cfg.SendEvent = sandbox.WebhookSender(*webhookURL, webhook.NewKey(key), nil)
 	}
 	sb, err := sandbox.New(cfg)
 	if err != nil {

@@ -70,7 +70,7 @@ type Config struct {
 	// FailShare is the share (0 to 1) of operations that fail.
 	FailShare float64
 	// SendEvent delivers the bulk_process_end event; nil sends nothing.
-	// SignedPoster is the usual one.
+	// WebhookSender is the usual one.
 	SendEvent EventSender
 	// RefTTL is how long an idempotency-ref is remembered; 0 means
 	// DefaultRefTTL.
