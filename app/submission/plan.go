@@ -1,11 +1,9 @@
 package submission
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -115,21 +113,18 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 // canonicalBody writes the elements as a compact JSON array, object keys
 // sorted and numbers as written, so that equal content gives equal bytes.
 func canonicalBody(elements []any, idx []int) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	buf.WriteByte('[')
+	buf := make([]byte, 0, 256*len(idx))
+	buf = append(buf, '[')
 	for n, i := range idx {
 		if n > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		if err := enc.Encode(elements[i]); err != nil {
+		var err error
+		if buf, err = appendCanonical(buf, elements[i]); err != nil {
 			return nil, fmt.Errorf("element %d: %w", i, err)
 		}
-		buf.Truncate(buf.Len() - 1) // the encoder's newline
 	}
-	buf.WriteByte(']')
-	return buf.Bytes(), nil
+	return append(buf, ']'), nil
 }
 
 func digest(k *schema.Kind, backOffice bool, ep schema.Endpoint, body []byte) string {

@@ -21,6 +21,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/accesslog"
 )
 
 // The path prefixes the proxy serves.
@@ -86,7 +88,7 @@ func New(cfg Config) (http.Handler, error) {
 		Transport:      tr,
 		FlushInterval:  -1, // pass every write on at once
 	}
-	return p, nil
+	return accesslog.Wrap(cfg.Logger, "proxy", p), nil
 }
 
 func target(what, raw string) (*url.URL, error) {
@@ -119,14 +121,7 @@ func (p *proxy) route(path string) (*url.URL, string, bool) {
 	return nil, "", false
 }
 
-func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		if p.log != nil {
-			p.log.Info("proxy", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start).Round(time.Microsecond))
-		}
-	}()
+func (p *proxy) ServeHTTP(sw http.ResponseWriter, r *http.Request) {
 	if _, _, ok := p.route(r.URL.Path); !ok {
 		answer(sw, http.StatusNotFound, "no API is configured for "+r.URL.Path+" (the proxy serves "+APIPrefix+"/… and, when configured, "+BackOfficePrefix+"/…)")
 		return
@@ -187,32 +182,3 @@ func answer(w http.ResponseWriter, status int, msg string) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]string{"message": msg})
 }
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(p)
-}
-
-// Flush lets streamed answers through.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap gives http.ResponseController the underlying writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -131,7 +131,7 @@ func parseFaultHeader(h string) (Fault, int, error) {
 }
 
 // serveWithFaults serves a request, misbehaving if a fault is due.
-func (s *Sandbox) serveWithFaults(w *statusWriter, r *http.Request) {
+func (s *Sandbox) serveWithFaults(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, "/sandbox/") {
 		s.mux.ServeHTTP(w, r)
 		return
@@ -159,7 +159,6 @@ func (s *Sandbox) serveWithFaults(w *statusWriter, r *http.Request) {
 		writeJSON(w, http.StatusTooManyRequests, message("too many requests (fault injection)"))
 	case Drop:
 		s.mux.ServeHTTP(discard{make(http.Header)}, r)
-		w.dropped = true
 		// The server closes the connection without writing anything.
 		panic(http.ErrAbortHandler)
 	default:

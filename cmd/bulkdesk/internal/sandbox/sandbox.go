@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/accesslog"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -69,7 +70,7 @@ type Config struct {
 	// FailShare is the share (0 to 1) of operations that fail.
 	FailShare float64
 	// SendEvent delivers the bulk_process_end event; nil sends nothing.
-	// SignedPoster is the usual one.
+	// WebhookSender is the usual one.
 	SendEvent EventSender
 	// RefTTL is how long an idempotency-ref is remembered; 0 means
 	// DefaultRefTTL.
@@ -89,6 +90,7 @@ type Sandbox struct {
 	cfg       Config
 	validator *schema.Validator
 	mux       *http.ServeMux
+	handler   http.Handler
 	faults    *Faults
 
 	mu     sync.Mutex // guards the store and tokens below
@@ -146,6 +148,7 @@ func New(cfg Config) (*Sandbox, error) {
 		stop:      stop,
 	}
 	s.routes()
+	s.handler = accesslog.Wrap(cfg.Logger, "sandbox", http.HandlerFunc(s.serve))
 	return s, nil
 }
 
@@ -160,48 +163,11 @@ func (s *Sandbox) Close() {
 }
 
 // ServeHTTP serves the sandbox API.
-func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	rw := &statusWriter{ResponseWriter: w}
-	ref := s.refs.next()
-	rw.Header().Set(bulkapi.HeaderRequestRef, ref)
-	defer func() {
-		if s.cfg.Logger != nil {
-			s.cfg.Logger.Info("sandbox", "method", r.Method, "path", r.URL.Path, "status", rw.logStatus(), "duration", time.Since(start).Round(time.Microsecond))
-		}
-	}()
-	s.serveWithFaults(rw, r)
-}
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// statusWriter remembers the status for the log line.
-type statusWriter struct {
-	http.ResponseWriter
-	status  int
-	dropped bool
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *statusWriter) logStatus() string {
-	if w.dropped {
-		return "dropped"
-	}
-	if w.status == 0 {
-		return "200"
-	}
-	return fmt.Sprint(w.status)
+func (s *Sandbox) serve(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(bulkapi.HeaderRequestRef, s.refs.next())
+	s.serveWithFaults(w, r)
 }
 
 // refCounter makes request-refs unique across restarts of the sandbox.
