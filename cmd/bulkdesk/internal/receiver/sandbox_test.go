@@ -10,15 +10,15 @@ import (
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 )
 
-// The sandbox's end-of-bulk events are accepted by the receiver and read
-// as the events page will show them.
+// The sandbox's end-of-bulk events reach the receiver and read as the
+// events page will show them.
 func TestReceiverAcceptsSandboxEvents(t *testing.T) {
 	ts := startServer(t, receiver.Config{})
-	poster := &sandbox.SignedPoster{URL: ts.URL + "/webhooks/bulk_process_end/watch", Key: testKey}
+	send := sandbox.WebhookSender(ts.URL+"/webhooks", testConfigKey(), nil)
 	ev := sandbox.Event{BulkID: "118231498219765760", Status: bulkapi.Completed, SubmittedItemsCount: 2}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := poster.Send(ctx, ev); err != nil {
+	if err := send(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
 	evs := listEvents(t, ts.URL, "?type=bulk_process_end/watch")
