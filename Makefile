@@ -23,24 +23,36 @@ test: vet test-native test-wasm
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/ingest/... ./app/money/... ./app/workbook/...
+	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/...
 
 test-native:
 	$(GO) test ./...
 
 # Packages whose logic also runs in the browser are tested under
 # WebAssembly too, in Node.
+WASM_TEST_PKGS += ./schema/...
+WASM_TEST_PKGS += ./app/webhook/...
+WASM_TEST_PKGS += ./app/bulkapi/...
+WASM_TEST_PKGS += ./app/submission/...
+WASM_TEST_PKGS += ./app/ingest/...
+WASM_TEST_PKGS += ./app/money/...
+WASM_TEST_PKGS += ./app/workbook/...
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/ingest/... ./app/money/... ./app/workbook/...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) $(WASM_TEST_PKGS)
 
 ## bench: the benchmarks behind BENCHMARKS.md
 bench: bench-native bench-wasm
 
 bench-native:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./schema/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 10x ./app/submission/ ./cmd/bulkdesk/internal/sandbox/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/webhook/
+	$(GO) test -run '^$$' -bench . -benchtime 3000x -count 5 ./cmd/bulkdesk/internal/receiver/
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/submission/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./app/webhook/
 
 ## bench-ingest: the ingest figures of BENCHMARKS.md, natively and in Node
 bench-ingest:
@@ -53,6 +65,10 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
+	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalBody$$' -fuzztime $(FUZZTIME) ./app/submission/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHeaders$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTimestamp$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzSignVerify$$' -fuzztime $(FUZZTIME) ./app/webhook/
 	for f in FuzzCSV FuzzJSON FuzzMapping FuzzXLSXSheet FuzzOpen; do \
 		$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./app/ingest/ || exit 1; \
 	done
