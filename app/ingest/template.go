@@ -156,7 +156,7 @@ func isExampleRow(r *Row, examples map[int]string) bool {
 	}
 	for col, ex := range examples {
 		c := r.Cell(col)
-		v := strings.TrimSpace(c.Value)
+		v := text(c) // without the apostrophe a CSV template puts before "+44"
 		if c.Empty() {
 			v = ""
 		}

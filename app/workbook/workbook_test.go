@@ -176,6 +176,19 @@ func TestTemplateDetails(t *testing.T) {
 	}
 }
 
+func TestEveryCSVTemplateLeavesItsExampleOut(t *testing.T) {
+	for _, k := range schema.Kinds() {
+		data, err := workbook.TemplateCSV(k, validator(t).Fields(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		im, res := importBytes(t, k.ID+".csv", data, k)
+		if len(im.Mapping().Unmapped()) != 0 || len(res.Elements) != 0 || !slices.Contains(codes(res.Report), k.ID+" row 2 example-row") {
+			t.Errorf("%s: unmapped %v, %d elements, problems %v", k.ID, im.Mapping().Unmapped(), len(res.Elements), codes(res.Report))
+		}
+	}
+}
+
 func TestTemplateCSV(t *testing.T) {
 	k, _ := schema.Lookup("transfers")
 	v := validator(t)

@@ -295,6 +295,18 @@ func (r *sheetReader) startCell() error {
 	if s.selfClosing {
 		return r.endCell()
 	}
+	if v, ok := s.cellValue(); ok {
+		r.hasValue = true
+		if string(r.cellType) == "s" {
+			r.sIndex, r.sIndexOK = atoi(v)
+			if !r.sIndexOK {
+				r.cell.Value = decodeText(v)
+			}
+		} else {
+			r.cell.Value = decodeText(v)
+		}
+		return r.endCell()
+	}
 	return nil
 }
 
