@@ -313,7 +313,7 @@ func (im *plan) newElement(s *scratch) map[string]any {
 // from row to row.
 type scratch struct {
 	root  map[string]any
-	parts map[string]any // container key (Target.keys) → map or buildList
+	parts map[string]any // container key (target.keys) → map or buildList
 }
 
 func newScratch() *scratch {
@@ -348,7 +348,7 @@ func (s *scratch) container(key string, list bool) any {
 
 // setValue puts v at the target's location inside elem, creating the
 // objects and lists on the way. List items not given are null.
-func setValue(elem map[string]any, t *Target, v any, s *scratch) {
+func setValue(elem map[string]any, t *target, v any, s *scratch) {
 	toks := t.tokens
 	var cur any = elem
 	for k, tok := range toks {

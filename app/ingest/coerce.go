@@ -19,7 +19,7 @@ import (
 // A column is a mapped column, ready to read cells.
 type column struct {
 	index  int
-	target Target
+	target target
 	// currency is the target path of an amount's currency, or "".
 	currency string
 	// zeroWidth is the width of the values with leading zeros in this

@@ -112,7 +112,7 @@ func (im *plan) detectSettings() Settings {
 	grpVotes := map[string]int{}
 	orders := map[string]int{}
 	major := false
-	im.eachSample(func(c Cell, t Target) {
+	im.eachSample(func(c Cell, t target) {
 		switch {
 		case isAmount(t.Field):
 			v := strings.TrimSpace(c.Value)
@@ -205,7 +205,7 @@ func separatorEvidence(v string) (dec, grp string) {
 
 // eachSample calls f for the non-empty cells of the mapped columns in the
 // first data rows.
-func (im *plan) eachSample(f func(Cell, Target)) {
+func (im *plan) eachSample(f func(Cell, target)) {
 	cols := im.cols
 	n := 0
 	for i := range im.Table.Rows {

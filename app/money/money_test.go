@@ -1,6 +1,7 @@
 package money_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -76,6 +77,16 @@ func TestParseMajor(t *testing.T) {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("ParseMajor(%q, %d, %v) = %d, %v; want error %q", tc.text, tc.digits, tc.sep, got, err, tc.err)
 		}
+	}
+}
+
+func TestAmbiguityIsAnError(t *testing.T) {
+	_, err := money.ParseMajor("1.000", 2, money.Separators{})
+	if !errors.Is(err, money.ErrAmbiguous) {
+		t.Errorf("error %v is not ErrAmbiguous", err)
+	}
+	if _, err := money.ParseMajor("12.345", 2, money.Point); errors.Is(err, money.ErrAmbiguous) {
+		t.Errorf("a wrong amount reported as ambiguous: %v", err)
 	}
 }
 

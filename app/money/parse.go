@@ -48,9 +48,13 @@ func (s Separators) String() string {
 type Error struct {
 	Text string
 	Msg  string
+	err  error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%q %s", e.Text, e.Msg) }
+
+// Unwrap returns ErrAmbiguous for texts that read two ways.
+func (e *Error) Unwrap() error { return e.err }
 
 func fail(text, format string, args ...any) error {
 	return &Error{Text: text, Msg: fmt.Sprintf(format, args...)}
@@ -182,7 +186,7 @@ func guessSeparators(orig, t string) (dec, grp rune, err error) {
 	// decimals, since groups hold three digits and a number starts with
 	// no zero.
 	if len(after) == 3 && allDigits(after) && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
-		return 0, 0, &Error{Text: orig, Msg: fmt.Sprintf("could be read two ways (%q as decimal separator or as thousands separator): set the decimal separator", mark)}
+		return 0, 0, &Error{Text: orig, Msg: fmt.Sprintf("could be read two ways (%q as decimal separator or as thousands separator): set the decimal separator", mark), err: ErrAmbiguous}
 	}
 	if mark == '.' {
 		return '.', ',', nil
