@@ -155,6 +155,7 @@ func TestCoercion(t *testing.T) {
 		{"minor text with decimals", "transfers", "amount", xlsxgen.S("10.50"), &ingest.Settings{Amounts: ingest.Minor, Decimal: "."}, "-", "amount"},
 		{"major number", "transfers", "amount", xlsxgen.N("12.34"), major, "1234", ""},
 		{"major number float noise", "transfers", "amount", xlsxgen.N("0.30000000000000004"), major, "-", "amount"},
+		{"major number as Excel stores a typed 10.2", "transfers", "amount", xlsxgen.N("10.199999999999999"), major, "1020", ""},
 		{"major decimal comma", "transfers", "amount", xlsxgen.S("1.234,56"), major, "123456", ""},
 		{"major too many decimals", "transfers", "amount", xlsxgen.S("12,345"), major, "-", "amount"},
 		{"major ambiguous separators", "transfers", "amount", xlsxgen.S("1.000"), majorUnknown, "-", "amount"},

@@ -209,7 +209,7 @@ func readInteger(c Cell) (any, *cellProblem) {
 	s := strings.TrimSpace(c.Value)
 	switch c.Kind {
 	case Number:
-		n, err := money.ParseNumber(s, 0)
+		n, err := money.ParseStored(s, 0)
 		if err != nil {
 			return nil, cellError("not-a-whole-number", "%s is not a whole number", s)
 		}
@@ -328,7 +328,7 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			return nil, cellError("amount-currency", "amounts are read in major units, but %q is not an ISO 4217 currency, so its minor units are unknown", cur)
 		}
 		if c.Kind == Number {
-			n, err = money.ParseNumber(s, digits)
+			n, err = money.ParseStored(s, digits)
 		} else {
 			n, err = money.ParseMajor(s, digits, im.settings.separators())
 		}
@@ -337,7 +337,7 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			if canonicalInteger(s) {
 				return json.Number(s), nil
 			}
-			n, err = money.ParseNumber(s, 0)
+			n, err = money.ParseStored(s, 0)
 			if err != nil {
 				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
 			}

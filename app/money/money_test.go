@@ -137,6 +137,30 @@ func TestParseNumber(t *testing.T) {
 	}
 }
 
+func TestParseStored(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		digits int
+		want   int64
+		err    bool
+	}{
+		{"10.199999999999999", 2, 1020, false}, // a typed 10.2, as Excel stores it
+		{"1234.5599999999999", 2, 123456, false},
+		{"12.34", 2, 1234, false},
+		{"1050", 0, 1050, false},
+		{"0.30000000000000004", 2, 0, true}, // 0.1+0.2: not the double of 0.30
+		{"12.345", 2, 0, true},
+		{"10.5", 0, 0, true},
+		{"1.2345678901234568E+18", 0, 1234567890123456800, false},
+		{"abc", 2, 0, true},
+	} {
+		got, err := money.ParseStored(tc.text, tc.digits)
+		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
+			t.Errorf("ParseStored(%q, %d) = %d, %v", tc.text, tc.digits, got, err)
+		}
+	}
+}
+
 func TestFormat(t *testing.T) {
 	for _, tc := range []struct {
 		minor int64
