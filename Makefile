@@ -4,26 +4,38 @@
 GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 BIN       := bin
+# The console's two WebAssembly programs are built here, then bundled into
+# the folder the bulkdesk binary embeds.
+WASM_OUT  := build/wasm
+CONSOLE   := cmd/bulkdesk/internal/console/dist
+WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: all build run test vet test-native test-wasm bench bench-native bench-wasm fuzz clean
+.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser fuzz clean
 
 all: build
 
-## build: the bulkdesk binary
-build:
+## build: the console and the bulkdesk binary that embeds it
+build: console
 	$(GO) build -o $(BIN)/bulkdesk ./cmd/bulkdesk
+
+## console: the page's and the worker's WebAssembly, bundled for embedding
+console:
+	@mkdir -p $(WASM_OUT)
+	$(WASMBUILD) -o $(WASM_OUT)/app.wasm ./wasm
+	$(WASMBUILD) -o $(WASM_OUT)/worker.wasm ./wasm/worker
+	$(GO) run ./cmd/bulkdesk/internal/console/bundle -web web -wasm $(WASM_OUT) -out $(CONSOLE)
 
 ## run: build everything and serve the console on 127.0.0.1:8080
 run: build
-	$(BIN)/bulkdesk check -h || true
+	$(BIN)/bulkdesk serve -addr 127.0.0.1:8080
 
-## test: the whole suite, natively and under WebAssembly
-test: vet test-native test-wasm
+## test: the whole suite, natively, under WebAssembly and in Chromium
+test: console vet test-native test-wasm
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./schema/...
+	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/... ./wasm/...
 
 test-native:
 	$(GO) test ./...
@@ -31,7 +43,7 @@ test-native:
 # Packages whose logic also runs in the browser are tested under
 # WebAssembly too, in Node.
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/worker/...
 
 ## bench: the benchmarks behind BENCHMARKS.md
 bench: bench-native bench-wasm
@@ -49,4 +61,5 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) build
+	find $(CONSOLE) -type f ! -name README.md -delete

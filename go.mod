@@ -2,6 +2,16 @@ module github.com/bulkdesk/bulkdesk
 
 go 1.26
 
-require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+require (
+	github.com/andybalholm/brotli v1.2.8
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/maxence-charriere/go-app/v10 v10.1.11
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+)
 
-require golang.org/x/text v0.38.0 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	golang.org/x/text v0.38.0 // indirect
+)

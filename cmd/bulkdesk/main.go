@@ -28,6 +28,7 @@ type command struct {
 
 var commands = map[string]command{
 	"check": {"validate a bulk request file against its kind's contract", runCheck},
+	"serve": {"serve the browser console", runServe},
 }
 
 func main() {
