@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	app.Window().Get("performance").Call("mark", "bulkdesk:main")
 	ui.Register()
 	app.RunWhenOnBrowser()
 }

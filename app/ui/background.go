@@ -25,6 +25,7 @@ func background() *workerclient.Client {
 			return
 		}
 		backgroundWork = workerclient.Start(c.WorkerScript, c.WorkerWasm)
+		backgroundWork.OnReady(func() { mark("worker-ready") })
 	})
 	return backgroundWork
 }

@@ -79,15 +79,19 @@ func (p *importPage) renderKindPicker() app.UI {
 	return app.Div().Class("field").Body(
 		app.Label().For("kind").Text("Bulk kind"),
 		app.Select().ID("kind").Class("select").OnChange(p.kindChosen).Body(
-			app.Option().Value("").Text("Choose what the bulk does…").Selected(p.kindID == ""),
+			option("", "Choose what the bulk does…", p.kindID == ""),
 			app.Range(p.kinds).Slice(func(i int) app.UI {
 				k := p.kinds[i]
-				return app.Option().Value(k.ID).Text(k.Title).Selected(k.ID == p.kindID)
+				return option(k.ID, k.Title, k.ID == p.kindID)
 			}),
 		),
 		app.If(hasKind && kind.BackOffice, func() app.UI {
+			box := app.Input().Type("checkbox").ID("backoffice").OnChange(p.backOfficeChosen)
+			if p.backOffice {
+				box = box.Checked(true)
+			}
 			return app.Div().Class("check").Body(
-				app.Input().Type("checkbox").ID("backoffice").Checked(p.backOffice).OnChange(p.backOfficeChosen),
+				box,
 				app.Label().For("backoffice").Text("Submit through the back-office API"),
 			)
 		}),
@@ -137,13 +141,27 @@ func (p *importPage) renderResult() app.UI {
 				app.H3().Text(fmt.Sprintf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
 				problemList(p.problems),
 				app.If(len(p.problems) < total, func() app.UI {
-					return app.Button().ID("more-problems").Type("button").Class("button").Disabled(p.loadingMore).
+					more := app.Button().ID("more-problems").Type("button").Class("button").
 						Text(fmt.Sprintf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
 						OnClick(p.loadMoreProblems)
+					if p.loadingMore {
+						more = more.Disabled(true)
+					}
+					return more
 				}),
 			)
 		}),
 	)
+}
+
+// option is a select's option. A false boolean attribute is left out: in
+// the HTML the server renders, selected="false" would select it.
+func option(value, text string, selected bool) app.UI {
+	o := app.Option().Value(value).Text(text)
+	if selected {
+		o = o.Selected(true)
+	}
+	return o
 }
 
 func summaryItem(id, label string, n int, tone string) app.UI {
@@ -169,7 +187,11 @@ func (p *importPage) kind() (Kind, bool) {
 
 func (p *importPage) kindChosen(ctx app.Context, e app.Event) {
 	p.kindID = ctx.JSSrc().Get("value").String()
-	if k, ok := p.kind(); !ok || !k.BackOffice {
+	k, ok := p.kind()
+	if !ok {
+		p.kindID = ""
+	}
+	if !ok || !k.BackOffice {
 		p.backOffice = false
 	}
 	p.validate(ctx)
@@ -185,23 +207,22 @@ func (p *importPage) fileChosen(ctx app.Context, file app.Value) {
 	ctx.Dispatch(func(ctx app.Context) {
 		p.file = file
 		p.fileName = file.Get("name").String()
-		if p.kindID == "" {
-			p.stop()
-			p.step = stepWaiting
-			p.announcement = fmt.Sprintf("%s is loaded. Choose the bulk kind.", p.fileName)
-			return
-		}
 		p.validate(ctx)
 	})
 }
 
 // validate sends the loaded file to the worker, replacing any validation
-// under way.
+// under way; without a kind, it waits for one.
 func (p *importPage) validate(ctx app.Context) {
-	if p.file == nil || p.kindID == "" {
+	if p.file == nil {
 		return
 	}
 	p.stop()
+	if p.kindID == "" {
+		p.step = stepWaiting
+		p.announcement = fmt.Sprintf("%s is loaded. Choose the bulk kind.", p.fileName)
+		return
+	}
 	work := background()
 	if work == nil {
 		p.fail("The validation engine is not available in this page.")

@@ -116,6 +116,11 @@ func loadConfig() Config {
 // rootPrefix is the path under which the console is served, ending in "/":
 // "/" or, behind a portal's reverse proxy, something like "/console/".
 func rootPrefix() string {
+	if app.IsServer {
+		// The server's resolver adds its prefix to every link it renders;
+		// go-app's environment is the process's there, shared by servers.
+		return "/"
+	}
 	p := app.Getenv("GOAPP_ROOT_PREFIX")
 	if !strings.HasSuffix(p, "/") {
 		p += "/"

@@ -150,7 +150,7 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 
 // waitForOfflineCache waits until the service worker controls the page and
 // its cache holds every URL it lists.
-func waitForOfflineCache(t *testing.T, b *browsertest.Browser, srv *liveServer) {
+func waitForOfflineCache(t testing.TB, b *browsertest.Browser, srv *liveServer) {
 	t.Helper()
 	res, err := http.Get(srv.URL + "app-worker.js")
 	if err != nil {

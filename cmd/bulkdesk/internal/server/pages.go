@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
@@ -20,10 +23,28 @@ const (
 	stylesheet   = "console.css"
 )
 
-// newPages returns go-app's handler for the console: the pages (their first
-// HTML rendered here), app.js, the service worker, wasm_exec.js and the web
-// app manifest. The assets under /web/ are served by the asset handler.
-func newPages(res *resolver, m *console.Manifest) (http.Handler, error) {
+// pages serves go-app's side of the console: the pages (their first HTML
+// rendered here), app.js, the service worker, wasm_exec.js and the web app
+// manifest. The assets under /web/ are served by the asset handler.
+type pages struct {
+	goapp *app.Handler
+	appJS []byte
+	etag  string
+}
+
+func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/app.js" {
+		p.goapp.ServeHTTP(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", p.etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(p.appJS))
+}
+
+// newPages returns the handler of go-app's side of the console.
+func newPages(res *resolver, m *console.Manifest) (*pages, error) {
 	wasm, ok := m.Lookup(pageWasm)
 	if !ok {
 		return nil, fmt.Errorf("the console's bundle has no %s: %w", pageWasm, console.ErrNotBuilt)
@@ -48,7 +69,7 @@ func newPages(res *resolver, m *console.Manifest) (http.Handler, error) {
 		}
 	}
 
-	return &app.Handler{
+	h := &app.Handler{
 		Name:        "Bulkdesk",
 		ShortName:   "Bulkdesk",
 		Title:       "Bulkdesk",
@@ -79,7 +100,34 @@ func newPages(res *resolver, m *console.Manifest) (http.Handler, error) {
 				WorkerWasm:   res.Resolve("/web/" + workerWasm),
 			}),
 		},
-	}, nil
+		// Fetch the page's wasm while the HTML is parsed, not after.
+		RawHeaders: []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
+	}
+	appJS, err := startWorkerAfterWasm(h)
+	if err != nil {
+		return nil, err
+	}
+	return &pages{goapp: h, appJS: appJS, etag: `"` + m.Version + `-app"`}, nil
+}
+
+// startWorkerAfterWasm returns go-app's app.js, changed to register the
+// service worker once the page's wasm runs rather than first thing: on a
+// first visit, the worker's installation downloads every file of the
+// console, and would compete with the page's own download and compilation.
+func startWorkerAfterWasm(h *app.Handler) ([]byte, error) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	const (
+		registerFirst = "\ngoappInitServiceWorker();\n"
+		wasmStarted   = "    go.run(wasm.instance);\n    loader.remove();\n"
+	)
+	if rec.Code != http.StatusOK || strings.Count(js, registerFirst) != 1 || strings.Count(js, wasmStarted) != 1 {
+		return nil, fmt.Errorf("go-app's app.js is not the one this server knows (status %d): check the go-app version", rec.Code)
+	}
+	js = strings.Replace(js, registerFirst, "\n", 1)
+	js = strings.Replace(js, wasmStarted, wasmStarted+"    goappInitServiceWorker();\n", 1)
+	return []byte(js), nil
 }
 
 // kinds lists the bulk kinds for the console's kind picker.

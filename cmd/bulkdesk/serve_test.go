@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
+)
+
+func TestServeFlagsComeFromTheEnvironmentUnlessGiven(t *testing.T) {
+	env := map[string]string{envAddr: "127.0.0.1:9000", envPrefix: "/console/", envFrameAncestors: "https://portal.example.com, https://b.example"}
+	getenv := func(k string) string { return env[k] }
+
+	cfg, err := parseServe(nil, getenv, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.addr != "127.0.0.1:9000" || cfg.options.Prefix != "/console/" ||
+		strings.Join(cfg.options.FrameAncestors, " ") != "https://portal.example.com https://b.example" {
+		t.Errorf("from the environment: %+v", cfg)
+	}
+
+	cfg, err = parseServe([]string{"-addr", "127.0.0.1:9001", "-prefix", "/ops/", "-frame-ancestors", "https://c.example"}, getenv, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.addr != "127.0.0.1:9001" || cfg.options.Prefix != "/ops/" || strings.Join(cfg.options.FrameAncestors, " ") != "https://c.example" {
+		t.Errorf("flags over the environment: %+v", cfg)
+	}
+
+	cfg, err = parseServe(nil, func(string) string { return "" }, io.Discard)
+	if err != nil || cfg.addr != "127.0.0.1:8080" || cfg.options.Prefix != "/" || len(cfg.options.FrameAncestors) != 0 {
+		t.Errorf("defaults: %+v, %v", cfg, err)
+	}
+	if _, err := parseServe([]string{"extra"}, getenv, io.Discard); err == nil {
+		t.Error("an extra argument was accepted")
+	}
+}
+
+func TestServeUnknownFlagIsAUsageError(t *testing.T) {
+	var stderr strings.Builder
+	if code := run([]string{"serve", "-port", "80"}, nil, io.Discard, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "-prefix") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// miniConsole is a bundle with the files the server requires.
+func miniConsole(t *testing.T) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	m := console.Manifest{Version: "feedfacefeedface"}
+	for _, name := range []string{"app.wasm", "worker.wasm", "worker.js", "console.css", "icon.svg", "icon-192.png", "icon-512.png"} {
+		m.Files = append(m.Files, console.File{Name: name, Path: name, Size: 1, SHA256: strings.Repeat("ab", 32)})
+		fsys[name] = &fstest.MapFile{Data: []byte("x")}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys[console.ManifestName] = &fstest.MapFile{Data: b}
+	return fsys
+}
+
+func TestServeListensUntilCanceled(t *testing.T) {
+	cfg := serveConfig{addr: "127.0.0.1:0"}
+	cfg.options.Prefix = "/console/"
+	cfg.options.Assets = miniConsole(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, func(u string) { urls <- u }) }()
+
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-done:
+		t.Fatalf("serve stopped at once: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/console/") {
+		t.Errorf("URL %q", url)
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	for path, want := range map[string]int{"": http.StatusOK, "healthz": http.StatusNoContent} {
+		res, err := client.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("GET %s%s: %d, want %d", url, path, res.StatusCode, want)
+		}
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v after the cancel", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if _, err := client.Get(url); err == nil {
+		t.Error("the server still answers after stopping")
+	}
+}
