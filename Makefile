@@ -46,13 +46,18 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/worker/...
 
 ## bench: the benchmarks behind BENCHMARKS.md
-bench: bench-native bench-wasm
+bench: bench-native bench-wasm bench-browser
 
 bench-native:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./schema/
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
+
+# The console in headless Chromium: each benchmark runs once and reports
+# the medians of the trials it makes.
+bench-browser: console
+	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s

@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	// The browser benchmark times the start of the console up to here.
 	app.Window().Get("performance").Call("mark", "bulkdesk:main")
 	ui.Register()
 	app.RunWhenOnBrowser()

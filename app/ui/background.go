@@ -26,6 +26,7 @@ func background() *workerclient.Client {
 		}
 		backgroundWork = workerclient.Start(c.WorkerScript, c.WorkerWasm)
 		backgroundWork.OnReady(func() { mark("worker-ready") })
+		backgroundWork.OnWarm(func() { mark("worker-warm") })
 	})
 	return backgroundWork
 }

@@ -27,7 +27,9 @@
 //
 // The worker runs one job at a time, in order of arrival, and posts at most
 // a few progress messages a second. Before its first job it posts a message
-// of type "ready"; if it cannot start at all it posts "fatal".
+// of type "ready"; if it cannot start at all it posts "fatal". While it has
+// no job, it warms up (the browser runs new code slowly until it has
+// compiled and optimized it) and then posts "warm".
 //
 // # Jobs
 //

@@ -15,6 +15,9 @@ const (
 	TypeError    Type = "error"
 	// TypeReady tells the page the worker takes jobs.
 	TypeReady Type = "ready"
+	// TypeWarm tells the page the worker has warmed up: the browser has
+	// compiled and optimized its code, and jobs run at full speed.
+	TypeWarm Type = "warm"
 	// TypeFatal tells the page the worker could not start; Body is an Error.
 	TypeFatal Type = "fatal"
 )

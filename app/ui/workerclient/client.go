@@ -30,8 +30,10 @@ type Client struct {
 	nextID  int
 	calls   map[int]Handlers
 	ready   bool
+	warm    bool
 	failure *worker.Error
 	onReady []func()
+	onWarm  []func()
 }
 
 // Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm.
@@ -69,15 +71,33 @@ func (c *Client) Ready() (ready bool, err error) {
 }
 
 // OnReady calls f once the worker takes jobs, at once if it already does.
-func (c *Client) OnReady(f func()) {
+func (c *Client) OnReady(f func()) { c.when(&c.ready, &c.onReady, f) }
+
+// OnWarm calls f once the worker has warmed up, at once if it has.
+func (c *Client) OnWarm(f func()) { c.when(&c.warm, &c.onWarm, f) }
+
+// when calls f now if *state is set, or else once it is.
+func (c *Client) when(state *bool, waiting *[]func(), f func()) {
 	c.mu.Lock()
-	if !c.ready {
-		c.onReady = append(c.onReady, f)
+	if !*state {
+		*waiting = append(*waiting, f)
 		c.mu.Unlock()
 		return
 	}
 	c.mu.Unlock()
 	f()
+}
+
+// reach sets *state and calls the functions waiting for it.
+func (c *Client) reach(state *bool, waiting *[]func()) {
+	c.mu.Lock()
+	*state = true
+	fs := *waiting
+	*waiting = nil
+	c.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }
 
 // Run sends a job with its request and, when data is not nil, a binary
@@ -168,14 +188,9 @@ func (c *Client) receive(v app.Value) {
 
 	switch worker.Type(v.Get("type").String()) {
 	case worker.TypeReady:
-		c.mu.Lock()
-		c.ready = true
-		waiting := c.onReady
-		c.onReady = nil
-		c.mu.Unlock()
-		for _, f := range waiting {
-			f()
-		}
+		c.reach(&c.ready, &c.onReady)
+	case worker.TypeWarm:
+		c.reach(&c.warm, &c.onWarm)
 	case worker.TypeFatal:
 		c.fail(decodeError(body))
 	case worker.TypeProgress:
@@ -218,7 +233,7 @@ func (c *Client) fail(err *worker.Error) {
 	c.failure = err
 	calls := c.calls
 	c.calls = make(map[int]Handlers)
-	c.onReady = nil
+	c.onReady, c.onWarm = nil, nil
 	c.mu.Unlock()
 	for _, h := range calls {
 		h.Done(nil, nil, err)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,7 +30,8 @@ const ProgressInterval = 100 * time.Millisecond
 type Server struct {
 	// Yield is called between two progress messages of a job. In the
 	// browser it lets the worker's event loop deliver waiting messages, so
-	// that a cancel reaches a running job; natively it is not needed.
+	// that a cancel reaches a running job; natively it is not needed. Set
+	// it before Run.
 	Yield func()
 
 	post      func(worker.Message)
@@ -92,10 +94,22 @@ func (s *Server) Receive(m worker.Message) {
 	}
 }
 
-// Run runs the jobs received, one at a time, until ctx is done.
+// Run runs the jobs received, one at a time, until ctx is done. While no
+// job waits, it warms the validator up (see warmUp).
 func (s *Server) Run(ctx context.Context) {
+	cold := schema.Kinds()
 	for {
 		m, ok := s.next()
+		if !ok && len(cold) > 0 {
+			s.warmUp(cold[0])
+			if s.Yield != nil {
+				s.Yield()
+			}
+			if cold = cold[1:]; len(cold) == 0 {
+				s.post(worker.Message{Type: worker.TypeWarm})
+			}
+			continue
+		}
 		if !ok {
 			select {
 			case <-s.wake:
@@ -106,6 +120,28 @@ func (s *Server) Run(ctx context.Context) {
 		}
 		s.run(ctx, m)
 	}
+}
+
+// warmUpBody is a small request of made-up elements, wrong for every kind.
+var warmUpBody = func() []byte {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range 200 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"pathParams":{"_id_":"%d","_user_id_":"%d"},"requestBody":{"name":"Warm up %d","email":"a%d@example.com","amount":{"currency":"EUR","amount":%d},"on":true,"list":[1,2.5,null]}}`, i, i, i, i, i*7)
+	}
+	b.WriteByte(']')
+	return []byte(b.String())
+}()
+
+// warmUp compiles a kind's schema and checks a small request against it.
+// A browser first runs new code slowly, compiling each function as it is
+// first called and optimizing it later: doing this while the operator
+// picks a file makes the first file of each kind as fast as the next.
+func (s *Server) warmUp(k *schema.Kind) {
+	_, _ = s.validator.CheckRequest(k, warmUpBody)
 }
 
 // next takes the first waiting request, if any.

@@ -17,18 +17,35 @@ type harness struct {
 	t      *testing.T
 	server *jobs.Server
 	posted chan worker.Message
+	warm   chan struct{}
 	nextID int
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	h := &harness{t: t, posted: make(chan worker.Message, 1000)}
-	h.server = jobs.NewServer(func(m worker.Message) { h.posted <- m })
+	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{})}
+	h.server = jobs.NewServer(func(m worker.Message) {
+		if m.Type == worker.TypeWarm {
+			close(h.warm)
+			return
+		}
+		h.posted <- m
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { h.server.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return h
+}
+
+// waitWarm waits for the server's warm-up to end.
+func (h *harness) waitWarm() {
+	h.t.Helper()
+	select {
+	case <-h.warm:
+	case <-time.After(30 * time.Second):
+		h.t.Fatal("the server did not warm up")
+	}
 }
 
 // send posts a request and returns its id.
@@ -220,6 +237,7 @@ func TestProblemsPages(t *testing.T) {
 
 func TestCancelStopsARunningJob(t *testing.T) {
 	h := newHarness(t)
+	h.waitWarm()
 	id := h.nextID + 1
 	// The first progress message is posted before any element is checked;
 	// canceling from the yield that follows it stops the job at once.
@@ -273,4 +291,15 @@ func TestResultsCarryData(t *testing.T) {
 	if m.Type != worker.TypeResult || string(m.Body) != "7" || string(m.Data) != "payload" {
 		t.Errorf("got %+v, want result 7 with the payload", m)
 	}
+}
+
+func TestTheServerWarmsUpWhenIdleAndSaysSo(t *testing.T) {
+	h := newHarness(t)
+	// A job sent during the warm-up is answered, and the warm-up ends.
+	var v worker.Validated
+	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "users"}, []byte(`[{"pathParams":{},"requestBody":{}}]`)), &v)
+	if v.Invalid != 1 {
+		t.Errorf("result = %+v", v)
+	}
+	h.waitWarm()
 }

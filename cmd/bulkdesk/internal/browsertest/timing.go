@@ -9,23 +9,31 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// RecordLongTasks is an action that makes every page the tab opens from
-// now on record its long tasks (main-thread tasks over 50 ms, as the Long
-// Tasks API reports them) in window.__longTasks, as {start, duration}.
-func RecordLongTasks() chromedp.Action[chromedp.Void] {
+// Instrument is an action that makes every page the tab opens from now on
+// record its long tasks (main-thread tasks over 50 ms, as the Long Tasks
+// API reports them) in window.__longTasks, as {start, duration}, and mark
+// "wasm:instantiated" in the performance timeline each time a WebAssembly
+// module streamed from the network is compiled and instantiated.
+func Instrument() chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: longTaskScript})
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: instrumentScript})
 		return err
 	})
 }
 
-const longTaskScript = `
+const instrumentScript = `
 window.__longTasks = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     window.__longTasks.push({start: e.startTime, duration: e.duration});
   }
 }).observe({type: "longtask", buffered: true});
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const result = await instantiateStreaming(source, imports);
+  performance.mark("wasm:instantiated");
+  return result;
+};
 `
 
 // LongestTaskSince is a JavaScript expression: the duration in ms of the

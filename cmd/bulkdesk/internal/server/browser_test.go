@@ -113,7 +113,7 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 	srv := startConsole(t, "/console/")
 	file := writeTransfers(t, "payroll.json", 1000, 7, 512)
 
-	b.Do(30*time.Second, browsertest.RecordLongTasks(), chromedp.Navigate(srv.URL))
+	b.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
 	b.WaitFor(30*time.Second, "the console to start", interactive)
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 	b.WaitFor(30*time.Second, "the validation result", resultShown)
