@@ -42,17 +42,29 @@ test-native:
 
 # Packages whose logic also runs in the browser are tested under
 # WebAssembly too, in Node.
+WASM_TEST_PKGS += ./schema/...
+WASM_TEST_PKGS += ./app/webhook/...
+WASM_TEST_PKGS += ./app/bulkapi/...
+WASM_TEST_PKGS += ./app/submission/...
+WASM_TEST_PKGS += ./app/ingest/...
+WASM_TEST_PKGS += ./app/money/...
+WASM_TEST_PKGS += ./app/worker/...
 test-wasm:
-	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) ./schema/... ./app/worker/...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) $(WASM_TEST_PKGS)
 
 ## bench: the benchmarks behind BENCHMARKS.md
 bench: bench-native bench-wasm bench-browser
 
 bench-native:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./schema/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 10x ./app/submission/ ./cmd/bulkdesk/internal/sandbox/
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./app/webhook/
+	$(GO) test -run '^$$' -bench . -benchtime 3000x -count 5 ./cmd/bulkdesk/internal/receiver/
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/submission/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./app/webhook/
 
 # The console in headless Chromium: each benchmark runs once and reports
 # the medians of the trials it makes.
@@ -64,6 +76,13 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
+	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalBody$$' -fuzztime $(FUZZTIME) ./app/submission/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHeaders$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTimestamp$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzSignVerify$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	for f in FuzzCSV FuzzJSON FuzzMapping FuzzXLSXSheet FuzzOpen; do \
+		$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./app/ingest/ || exit 1; \
+	done
 
 clean:
 	rm -rf $(BIN) build

@@ -32,11 +32,14 @@ type route struct {
 	page func() app.Composer
 }
 
-// routes are the console's pages, in navigation order.
+// routes are the console's pages, in navigation order. Their paths stay
+// clear of the server's own endpoints below the same prefix: the API proxy
+// (/api/…, /backoffice/…) and the webhook receiver (POST /webhooks/…,
+// GET /events, GET /events/stream).
 var routes = []route{
 	{"/", "Import a bulk", "Import", func() app.Composer { return newImportPage() }},
 	{"/bulks", "Bulks", "Bulks", func() app.Composer { return newBulksPage() }},
-	{"/events", "Events", "Events", func() app.Composer { return newEventsPage() }},
+	{"/feed", "Events", "Events", func() app.Composer { return newEventsPage() }},
 	{"/webhooks", "Webhook verifier", "Webhooks", func() app.Composer { return newWebhooksPage() }},
 	{"/settings", "Connection settings", "Settings", func() app.Composer { return newSettingsPage() }},
 }

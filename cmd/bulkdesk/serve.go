@@ -7,11 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
 )
@@ -40,9 +36,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interrupted()
 	defer stop()
-	err = serve(ctx, cfg, func(url string) {
+	err = serveConsole(ctx, cfg, func(url string) {
 		fmt.Fprintf(stdout, "Bulkdesk console on %s (Ctrl-C stops it)\n", url)
 	})
 	if err != nil {
@@ -86,9 +82,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}, nil
 }
 
-// serve runs the server until ctx is done; ready receives the console's
-// URL once it listens.
-func serve(ctx context.Context, cfg serveConfig, ready func(url string)) error {
+// serveConsole runs the server until ctx is done; ready receives the
+// console's URL once it listens.
+func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) error {
 	s, err := server.New(cfg.options)
 	if err != nil {
 		return err
@@ -99,24 +95,6 @@ func serve(ctx context.Context, cfg serveConfig, ready func(url string)) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
 	ready("http://" + ln.Addr().String() + s.Prefix())
-
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil {
-		return fmt.Errorf("stopping: %w", err)
-	}
-	return nil
+	return serve(ctx, ln, s)
 }

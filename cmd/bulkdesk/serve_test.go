@@ -73,7 +73,7 @@ func TestServeListensUntilCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, func(u string) { urls <- u }) }()
+	go func() { done <- serveConsole(ctx, cfg, func(u string) { urls <- u }) }()
 
 	var url string
 	select {

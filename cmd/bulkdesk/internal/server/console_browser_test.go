@@ -71,7 +71,7 @@ func TestConsoleWorksFromTheKeyboard(t *testing.T) {
 
 	// A link to another page moves the focus to its heading, and the page
 	// names itself in the title.
-	b.Do(5*time.Second, chromedp.Focus(chromedp.CSS(`a[href="/events"]`)), chromedp.KeyEvent(kb.Enter))
+	b.Do(5*time.Second, chromedp.Focus(chromedp.CSS(`a[href="/feed"]`)), chromedp.KeyEvent(kb.Enter))
 	b.WaitFor(10*time.Second, "the Events page", `document.title === "Events · Bulkdesk"`)
 	b.WaitFor(5*time.Second, "the focus on the Events heading", browsertest.ActiveElement+` === "#page-title"`)
 	if cur := browsertest.Eval[string](b, 5*time.Second, `document.querySelector('nav a[aria-current="page"]').textContent`); cur != "Events" {

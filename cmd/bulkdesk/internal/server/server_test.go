@@ -121,36 +121,66 @@ func TestPagesAreServedUnderThePrefix(t *testing.T) {
 	}
 
 	_, page := get(t, s, "GET", "/console/bulks")
-	for _, want := range []string{
-		`<a href="/console/bulks" aria-current="page">Bulks</a>`,
-		`<a href="/console/">Import</a>`,
-		`<h1 id="page-title" tabindex="-1">Bulks</h1>`,
-		`<title>Bulks · Bulkdesk</title>`,
-		`<script defer src="/console/app.js"></script>`,
-		`rel="preload"`,
+	for _, want := range []struct {
+		tag, text string
+		attrs     []string
+	}{
+		{"a", "Bulks", []string{`href="/console/bulks"`, `aria-current="page"`}},
+		{"a", "Import", []string{`href="/console/"`}},
+		{"h1", "Bulks", []string{`id="page-title"`, `tabindex="-1"`}},
+		{"title", "Bulks · Bulkdesk", nil},
+		{"script", "", []string{`src="/console/app.js"`}},
+		{"link", "", []string{`rel="preload"`, `as="fetch"`}},
 	} {
-		if !strings.Contains(string(page), want) {
-			t.Errorf("the Bulks page lacks %s", want)
+		if !hasElement(page, want.tag, want.text, want.attrs...) {
+			t.Errorf("the Bulks page has no <%s> %q with %q", want.tag, want.text, want.attrs)
 		}
+	}
+	if hasElement(page, "a", "Import", `aria-current="page"`) {
+		t.Error("Import is marked as the current page on the Bulks page")
 	}
 	if regexp.MustCompile(`(src|href)="/(web|app|wasm)`).Match(page) {
 		t.Error("the page links to a file outside the prefix")
 	}
 }
 
+// hasElement reports whether html has a <tag> with every attribute given
+// (in any order, as go-app writes them) and, unless text is empty, text
+// right after it.
+func hasElement(html []byte, tag, text string, attrs ...string) bool {
+	for _, m := range regexp.MustCompile(`<`+tag+`\b[^>]*>\s*`).FindAllIndex(html, -1) {
+		open := string(html[m[0]:m[1]])
+		ok := strings.HasPrefix(string(html[m[1]:]), text)
+		for _, a := range attrs {
+			ok = ok && strings.Contains(open, a)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 func TestTheImportPageOffersEveryKindWithALabel(t *testing.T) {
 	_, page := get(t, newServer(t, server.Options{}), "GET", "/")
-	for _, want := range []string{`<label for="kind">Bulk kind</label>`, `<option value="transfers">Create transfers</option>`,
-		`<option value="card_spend_rules">Update card spend rules</option>`, `<label for="request-file"`, `aria-live="polite"`} {
-		if !strings.Contains(string(page), want) {
-			t.Errorf("the import page lacks %s", want)
+	for _, want := range []struct {
+		tag, text string
+		attrs     []string
+	}{
+		{"label", "Bulk kind", []string{`for="kind"`}},
+		{"select", "", []string{`id="kind"`}},
+		{"option", "Create transfers", []string{`value="transfers"`}},
+		{"option", "Update card spend rules", []string{`value="card_spend_rules"`}},
+		{"label", "", []string{`for="request-file"`}},
+		{"input", "", []string{`id="request-file"`, `type="file"`}},
+		{"div", "", []string{`role="status"`, `aria-live="polite"`}},
+	} {
+		if !hasElement(page, want.tag, want.text, want.attrs...) {
+			t.Errorf("the import page has no <%s> %q with %q", want.tag, want.text, want.attrs)
 		}
 	}
 	if n := strings.Count(string(page), "selected"); n != 1 {
 		t.Errorf("%d options are selected, want the placeholder only", n)
-	}
-	if !regexp.MustCompile(`<input [^>]*type="file"`).Match(page) || !regexp.MustCompile(`<input [^>]*id="request-file"`).Match(page) {
-		t.Error("the import page has no file input")
 	}
 }
 
@@ -390,5 +420,25 @@ func TestTheVersionNamesTheCache(t *testing.T) {
 	res, worker := get(t, s, "GET", "/app-worker.js")
 	if s.Version() != "0123456789abcdef" || !strings.Contains(string(worker), `"app-" + "0123456789abcdef"`) || res.Header.Get("ETag") != `"0123456789abcdef"` {
 		t.Errorf("version %q, ETag %q", s.Version(), res.Header.Get("ETag"))
+	}
+}
+
+// TestPagesStayClearOfTheServersEndpoints mounts stand-ins for the API
+// proxy and the webhook receiver, as bulkdesk serve does, and checks that
+// every page still answers with the console.
+func TestPagesStayClearOfTheServersEndpoints(t *testing.T) {
+	s := newServer(t, server.Options{Prefix: "/console/"})
+	endpoint := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	for _, pattern := range []string{"api/", "backoffice/", "POST webhooks/", "GET events", "GET events/stream"} {
+		s.Handle(pattern, endpoint)
+	}
+	for _, p := range ui.Paths() {
+		res, body := get(t, s, "GET", "/console"+p)
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), `id="page-title"`) {
+			t.Errorf("GET %s: %d, not the console's page", p, res.StatusCode)
+		}
+	}
+	if res, _ := get(t, s, "GET", "/console/events"); res.StatusCode != http.StatusTeapot {
+		t.Errorf("GET /console/events reached the console, not the receiver: %d", res.StatusCode)
 	}
 }

@@ -1,0 +1,344 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/money"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// The rules in this file turn one cell into the JSON value its field
+// takes, guided by the field's schema. The rule throughout: a value is
+// never changed silently. Text stays the text the cell shows; a number
+// that has lost digits, an amount that does not fit its currency, a date
+// that reads two ways is a problem at that cell, not a guess.
+
+// A column is a mapped column, ready to read cells.
+type column struct {
+	index  int
+	target Target
+	// currency is the target path of an amount's currency, or "".
+	currency string
+	// zeroWidth is the width of the values with leading zeros in this
+	// column ("00123"), when it has some; numbers shorter than it have
+	// lost their zeros.
+	zeroWidth int
+}
+
+// A cellProblem is why a cell could not be read.
+type cellProblem struct {
+	code     string
+	msg      string
+	severity schema.Severity
+}
+
+func cellError(code, format string, args ...any) *cellProblem {
+	return &cellProblem{code: code, msg: fmt.Sprintf(format, args...), severity: schema.Error}
+}
+
+// coerce reads cell c of row r for its column's target. A nil value with
+// no problem means the field is left out.
+func (im *Import) coerce(c Cell, col column, r *Row) (any, *cellProblem) {
+	if p := im.cellState(c, col.index, r.Number); p != nil {
+		return nil, p
+	}
+	if c.Empty() {
+		return nil, nil
+	}
+	f := col.target.Field
+	switch {
+	case col.target.DateParts:
+		d, p := im.readDate(c)
+		if p != nil {
+			return nil, p
+		}
+		return map[string]any{"year": itoaNumber(d.y), "month": itoaNumber(d.m), "day": itoaNumber(d.d)}, nil
+	case isAmount(f):
+		return im.readAmount(c, col, r)
+	}
+	switch f.Type {
+	case "string":
+		return im.readString(c, col)
+	case "integer":
+		return readInteger(c)
+	case "number":
+		return readNumber(c)
+	case "boolean":
+		return readBool(c)
+	case "array":
+		return im.readList(c, col)
+	}
+	return im.readString(c, col)
+}
+
+// cellState reports cells whose value is not there to read: merged parts,
+// formulas without a result, spreadsheet errors.
+func (im *Import) cellState(c Cell, col, row int) *cellProblem {
+	switch {
+	case c.Flags&MergedPart != 0:
+		m, _ := im.Table.mergedRange(col, row)
+		return cellError("merged-cell", "the cell is part of the merged cells %s, whose value is in %s%d only: unmerge the cells and fill in every row", RangeName(m), im.Table.ColumnName(m.FirstCol), m.FirstRow)
+	case c.Flags&NoCachedValue != 0:
+		return cellError("formula-without-value", "the cell holds a formula whose result the file does not carry (it was written by a program that does not calculate): open the file in a spreadsheet program and save it, or paste the values")
+	case c.Kind == ErrorValue:
+		return cellError("spreadsheet-error", "the cell shows the error %s instead of a value", c.Value)
+	}
+	return nil
+}
+
+func itoaNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+
+// text returns a text cell's value without surrounding spaces, and
+// without the apostrophe that CSV exports put before a leading = + - @ to
+// keep spreadsheets from running it as a formula.
+func text(c Cell) string {
+	s := strings.TrimSpace(c.Value)
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+		s = s[1:]
+	}
+	return s
+}
+
+func (im *Import) readString(c Cell, col column) (any, *cellProblem) {
+	f := col.target.Field
+	switch c.Kind {
+	case Number:
+		if im.Table.IsDate(c) {
+			if f.Pattern == `^[0-9]+$` {
+				return nil, cellError("date-not-allowed", "the cell holds a date, but %s takes digits only (%s)", f.Path, strings.ToLower(f.Rules()))
+			}
+			d, p := im.readDate(c)
+			if p != nil {
+				return nil, p
+			}
+			return d.String(), nil
+		}
+		s, p := numberText(c.Value, im.Table.NumberFormat(c))
+		if p != nil {
+			return nil, p
+		}
+		if col.zeroWidth > len(s) && allDigits(s) {
+			return nil, cellError("lost-leading-zeros", "the cell holds the number %s, but other values in this column are written with leading zeros to %d digits (such as %q): the spreadsheet dropped the zeros. Format the column as Text and type the value with its zeros", s, col.zeroWidth, strings.Repeat("0", col.zeroWidth-len(s))+s)
+		}
+		return s, nil
+	case Bool:
+		return c.Value, nil
+	case DateText:
+		if f.Format == "date" && len(c.Value) >= 10 {
+			return c.Value[:10], nil
+		}
+		return c.Value, nil
+	}
+	s := text(c)
+	if s == "" {
+		return nil, nil
+	}
+	if f.Format == "date" {
+		d, err := parseTextDate(s, im.settings.DateOrder)
+		if err != nil {
+			return nil, cellError("date", "%s", err.Error())
+		}
+		return d.String(), nil
+	}
+	return s, nil
+}
+
+// numberText is the text of a number cell read into a text field (an id,
+// a reference): the digits it shows, padded as its number format pads
+// them. Numbers that cannot be the digits the operator typed are refused.
+func numberText(raw, format string) (string, *cellProblem) {
+	digits := strings.TrimLeft(raw, "-")
+	if strings.ContainsAny(raw, "eE") {
+		return "", cellError("lost-digits", "the cell holds the number %s in scientific notation: a spreadsheet keeps only 15 digits of a number, so the digits of this value are lost. Format the column as Text and type the values again, or import the original CSV", raw)
+	}
+	intPart, _, _ := strings.Cut(digits, ".")
+	if len(strings.TrimLeft(intPart, "0")) >= 16 {
+		return "", cellError("lost-digits", "the cell holds the number %s, which has 16 digits or more: a spreadsheet keeps only 15 digits of a number, so this value may have lost its last digits. Format the column as Text and type the values again", raw)
+	}
+	if n := zeroPad(format); n > len(raw) && allDigits(raw) {
+		return strings.Repeat("0", n-len(raw)) + raw, nil
+	}
+	return raw, nil
+}
+
+// zeroPad returns the width of a number format made of zeros only
+// ("000000" shows 123 as 000123), or 0.
+func zeroPad(format string) int {
+	if format == "" || strings.Trim(format, "0") != "" {
+		return 0
+	}
+	return len(format)
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func readInteger(c Cell) (any, *cellProblem) {
+	s := strings.TrimSpace(c.Value)
+	switch c.Kind {
+	case Number:
+		n, err := money.ParseNumber(s, 0)
+		if err != nil {
+			return nil, cellError("not-a-whole-number", "%s is not a whole number", s)
+		}
+		return json.Number(strconv.FormatInt(n, 10)), nil
+	case Text:
+		s = text(c)
+		n, err := strconv.ParseInt(strings.TrimPrefix(s, "+"), 10, 64)
+		if err != nil {
+			return nil, cellError("not-a-whole-number", "%q is not a whole number", s)
+		}
+		return json.Number(strconv.FormatInt(n, 10)), nil
+	}
+	return nil, cellError("not-a-whole-number", "%q is not a whole number", s)
+}
+
+func readNumber(c Cell) (any, *cellProblem) {
+	s := text(c)
+	if _, err := strconv.ParseFloat(s, 64); err != nil || strings.ContainsAny(s, "xXpP_") || strings.EqualFold(s, "nan") || strings.Contains(strings.ToLower(s), "inf") {
+		return nil, cellError("not-a-number", "%q is not a number (write it with '.' for decimals)", s)
+	}
+	return json.Number(strings.TrimPrefix(s, "+")), nil
+}
+
+func readBool(c Cell) (any, *cellProblem) {
+	switch strings.ToLower(strings.TrimSpace(c.Value)) {
+	case "true", "yes", "y", "1", "x", "oui", "ja", "si", "sí":
+		return true, nil
+	case "false", "no", "n", "0", "non", "nein":
+		return false, nil
+	}
+	return nil, cellError("not-a-boolean", "%q is not TRUE or FALSE (yes/no, Y/N and 1/0 are read too)", strings.TrimSpace(c.Value))
+}
+
+// readList splits a cell into the items of a list: "GB, FR; DE".
+func (im *Import) readList(c Cell, col column) (any, *cellProblem) {
+	var raw string
+	if c.Kind == Number {
+		s, p := numberText(c.Value, im.Table.NumberFormat(c))
+		if p != nil {
+			return nil, p
+		}
+		raw = s
+	} else {
+		raw = text(c)
+	}
+	items := []any{}
+	for _, part := range strings.FieldsFunc(raw, func(r rune) bool { return r == ',' || r == ';' || r == '|' || r == '\n' || r == '\r' }) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		switch col.target.Field.ItemType {
+		case "integer":
+			v, p := readInteger(Cell{Kind: Text, Value: part})
+			if p != nil {
+				return nil, p
+			}
+			items = append(items, v)
+		case "boolean":
+			v, p := readBool(Cell{Kind: Text, Value: part})
+			if p != nil {
+				return nil, p
+			}
+			items = append(items, v)
+		default:
+			items = append(items, part)
+		}
+	}
+	if len(items) == 0 {
+		return nil, nil
+	}
+	return items, nil
+}
+
+// readDate reads a date from a date serial, an ISO date cell or text.
+func (im *Import) readDate(c Cell) (date, *cellProblem) {
+	switch c.Kind {
+	case Number:
+		d, err := serialDate(c.Value, im.Table.Date1904)
+		if err != nil {
+			return date{}, cellError("date", "%s", err.Error())
+		}
+		return d, nil
+	case DateText:
+		d, err := parseTextDate(c.Value, YMD)
+		if err != nil {
+			return date{}, cellError("date", "%s", err.Error())
+		}
+		return d, nil
+	}
+	d, err := parseTextDate(text(c), im.settings.DateOrder)
+	if err != nil {
+		return date{}, cellError("date", "%s", err.Error())
+	}
+	return d, nil
+}
+
+// readAmount reads an amount into minor units, as the settings say.
+func (im *Import) readAmount(c Cell, col column, r *Row) (any, *cellProblem) {
+	s := strings.TrimSpace(c.Value)
+	if c.Kind == Text {
+		s = text(c)
+	}
+	if c.Kind != Number && c.Kind != Text {
+		return nil, cellError("amount", "%q is not an amount", s)
+	}
+	var n int64
+	var err error
+	if im.settings.Amounts == Major {
+		cur := im.currencyOf(col, r)
+		if cur == "" {
+			return nil, cellError("amount-currency", "amounts are read in major units, which needs the currency, and this row has none: give the currency, or set the import's currency")
+		}
+		digits, ok := money.Digits(cur)
+		if !ok {
+			return nil, cellError("amount-currency", "amounts are read in major units, but %q is not an ISO 4217 currency, so its minor units are unknown", cur)
+		}
+		if c.Kind == Number {
+			n, err = money.ParseNumber(s, digits)
+		} else {
+			n, err = money.ParseMajor(s, digits, im.settings.separators())
+		}
+	} else {
+		if c.Kind == Number {
+			n, err = money.ParseNumber(s, 0)
+			if err != nil {
+				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
+			}
+		} else {
+			n, err = money.ParseMinor(s, im.settings.separators())
+		}
+	}
+	if err != nil {
+		return nil, cellError("amount", "%s", err.Error())
+	}
+	return json.Number(strconv.FormatInt(n, 10)), nil
+}
+
+// currencyOf returns the currency an amount cell is in: its row's
+// currency column, or the import's currency.
+func (im *Import) currencyOf(col column, r *Row) string {
+	if col.currency != "" {
+		for _, other := range im.columns() {
+			if other.target.Path == col.currency {
+				if c := r.Cell(other.index); !c.Empty() {
+					return strings.ToUpper(strings.TrimSpace(c.Value))
+				}
+			}
+		}
+	}
+	return im.settings.Currency
+}

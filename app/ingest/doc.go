@@ -1,0 +1,68 @@
+// Package ingest turns the files operators bring (xlsx workbooks, CSV
+// exports, JSON, text pasted from a spreadsheet) into the elements of a
+// bulk request, keeping for every value the cell it came from. It is plain
+// Go with no file system or OS calls: the command line uses it natively
+// and the console uses it in the browser under WebAssembly.
+//
+// # The flow
+//
+//	file bytes ──Open──▶ File ──Table(sheet)──▶ Table ──NewImport──▶ Import
+//	                     sheets, hidden ones        raw cells        mapping, settings
+//	                     marked                                        │
+//	                                          Build ◀──────────────────┘
+//	                                            │
+//	                                            ▼
+//	                 Result: elements (row → element) + one schema.Report
+//	                 of coercion and validation problems at sheet/row/column
+//
+// # Reading a file
+//
+// [Open] checks the content against the file's name: a .xlsx that is
+// really CSV is read as CSV (with a note), one that is HTML, a .xls, a
+// password-protected workbook, a damaged zip or a zip bomb gets a
+// [*ReadError] that says what to do. [File.Sheets] lists the sheets,
+// hidden and empty ones marked; [File.DefaultSheet] is the first visible
+// sheet with values. [File.Table] reads one sheet into a [Table] of raw
+// cells: text as written, numbers as the file stores them with their
+// number format, formula and merged-cell flags. A JSON request body
+// ([File.IsRequest]) needs no mapping: validate [File.Request] as it is.
+//
+// CSV files have their encoding (UTF-8, UTF-16, Windows-1252) and
+// delimiter detected; [File.Encoding] and [File.Delimiter] say what was
+// used, and [Options] overrides them (open the bytes again).
+//
+// # Mapping and settings
+//
+// [NewImport] finds the header row (title rows above it are skipped) and
+// maps the columns whose header is a field's path or a common name of it
+// ("Card ID", "amount", "IBAN"); the rest get [ColumnMapping.Suggestions].
+// [Import.Mapping] returns it for the operator to review; [Mapping.Set]
+// and [Import.SetMapping] apply their choices, [Import.SetHeaderRow]
+// starts again from another row. [Import.Targets] lists the fields a
+// column can take. [MarshalMapping] and [UnmarshalMapping] save and load
+// a mapping file, and [Import.UseSavedMapping] applies one to the next
+// file of the same shape, matching columns by header.
+//
+// [Import.Settings] are how values are read: amounts in minor or major
+// units, the decimal and group separators, the order of text dates. They
+// are detected from the data; [Import.Examples] shows raw → parsed values
+// of the amount and date columns under the current settings, and
+// [Import.SetSettings] overrides them. Nothing is rounded or guessed: an
+// amount that does not fit its currency, an id that lost digits in a
+// spreadsheet, a date that reads two ways is a problem at its cell.
+//
+// # Building, correcting, progress
+//
+// [Import.Build] builds and validates every row and returns a [Result]:
+// the [Element] of each row in file order ([Result.Request] is the request
+// body) and one schema.Report whose problems carry Sheet, Row and Column
+// ([Where] writes them as "Transfers!F14"). Rows of more than
+// schema.MaxElements are counted and reported, never dropped: split them.
+//
+// After the operator corrects a cell, [Import.EditCell] rebuilds and
+// revalidates that row only and updates the report in place.
+//
+// [File.Table] and [Import.Build] take a [Progress] callback, called every
+// few hundred rows with the count done; in the browser it can sleep a
+// millisecond to let the page repaint.
+package ingest

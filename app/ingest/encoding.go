@@ -1,0 +1,179 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Text encodings a CSV file may come in. ERP systems and older Excel
+// versions on Windows still write Windows-1252; Excel's "Unicode text"
+// is UTF-16 with a byte order mark.
+const (
+	UTF8        = "utf-8"
+	UTF16LE     = "utf-16le"
+	UTF16BE     = "utf-16be"
+	Windows1252 = "windows-1252"
+)
+
+// Encodings lists the encodings an operator can choose.
+var Encodings = []string{UTF8, UTF16LE, UTF16BE, Windows1252}
+
+// normalizeEncoding maps the names operators type to ours.
+func normalizeEncoding(name string) (string, error) {
+	switch strings.ToLower(strings.NewReplacer("_", "-", " ", "").Replace(name)) {
+	case "":
+		return "", nil
+	case "utf-8", "utf8":
+		return UTF8, nil
+	case "utf-16", "utf16", "utf-16le", "utf16le", "unicode":
+		return UTF16LE, nil
+	case "utf-16be", "utf16be":
+		return UTF16BE, nil
+	case "windows-1252", "cp1252", "1252", "latin1", "latin-1", "iso-8859-1", "ansi":
+		// WHATWG treats ISO-8859-1 labels as Windows-1252, and so do we.
+		return Windows1252, nil
+	}
+	return "", fmt.Errorf("unknown encoding %q: use one of %s", name, strings.Join(Encodings, ", "))
+}
+
+// detectEncoding names the encoding of text data from its byte order mark
+// or, without one, from its bytes.
+func detectEncoding(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		return UTF8
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return UTF16LE
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return UTF16BE
+	case utf16Likely(data):
+		if data[0] == 0 {
+			return UTF16BE
+		}
+		return UTF16LE
+	case utf8.Valid(data):
+		return UTF8
+	case hasUTF8Sequences(data):
+		// Mostly UTF-8 with a damaged byte: reading it as Windows-1252
+		// would garble every accented letter, so the damage is reported.
+		return UTF8
+	}
+	return Windows1252
+}
+
+// hasUTF8Sequences reports whether data holds at least two valid
+// multi-byte UTF-8 characters, which Windows-1252 text almost never does.
+func hasUTF8Sequences(data []byte) bool {
+	n := 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if size > 1 && r != utf8.RuneError {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+		i += max(size, 1)
+	}
+	return false
+}
+
+// utf16Likely reports ASCII text written as UTF-16 without a byte order
+// mark: every other byte is zero.
+func utf16Likely(data []byte) bool {
+	n := min(len(data), 512) &^ 1
+	if n < 4 {
+		return false
+	}
+	even, odd := 0, 0
+	for i := 0; i < n; i += 2 {
+		if data[i] == 0 {
+			even++
+		}
+		if data[i+1] == 0 {
+			odd++
+		}
+	}
+	half := n / 2
+	return (even*10 >= half*8 && odd*10 <= half) || (odd*10 >= half*8 && even*10 <= half)
+}
+
+// decodeText turns data in the given encoding into a UTF-8 string, without
+// its byte order mark. Invalid UTF-8 is kept as it is, for the CSV reader
+// to report at its row and column.
+func decodeText(data []byte, enc string) (string, error) {
+	switch enc {
+	case UTF8:
+		return string(bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})), nil
+	case UTF16LE, UTF16BE:
+		return decodeUTF16(data, enc == UTF16BE)
+	case Windows1252:
+		return decode1252(data), nil
+	}
+	return "", fmt.Errorf("unknown encoding %q", enc)
+}
+
+func decodeUTF16(data []byte, bigEndian bool) (string, error) {
+	if bigEndian {
+		data = bytes.TrimPrefix(data, []byte{0xFE, 0xFF})
+	} else {
+		data = bytes.TrimPrefix(data, []byte{0xFF, 0xFE})
+	}
+	if len(data)%2 != 0 {
+		return "", fmt.Errorf("the file is not UTF-16: it has an odd number of bytes")
+	}
+	var b strings.Builder
+	b.Grow(len(data) / 2)
+	line := 1
+	for i := 0; i < len(data); i += 2 {
+		u := uint16(data[i]) | uint16(data[i+1])<<8
+		if bigEndian {
+			u = uint16(data[i])<<8 | uint16(data[i+1])
+		}
+		r := rune(u)
+		if utf16.IsSurrogate(r) {
+			var u2 uint16
+			if i+3 < len(data) {
+				u2 = uint16(data[i+2]) | uint16(data[i+3])<<8
+				if bigEndian {
+					u2 = uint16(data[i+2])<<8 | uint16(data[i+3])
+				}
+			}
+			r = utf16.DecodeRune(r, rune(u2))
+			if r == utf8.RuneError {
+				return "", fmt.Errorf("the file is not valid UTF-16: a broken character on line %d", line)
+			}
+			i += 2
+		}
+		if r == '\n' {
+			line++
+		}
+		b.WriteRune(r)
+	}
+	return b.String(), nil
+}
+
+// cp1252 maps the bytes 0x80-0x9F, where Windows-1252 differs from
+// Latin-1; the five undefined ones keep their C1 code points.
+var cp1252 = [32]rune{
+	'€', 0x81, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 0x8D, 'Ž', 0x8F,
+	0x90, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 0x9D, 'ž', 'Ÿ',
+}
+
+func decode1252(data []byte) string {
+	var b strings.Builder
+	b.Grow(len(data) + len(data)/8)
+	for _, c := range data {
+		switch {
+		case c < 0x80:
+			b.WriteByte(c)
+		case c < 0xA0:
+			b.WriteRune(cp1252[c-0x80])
+		default:
+			b.WriteRune(rune(c))
+		}
+	}
+	return b.String()
+}

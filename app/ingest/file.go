@@ -1,0 +1,337 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+)
+
+// Format is the kind of file an import reads.
+type Format string
+
+// The formats a File can hold.
+const (
+	XLSX Format = "xlsx"
+	CSV  Format = "csv"
+	JSON Format = "json"
+)
+
+// Options are the reading settings an operator may override. The zero
+// value detects everything.
+type Options struct {
+	// Encoding of a text file: "utf-8", "utf-16le", "utf-16be" or
+	// "windows-1252"; "" detects it.
+	Encoding string
+	// Delimiter of a text file: ",", ";", "\t" (or "tab") or "|"; ""
+	// detects it.
+	Delimiter string
+	// Limits bound the work a hostile file can cause; zero fields take
+	// the defaults.
+	Limits Limits
+}
+
+// Limits bound what reading a file may cost.
+type Limits struct {
+	// MaxBytes is the largest file accepted.
+	MaxBytes int64
+	// MaxRows is the most rows one table may hold.
+	MaxRows int
+	// Zip bounds the decompression of xlsx files.
+	Zip xlsx.Limits
+}
+
+// DefaultLimits accept any sheet Excel can hold, and refuse zip bombs.
+var DefaultLimits = Limits{MaxBytes: 512 << 20, MaxRows: xlsx.MaxRows, Zip: xlsx.DefaultLimits}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultLimits.MaxBytes
+	}
+	if l.MaxRows == 0 {
+		l.MaxRows = DefaultLimits.MaxRows
+	}
+	if l.Zip == (xlsx.Limits{}) {
+		l.Zip = DefaultLimits.Zip
+	}
+	return l
+}
+
+// A ReadError is a file that cannot be read, with where the fault is when
+// it is in one place.
+type ReadError struct {
+	File   string
+	Sheet  string
+	Row    int    // 1-based, or 0
+	Column string // letters or key, or ""
+	Msg    string
+	Err    error
+}
+
+func (e *ReadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Sheet != "" {
+		fmt.Fprintf(&b, ", sheet %q", e.Sheet)
+	}
+	if e.Row > 0 {
+		fmt.Fprintf(&b, ", row %d", e.Row)
+	}
+	if e.Column != "" {
+		fmt.Fprintf(&b, ", column %s", e.Column)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// A SheetInfo describes one sheet of a file, for the operator to pick.
+type SheetInfo struct {
+	Name   string
+	Hidden bool
+	// Empty is set for sheets without a single value, and chart sheets.
+	Empty bool
+}
+
+// A File is an opened file: its sheets, ready to be read into tables.
+type File struct {
+	Name   string
+	Format Format
+	// Encoding and Delimiter are what a text file was read with, detected
+	// or chosen.
+	Encoding  string
+	Delimiter string
+	// Notes are warnings about the file as a whole.
+	Notes []string
+
+	limits Limits
+	sheets []SheetInfo
+	wb     *xlsx.Workbook
+	text   string // decoded text of a CSV file
+	json   *jsonFile
+}
+
+// Open reads a file's bytes; name is its file name, whose extension is
+// checked against the content. Errors are *ReadError values that say what
+// to do.
+func Open(name string, data []byte, opt Options) (*File, error) {
+	lim := opt.Limits.withDefaults()
+	f := &File{Name: path.Base(strings.ReplaceAll(name, "\\", "/")), limits: lim}
+	fail := func(msg string, err error) (*File, error) {
+		return nil, &ReadError{File: f.Name, Msg: msg, Err: err}
+	}
+	if int64(len(data)) > lim.MaxBytes {
+		return fail(fmt.Sprintf("the file is %s; at most %s can be read", sizeText(int64(len(data))), sizeText(lim.MaxBytes)), nil)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return fail("the file is empty", nil)
+	}
+	ext := strings.ToLower(path.Ext(f.Name))
+	sniffed := sniff(data)
+	switch {
+	case sniffed == "zip" && (ext == ".ods" || ext == ".numbers"):
+		return fail(fmt.Sprintf("%s files cannot be read: save the sheet as .xlsx or .csv", ext), nil)
+	case sniffed == "zip" || sniffed == "ole2":
+		return f.openXLSX(data)
+	case sniffed == "html":
+		return fail("this is a web page (HTML), not a spreadsheet, whatever its name says: some systems export HTML tables under a spreadsheet name. Open it in a spreadsheet program and save it as .xlsx or .csv", nil)
+	case sniffed == "pdf":
+		return fail("this is a PDF document, not a spreadsheet: export the data as .xlsx or .csv", nil)
+	}
+	switch ext {
+	case ".xlsx", ".xlsm", ".xltx":
+		if sniffed == "text" {
+			f.Notes = append(f.Notes, fmt.Sprintf("%s is not an Excel workbook but a text file: it was read as CSV", f.Name))
+			return f.openCSV(data, opt)
+		}
+		return fail("this is not an Excel workbook (.xlsx): the file is damaged or of another kind; save it as .xlsx or .csv", xlsx.ErrNotZip)
+	case ".xls":
+		if sniffed == "text" {
+			f.Notes = append(f.Notes, fmt.Sprintf("%s is not an Excel workbook but a text file: it was read as CSV", f.Name))
+			return f.openCSV(data, opt)
+		}
+		return fail("this .xls file cannot be read: save it as .xlsx or .csv", nil)
+	case ".json":
+		return f.openJSON(data)
+	case ".csv", ".tsv", ".txt", ".tab", "":
+		if sniffed == "binary" {
+			return fail("this is not a text file: save the data as .xlsx or .csv", nil)
+		}
+		if ext == "" && looksLikeJSON(data) {
+			return f.openJSON(data)
+		}
+		if ext == ".tsv" || ext == ".tab" {
+			if opt.Delimiter == "" {
+				opt.Delimiter = "\t"
+			}
+		}
+		return f.openCSV(data, opt)
+	}
+	return fail(fmt.Sprintf("%s files cannot be read: use .xlsx, .csv or .json", ext), nil)
+}
+
+// OpenText reads text pasted from a spreadsheet: tab-separated rows.
+func OpenText(text string) (*File, error) {
+	return Open("pasted.tsv", []byte(text), Options{Encoding: "utf-8", Delimiter: "\t"})
+}
+
+// sniff names what the content is, whatever the file's name says.
+func sniff(data []byte) string {
+	head := data[:min(len(data), 1024)]
+	switch {
+	case bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}):
+		return "ole2"
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")), bytes.HasPrefix(data, []byte("PK\x05\x06")):
+		return "zip"
+	case bytes.HasPrefix(data, []byte("%PDF")):
+		return "pdf"
+	}
+	lower := bytes.ToLower(bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n"))
+	for _, p := range []string{"<!doctype html", "<html", "<table", "<?xml", "<meta"} {
+		if bytes.HasPrefix(lower, []byte(p)) {
+			return "html"
+		}
+	}
+	if bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || utf16Likely(head) {
+		return "text"
+	}
+	ctl := 0
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+			ctl++
+		}
+	}
+	if ctl > len(head)/10 {
+		return "binary"
+	}
+	return "text"
+}
+
+func looksLikeJSON(data []byte) bool {
+	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
+	return len(t) > 0 && (t[0] == '[' || t[0] == '{')
+}
+
+func (f *File) openXLSX(data []byte) (*File, error) {
+	wb, err := xlsx.Open(data, f.limits.Zip)
+	if err != nil {
+		msg := "this is not a readable Excel workbook (" + err.Error() + "): save it again as .xlsx or .csv"
+		switch {
+		case errors.Is(err, xlsx.ErrEncrypted):
+			msg = "the workbook is protected with a password: open it in Excel, remove the password (File > Info > Protect Workbook > Encrypt with Password) and save it again"
+		case errors.Is(err, xlsx.ErrLegacyXLS):
+			msg = "this is an Excel 97-2003 workbook (.xls), which cannot be read: open it in a spreadsheet program and save it as .xlsx or .csv"
+		case errors.Is(err, xlsx.ErrNotWorkbook):
+			msg = "this is a zip archive without an Excel workbook inside: save the sheet as .xlsx or .csv"
+		case errors.Is(err, xlsx.ErrTooLarge):
+			msg = "the workbook expands to far more data than a sheet of bulk operations holds (" + err.Error() + "); it looks like a zip bomb and was not read"
+		case errors.Is(err, xlsx.ErrNotZip):
+			msg = "the workbook is damaged (" + err.Error() + "): save it again as .xlsx or .csv"
+		}
+		return nil, &ReadError{File: f.Name, Msg: msg, Err: err}
+	}
+	f.Format, f.wb = XLSX, wb
+	return f, nil
+}
+
+// Sheets lists the file's sheets in workbook order; a CSV or JSON file has
+// one.
+func (f *File) Sheets() []SheetInfo {
+	if f.sheets != nil {
+		return f.sheets
+	}
+	switch f.Format {
+	case XLSX:
+		for i, s := range f.wb.Sheets {
+			empty := s.Chart
+			if !empty {
+				has, err := f.wb.HasCells(i)
+				empty = !has && err == nil
+			}
+			f.sheets = append(f.sheets, SheetInfo{Name: s.Name, Hidden: s.Hidden, Empty: empty})
+		}
+	default:
+		f.sheets = []SheetInfo{{Name: f.tableName()}}
+	}
+	return f.sheets
+}
+
+// DefaultSheet returns the sheet to read when the operator has not picked
+// one: the first visible sheet with values, else the first sheet.
+func (f *File) DefaultSheet() string {
+	sheets := f.Sheets()
+	for _, s := range sheets {
+		if !s.Hidden && !s.Empty {
+			return s.Name
+		}
+	}
+	if len(sheets) == 0 {
+		return ""
+	}
+	return sheets[0].Name
+}
+
+// tableName is the sheet name of a CSV or JSON file's only table.
+func (f *File) tableName() string {
+	if f.Format == JSON {
+		return ""
+	}
+	return strings.TrimSuffix(f.Name, path.Ext(f.Name))
+}
+
+// Progress reports how far reading or building has come. It may sleep
+// (time.Sleep) to let a browser page repaint between chunks.
+type Progress func(done int)
+
+// progressEvery is how many rows pass between two progress reports.
+const progressEvery = 1000
+
+// Table reads one sheet into a table; sheet "" is the default sheet.
+// progress, if not nil, is called every 1,000 rows with the count so far.
+func (f *File) Table(sheet string, progress Progress) (*Table, error) {
+	if sheet == "" {
+		sheet = f.DefaultSheet()
+	}
+	switch f.Format {
+	case XLSX:
+		for i, s := range f.wb.Sheets {
+			if s.Name == sheet {
+				return f.xlsxTable(i, progress)
+			}
+		}
+		names := make([]string, len(f.wb.Sheets))
+		for i, s := range f.wb.Sheets {
+			names[i] = strconv.Quote(s.Name)
+		}
+		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("there is no sheet %q; the sheets are %s", sheet, strings.Join(names, ", "))}
+	case CSV:
+		if sheet != f.tableName() {
+			return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("a CSV file has a single sheet, %q; there is no sheet %q", f.tableName(), sheet)}
+		}
+		return f.csvTable(progress)
+	case JSON:
+		if f.json.request {
+			return nil, &ReadError{File: f.Name, Msg: "the file is a request body (elements with pathParams and requestBody), not a table: validate it as it is"}
+		}
+		return f.jsonTable()
+	}
+	return nil, &ReadError{File: f.Name, Msg: "nothing to read"}
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

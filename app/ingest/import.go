@@ -1,0 +1,249 @@
+package ingest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// An Import turns one table into the elements of one bulk kind: it holds
+// the mapping and the settings the operator reviews, builds the elements
+// with the cell each value came from, and rebuilds single rows as the
+// operator corrects them. An Import is not safe for concurrent use.
+type Import struct {
+	Kind  *schema.Kind
+	Table *Table
+
+	v        *schema.Validator
+	cat      *catalog
+	mt       *matcher
+	mapping  Mapping
+	settings Settings
+	detected Settings
+	cols     []column
+	hasLists bool
+	result   *Result
+}
+
+// NewImport prepares the import of table t as elements of kind k: it
+// detects the header row, maps the columns it recognises and detects the
+// settings. v validates the elements (schema.Default() will do).
+func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
+	cat := newCatalog(k, v.Fields(k))
+	im := &Import{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}}
+	im.mapping = autoMapping(t, im.mt)
+	im.compile()
+	im.detected = im.detectSettings()
+	im.settings = im.detected
+	im.profile()
+	return im
+}
+
+// Mapping returns the current mapping.
+func (im *Import) Mapping() Mapping {
+	m := im.mapping
+	m.Columns = slices.Clone(m.Columns)
+	return m
+}
+
+// SetMapping replaces the mapping, as edited by the operator. Every field
+// must exist in the kind and be filled by one column only. The settings
+// are detected again for the new columns, unless the mapping carries
+// settings of its own.
+func (im *Import) SetMapping(m Mapping) error {
+	seen := make(map[string]string)
+	var ptrs []string
+	for _, c := range m.Columns {
+		if c.Field == "" {
+			continue
+		}
+		t, err := im.cat.resolve(c.Field)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", c.Letter, err)
+		}
+		if other, dup := seen[t.Path]; dup {
+			return fmt.Errorf("columns %s and %s both fill %s: keep one", other, c.Letter, t.Path)
+		}
+		p := t.Pointer()
+		for _, q := range ptrs {
+			if strings.HasPrefix(p+"/", q+"/") || strings.HasPrefix(q+"/", p+"/") {
+				return fmt.Errorf("column %s fills %s, which overlaps with another column's field: keep one", c.Letter, t.Path)
+			}
+		}
+		ptrs = append(ptrs, p)
+		seen[t.Path] = c.Letter
+	}
+	m.Kind = im.Kind.ID
+	im.mapping = m
+	im.compile()
+	im.detected = im.detectSettings()
+	if m.Settings != nil {
+		if err := m.Settings.Check(); err != nil {
+			return fmt.Errorf("the mapping's settings: %w", err)
+		}
+		im.settings = *m.Settings
+	} else {
+		im.settings = im.detected
+	}
+	im.profile()
+	return nil
+}
+
+// UseSavedMapping applies a mapping loaded from a file to this table's
+// columns, matching them by header text (by column for columns without a
+// header). It returns the saved columns this table lacks.
+func (im *Import) UseSavedMapping(saved Mapping) (missing []string, err error) {
+	if saved.Kind != im.Kind.ID {
+		return nil, fmt.Errorf("the mapping is for %s, not %s", saved.Kind, im.Kind.ID)
+	}
+	m, missing := applySaved(im.Table, im.mt, saved)
+	return missing, im.SetMapping(m)
+}
+
+// SetHeaderRow makes row n the header row and maps the columns again
+// automatically from its headers.
+func (im *Import) SetHeaderRow(n int) error {
+	if im.Table.RowIndex(n) < 0 {
+		return fmt.Errorf("the sheet has no row %d", n)
+	}
+	return im.SetMapping(mapColumns(im.Table, im.mt, n, Mapping{Kind: im.Kind.ID}))
+}
+
+// Settings returns the current settings.
+func (im *Import) Settings() Settings { return im.settings }
+
+// DetectedSettings returns the settings detected from the file.
+func (im *Import) DetectedSettings() Settings { return im.detected }
+
+// SetSettings replaces the settings, as overridden by the operator.
+func (im *Import) SetSettings(s Settings) error {
+	if s.Amounts == "" {
+		s.Amounts = Minor
+	}
+	s.DateOrder = strings.ToUpper(s.DateOrder)
+	if err := s.Check(); err != nil {
+		return err
+	}
+	im.settings = s
+	return nil
+}
+
+// A TargetInfo is a field a column can be mapped to, for menus.
+type TargetInfo struct {
+	Path     string `json:"path"`
+	Title    string `json:"title"`
+	Required bool   `json:"required"`
+	Rules    string `json:"rules"`
+}
+
+// Targets lists the fields a column can be mapped to, list fields with
+// position 0 (positions 1, 2, … are accepted too).
+func (im *Import) Targets() []TargetInfo {
+	out := make([]TargetInfo, 0, len(im.mt.listed))
+	for _, p := range im.mt.listed {
+		t, err := im.cat.resolve(p)
+		if err != nil {
+			continue
+		}
+		info := TargetInfo{Path: p, Title: t.Field.Title, Required: t.Field.Required, Rules: t.Field.Rules()}
+		if t.DateParts {
+			info.Title, info.Rules = "Date ("+p+")", "date; split into year, month and day"
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// compile resolves the mapped columns; fields that do not resolve (only
+// possible from a hand-made Mapping) are left out.
+func (im *Import) compile() {
+	im.cols = im.cols[:0]
+	im.hasLists = false
+	for _, c := range im.mapping.Columns {
+		if c.Field == "" {
+			continue
+		}
+		t, err := im.cat.resolve(c.Field)
+		if err != nil {
+			continue
+		}
+		col := column{index: c.Column, target: t}
+		if isAmount(t.Field) {
+			col.currency = im.cat.currencyPath(t)
+		}
+		im.cols = append(im.cols, col)
+		im.hasLists = im.hasLists || strings.Contains(t.Path, "[")
+	}
+	// Amounts last: reading one needs its row's currency.
+	slices.SortStableFunc(im.cols, func(a, b column) int {
+		return btoi(isAmount(a.target.Field)) - btoi(isAmount(b.target.Field))
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (im *Import) columns() []column { return im.cols }
+
+// profile records, for text columns, the width of values written with
+// leading zeros, against which numbers that lost theirs are caught.
+func (im *Import) profile() {
+	for i := range im.cols {
+		col := &im.cols[i]
+		col.zeroWidth = 0
+		if col.target.Field.Type != "string" {
+			continue
+		}
+		widths := make(map[int]int)
+		for j := range im.Table.Rows {
+			r := &im.Table.Rows[j]
+			if r.Number <= im.mapping.HeaderRow {
+				continue
+			}
+			c := r.Cell(col.index)
+			v := strings.TrimSpace(c.Value)
+			if c.Kind == Text && len(v) > 1 && v[0] == '0' && allDigits(v) {
+				widths[len(v)]++
+			} else if c.Kind == Number && zeroPad(im.Table.NumberFormat(c)) > len(v) {
+				widths[zeroPad(im.Table.NumberFormat(c))]++
+			}
+		}
+		best := 0
+		for w, n := range widths {
+			if n > widths[best] || (n == widths[best] && w > best) {
+				best = w
+			}
+		}
+		col.zeroWidth = best
+	}
+}
+
+// dataRows returns the indexes in Table.Rows of the rows below the header.
+func (im *Import) dataRows() []int {
+	var out []int
+	for i := range im.Table.Rows {
+		if im.Table.Rows[i].Number > im.mapping.HeaderRow {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// DataRows returns how many rows with values lie below the header: the
+// number of elements a build will give, at most. A file of more than
+// schema.MaxElements rows must be split into several bulks.
+func (im *Import) DataRows() int {
+	n := 0
+	for i := range im.Table.Rows {
+		if im.Table.Rows[i].Number > im.mapping.HeaderRow {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,162 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// locate fills in where a problem of the element built from row n lies:
+// the sheet, the row, and the column whose field the problem is about.
+func (im *Import) locate(p *schema.Problem, row int) {
+	p.Sheet, p.Row = im.Table.Sheet, row
+	if col, ok := im.columnOf(p.Pointer); ok {
+		p.Column = im.Table.ColumnName(col)
+		return
+	}
+	if p.Code == "required" && p.Pointer != "" {
+		p.Message += " (no column of the file is mapped to it)"
+	}
+}
+
+// columnOf returns the column that holds the value at a pointer: the one
+// mapped to it, to a list holding it, or else the first one mapped inside
+// it (for a problem about a whole object).
+func (im *Import) columnOf(ptr string) (int, bool) {
+	if ptr == "" {
+		return 0, false
+	}
+	best, bestLen := -1, -1
+	for _, col := range im.cols {
+		cp := col.target.Pointer()
+		if cp == ptr {
+			return col.index, true
+		}
+		if strings.HasPrefix(ptr, cp+"/") && len(cp) > bestLen {
+			best, bestLen = col.index, len(cp)
+		}
+	}
+	if best >= 0 {
+		return best, true
+	}
+	first := -1
+	for _, col := range im.cols {
+		if strings.HasPrefix(col.target.Pointer(), ptr+"/") && (first < 0 || col.index < first) {
+			first = col.index
+		}
+	}
+	return first, first >= 0
+}
+
+// fileProblems are the warnings about the file and the mapping: notes
+// from reading, a hidden sheet, formulas, columns not imported.
+func (im *Import) fileProblems() []schema.Problem {
+	t := im.Table
+	var out []schema.Problem
+	file := func(code, msg string) schema.Problem {
+		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Warning, Sheet: t.Sheet}
+	}
+	for _, n := range t.Notes {
+		out = append(out, file("file", n))
+	}
+	if t.HiddenSheet {
+		out = append(out, file("hidden-sheet", fmt.Sprintf("sheet %q is hidden in the workbook", t.Sheet)))
+	}
+	for _, c := range im.mapping.Unmapped() {
+		p := file("unmapped-column", "")
+		p.Column, p.Row = c.Letter, im.mapping.HeaderRow
+		what := fmt.Sprintf("column %s (%q)", c.Letter, c.Header)
+		if c.Header == "" {
+			what = fmt.Sprintf("column %s, which has no header,", c.Letter)
+		}
+		if t.Keyed {
+			what = fmt.Sprintf("key %q", c.Header)
+		}
+		p.Message = what + " is not imported: map it to a field if it holds one"
+		if len(c.Suggestions) > 0 {
+			p.Message += " (perhaps " + strings.Join(c.Suggestions, ", ") + ")"
+		}
+		out = append(out, p)
+	}
+	for _, col := range im.cols {
+		n := 0
+		for i := range t.Rows {
+			r := &t.Rows[i]
+			if r.Number > im.mapping.HeaderRow && r.Cell(col.index).Flags&(Formula|NoCachedValue) == Formula {
+				n++
+			}
+		}
+		if n > 0 {
+			p := file("formula", fmt.Sprintf("column %s (%s) holds formulas in %s: their last calculated values are used, as the file saved them", t.ColumnName(col.index), col.target.Path, plural(n, "cell")))
+			p.Column = t.ColumnName(col.index)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// requestProblems are the problems of the request as a whole: no
+// elements, or more than one bulk holds.
+func (im *Import) requestProblems(n int) []schema.Problem {
+	req := func(code, msg string) schema.Problem {
+		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Error, Sheet: im.Table.Sheet}
+	}
+	switch {
+	case n == 0 && len(im.cols) == 0:
+		return []schema.Problem{req("empty", "no column of the file is mapped to a field of "+im.Kind.ID+": map the columns, or check the header row")}
+	case n == 0:
+		return []schema.Problem{req("empty", fmt.Sprintf("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", im.mapping.HeaderRow, thousands(schema.MaxElements)))}
+	case n > schema.MaxElements:
+		parts := (n + schema.MaxElements - 1) / schema.MaxElements
+		return []schema.Problem{req("too-many-elements", fmt.Sprintf("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", thousands(n), thousands(schema.MaxElements), parts))}
+	}
+	return nil
+}
+
+// Where names a problem's place for people: "Transfers!F14" for a cell,
+// "'Pay run'!F14" for a sheet name with spaces, "row 14" or "column F"
+// when only one is known, "item 3, amount" in a JSON table, "" when the
+// problem has no place in the file.
+func Where(p schema.Problem) string {
+	sheet := p.Sheet
+	if sheet != "" && strings.IndexFunc(sheet, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) >= 0 {
+		sheet = "'" + strings.ReplaceAll(sheet, "'", "''") + "'"
+	}
+	letters := p.Column != "" && strings.IndexFunc(p.Column, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
+	switch {
+	case sheet == "" && p.Row > 0 && p.Column != "":
+		return fmt.Sprintf("item %d, %s", p.Row, p.Column)
+	case sheet == "" && p.Row > 0:
+		return fmt.Sprintf("item %d", p.Row)
+	case sheet == "" && p.Column != "":
+		return p.Column
+	case p.Row > 0 && letters:
+		return fmt.Sprintf("%s!%s%d", sheet, p.Column, p.Row)
+	case p.Row > 0:
+		return fmt.Sprintf("%s row %d", sheet, p.Row)
+	case letters:
+		return fmt.Sprintf("%s column %s", sheet, p.Column)
+	}
+	return ""
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%s %ss", thousands(n), word)
+}
+
+func thousands(n int) string {
+	s := itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

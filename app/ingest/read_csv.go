@@ -1,0 +1,254 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+)
+
+// Delimiters lists the delimiters detected in CSV files, in the order
+// preferred when the evidence is equal.
+var Delimiters = []string{",", ";", "\t", "|"}
+
+func normalizeDelimiter(d string) (string, error) {
+	switch strings.ToLower(d) {
+	case "":
+		return "", nil
+	case ",", "comma":
+		return ",", nil
+	case ";", "semicolon":
+		return ";", nil
+	case "\t", "tab", `\t`:
+		return "\t", nil
+	case "|", "pipe":
+		return "|", nil
+	}
+	return "", fmt.Errorf("unknown delimiter %q: use , ; tab or |", d)
+}
+
+// DelimiterName names a delimiter for people.
+func DelimiterName(d string) string {
+	switch d {
+	case "\t":
+		return "tab"
+	case ",":
+		return "comma"
+	case ";":
+		return "semicolon"
+	case "|":
+		return "pipe"
+	}
+	return d
+}
+
+func (f *File) openCSV(data []byte, opt Options) (*File, error) {
+	f.Format = CSV
+	enc, err := normalizeEncoding(opt.Encoding)
+	if err != nil {
+		return nil, &ReadError{File: f.Name, Msg: err.Error()}
+	}
+	if enc == "" {
+		enc = detectEncoding(data)
+	}
+	f.Encoding = enc
+	text, err := decodeText(data, enc)
+	if err != nil {
+		return nil, &ReadError{File: f.Name, Msg: err.Error() + ": choose the file's encoding"}
+	}
+	delim, err := normalizeDelimiter(opt.Delimiter)
+	if err != nil {
+		return nil, &ReadError{File: f.Name, Msg: err.Error()}
+	}
+	// Excel writes and honours a first line "sep=;" naming the delimiter.
+	if first, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(first, "sep=") && len(strings.TrimRight(first, "\r")) == 5 {
+		if delim == "" {
+			delim = first[4:5]
+		}
+		text = rest
+		f.Notes = append(f.Notes, fmt.Sprintf("the first line of %s names the delimiter (%q) and is not part of the data", f.Name, first[4:5]))
+	}
+	if delim == "" {
+		delim = detectDelimiter(text)
+	}
+	f.Delimiter = delim
+	f.text = text
+	return f, nil
+}
+
+// detectDelimiter picks the delimiter that splits the first lines into the
+// same number of fields most consistently.
+func detectDelimiter(text string) string {
+	lines := sampleLines(text, 50)
+	best, bestScore, bestWidth := ",", 0, 0
+	for _, d := range Delimiters {
+		counts := make(map[int]int)
+		for _, l := range lines {
+			if l == "" {
+				continue
+			}
+			counts[countOutsideQuotes(l, d[0])]++
+		}
+		mode, score := 0, 0
+		for n, c := range counts {
+			if n > 0 && (c > score || (c == score && n > mode)) {
+				mode, score = n, c
+			}
+		}
+		if score > bestScore || (score == bestScore && mode > bestWidth) {
+			best, bestScore, bestWidth = d, score, mode
+		}
+	}
+	return best
+}
+
+// sampleLines returns up to n logical lines (quoted newlines kept inside).
+func sampleLines(text string, n int) []string {
+	var out []string
+	start, quoted := 0, false
+	for i := 0; i < len(text) && len(out) < n; i++ {
+		switch text[i] {
+		case '"':
+			quoted = !quoted
+		case '\n':
+			if !quoted {
+				out = append(out, strings.TrimRight(text[start:i], "\r"))
+				start = i + 1
+			}
+		}
+	}
+	if len(out) < n && start < len(text) {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+func countOutsideQuotes(line string, d byte) int {
+	n, quoted := 0, false
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '"':
+			quoted = !quoted
+		case d:
+			if !quoted {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// csvTable parses the decoded text into a table: RFC 4180 with the
+// leniency real files need (bare quotes inside unquoted values, CR, LF or
+// CRLF line ends), and strictness where a value would silently change (an
+// unclosed quote, NUL bytes, invalid UTF-8).
+func (f *File) csvTable(progress Progress) (*Table, error) {
+	t := &Table{File: f.Name, Sheet: f.tableName(), Format: CSV, Formats: []string{""}, Notes: f.Notes}
+	text, d := f.text, f.Delimiter[0]
+	fail := func(row, col int, msg string) (*Table, error) {
+		return nil, &ReadError{File: f.Name, Sheet: t.Sheet, Row: row, Column: columnLetters(col), Msg: msg}
+	}
+	var cells []Cell
+	var arena []Cell
+	row, line := 1, 1
+	i := 0
+	var field strings.Builder
+	for i <= len(text) {
+		if len(t.Rows) >= f.limits.MaxRows {
+			return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("the file has more than %d rows", f.limits.MaxRows)}
+		}
+		// One field.
+		var value string
+		if i < len(text) && text[i] == '"' {
+			startLine := line
+			field.Reset()
+			i++
+			closed := false
+			for i < len(text) {
+				j := strings.IndexByte(text[i:], '"')
+				if j < 0 {
+					break
+				}
+				field.WriteString(text[i : i+j])
+				line += strings.Count(text[i:i+j], "\n")
+				i += j + 1
+				if i < len(text) && text[i] == '"' {
+					field.WriteByte('"')
+					i++
+					continue
+				}
+				closed = true
+				break
+			}
+			if !closed {
+				return fail(row, len(cells), fmt.Sprintf("a quoted value opened on line %d is never closed: check the quotes (\") on that line", startLine))
+			}
+			// Text after the closing quote, up to the delimiter, is kept.
+			end := i
+			for end < len(text) && text[end] != d && text[end] != '\n' && text[end] != '\r' {
+				end++
+			}
+			field.WriteString(text[i:end])
+			i = end
+			value = field.String()
+		} else {
+			end := i
+			for end < len(text) && text[end] != d && text[end] != '\n' && text[end] != '\r' {
+				end++
+			}
+			value = text[i:end]
+			i = end
+		}
+		if strings.IndexByte(value, 0) >= 0 {
+			return fail(row, len(cells), "the value holds NUL bytes: this is not a text file in the chosen encoding ("+f.Encoding+")")
+		}
+		if !utf8.ValidString(value) {
+			return fail(row, len(cells), fmt.Sprintf("the value is not valid %s: choose the file's encoding (it is probably %s)", f.Encoding, Windows1252))
+		}
+		if value == "" {
+			cells = append(cells, Cell{})
+		} else {
+			cells = append(cells, Cell{Kind: Text, Value: value})
+		}
+		// What ends the field.
+		if i < len(text) && text[i] == d {
+			i++
+			continue
+		}
+		if i < len(text) && text[i] == '\r' {
+			i++
+		}
+		if i < len(text) && text[i] == '\n' {
+			i++
+		}
+		line++
+		if !(len(cells) == 1 && cells[0].Kind == Blank) {
+			if len(arena) < len(cells) {
+				arena = make([]Cell, max(len(cells), 1<<14))
+			}
+			n := copy(arena, cells)
+			t.Rows = append(t.Rows, Row{Number: row, Cells: arena[:n:n]})
+			arena = arena[n:]
+			if progress != nil && len(t.Rows)%progressEvery == 0 {
+				progress(len(t.Rows))
+			}
+		}
+		cells = cells[:0]
+		row++
+		if i >= len(text) {
+			break
+		}
+	}
+	if progress != nil {
+		progress(len(t.Rows))
+	}
+	return t, nil
+}
+
+func columnLetters(col int) string {
+	if col < 0 {
+		return ""
+	}
+	return xlsx.ColumnName(col)
+}

@@ -1,0 +1,200 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// jsonFile is a decoded JSON file: either a request body (elements of
+// {pathParams, requestBody}) or an array of flat objects, one per row.
+type jsonFile struct {
+	doc     any
+	dups    []string
+	request bool
+	// order is the key order of the first object.
+	order []string
+}
+
+func (f *File) openJSON(data []byte) (*File, error) {
+	f.Format = JSON
+	doc, dups, err := schema.DecodeJSON(data)
+	if err != nil {
+		var se *schema.SyntaxError
+		msg := "not valid JSON: " + err.Error()
+		if errors.As(err, &se) {
+			msg = fmt.Sprintf("not valid JSON: line %d, column %d: %s", se.Line, se.Column, se.Msg)
+		}
+		return nil, &ReadError{File: f.Name, Msg: msg, Err: err}
+	}
+	f.json = &jsonFile{doc: doc, dups: dups, request: isRequestBody(doc)}
+	if !f.json.request {
+		f.json.order = firstObjectKeys(data)
+	}
+	return f, nil
+}
+
+// isRequestBody reports whether a JSON document is to be validated as it
+// is rather than read as a table: anything but a non-empty array of
+// objects none of which looks like a request element.
+func isRequestBody(doc any) bool {
+	arr, ok := doc.([]any)
+	if !ok || len(arr) == 0 {
+		return true
+	}
+	for _, item := range arr {
+		obj, ok := item.(map[string]any)
+		if !ok {
+			return true
+		}
+		_, p := obj["pathParams"]
+		_, b := obj["requestBody"]
+		if p || b {
+			return true
+		}
+	}
+	return false
+}
+
+// IsRequest reports whether the file is a JSON request body, whose
+// elements need no mapping: see Request.
+func (f *File) IsRequest() bool { return f.json != nil && f.json.request }
+
+// Request returns the document of a JSON request body file and the
+// pointers of keys it repeats, for schema.Validator.ValidateRequest.
+func (f *File) Request() (doc any, dups []string, ok bool) {
+	if !f.IsRequest() {
+		return nil, nil, false
+	}
+	return f.json.doc, f.json.dups, true
+}
+
+// jsonTable turns an array of flat objects into a table whose first row
+// holds the keys, in the order they first appear.
+func (f *File) jsonTable() (*Table, error) {
+	arr := f.json.doc.([]any)
+	t := &Table{File: f.Name, Format: JSON, Formats: []string{""}, Keyed: true}
+	col := make(map[string]int)
+	for _, item := range arr {
+		for k := range item.(map[string]any) {
+			if _, ok := col[k]; !ok {
+				col[k] = -1
+			}
+		}
+	}
+	// The first object's keys in their written order, then any others
+	// sorted: decoded objects have lost their order.
+	for _, k := range f.json.order {
+		if col[k] == -1 {
+			col[k] = len(t.keys)
+			t.keys = append(t.keys, k)
+		}
+	}
+	for _, k := range sortedKeys(col) {
+		if col[k] == -1 {
+			col[k] = len(t.keys)
+			t.keys = append(t.keys, k)
+		}
+	}
+	header := Row{Number: 0, Cells: make([]Cell, len(t.keys))}
+	for i, k := range t.keys {
+		header.Cells[i] = Cell{Kind: Text, Value: k}
+	}
+	t.Rows = append(t.Rows, header)
+	for n, item := range arr {
+		cells := make([]Cell, len(t.keys))
+		for k, v := range item.(map[string]any) {
+			c, err := jsonCell(v)
+			if err != nil {
+				return nil, &ReadError{File: f.Name, Row: n + 1, Column: k, Msg: err.Error()}
+			}
+			cells[col[k]] = c
+		}
+		t.Rows = append(t.Rows, Row{Number: n + 1, Cells: cells})
+	}
+	return t, nil
+}
+
+func jsonCell(v any) (Cell, error) {
+	switch x := v.(type) {
+	case nil:
+		return Cell{}, nil
+	case string:
+		if x == "" {
+			return Cell{}, nil
+		}
+		return Cell{Kind: Text, Value: x}, nil
+	case json.Number:
+		return Cell{Kind: Number, Value: string(x)}, nil
+	case bool:
+		if x {
+			return Cell{Kind: Bool, Value: "TRUE"}, nil
+		}
+		return Cell{Kind: Bool, Value: "FALSE"}, nil
+	case []any:
+		// A list of plain values, for list fields: written as a delimited
+		// cell, which the coercion splits again.
+		parts := make([]string, 0, len(x))
+		for _, item := range x {
+			c, err := jsonCell(item)
+			if err != nil {
+				return Cell{}, err
+			}
+			if _, nested := item.([]any); nested || strings.ContainsAny(c.Value, ",;\n") {
+				return Cell{}, errors.New("a list may hold only plain values without commas or semicolons")
+			}
+			parts = append(parts, c.Value)
+		}
+		return Cell{Kind: Text, Value: strings.Join(parts, ", ")}, nil
+	case map[string]any:
+		return Cell{}, errors.New("the value is an object: write its fields as keys with dotted names (\"destinationAmount.amount\"), or give the file as a request body")
+	}
+	return Cell{}, fmt.Errorf("unexpected value %v", v)
+}
+
+// firstObjectKeys returns the keys of the first object of a JSON array in
+// the order they are written.
+func firstObjectKeys(data []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var keys []string
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+			continue
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+			if depth == 1 {
+				return keys
+			}
+			continue
+		}
+		if k, ok := tok.(string); ok && depth == 2 && dec.More() {
+			keys = append(keys, k)
+			// Skip the value.
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return keys
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

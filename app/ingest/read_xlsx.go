@@ -1,0 +1,132 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+)
+
+// xlsxTable reads sheet i of the workbook into a table.
+func (f *File) xlsxTable(i int, progress Progress) (*Table, error) {
+	sh := f.wb.Sheets[i]
+	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes}
+	formatIndex := map[int]uint16{} // style → index in t.Formats
+	var arena []Cell
+	tooMany := errors.New("too many rows")
+	extras, err := f.wb.ReadSheet(i, func(r *xlsx.Row) error {
+		if len(t.Rows) >= f.limits.MaxRows {
+			return tooMany
+		}
+		width := 0
+		if n := len(r.Cells); n > 0 {
+			width = r.Cells[n-1].Col + 1
+		}
+		// Cells of all rows share large blocks: one allocation per
+		// thousands of cells instead of one per row.
+		if len(arena) < width {
+			arena = make([]Cell, max(width, 1<<14))
+		}
+		cells := arena[:width:width]
+		arena = arena[width:]
+		for _, c := range r.Cells {
+			cell := Cell{Value: c.Value}
+			switch c.Type {
+			case xlsx.Number:
+				cell.Kind = Number
+			case xlsx.String:
+				cell.Kind = Text
+			case xlsx.Bool:
+				cell.Kind = Bool
+				cell.Value = "FALSE"
+				if c.Value == "1" || c.Value == "true" {
+					cell.Value = "TRUE"
+				}
+			case xlsx.Error:
+				cell.Kind = ErrorValue
+			case xlsx.Date:
+				cell.Kind = DateText
+			}
+			if c.Value == "" {
+				cell.Kind = Blank
+			}
+			if c.Formula {
+				cell.Flags |= Formula
+				if !c.Cached {
+					cell.Flags |= NoCachedValue
+				}
+			}
+			if c.Style != 0 && cell.Kind == Number {
+				idx, ok := formatIndex[c.Style]
+				if !ok {
+					idx = t.formatIndex(f.wb.NumberFormat(c.Style))
+					formatIndex[c.Style] = idx
+				}
+				cell.Format = idx
+			}
+			cells[c.Col] = cell
+		}
+		t.Rows = append(t.Rows, Row{Number: r.Number, Hidden: r.Hidden, Cells: cells})
+		if progress != nil && len(t.Rows)%progressEvery == 0 {
+			progress(len(t.Rows))
+		}
+		return nil
+	})
+	if err == tooMany {
+		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: fmt.Sprintf("the sheet has more than %d rows", f.limits.MaxRows)}
+	}
+	if err != nil {
+		msg := "the sheet cannot be read: " + err.Error()
+		if errors.Is(err, xlsx.ErrTooLarge) {
+			msg = "the sheet expands to far more data than allowed (" + err.Error() + "); it looks like a zip bomb and was not read"
+		}
+		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: msg, Err: err}
+	}
+	t.Merged = extras.Merged
+	t.markMerged()
+	if progress != nil {
+		progress(len(t.Rows))
+	}
+	return t, nil
+}
+
+func (t *Table) formatIndex(code string) uint16 {
+	for i, c := range t.Formats {
+		if c == code {
+			return uint16(i)
+		}
+	}
+	if len(t.Formats) >= 1<<16-1 {
+		return 0
+	}
+	t.Formats = append(t.Formats, code)
+	return uint16(len(t.Formats) - 1)
+}
+
+// markMerged flags the cells a merged range covers, other than its
+// top-left one, in the rows the table has.
+func (t *Table) markMerged() {
+	for _, m := range t.Merged {
+		if (m.LastRow-m.FirstRow+1)*(m.LastCol-m.FirstCol+1) > 1<<20 {
+			continue // a whole-column merge: nothing useful to flag
+		}
+		for n := m.FirstRow; n <= m.LastRow; n++ {
+			i := t.RowIndex(n)
+			if i < 0 {
+				continue
+			}
+			r := &t.Rows[i]
+			for c := m.FirstCol; c <= m.LastCol; c++ {
+				if n == m.FirstRow && c == m.FirstCol {
+					continue
+				}
+				if c >= len(r.Cells) {
+					grown := make([]Cell, m.LastCol+1)
+					copy(grown, r.Cells)
+					r.Cells = grown
+				}
+				r.Cells[c].Flags |= MergedPart
+			}
+		}
+	}
+}

@@ -1,0 +1,304 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/money"
+)
+
+// Amount units of an import.
+const (
+	// Minor means amounts are written in minor units, as the API takes
+	// them: 1050 is EUR 10.50. It is the default.
+	Minor = "minor"
+	// Major means amounts are written as people write them: 10.50.
+	Major = "major"
+)
+
+// Settings say how to read the values of a file: amounts, separators and
+// dates. They are detected from the file, shown to the operator as raw →
+// parsed examples, and can be overridden.
+type Settings struct {
+	// Amounts is Minor or Major.
+	Amounts string `json:"amounts"`
+	// Decimal is the decimal separator of amounts written as text: "." or
+	// ","; "" when unknown, and then an amount that reads two ways is an
+	// error.
+	Decimal string `json:"decimal,omitempty"`
+	// Group is the digit-group separator: ",", ".", " ", "'" or "" for none.
+	Group string `json:"group,omitempty"`
+	// DateOrder is DMY, MDY or YMD for text dates such as 03/04/2025; ""
+	// when unknown, and then a date that reads two ways is an error.
+	DateOrder string `json:"dateOrder,omitempty"`
+	// Currency is the ISO 4217 code of amounts that have no currency of
+	// their own in the element (card spend rules' transaction limits); it
+	// is needed only to read them in major units.
+	Currency string `json:"currency,omitempty"`
+}
+
+// Check reports settings that cannot be used.
+func (s Settings) Check() error {
+	switch s.Amounts {
+	case "", Minor, Major:
+	default:
+		return fmt.Errorf("amounts must be %q or %q, not %q", Minor, Major, s.Amounts)
+	}
+	switch s.Decimal {
+	case "", ".", ",":
+	default:
+		return fmt.Errorf("the decimal separator must be \".\" or \",\", not %q", s.Decimal)
+	}
+	switch s.Group {
+	case "", ",", ".", " ", "'":
+	default:
+		return fmt.Errorf("the group separator must be \",\", \".\", a space or \"'\", not %q", s.Group)
+	}
+	if s.Decimal != "" && s.Decimal == s.Group {
+		return fmt.Errorf("the decimal and group separators are both %q", s.Decimal)
+	}
+	switch strings.ToUpper(s.DateOrder) {
+	case "", DMY, MDY, YMD:
+	default:
+		return fmt.Errorf("the date order must be DMY, MDY or YMD, not %q", s.DateOrder)
+	}
+	if s.Currency != "" {
+		if _, ok := money.Digits(s.Currency); !ok {
+			return fmt.Errorf("%q is not an ISO 4217 currency code", s.Currency)
+		}
+	}
+	return nil
+}
+
+// separators returns the money separators of the settings.
+func (s Settings) separators() money.Separators {
+	var sep money.Separators
+	if s.Decimal != "" {
+		sep.Decimal = rune(s.Decimal[0])
+	}
+	if s.Group != "" {
+		sep.Group = rune(s.Group[0])
+	}
+	return sep
+}
+
+// String describes the settings in one line for people.
+func (s Settings) String() string {
+	amounts := "amounts in minor units (1050 = 10.50)"
+	if s.Amounts == Major {
+		amounts = "amounts in major units (10.50)"
+	}
+	parts := []string{amounts}
+	if s.Decimal != "" || s.Group != "" {
+		parts = append(parts, s.separators().String())
+	}
+	if s.DateOrder != "" {
+		parts = append(parts, "dates "+s.DateOrder)
+	}
+	if s.Currency != "" {
+		parts = append(parts, "currency "+s.Currency)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sampleRows is how many data rows detection looks at.
+const sampleRows = 500
+
+// detectSettings proposes settings from the values of the mapped amount
+// and date columns.
+func (im *Import) detectSettings() Settings {
+	s := Settings{Amounts: Minor}
+	decVotes := map[string]int{}
+	grpVotes := map[string]int{}
+	orders := map[string]int{}
+	major := false
+	im.eachSample(func(c Cell, t Target) {
+		switch {
+		case isAmount(t.Field):
+			v := strings.TrimSpace(c.Value)
+			if c.Kind == Number {
+				major = major || strings.ContainsAny(v, ".eE")
+				return
+			}
+			dec, grp := separatorEvidence(v)
+			if dec != "" {
+				decVotes[dec]++
+				major = true
+			}
+			if grp != "" {
+				grpVotes[grp]++
+			}
+		case t.Field.Format == "date" || t.DateParts:
+			if c.Kind == Text {
+				if o := dateOrderEvidence(c.Value); o != "" {
+					orders[o]++
+				}
+			}
+		}
+	})
+	if major {
+		s.Amounts = Major
+	}
+	switch {
+	case decVotes["."] > 0 && decVotes[","] == 0:
+		s.Decimal = "."
+	case decVotes[","] > 0 && decVotes["."] == 0:
+		s.Decimal = ","
+	}
+	switch {
+	case s.Decimal == "" && len(grpVotes) == 1:
+		for g := range grpVotes {
+			s.Group = g
+		}
+		s.Decimal = map[string]string{",": ".", ".": ","}[s.Group]
+	case s.Decimal == ".":
+		s.Group = ","
+		if grpVotes[" "] > 0 && grpVotes[","] == 0 {
+			s.Group = " "
+		}
+	case s.Decimal == ",":
+		s.Group = "."
+		if grpVotes[" "] > 0 && grpVotes["."] == 0 {
+			s.Group = " "
+		}
+	}
+	switch {
+	case orders[DMY] > 0 && orders[MDY] == 0:
+		s.DateOrder = DMY
+	case orders[MDY] > 0 && orders[DMY] == 0:
+		s.DateOrder = MDY
+	}
+	return s
+}
+
+// separatorEvidence says what one amount text tells about the separators.
+func separatorEvidence(v string) (dec, grp string) {
+	v = strings.TrimLeft(v, "+-")
+	dots, commas := strings.Count(v, "."), strings.Count(v, ",")
+	if strings.ContainsAny(v, " \u00a0\u202f") && dots+commas <= 1 {
+		grp = " "
+	}
+	switch {
+	case dots > 0 && commas > 0:
+		if strings.LastIndex(v, ".") > strings.LastIndex(v, ",") {
+			return ".", ","
+		}
+		return ",", "."
+	case dots > 1:
+		return "", "."
+	case commas > 1:
+		return "", ","
+	case dots == 1 || commas == 1:
+		mark := "."
+		if commas == 1 {
+			mark = ","
+		}
+		before, after, _ := strings.Cut(v, mark)
+		before = strings.TrimSpace(before)
+		if len(after) == 3 && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
+			return "", grp // could be either
+		}
+		return mark, grp
+	}
+	return "", grp
+}
+
+// eachSample calls f for the non-empty cells of the mapped columns in the
+// first data rows.
+func (im *Import) eachSample(f func(Cell, Target)) {
+	cols := im.columns()
+	n := 0
+	for i := range im.Table.Rows {
+		r := &im.Table.Rows[i]
+		if r.Number <= im.mapping.HeaderRow {
+			continue
+		}
+		if n++; n > sampleRows {
+			return
+		}
+		for _, col := range cols {
+			if c := r.Cell(col.index); !c.Empty() {
+				f(c, col.target)
+			}
+		}
+	}
+}
+
+// An Example shows how one value of the file is read with the current
+// settings: the raw text and what it becomes, or why it cannot be read.
+type Example struct {
+	Column string `json:"column"`
+	Row    int    `json:"row"`
+	Field  string `json:"field"`
+	Raw    string `json:"raw"`
+	Parsed string `json:"parsed,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Examples returns, for each mapped amount and date column, up to three
+// raw → parsed examples under the current settings, errors first, so the
+// operator can see the settings are right before building.
+func (im *Import) Examples() []Example {
+	var out []Example
+	for _, col := range im.columns() {
+		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts {
+			continue
+		}
+		var good, bad []Example
+		for i := range im.Table.Rows {
+			r := &im.Table.Rows[i]
+			if r.Number <= im.mapping.HeaderRow {
+				continue
+			}
+			c := r.Cell(col.index)
+			if c.Empty() {
+				continue
+			}
+			ex := Example{Column: im.Table.ColumnName(col.index), Row: r.Number, Field: col.target.Path, Raw: im.shown(c)}
+			v, p := im.coerce(c, col, r)
+			if p != nil {
+				ex.Error = p.msg
+				bad = append(bad, ex)
+			} else {
+				ex.Parsed = im.describeValue(v, col, r)
+				good = append(good, ex)
+			}
+			if len(bad) >= 3 || len(good)+len(bad) >= sampleRows {
+				break
+			}
+		}
+		all := append(bad, good...)
+		out = append(out, all[:min(3, len(all))]...)
+	}
+	return out
+}
+
+// shown is a cell's value as the operator would recognise it.
+func (im *Import) shown(c Cell) string {
+	if im.Table.IsDate(c) {
+		if d, err := serialDate(c.Value, im.Table.Date1904); err == nil {
+			return d.String() + " (date cell " + c.Value + ")"
+		}
+	}
+	return c.Value
+}
+
+// describeValue writes a coerced value for an example: amounts with their
+// currency.
+func (im *Import) describeValue(v any, col column, r *Row) string {
+	if isAmount(col.target.Field) {
+		cur := im.currencyOf(col, r)
+		if n, ok := v.(interface{ String() string }); ok {
+			var minor int64
+			fmt.Sscan(n.String(), &minor)
+			if cur == "" {
+				return n.String() + " minor units"
+			}
+			return money.Format(minor, cur)
+		}
+	}
+	if x, ok := v.(map[string]any); ok {
+		return fmt.Sprintf("year %v, month %v, day %v", x["year"], x["month"], x["day"])
+	}
+	return fmt.Sprint(v)
+}

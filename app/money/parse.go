@@ -1,0 +1,286 @@
+package money
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Separators are how a text writes a number: the decimal separator and
+// the digit-group separator. A zero Decimal means "not known": then a
+// text that reads two ways ("1.000", "1,000") is refused. A zero Group
+// means digits may not be grouped.
+type Separators struct {
+	Decimal rune
+	Group   rune
+}
+
+// Common separator settings.
+var (
+	// Point is 1,234.56 (English-speaking countries, Switzerland in part,
+	// software).
+	Point = Separators{Decimal: '.', Group: ','}
+	// Comma is 1.234,56 (most of continental Europe, Latin America).
+	Comma = Separators{Decimal: ',', Group: '.'}
+	// CommaSpace is 1 234,56 (France, Scandinavia, Eastern Europe).
+	CommaSpace = Separators{Decimal: ',', Group: ' '}
+)
+
+// String names the separators for people: "decimal ',' and groups '.'".
+func (s Separators) String() string {
+	dec := "unknown"
+	if s.Decimal != 0 {
+		dec = fmt.Sprintf("%q", s.Decimal)
+	}
+	grp := "none"
+	if s.Group != 0 {
+		grp = fmt.Sprintf("%q", s.Group)
+		if s.Group == ' ' {
+			grp = "space"
+		}
+	}
+	return "decimal " + dec + ", groups " + grp
+}
+
+// An Error says why a text is not an exact amount.
+type Error struct {
+	Text string
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%q %s", e.Text, e.Msg) }
+
+func fail(text, format string, args ...any) error {
+	return &Error{Text: text, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrAmbiguous marks a text that reads as two different amounts under
+// unknown separators.
+var ErrAmbiguous = errors.New("ambiguous separators")
+
+// ParseMajor reads an amount written in major units ("1.234,56" euros)
+// and returns it in minor units (123456 cents) for a currency with the
+// given number of minor digits. Spaces around the text, a leading sign
+// and group separators in their right places are accepted; more decimals
+// than the currency has (unless they are zeros) are an error.
+func ParseMajor(s string, digits int, sep Separators) (int64, error) {
+	neg, intPart, frac, err := split(s, sep)
+	if err != nil {
+		return 0, err
+	}
+	return scale(s, neg, intPart, frac, 0, digits)
+}
+
+// ParseMinor reads an amount already in minor units ("1050", "1,050" with
+// comma groups): a whole number, possibly grouped.
+func ParseMinor(s string, sep Separators) (int64, error) {
+	neg, intPart, frac, err := split(s, Separators{Decimal: sep.Decimal, Group: sep.Group})
+	if err != nil {
+		return 0, err
+	}
+	if frac != "" || (sep.Decimal != 0 && strings.ContainsRune(s, sep.Decimal)) {
+		// Even "10.00" is refused: it is far likelier ten euros than ten cents.
+		return 0, fail(s, "has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units")
+	}
+	return scale(s, neg, intPart, "", 0, 0)
+}
+
+// ParseNumber reads a number as software writes it ("12.34", "1E-3",
+// "1.2345E+20": '.' for decimals, an optional exponent, no groups), as
+// spreadsheet cells and JSON store them, and returns it multiplied by
+// 10^digits, which must give a whole number.
+func ParseNumber(s string, digits int) (int64, error) {
+	t := strings.TrimSpace(s)
+	exp := 0
+	if i := strings.IndexAny(t, "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(t[i+1:], "+"))
+		if err != nil || e > 400 || e < -400 {
+			return 0, fail(s, "is not a number")
+		}
+		exp, t = e, t[:i]
+	}
+	neg := strings.HasPrefix(t, "-")
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
+	intPart, frac, _ := strings.Cut(t, ".")
+	if intPart == "" && frac == "" || !allDigits(intPart) || !allDigits(frac) {
+		return 0, fail(s, "is not a number")
+	}
+	return scale(s, neg, intPart, frac, exp, digits)
+}
+
+// split checks a human-written number and returns its sign, integer digits
+// (groups removed) and fraction digits.
+func split(s string, sep Separators) (neg bool, intPart, frac string, err error) {
+	t := strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r == '\u00a0' || r == '\u202f' {
+			return ' '
+		}
+		return r
+	}, s))
+	if t == "" {
+		return false, "", "", fail(s, "is empty")
+	}
+	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
+		return false, "", "", fail(s, "is in parentheses: write a negative amount with a minus sign")
+	}
+	switch t[0] {
+	case '-':
+		neg, t = true, t[1:]
+	case '+':
+		t = t[1:]
+	}
+	t = strings.TrimSpace(t)
+	if t == "" || !strings.ContainsAny(t, "0123456789") {
+		return false, "", "", fail(s, "is not a number")
+	}
+	dec, grp := sep.Decimal, sep.Group
+	if dec == 0 {
+		dec, grp, err = guessSeparators(s, t)
+		if err != nil {
+			return false, "", "", err
+		}
+	}
+	intText, fracText := t, ""
+	if i := strings.LastIndex(t, string(dec)); i >= 0 {
+		intText, fracText = t[:i], t[i+len(string(dec)):]
+		if intText == "" {
+			intText = "0"
+		}
+	}
+	if !allDigits(fracText) {
+		return false, "", "", fail(s, "has %s after the decimal separator %q", describeOdd(fracText), dec)
+	}
+	intPart, err = ungroup(s, intText, grp, dec)
+	return neg, intPart, fracText, err
+}
+
+// guessSeparators reads the separators off one text when they are not
+// known: only a text that cannot be read two ways is accepted.
+func guessSeparators(orig, t string) (dec, grp rune, err error) {
+	dots, commas := strings.Count(t, "."), strings.Count(t, ",")
+	switch {
+	case dots == 0 && commas == 0:
+		return '.', ' ', nil
+	case dots > 0 && commas > 0:
+		// Both: the last one is the decimal separator.
+		if strings.LastIndex(t, ".") > strings.LastIndex(t, ",") {
+			return '.', ',', nil
+		}
+		return ',', '.', nil
+	}
+	mark := '.'
+	if commas > 0 {
+		mark = ','
+	}
+	if dots+commas > 1 {
+		return 0, mark, nil // repeated: groups, a whole number
+	}
+	before, after, _ := strings.Cut(t, string(mark))
+	// "1.000" is a thousand or one; "1234.567" and "0.500" can only be
+	// decimals, since groups hold three digits and a number starts with
+	// no zero.
+	if len(after) == 3 && allDigits(after) && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
+		return 0, 0, &Error{Text: orig, Msg: fmt.Sprintf("could be read two ways (%q as decimal separator or as thousands separator): set the decimal separator", mark)}
+	}
+	if mark == '.' {
+		return '.', ',', nil
+	}
+	return ',', '.', nil
+}
+
+// ungroup removes group separators, checking they stand every three digits.
+func ungroup(orig, t string, grp, dec rune) (string, error) {
+	if allDigits(t) {
+		return t, nil
+	}
+	seps := []rune{grp}
+	if grp == ' ' {
+		seps = append(seps, '\'')
+	}
+	if grp == 0 {
+		return "", fail(orig, "has %s where only digits belong (the decimal separator is %q and digits are not grouped)", describeOdd(t), dec)
+	}
+	groups := strings.FieldsFunc(t, func(r rune) bool {
+		for _, s := range seps {
+			if r == s {
+				return true
+			}
+		}
+		return false
+	})
+	if strings.Count(t, string(grp))+1 != len(groups) && grp != ' ' {
+		return "", fail(orig, "has its group separators %q in the wrong places", grp)
+	}
+	for i, g := range groups {
+		if !allDigits(g) || g == "" {
+			return "", fail(orig, "has %s where only digits and the group separator %q belong (decimal separator %q)", describeOdd(g), grp, dec)
+		}
+		if (i == 0 && len(g) > 3) || (i > 0 && len(g) != 3) {
+			return "", fail(orig, "has its group separators %q in the wrong places (digits go in groups of three)", grp)
+		}
+	}
+	return strings.Join(groups, ""), nil
+}
+
+// scale turns sign, digits and a power of ten into an integer count of
+// 10^-digits units, refusing anything inexact or out of range.
+func scale(orig string, neg bool, intPart, frac string, exp, digits int) (int64, error) {
+	// Move the decimal point by exp.
+	all := intPart + frac
+	point := len(intPart) + exp + digits
+	if point < 0 {
+		if strings.Trim(all, "0") != "" {
+			return 0, fail(orig, "has more decimals than allowed (%d)", digits)
+		}
+		return 0, nil
+	}
+	var whole, rest string
+	if point >= len(all) {
+		whole = all + strings.Repeat("0", min(point-len(all), 40))
+		if point-len(all) > 40 {
+			return 0, fail(orig, "is far too large")
+		}
+	} else {
+		whole, rest = all[:point], all[point:]
+	}
+	if strings.Trim(rest, "0") != "" {
+		switch digits {
+		case 0:
+			return 0, fail(orig, "has decimals, but this currency has no minor unit")
+		default:
+			return 0, fail(orig, "has more decimals than the currency's %d: amounts are never rounded, correct the value", digits)
+		}
+	}
+	whole = strings.TrimLeft(whole, "0")
+	if whole == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(whole, 10, 64)
+	if err != nil || n > math.MaxInt64 {
+		return 0, fail(orig, "is too large for an amount")
+	}
+	if neg {
+		return -int64(n), nil
+	}
+	return int64(n), nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func describeOdd(s string) string {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return fmt.Sprintf("%q", r)
+		}
+	}
+	return "a misplaced character"
+}

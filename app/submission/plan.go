@@ -1,0 +1,173 @@
+package submission
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// MaxChunk is the most elements one bulk, and so one chunk, holds.
+const MaxChunk = schema.MaxElements
+
+// refVersion is part of every digest, so that a change to the canonical
+// form can never make old and new refs collide.
+const refVersion = "bulkdesk-chunk/1"
+
+// PlanOptions shape a plan.
+type PlanOptions struct {
+	// BackOffice submits to the back-office API.
+	BackOffice bool
+	// ChunkSize is the most elements per chunk; 0 means MaxChunk.
+	ChunkSize int
+	// Only lists the indexes of the elements to submit, in order (for
+	// example the valid ones, see ValidIndexes); nil means all.
+	Only []int
+	// Salt, when set, changes every ref: a deliberate new submission of
+	// content that was submitted before. Make one with NewSalt.
+	Salt string
+	// Source names the file the elements came from, for the journal.
+	Source string
+}
+
+// A Plan is a request cut into chunks, ready to submit.
+type Plan struct {
+	// ID identifies the submission: the same content, kind, endpoint and
+	// salt give the same ID.
+	ID         string
+	Kind       *schema.Kind
+	BackOffice bool
+	Endpoint   schema.Endpoint
+	Source     string
+	Salt       string
+	// Elements is how many elements the chunks hold together.
+	Elements int
+	Chunks   []Chunk
+}
+
+// A Chunk is the part of a request that becomes one bulk.
+type Chunk struct {
+	// Index is the chunk's position in the plan, from 0.
+	Index int
+	// Elements are the indexes, in the operator's request, of the chunk's
+	// elements: the element at sequence i of the bulk is Elements.At(i).
+	Elements Spans
+	// Body is the request body: the elements' canonical JSON.
+	Body []byte
+	// Digest identifies the content, kind and endpoint, whatever the salt.
+	Digest string
+	// Ref is the idempotency-ref.
+	Ref string
+}
+
+// Count returns how many elements the chunk holds.
+func (c *Chunk) Count() int { return c.Elements.Len() }
+
+// NewPlan cuts elements (decoded as by schema.DecodeJSON) into chunks.
+func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
+	ep, err := k.Endpoint(opts.BackOffice)
+	if err != nil {
+		return nil, err
+	}
+	size := opts.ChunkSize
+	if size == 0 {
+		size = MaxChunk
+	}
+	if size < 1 || size > MaxChunk {
+		return nil, fmt.Errorf("chunk size %d: it must be between 1 and %d", size, MaxChunk)
+	}
+	idx := opts.Only
+	if idx == nil {
+		idx = make([]int, len(elements))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("nothing to submit: no elements")
+	}
+	for n, i := range idx {
+		if i < 0 || i >= len(elements) || n > 0 && i <= idx[n-1] {
+			return nil, fmt.Errorf("element index %d: the indexes to submit must be increasing and within the request's %d elements", i, len(elements))
+		}
+	}
+	p := &Plan{Kind: k, BackOffice: opts.BackOffice, Endpoint: ep, Source: opts.Source, Salt: opts.Salt, Elements: len(idx)}
+	for start := 0; start < len(idx); start += size {
+		part := idx[start:min(start+size, len(idx))]
+		body, err := canonicalBody(elements, part)
+		if err != nil {
+			return nil, err
+		}
+		c := Chunk{Index: len(p.Chunks), Elements: spansOf(part), Body: body}
+		c.Digest = digest(k, opts.BackOffice, ep, body)
+		c.Ref = refOf(c.Digest, opts.Salt)
+		p.Chunks = append(p.Chunks, c)
+	}
+	p.ID = planID(p.Chunks)
+	return p, nil
+}
+
+// canonicalBody writes the elements as a compact JSON array, object keys
+// sorted and numbers as written, so that equal content gives equal bytes.
+func canonicalBody(elements []any, idx []int) ([]byte, error) {
+	buf := make([]byte, 0, 256*len(idx))
+	buf = append(buf, '[')
+	for n, i := range idx {
+		if n > 0 {
+			buf = append(buf, ',')
+		}
+		var err error
+		if buf, err = appendCanonical(buf, elements[i]); err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+	}
+	return append(buf, ']'), nil
+}
+
+func digest(k *schema.Kind, backOffice bool, ep schema.Endpoint, body []byte) string {
+	api := "standard"
+	if backOffice {
+		api = "back-office"
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n%s %s\n", refVersion, k.ID, api, ep)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// refOf derives the idempotency-ref: 128 bits of the digest and the salt.
+func refOf(digest, salt string) string {
+	h := sha256.Sum256([]byte(digest + "\n" + salt))
+	return "bd-" + hex.EncodeToString(h[:16])
+}
+
+func planID(chunks []Chunk) string {
+	h := sha256.New()
+	for _, c := range chunks {
+		h.Write([]byte(c.Ref))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// NewSalt returns a random salt for a deliberate new submission.
+func NewSalt() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ValidIndexes returns the indexes of the elements without errors: what
+// "submit the valid elements, keep the invalid aside" submits.
+func ValidIndexes(r *schema.Report) []int {
+	invalid := r.InvalidElements()
+	out := make([]int, 0, r.Elements-len(invalid))
+	for i := range r.Elements {
+		if _, bad := slices.BinarySearch(invalid, i); !bad {
+			out = append(out, i)
+		}
+	}
+	return out
+}

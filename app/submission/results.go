@@ -1,0 +1,122 @@
+package submission
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+var lookupKind = schema.Lookup
+
+// A Result is the outcome of one element of the operator's request: a row
+// of the result workbook.
+type Result struct {
+	// Element is the element's index in the operator's request.
+	Element int
+	// Chunk and BulkID say which bulk it went into; Sequence is its
+	// position there.
+	Chunk       int
+	BulkID      string
+	Sequence    int
+	OperationID string
+	// Status is the operation's state; "" when the bulk did not list it.
+	Status bulkapi.OperationStatus
+	// Error explains a failed operation.
+	Error string
+}
+
+// MapOperations maps a bulk's operations to the elements of the operator's
+// request, by sequence. Sequences count from 0, as the sandbox does; an
+// API that counts from 1 shows it with a sequence equal to the count, and
+// is read that way. Operations that map to no element are returned apart.
+func MapOperations(e Entry, ops []bulkapi.Operation) (results []Result, stray []bulkapi.Operation) {
+	n := e.Elements.Len()
+	base := 0
+	for _, op := range ops {
+		if op.Sequence == n {
+			base = 1
+		}
+	}
+	for _, op := range ops {
+		el, ok := e.Elements.At(op.Sequence - base)
+		if !ok {
+			stray = append(stray, op)
+			continue
+		}
+		results = append(results, Result{
+			Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: op.Sequence,
+			OperationID: op.OperationID, Status: op.Status, Error: op.Failure(),
+		})
+	}
+	return results, stray
+}
+
+// An OperationLister lists a bulk's operations; *bulkapi.Client is one.
+type OperationLister interface {
+	AllOperations(ctx context.Context, bulkID string, status bulkapi.OperationStatus) ([]bulkapi.Operation, error)
+}
+
+// Results fetches the operations of every submitted chunk of a submission
+// and returns one result per element of the plan, in element order;
+// elements whose operation was not listed have an empty Status. With a
+// status filter (such as OpFailed) only matching elements are returned.
+func Results(ctx context.Context, l OperationLister, s Submission, status bulkapi.OperationStatus) ([]Result, error) {
+	var out []Result
+	for _, e := range s.Entries {
+		if e.State != Submitted {
+			if status == "" {
+				for _, el := range e.Elements.Indexes() {
+					out = append(out, Result{Element: el, Chunk: e.Chunk, Sequence: -1})
+				}
+			}
+			continue
+		}
+		ops, err := l.AllOperations(ctx, e.BulkID, status)
+		if err != nil {
+			return nil, fmt.Errorf("operations of bulk %s (chunk %d): %w", e.BulkID, e.Chunk+1, err)
+		}
+		got, stray := MapOperations(e, ops)
+		if len(stray) > 0 {
+			return nil, fmt.Errorf("bulk %s lists %d operations beyond its %d elements", e.BulkID, len(stray), e.Elements.Len())
+		}
+		if status == "" {
+			got = fillMissing(e, got)
+		}
+		sortResults(got)
+		out = append(out, got...)
+	}
+	return out, nil
+}
+
+// fillMissing adds an empty result for each element of e without one.
+func fillMissing(e Entry, got []Result) []Result {
+	have := make(map[int]bool, len(got))
+	for _, r := range got {
+		have[r.Element] = true
+	}
+	for i, el := range e.Elements.Indexes() {
+		if !have[el] {
+			got = append(got, Result{Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: i})
+		}
+	}
+	return got
+}
+
+func sortResults(rs []Result) {
+	slices.SortFunc(rs, func(a, b Result) int { return a.Element - b.Element })
+}
+
+// FailedElements returns the indexes of the elements whose operation
+// failed or was cancelled: the rows to fix and submit again.
+func FailedElements(rs []Result) []int {
+	var out []int
+	for _, r := range rs {
+		if r.Status == bulkapi.OpFailed || r.Status == bulkapi.OpCancelled {
+			out = append(out, r.Element)
+		}
+	}
+	return out
+}

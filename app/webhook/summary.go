@@ -1,0 +1,278 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Summary holds what an operator scans a list of events for: the type,
+// the time and the few fields that identify what happened.
+type Summary struct {
+	// Type is the event path; Title its name for people.
+	Type  string `json:"type"`
+	Title string `json:"title"`
+	// Time is when the API published the event.
+	Time time.Time `json:"time"`
+	// BulkID is set for the end of a bulk process, so a page can link the
+	// event to its bulk.
+	BulkID string `json:"bulkId,omitempty"`
+	// TransactionID is the id of the transfer, send, wire transfer, card
+	// transaction or fee the event reports on.
+	TransactionID string `json:"transactionId,omitempty"`
+	// Status is the state or status the event reports: COMPLETED, FAILED,
+	// PENDING, …
+	Status string `json:"status,omitempty"`
+	// Amount is the money the event moves, when it moves any.
+	Amount *Amount `json:"amount,omitempty"`
+	// Fields are the key fields in display order, including those above.
+	Fields []Field `json:"fields"`
+	// Problem says why the payload could not be summarised, if it could
+	// not (not a JSON object).
+	Problem string `json:"problem,omitempty"`
+}
+
+// Amount is a currency amount as events carry it: an ISO 4217 code and an
+// integer count of the currency's minor units, kept as its digits.
+type Amount struct {
+	Currency string `json:"currency"`
+	Minor    string `json:"minor"`
+}
+
+// Field is one labelled value of a summary.
+type Field struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+	// Path is where the value sits in the payload, dotted.
+	Path string `json:"path"`
+}
+
+// role marks a summary field that also fills a named Summary field.
+type role int
+
+const (
+	plain role = iota
+	bulkID
+	transactionID
+	status
+	amount
+	counts // an array of {status, count}
+)
+
+type fieldSpec struct {
+	label string
+	path  string
+	role  role
+}
+
+// summaryFields lists, per event type, the fields worth a glance.
+var summaryFields = map[string][]fieldSpec{
+	"/corporates/kyb/watch": {
+		{"corporate", "corporateId", plain}, {"KYB status", "status", status}, {"ongoing status", "ongoingStatus", plain}},
+	"/corporates/kyb/beneficiaries/watch": {
+		{"corporate", "additionalInformation.corporateId", plain}, {"change", "event", plain},
+		{"beneficiary status", "additionalInformation.beneficiary.status", status}, {"KYB status", "additionalInformation.kybStatus", plain}},
+	"/corporates/corporate_activated/watch":   identityActivated,
+	"/corporates/corporate_deactivated/watch": identityDeactivated,
+	"/consumers/kyc/watch": {
+		{"consumer", "consumerId", plain}, {"KYC status", "status", status}, {"KYC level", "kycLevel", plain}},
+	"/consumers/consumer_activated/watch":   identityActivated,
+	"/consumers/consumer_deactivated/watch": identityDeactivated,
+	"/ibans/watch": {
+		{"IBAN", "iban.id", plain}, {"event", "type", plain}, {"state", "iban.state.state", status},
+		{"account", "iban.managedAccountId", plain}, {"currency", "iban.currency", plain}},
+	"/linked_accounts/watch": {
+		{"linked account", "linkedAccount.id", plain}, {"event", "eventType", plain}, {"state", "linkedAccount.state", status}},
+	"/managed_accounts/watch": {
+		{"account", "account.id.id", plain}, {"event", "type", status}, {"currency", "account.currency", plain},
+		{"available balance", "account.balances.availableBalance", plain}},
+	"/managed_accounts/deposits/watch": {
+		{"account", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"state", "state", status},
+		{"amount", "transactionAmount", amount}, {"sender", "senderName", plain}},
+	"/managed_accounts/low_balance/watch": {
+		{"account", "id.id", plain}, {"available balance", "availableBalance", plain}, {"currency", "currency", plain}},
+	"/managed_cards/state_change/watch": {
+		{"card", "id.id", plain}, {"event", "eventType", plain}, {"state", "state.state", status}, {"card type", "cardType", plain}},
+	"/managed_cards/authorisations/watch": {
+		{"card", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"authorisation", "authorisationType", status},
+		{"amount", "transactionAmount", amount}, {"merchant", "merchantName", plain}, {"decline reason", "declineReason", plain}},
+	"/managed_cards/adjustments/watch": {
+		{"card", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"adjustment", "adjustmentType", status},
+		{"amount", "adjustmentAmount", amount}},
+	"/managed_cards/settlements/watch": {
+		{"card", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"state", "state", status},
+		{"settlement", "settlementType", plain}, {"amount", "transactionAmount", amount}, {"merchant", "merchantName", plain}},
+	"/managed_cards/expiries/watch": {
+		{"card", "id.id", plain}, {"event", "eventType", plain}, {"state", "state.state", status}, {"expiry", "expiryMmyy", plain}},
+	"/managed_cards/physical_cards_upgrade/watch": {
+		{"card", "id.id", plain}, {"manufacturing", "physicalCardDetails.manufacturingState", status},
+		{"pending activation", "physicalCardDetails.pendingActivation", plain}},
+	"/managed_cards/replacement/watch": {
+		{"card", "id.id", plain}, {"event", "eventType", status}, {"reason", "replacementReason", plain},
+		{"replacement card", "replacementId.id", plain}},
+	"/managed_cards/payments/watch": {
+		{"card payment", "cardPayment.id", transactionID}, {"event", "eventType", plain}, {"status", "cardPayment.status", status},
+		{"card", "cardPayment.card.id", plain}, {"amount", "cardPayment.displayAmount", amount}, {"merchant", "cardPayment.merchant.name", plain}},
+	"/transfers/watch": {
+		{"transfer", "transfer.id.id", transactionID}, {"event", "eventType", plain}, {"state", "transfer.state", status},
+		{"amount", "transfer.destinationAmount", amount}, {"from", "transfer.source.id", plain}, {"to", "transfer.destination.id", plain},
+		{"tag", "transfer.tag", plain}, {"conflict", "transfer.conflict", plain}},
+	"/send/watch": {
+		{"send", "send.id.id", transactionID}, {"event", "eventType", plain}, {"state", "send.state", status},
+		{"amount", "send.destinationAmount", amount}, {"from", "send.source.id", plain}, {"to", "send.destination.id", plain},
+		{"tag", "send.tag", plain}, {"conflict", "send.conflict", plain}},
+	"/outgoing_wire_transfers/watch": {
+		{"wire transfer", "transfer.id.id", transactionID}, {"event", "eventType", plain}, {"state", "transfer.state", status},
+		{"amount", "transfer.transferAmount", amount}, {"network", "transfer.type", plain},
+		{"beneficiary", "transfer.destination.beneficiaryName", plain}, {"tag", "transfer.tag", plain}, {"conflict", "transfer.conflict", plain}},
+	"/correspondent_bank_transfers/watch": {
+		{"transfer", "transfer.id", transactionID}, {"event", "eventType", plain}, {"state", "transfer.state", status},
+		{"amount", "transfer.amount", amount}, {"purpose", "transfer.purpose", plain}},
+	"/manual_transactions/watch": {
+		{"transaction", "transactionId", transactionID}, {"instrument", "targetInstrument.id", plain},
+		{"available balance change", "availableBalanceAdjustment", plain}, {"actual balance change", "actualBalanceAdjustment", plain}},
+	"/fees/watch": {
+		{"fee", "chargeFee.id", transactionID}, {"event", "type", status}, {"fee type", "chargeFee.feeType", plain},
+		{"charged to", "chargeFee.source.id", plain}},
+	"/login/watch": {
+		{"credential", "credential.id", plain}, {"login type", "type", plain}, {"status", "status", status}},
+	"/stepup/watch": {
+		{"challenge", "challengeId", plain}, {"credential", "credential.id", plain}, {"status", "status", status}},
+	"/auth/users/user_deactivated/watch": identityDeactivated,
+	"/authentication_factors/watch": {
+		{"credential", "credentialId.id", plain}, {"factor", "type", plain}, {"status", "status", status}},
+	"/beneficiaries/batch/watch": {
+		{"batch", "id", plain}, {"operation", "operation", plain}, {"event", "eventType", status}},
+	"/bulk_process_end/watch": {
+		{"bulk", "bulkId", bulkID}, {"status", "status", status}, {"submitted", "submittedItemsCount", plain},
+		{"operations", "operationStatusCounts", counts}},
+}
+
+var identityActivated = []fieldSpec{{"email", "emailAddress", plain}, {"done by", "actionDoneBy", plain}}
+
+var identityDeactivated = []fieldSpec{{"email", "emailAddress", plain}, {"reason", "reasonCode", status}, {"done by", "actionDoneBy", plain}}
+
+// Summarize picks the key fields of an event's payload. It never fails: a
+// payload that is not a JSON object, or lacks a field, gives a summary with
+// what there is.
+func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
+	path := CanonicalPath(eventType)
+	s := Summary{Type: path, Title: path, Time: publishedAt, Fields: []Field{}}
+	if t, ok := LookupType(path); ok {
+		s.Title = t.Title
+	}
+	var payload map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&payload); err != nil || payload == nil {
+		s.Problem = "the payload is not a JSON object"
+		return s
+	}
+	for _, spec := range summaryFields[path] {
+		v, ok := lookup(payload, spec.path)
+		if !ok {
+			continue
+		}
+		var text string
+		switch spec.role {
+		case amount:
+			a, ok := asAmount(v)
+			if !ok {
+				continue
+			}
+			s.Amount = &a
+			text = a.Minor + " " + a.Currency + " (minor units)"
+		case counts:
+			text = formatCounts(v)
+		default:
+			text = formatValue(v)
+		}
+		if text == "" {
+			continue
+		}
+		switch spec.role {
+		case bulkID:
+			s.BulkID = text
+		case transactionID:
+			s.TransactionID = text
+		case status:
+			s.Status = text
+		}
+		s.Fields = append(s.Fields, Field{Label: spec.label, Value: text, Path: spec.path})
+	}
+	return s
+}
+
+// lookup follows a dotted path through nested objects.
+func lookup(v any, path string) (any, bool) {
+	for _, key := range strings.Split(path, ".") {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = obj[key]; !ok || v == nil {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// formatValue writes a scalar, or a list of scalars, as text.
+func formatValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case bool:
+		if v {
+			return "yes"
+		}
+		return "no"
+	case []any:
+		parts := make([]string, 0, len(v))
+		for _, e := range v {
+			if s := formatValue(e); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, ", ")
+	default:
+		return ""
+	}
+}
+
+func asAmount(v any) (Amount, bool) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return Amount{}, false
+	}
+	cur, _ := obj["currency"].(string)
+	minor := formatValue(obj["amount"])
+	if cur == "" || minor == "" {
+		return Amount{}, false
+	}
+	return Amount{Currency: cur, Minor: minor}, true
+}
+
+// formatCounts writes [{status, count}, …] as "COMPLETED 9990, FAILED 10".
+func formatCounts(v any) string {
+	list, ok := v.([]any)
+	if !ok {
+		return ""
+	}
+	parts := make([]string, 0, len(list))
+	for _, e := range list {
+		obj, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		st, n := formatValue(obj["status"]), formatValue(obj["count"])
+		if st != "" && n != "" {
+			parts = append(parts, fmt.Sprintf("%s %s", st, n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+)
+
+// runBulks implements "bulkdesk bulks": list, read and run bulk processes.
+func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	usage := func() {
+		fmt.Fprintln(stderr, "usage: bulkdesk bulks list [-status S] [-offset N] [-limit N | -all]")
+		fmt.Fprintln(stderr, "       bulkdesk bulks get [-wait] ID")
+		fmt.Fprintln(stderr, "       bulkdesk bulks execute [-mode ON_FAILURE_CONTINUE|ON_FAILURE_STOP] [-webhook-interval N] ID")
+		fmt.Fprintln(stderr, "       bulkdesk bulks pause|resume|cancel ID")
+		fmt.Fprintln(stderr, "       bulkdesk bulks operations [-status S] [-offset N] [-limit N | -all] ID")
+		fmt.Fprintln(stderr, "\nEach also takes -api-url URL, -backoffice [-identity TYPE:ID] and -format text|json.")
+		fmt.Fprintln(stderr, credentialsHelp)
+		fmt.Fprintln(stderr, "Exit status: 0 done, 1 refused by the API, 2 usage error.")
+	}
+	if len(args) == 0 {
+		usage()
+		return exitUsage
+	}
+	verb := args[0]
+	fs := flag.NewFlagSet("bulks "+verb, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = usage
+	var api apiFlags
+	api.register(fs)
+	format := fs.String("format", "text", "output format: text or json")
+	var (
+		status          = fs.String("status", "", "only bulks or operations in this state")
+		offset          = fs.Int("offset", 0, "first record of the page")
+		limit           = fs.Int("limit", bulkapi.MaxPageSize, "records per page, at most 100")
+		all             = fs.Bool("all", false, "every page")
+		wait            = fs.Bool("wait", false, "get: poll until the bulk ends, reporting progress")
+		mode            = fs.String("mode", string(bulkapi.OnFailureContinue), "execute: what a failed operation does")
+		webhookInterval = fs.Int("webhook-interval", 0, "execute: a progress event every N operations")
+	)
+	if err := fs.Parse(args[1:]); err != nil {
+		return exitUsage
+	}
+	needsID := verb != "list"
+	if needsID != (fs.NArg() == 1) || fs.NArg() > 1 || (*format != "text" && *format != "json") {
+		usage()
+		return exitUsage
+	}
+	id := fs.Arg(0)
+	ctx, stop := interrupted()
+	defer stop()
+	c, err := api.client(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "bulkdesk bulks:", err)
+		return exitUsage
+	}
+	var out any
+	switch verb {
+	case "list":
+		if *all {
+			out, err = c.ListAll(ctx, bulkapi.Status(*status))
+		} else {
+			var p *bulkapi.BulkPage
+			if p, err = c.List(ctx, bulkapi.ListQuery{Status: bulkapi.Status(*status), Offset: *offset, Limit: *limit}); err == nil {
+				out = p.Bulks
+				fmt.Fprintf(stderr, "%d of %d bulks from %d\n", p.ResponseCount, p.Count, *offset)
+			}
+		}
+	case "get":
+		if *wait {
+			out, err = waitForEnd(ctx, c, id, stderr)
+		} else {
+			out, err = c.Get(ctx, id)
+		}
+	case "execute":
+		err = c.Execute(ctx, id, bulkapi.ExecuteOptions{Mode: bulkapi.Mode(*mode), WebhookInterval: *webhookInterval})
+	case "pause", "resume", "cancel":
+		err = c.Do(ctx, id, bulkapi.Action(verb))
+	case "operations":
+		if *all {
+			out, err = c.AllOperations(ctx, id, bulkapi.OperationStatus(*status))
+		} else {
+			var p *bulkapi.OperationPage
+			if p, err = c.Operations(ctx, id, bulkapi.OperationQuery{Status: bulkapi.OperationStatus(*status), Offset: *offset, Limit: *limit}); err == nil {
+				out = p.Operations
+				fmt.Fprintf(stderr, "%d of %d operations from %d\n", p.ResponseCount, p.Count, *offset)
+			}
+		}
+	default:
+		fmt.Fprintf(stderr, "bulkdesk bulks: unknown action %q\n\n", verb)
+		usage()
+		return exitUsage
+	}
+	if err != nil {
+		printAPIError(stderr, "bulks "+verb, err)
+		return exitInvalid
+	}
+	if out == nil {
+		fmt.Fprintf(stdout, "bulk %s: %s accepted\n", id, verb)
+		return exitOK
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(out)
+		return exitOK
+	}
+	writeTable(stdout, out)
+	return exitOK
+}
+
+// waitForEnd polls a bulk until it ends, reporting progress when it moves.
+func waitForEnd(ctx context.Context, c *bulkapi.Client, id string, w io.Writer) (*bulkapi.BulkProcess, error) {
+	last := -1
+	for {
+		b, err := c.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if done := b.Done(); done != last {
+			fmt.Fprintf(w, "bulk %s: %s, %d of %d operations done\n", id, b.Status, done, b.SubmittedItemsCount)
+			last = done
+		}
+		if b.Status.Final() || b.Status == bulkapi.Submitted || b.Status == bulkapi.Paused {
+			return b, nil
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return b, ctx.Err()
+		}
+	}
+}
+
+func writeTable(w io.Writer, out any) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	switch v := out.(type) {
+	case *bulkapi.BulkProcess:
+		fmt.Fprintf(tw, "bulk\t%s\nstatus\t%s\noperation\t%s\noperations\t%d\n", v.BulkID, v.Status, v.Operation, v.SubmittedItemsCount)
+		for _, sc := range v.OperationStatusCounts {
+			fmt.Fprintf(tw, "  %s\t%d\n", sc.Status, sc.Count)
+		}
+		if len(v.Status.Actions()) > 0 {
+			var acts []string
+			for _, a := range v.Status.Actions() {
+				acts = append(acts, string(a))
+			}
+			fmt.Fprintf(tw, "allowed\t%s\n", strings.Join(acts, ", "))
+		}
+	case []bulkapi.BulkProcess:
+		fmt.Fprintln(tw, "BULK\tSTATUS\tOPERATIONS\tOPERATION")
+		for _, b := range v {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", b.BulkID, b.Status, b.SubmittedItemsCount, b.Operation)
+		}
+	case []bulkapi.Operation:
+		fmt.Fprintln(tw, "SEQUENCE\tSTATUS\tOPERATION\tERROR")
+		for _, op := range v {
+			fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s\n", op.Sequence, op.Status, op.Method, op.Path, op.Failure())
+		}
+	}
+}

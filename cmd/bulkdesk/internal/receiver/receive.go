@@ -1,0 +1,89 @@
+package receiver
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+)
+
+// serveWebhook handles POST /webhooks/<event path>.
+func (r *Receiver) serveWebhook(w http.ResponseWriter, req *http.Request) {
+	path := strings.TrimPrefix(req.URL.Path, "/webhooks")
+	typ, ok := webhook.LookupType(path)
+	if !ok || typ.Path != path {
+		r.refuse(w, req, http.StatusNotFound, fmt.Sprintf("%q is not an event path of the webhook reference", path), nil)
+		return
+	}
+	body, status, err := r.readBody(w, req)
+	if err != nil {
+		r.refuse(w, req, status, err.Error(), nil)
+		return
+	}
+	res := r.verifier.Verify(req.Header, body)
+	switch res.Fault() {
+	case webhook.FaultMalformed:
+		r.refuse(w, req, http.StatusBadRequest, res.Reason(), res.Verdicts())
+		return
+	case webhook.FaultUnauthentic:
+		r.refuse(w, req, http.StatusUnauthorized, res.Reason(), res.Verdicts())
+		return
+	}
+	// Only an authentic body is parsed.
+	if err := checkJSONObject(body); err != nil {
+		r.refuse(w, req, http.StatusBadRequest, err.Error(), nil)
+		return
+	}
+	ev := webhook.NewEvent(typ.Path, req.Header, body, res, r.cfg.Now())
+	sig, _ := base64.StdEncoding.DecodeString(res.SignatureV2.Value)
+	status, err = r.accept(&ev, replayKey(sig, res.Signed.Timestamp))
+	if err != nil {
+		r.refuse(w, req, status, err.Error(), nil)
+		return
+	}
+	w.WriteHeader(status)
+}
+
+// readBody reads the request body up to the size limit.
+func (r *Receiver) readBody(w http.ResponseWriter, req *http.Request) ([]byte, int, error) {
+	limit := r.cfg.MaxBodyBytes
+	tooLarge := fmt.Errorf("the body is larger than the %s this receiver accepts", formatBytes(limit))
+	if req.ContentLength > limit {
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, limit))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, http.StatusRequestEntityTooLarge, tooLarge
+	case err != nil:
+		return nil, http.StatusBadRequest, fmt.Errorf("reading the body: %w", err)
+	}
+	return body, 0, nil
+}
+
+// checkJSONObject accepts a body that is one JSON object in UTF-8, as
+// every event payload of the reference is.
+func checkJSONObject(body []byte) error {
+	if !utf8.Valid(body) {
+		return errors.New("the body is not JSON: it is not valid UTF-8")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(body, &obj); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) || strings.TrimSpace(string(body)) == "null" {
+			return errors.New("the body is JSON but not an object; every event payload is an object")
+		}
+		return fmt.Errorf("the body is not JSON: %w", err)
+	}
+	if obj == nil {
+		return errors.New("the body is JSON but not an object; every event payload is an object")
+	}
+	return nil
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+const envJournal = "BULKDESK_JOURNAL"
+
+// submitPolicy bounds the retries of each chunk; tests shorten the pauses.
+var submitPolicy submission.RetryPolicy
+
+// runSubmit implements "bulkdesk submit": validate a request file, cut it
+// into bulks, and submit each exactly once, journalling every step so that
+// running the command again resumes instead of duplicating.
+func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var api apiFlags
+	api.register(fs)
+	kindID := fs.String("kind", "", "bulk kind: "+kindList(schema.KindIDs()))
+	journalPath := fs.String("journal", defaultJournal(), "journal file (default $"+envJournal+", else in the user's config folder)")
+	newBulk := fs.Bool("new-bulk", false, "submit content that was submitted before again, as new bulks")
+	validOnly := fs.Bool("valid-only", false, "submit the valid elements and leave the invalid ones out")
+	chunkSize := fs.Int("chunk-size", submission.MaxChunk, "most elements per bulk")
+	execute := fs.Bool("execute", false, "execute each bulk once submitted")
+	mode := fs.String("mode", string(bulkapi.OnFailureContinue), "with -execute: ON_FAILURE_CONTINUE or ON_FAILURE_STOP")
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-new-bulk] [-valid-only] [-execute] FILE")
+		fmt.Fprintln(stderr, "\nFILE is a JSON request body. Over 10,000 elements make several bulks. Every chunk is")
+		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
+		fmt.Fprintln(stderr, "resume an interrupted submission; content already submitted is not sent twice.")
+		fmt.Fprintln(stderr, credentialsHelp)
+		fmt.Fprintln(stderr, "Exit status: 0 submitted, 1 invalid or refused, 2 usage error.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 || *kindID == "" || (*format != "text" && *format != "json") {
+		fs.Usage()
+		return exitUsage
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "bulkdesk submit: "+format+"\n", a...)
+		return code
+	}
+	kind, err := schema.Lookup(*kindID)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if *journalPath == "" {
+		return fail(exitUsage, "no journal: pass -journal FILE or set $%s", envJournal)
+	}
+	path := fs.Arg(0)
+	elements, err := readRequest(path)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	report := schema.Default().ValidateRequest(kind, elements)
+	var only []int
+	if !report.Valid() {
+		if report.RequestErrors() || !*validOnly {
+			for _, p := range firstErrors(report, 10) {
+				fmt.Fprintf(stderr, "%s: %s\n", where(p), p.Message)
+			}
+			return fail(exitInvalid, "%s: %d of %d elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, len(report.InvalidElements()), len(elements))
+		}
+		only = submission.ValidIndexes(report)
+		fmt.Fprintf(stderr, "leaving out %d invalid elements: %s\n", len(report.InvalidElements()), indexList(report.InvalidElements(), 20))
+	}
+
+	ctx, stop := interrupted()
+	defer stop()
+	client, err := api.client(ctx)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path)}
+	plan, err := submission.NewPlan(kind, elements, opts)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	journal := submission.NewFile(*journalPath)
+	priors, err := submission.FindPrior(ctx, journal, plan)
+	if err != nil {
+		return fail(exitInvalid, "%v", err)
+	}
+	if len(priors) > 0 {
+		if *newBulk {
+			for _, p := range priors {
+				fmt.Fprintf(stderr, "submitting again as a new bulk: %s\n", p.Warning())
+			}
+			opts.Salt = submission.NewSalt()
+			if plan, err = submission.NewPlan(kind, elements, opts); err != nil {
+				return fail(exitUsage, "%v", err)
+			}
+		} else if code, stop := checkPriors(ctx, client, journal, priors, stderr); stop {
+			return code
+		}
+	}
+
+	s := &submission.Submitter{Sender: client, Journal: journal, Policy: submitPolicy, OnProgress: progressPrinter(stderr)}
+	entries, err := s.Submit(ctx, plan)
+	writeEntries(stdout, *format, entries)
+	if err != nil {
+		printAPIError(stderr, "submit", err)
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "interrupted: run the same command again to resume with the same idempotency-refs")
+		}
+		return exitInvalid
+	}
+	if *execute {
+		for _, e := range entries {
+			if err := client.Execute(ctx, e.BulkID, bulkapi.ExecuteOptions{Mode: bulkapi.Mode(*mode)}); err != nil {
+				var ae *bulkapi.Error
+				if errors.As(err, &ae) && ae.Code == "INVALID_STATE" {
+					fmt.Fprintf(stderr, "bulk %s is not SUBMITTED any more: left as it is\n", e.BulkID)
+					continue
+				}
+				printAPIError(stderr, "submit", err)
+				return exitInvalid
+			}
+			fmt.Fprintf(stderr, "bulk %s: executing\n", e.BulkID)
+		}
+	}
+	return exitOK
+}
+
+// readRequest reads the operator's request file into elements. JSON
+// request bodies today; spreadsheets join here when the ingest package
+// reads them.
+func readRequest(path string) ([]any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := schema.DecodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a JSON request body: %w", path, err)
+	}
+	elements, ok := doc.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: a request body is a JSON array of elements", path)
+	}
+	return elements, nil
+}
+
+func defaultJournal() string {
+	if p := os.Getenv(envJournal); p != "" {
+		return p
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "bulkdesk", "journal.json")
+}
+
+// checkPriors tells the operator about earlier submissions of the same
+// content and says whether to stop. Chunks the journal shows submitted are
+// skipped by the submitter; what must stop is an old attempt whose answer
+// never came, since the API may have forgotten its ref.
+func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission.Journal, priors []submission.Prior, stderr io.Writer) (int, bool) {
+	now := time.Now()
+	all, err := journal.Entries(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "bulkdesk submit:", err)
+		return exitInvalid, true
+	}
+	if err := submission.CheckOld(ctx, client, priors, all, now); err != nil {
+		fmt.Fprintln(stderr, "bulkdesk submit:", err)
+		return exitInvalid, true
+	}
+	blocked := false
+	for _, p := range priors {
+		fmt.Fprintf(stderr, "already: %s\n", p.Warning())
+		if p.Old(now) && p.Reached() && p.Entry.State != submission.Submitted {
+			blocked = true
+		}
+	}
+	if blocked {
+		fmt.Fprintln(stderr, "bulkdesk submit: an attempt older than 24 hours never got its answer, and the API may have forgotten its idempotency-ref; check the bulks named above, then pass -new-bulk to submit anyway")
+		return exitInvalid, true
+	}
+	return exitOK, false
+}
+
+func progressPrinter(w io.Writer) func(submission.Progress) {
+	return func(p submission.Progress) {
+		e := p.Entry
+		switch {
+		case p.Wait > 0:
+			fmt.Fprintf(w, "chunk %d/%d: %s; retrying in %s with the same ref\n", e.Chunk+1, e.Chunks, e.LastError, p.Wait.Round(time.Millisecond))
+		case e.State == submission.Sending:
+			fmt.Fprintf(w, "chunk %d/%d: sending %d elements (attempt %d)\n", e.Chunk+1, e.Chunks, e.Elements.Len(), e.Attempts)
+		case e.State == submission.Submitted:
+			fmt.Fprintf(w, "chunk %d/%d: bulk %s, %d operations (%d of %d chunks done)\n", e.Chunk+1, e.Chunks, e.BulkID, e.OperationCount, p.Done, e.Chunks)
+		}
+	}
+}
+
+// entryJSON is one chunk in "submit -format json".
+type entryJSON struct {
+	Chunk          int    `json:"chunk"`
+	FirstElement   int    `json:"firstElement"`
+	Elements       int    `json:"elements"`
+	State          string `json:"state"`
+	BulkID         string `json:"bulkId,omitempty"`
+	OperationCount int    `json:"operationCount,omitempty"`
+	Ref            string `json:"idempotencyRef"`
+	Error          string `json:"error,omitempty"`
+}
+
+func writeEntries(w io.Writer, format string, entries []submission.Entry) {
+	out := make([]entryJSON, 0, len(entries))
+	for _, e := range entries {
+		first, _ := e.Elements.At(0)
+		out = append(out, entryJSON{Chunk: e.Chunk + 1, FirstElement: first, Elements: e.Elements.Len(), State: string(e.State), BulkID: e.BulkID, OperationCount: e.OperationCount, Ref: e.Ref, Error: e.LastError})
+	}
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(out)
+		return
+	}
+	for _, e := range out {
+		line := fmt.Sprintf("chunk %d: %d elements from element %d: %s", e.Chunk, e.Elements, e.FirstElement, e.State)
+		if e.BulkID != "" {
+			line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func firstErrors(r *schema.Report, n int) []schema.Problem {
+	errs := r.Errors()
+	return errs[:min(n, len(errs))]
+}
+
+func where(p schema.Problem) string {
+	if p.Element == schema.RequestLevel {
+		return "request"
+	}
+	return fmt.Sprintf("element %d %s", p.Element, p.Pointer)
+}
+
+// indexList writes at most n indexes, "2, 5, 9 and 12 more".
+func indexList(idx []int, n int) string {
+	var b strings.Builder
+	for i, x := range idx[:min(n, len(idx))] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	if len(idx) > n {
+		fmt.Fprintf(&b, " and %d more", len(idx)-n)
+	}
+	return b.String()
+}
