@@ -78,22 +78,33 @@ func New(tb testing.TB) *Browser {
 	tb.Cleanup(func() { cancelCtx(); cancelAlloc() })
 	b := &Browser{tb: tb, ctx: ctx}
 
-	// The first action starts the browser; it must have no deadline, which
-	// would stop the browser with it, so a timer guards it instead.
+	b.start("starting Chromium")
+	b.collectErrors()
+	return b
+}
+
+// start runs the first action of b's context, which starts the browser or
+// attaches to the target. It must have no deadline, which would end the
+// browser or the target with it, so a timer guards it instead.
+func (b *Browser) start(what string) {
+	b.tb.Helper()
 	started := make(chan error, 1)
-	go func() { started <- chromedp.Do(ctx) }()
+	go func() { started <- chromedp.Do(b.ctx) }()
 	select {
 	case err := <-started:
 		if err != nil {
-			tb.Fatalf("starting Chromium: %v", err)
+			b.tb.Fatalf("%s: %v", what, err)
 		}
 	case <-time.After(30 * time.Second):
-		tb.Fatal("Chromium did not start within 30s")
+		b.tb.Fatalf("%s: no answer within 30s", what)
 	}
+}
 
-	// Errors in the page's console (a refused content security policy, a
-	// failed request, an exception, a Go panic) are kept for AssertNoErrors.
-	messages := chromedp.Console(ctx)
+// collectErrors keeps the errors of the tab's console (a refused content
+// security policy, a failed request, an exception, a Go panic) for
+// AssertNoErrors.
+func (b *Browser) collectErrors() {
+	messages := chromedp.Console(b.ctx)
 	go func() {
 		for m, err := range messages {
 			if err != nil {
@@ -104,7 +115,34 @@ func New(tb testing.TB) *Browser {
 			}
 		}
 	}()
-	return b
+}
+
+// Frame returns the iframe of b's page whose URL starts with prefix, as a
+// Browser of its own: Chrome runs an iframe from another site as a
+// separate target. It waits up to timeout for the frame to appear.
+func (b *Browser) Frame(timeout time.Duration, prefix string) *Browser {
+	b.tb.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		infos, err := chromedp.Targets(b.ctx)
+		if err != nil {
+			b.tb.Fatalf("listing the browser's targets: %v", err)
+		}
+		for _, info := range infos {
+			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
+				ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(info.TargetID))
+				b.tb.Cleanup(cancel)
+				f := &Browser{tb: b.tb, ctx: ctx}
+				f.start("attaching to the frame " + info.URL)
+				f.collectErrors()
+				return f
+			}
+		}
+		if time.Now().After(deadline) {
+			b.tb.Fatalf("no frame at %s within %v%s", prefix, timeout, b.problemList())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // Context is the browser's tab, for chromedp.Do and chromedp.Run.

@@ -29,10 +29,16 @@ type liveServer struct {
 // console must have been built (make build; make test does it).
 func startConsole(t testing.TB, prefix string) *liveServer {
 	t.Helper()
+	return startConsoleWith(t, server.Options{Prefix: prefix})
+}
+
+// startConsoleWith is startConsole with every option of the server.
+func startConsoleWith(t testing.TB, o server.Options) *liveServer {
+	t.Helper()
 	if _, err := console.ReadManifest(console.FS()); err != nil {
 		t.Fatalf("the browser tests need the built console: %v", err)
 	}
-	s, err := server.New(server.Options{Prefix: prefix})
+	s, err := server.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

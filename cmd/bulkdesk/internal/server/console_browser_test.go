@@ -1,6 +1,9 @@
 package server_test
 
 import (
+	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -153,4 +157,59 @@ func TestConsoleShowsProblemsPageByPage(t *testing.T) {
 		t.Error("the button is still there with every problem shown")
 	}
 	b.AssertNoErrors()
+}
+
+// portal serves a page on 127.0.0.1, reached as localhost (another site
+// than 127.0.0.1 for the browser), that shows src in an iframe, as an
+// admin portal shows the console. It returns the page's origin.
+func portal(t *testing.T, src func() string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><title>Portal</title><h1>Portal</h1><iframe src="%s" title="Bulkdesk" width="1200" height="800"></iframe>`, src())
+	})}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return "http://localhost:" + port
+}
+
+func TestConsoleWorksInsideAPortalsFrame(t *testing.T) {
+	var consoleURL string
+	origin := portal(t, func() string { return consoleURL })
+	srv := startConsoleWith(t, server.Options{Prefix: "/console/", FrameAncestors: []string{origin}})
+	consoleURL = srv.URL
+	file := writeTransfers(t, "framed.json", 50, 10)
+
+	b := browsertest.New(t)
+	b.Do(30*time.Second, chromedp.Navigate(origin+"/"))
+	f := b.Frame(30*time.Second, srv.URL)
+	f.WaitFor(30*time.Second, "the console to start in the frame", interactive)
+	f.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	f.WaitFor(30*time.Second, "the validation result in the frame", resultShown)
+	if got := counts(f); got["count-elements"] != "50" || got["count-invalid"] != "1" {
+		t.Errorf("summary in the frame = %v", got)
+	}
+	b.AssertNoErrors()
+	f.AssertNoErrors()
+}
+
+func TestConsoleRefusesAFrameOfAnotherOrigin(t *testing.T) {
+	var consoleURL string
+	origin := portal(t, func() string { return consoleURL })
+	consoleURL = startConsole(t, "/").URL // frame-ancestors 'self' only
+
+	b := browsertest.New(t)
+	b.Do(30*time.Second, chromedp.Navigate(origin+"/"))
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(strings.Join(b.Problems(), "\n"), "frame-ancestors") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the browser framed the console; it reported: %q", b.Problems())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
