@@ -89,7 +89,8 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	if err != nil {
 		return err
 	}
-	// Other handlers mount here, below the prefix: s.Handle("api/", …).
+	// Other handlers mount here, below the prefix, before serving:
+	// s.Handle("api/", proxyHandler), rec.Mount(s.Mux()), ….
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

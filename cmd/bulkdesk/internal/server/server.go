@@ -93,6 +93,11 @@ func (s *Server) Handle(pattern string, h http.Handler) {
 	s.mux.Handle(path, h)
 }
 
+// Mux returns the ServeMux below the prefix, for packages that add their
+// endpoints to a mux themselves (receiver.Mount). Its patterns are
+// relative to the prefix ("GET /events"). Mount before serving.
+func (s *Server) Mux() *http.ServeMux { return s.mux }
+
 // Prefix returns the path the console is served under.
 func (s *Server) Prefix() string { return s.prefix }
 

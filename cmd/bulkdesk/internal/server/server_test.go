@@ -396,10 +396,12 @@ func TestHandlersMountBelowThePrefix(t *testing.T) {
 	record := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen = append(seen, r.Method+" "+r.URL.Path) })
 	s.Handle("api/", record)
 	s.Handle("GET events/stream", record)
+	s.Mux().Handle("POST /webhooks/", record)
 	for _, target := range []string{"/console/api/bulks/1", "/console/events/stream"} {
 		get(t, s, "GET", target)
 	}
-	if strings.Join(seen, ", ") != "GET /api/bulks/1, GET /events/stream" {
+	get(t, s, "POST", "/console/webhooks/bulk_process_end/watch")
+	if strings.Join(seen, ", ") != "GET /api/bulks/1, GET /events/stream, POST /webhooks/bulk_process_end/watch" {
 		t.Errorf("the handlers saw %q", seen)
 	}
 }
