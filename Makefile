@@ -27,7 +27,7 @@ console:
 
 ## run: build everything and serve the console on 127.0.0.1:8080
 run: build
-	$(BIN)/bulkdesk serve -addr 127.0.0.1:8080
+	$(BIN)/bulkdesk serve -addr 127.0.0.1:8080 -sandbox
 
 ## test: the whole suite, natively, under WebAssembly and in Chromium
 test: console vet test-native test-wasm

@@ -6,9 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
+	"net/http"
 	"os"
+	"strconv"
 
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
 )
 
@@ -18,12 +25,27 @@ const (
 	envAddr           = "BULKDESK_ADDR"
 	envPrefix         = "BULKDESK_PREFIX"
 	envFrameAncestors = "BULKDESK_FRAME_ANCESTORS"
+	envSandbox        = "BULKDESK_SANDBOX"
+	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
+	// with the commands that call the API (connect.go).
 )
 
 // serveConfig is what "bulkdesk serve" was asked to do.
 type serveConfig struct {
 	addr    string
 	options server.Options
+	// apiURL and backOfficeURL are where the same-origin proxy forwards
+	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
+	apiURL, backOfficeURL string
+	// sandbox runs the sandbox API inside the server, under sandbox/,
+	// and points the proxy at it unless apiURL is set.
+	sandbox bool
+	// webhooks configures the webhook receiver; it runs when it has a key,
+	// and with the sandbox, which then signs its events with a key made
+	// up for the run.
+	webhooks receiver.Config
+	// logger receives one line per proxied or sandbox request.
+	logger *slog.Logger
 }
 
 // runServe implements "bulkdesk serve": serve the console until
@@ -61,9 +83,18 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	addr := fs.String("addr", or(envAddr, "127.0.0.1:8080"), "host:port to listen on (env "+envAddr+")")
 	prefix := fs.String("prefix", or(envPrefix, "/"), "path the console is served under, e.g. /console/ behind a reverse proxy (env "+envPrefix+")")
 	frame := fs.String("frame-ancestors", or(envFrameAncestors, ""), "origins allowed to embed the console in a frame, separated by spaces or commas; default: its own origin only (env "+envFrameAncestors+")")
+	apiURL := fs.String("api-url", or(envAPIURL, ""), "the API's base URL, such as https://api.example/multi: the console's calls to api/… are forwarded there (env "+envAPIURL+")")
+	boURL := fs.String("backoffice-url", or(envBackOfficeURL, ""), "the back-office API's base URL, such as https://api.example/multi/backoffice: calls to backoffice/… are forwarded there (env "+envBackOfficeURL+")")
+	sandboxDefault, _ := strconv.ParseBool(getenv(envSandbox))
+	withSandbox := fs.Bool("sandbox", sandboxDefault, "also serve the sandbox API under sandbox/multi (credentials "+sandbox.DefaultAPIKey+" and "+sandbox.DefaultToken+") and, without -api-url, forward the console's calls to it (env "+envSandbox+"=1)")
+	quiet := fs.Bool("quiet", false, "do not log proxied and sandbox requests")
+	var webhooks receiver.Config
+	webhooks.RegisterFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS]")
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...]")
 		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
+		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
+		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -73,13 +104,27 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		fs.Usage()
 		return serveConfig{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	return serveConfig{
+	if err := webhooks.ApplyEnv(fs, getenv); err != nil {
+		return serveConfig{}, err
+	}
+	if *boURL != "" && *apiURL == "" {
+		return serveConfig{}, fmt.Errorf("-backoffice-url needs -api-url")
+	}
+	cfg := serveConfig{
 		addr: *addr,
 		options: server.Options{
 			Prefix:         *prefix,
 			FrameAncestors: server.ParseSources(*frame),
 		},
-	}, nil
+		apiURL:        *apiURL,
+		backOfficeURL: *boURL,
+		sandbox:       *withSandbox,
+		webhooks:      webhooks,
+	}
+	if !*quiet {
+		cfg.logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	return cfg, nil
 }
 
 // serveConsole runs the server until ctx is done; ready receives the
@@ -89,13 +134,53 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	if err != nil {
 		return err
 	}
-	// Other handlers mount here, below the prefix, before serving:
-	// s.Handle("api/", proxyHandler), rec.Mount(s.Mux()), ….
-
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
 	}
-	ready("http://" + ln.Addr().String() + s.Prefix())
-	return serve(ctx, ln, s)
+	defer ln.Close()
+	base := "http://" + ln.Addr().String() + s.Prefix()
+
+	var onShutdown []func()
+	if cfg.sandbox {
+		if cfg.webhooks.Key.IsZero() {
+			if cfg.webhooks.Key, err = webhook.NewRandomKey(); err != nil {
+				return fmt.Errorf("making a webhook key for the sandbox: %w", err)
+			}
+		}
+		sb, err := sandbox.New(sandbox.Config{
+			APIKey:    sandbox.DefaultAPIKey,
+			Token:     sandbox.DefaultToken,
+			SendEvent: sandbox.WebhookSender(base+"webhooks", cfg.webhooks.Key, nil),
+			Logger:    cfg.logger,
+		})
+		if err != nil {
+			return err
+		}
+		defer sb.Close()
+		s.Handle("sandbox/", http.StripPrefix("/sandbox", sb)) // handlers see paths below the prefix
+		if cfg.apiURL == "" {
+			cfg.apiURL, cfg.backOfficeURL = base+"sandbox/multi", base+"sandbox/multi/backoffice"
+		}
+	}
+	if cfg.apiURL != "" {
+		h, err := proxy.New(proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger})
+		if err != nil {
+			return err
+		}
+		s.Handle("api/", h)
+		s.Handle("backoffice/", h)
+	}
+	if cfg.webhooks.Enabled() {
+		rcv, err := receiver.New(cfg.webhooks)
+		if err != nil {
+			return err
+		}
+		rcv.Mount(s.Mux())
+		onShutdown = append(onShutdown, rcv.CloseStreams)
+		defer rcv.Close() // after the server has shut down
+	}
+
+	ready(base)
+	return serve(ctx, ln, s, onShutdown...)
 }

@@ -10,7 +10,10 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func TestServeFlagsComeFromTheEnvironmentUnlessGiven(t *testing.T) {
@@ -110,4 +113,91 @@ func TestServeListensUntilCanceled(t *testing.T) {
 	if _, err := client.Get(url); err == nil {
 		t.Error("the server still answers after stopping")
 	}
+}
+
+// TestServeWithSandbox runs serve as "make run" does, under a prefix, and
+// takes a bulk from submission to its end through the same-origin proxy:
+// the in-process sandbox executes it and its signed bulk_process_end event
+// reaches the server's own webhook receiver.
+func TestServeWithSandbox(t *testing.T) {
+	cfg, err := parseServe([]string{"-addr", "127.0.0.1:0", "-prefix", "/console/", "-sandbox", "-quiet"}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.options.Assets = miniConsole(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serveConsole(ctx, cfg, func(u string) { urls <- u }) }()
+	var base string
+	select {
+	case base = <-urls:
+	case err := <-done:
+		t.Fatalf("serve stopped at once: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+
+	client, err := bulkapi.New(bulkapi.Config{BaseURL: base + "api", BackOfficeURL: base + "backoffice", APIKey: sandbox.DefaultAPIKey, Token: sandbox.DefaultToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqCtx, stop := context.WithTimeout(ctx, 30*time.Second)
+	defer stop()
+	kind, _ := schema.Lookup("card_blocks")
+	receipt, err := client.Submit(reqCtx, kind, []byte(`[{"pathParams":{"_id_":"1"}},{"pathParams":{"_id_":"2"}}]`), "serve-test-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Execute(reqCtx, receipt.BulkID, bulkapi.ExecuteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		b, err := client.Get(reqCtx, receipt.BulkID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status.Final() {
+			if b.Status != bulkapi.Completed {
+				t.Fatalf("bulk ended %s", b.Status)
+			}
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	httpc := &http.Client{Timeout: 5 * time.Second}
+	for {
+		res, err := httpc.Get(base + "events?type=/bulk_process_end/watch")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []map[string]any
+		err = json.NewDecoder(res.Body).Decode(&events)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) == 1 && strings.Contains(jsonText(events[0]), receipt.BulkID) {
+			break
+		}
+		if reqCtx.Err() != nil {
+			t.Fatalf("no bulk_process_end event for bulk %s: %v", receipt.BulkID, events)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
