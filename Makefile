@@ -4,26 +4,38 @@
 GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 BIN       := bin
+# The console's two WebAssembly programs are built here, then bundled into
+# the folder the bulkdesk binary embeds.
+WASM_OUT  := build/wasm
+CONSOLE   := cmd/bulkdesk/internal/console/dist
+WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: all build run test vet test-native test-wasm bench bench-native bench-wasm bench-ingest fuzz clean
+.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz clean
 
 all: build
 
-## build: the bulkdesk binary
-build:
+## build: the console and the bulkdesk binary that embeds it
+build: console
 	$(GO) build -o $(BIN)/bulkdesk ./cmd/bulkdesk
+
+## console: the page's and the worker's WebAssembly, bundled for embedding
+console:
+	@mkdir -p $(WASM_OUT)
+	$(WASMBUILD) -o $(WASM_OUT)/app.wasm ./wasm
+	$(WASMBUILD) -o $(WASM_OUT)/worker.wasm ./wasm/worker
+	$(GO) run ./cmd/bulkdesk/internal/console/bundle -web web -wasm $(WASM_OUT) -out $(CONSOLE)
 
 ## run: build everything and serve the console on 127.0.0.1:8080
 run: build
-	$(BIN)/bulkdesk check -h || true
+	$(BIN)/bulkdesk serve -addr 127.0.0.1:8080 -sandbox
 
-## test: the whole suite, natively and under WebAssembly
-test: vet test-native test-wasm
+## test: the whole suite, natively, under WebAssembly and in Chromium
+test: console vet test-native test-wasm
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/...
+	GOOS=js GOARCH=wasm $(GO) vet ./schema/... ./app/... ./wasm/...
 
 test-native:
 	$(GO) test ./...
@@ -37,11 +49,13 @@ WASM_TEST_PKGS += ./app/submission/...
 WASM_TEST_PKGS += ./app/ingest/...
 WASM_TEST_PKGS += ./app/money/...
 WASM_TEST_PKGS += ./app/workbook/...
+WASM_TEST_PKGS += ./app/worker/...
+WASM_TEST_PKGS += ./app/ui/...
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) $(WASM_TEST_PKGS)
 
 ## bench: the benchmarks behind BENCHMARKS.md
-bench: bench-native bench-wasm
+bench: bench-native bench-wasm bench-browser
 
 bench-native:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./schema/
@@ -60,6 +74,11 @@ bench-ingest:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./app/workbook/
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
 
+# The console in headless Chromium: each benchmark runs once and reports
+# the medians of the trials it makes.
+bench-browser: console
+	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
+
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s
 fuzz:
@@ -74,4 +93,5 @@ fuzz:
 	done
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) build
+	find $(CONSOLE) -type f ! -name README.md -delete

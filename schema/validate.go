@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"sync"
@@ -118,6 +119,20 @@ func (v *Validator) mustCompile(k *Kind) *compiledKind {
 // the contract of kind k. The report holds request-level errors (empty, too
 // many elements) and every problem of every element.
 func (v *Validator) ValidateRequest(k *Kind, elements []any) *Report {
+	r, _ := v.ValidateRequestContext(context.Background(), k, elements, nil)
+	return r
+}
+
+// progressEvery is how many elements the long-running checks validate
+// between two calls of their progress function and two looks at their
+// context.
+const progressEvery = 100
+
+// ValidateRequestContext is ValidateRequest for callers that show progress
+// or let the operator cancel: it calls progress, when not nil, with the
+// number of elements checked so far every hundred elements and once at the
+// end, and stops with ctx's error as soon as ctx is done.
+func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, elements []any, progress func(done int)) (*Report, error) {
 	r := &Report{Kind: k.ID, Elements: len(elements)}
 	switch n := len(elements); {
 	case n == 0:
@@ -126,16 +141,34 @@ func (v *Validator) ValidateRequest(k *Kind, elements []any) *Report {
 		r.Add(requestProblem("too-many-elements", fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", thousands(int64(n)), thousands(MaxElements))))
 	}
 	for i, e := range elements {
+		if i%progressEvery == 0 && i > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(i)
+			}
+		}
 		r.Add(v.ValidateElement(k, i, e)...)
 	}
+	if progress != nil {
+		progress(len(elements))
+	}
 	r.Sort()
-	return r
+	return r, nil
 }
 
 // CheckRequest reads a request body and validates it. The error is non-nil
 // only when the body is not JSON the reader accepts; a body that is JSON but
 // not an array is a request-level problem in the report.
 func (v *Validator) CheckRequest(k *Kind, body []byte) (*Report, error) {
+	return v.CheckRequestContext(context.Background(), k, body, nil)
+}
+
+// CheckRequestContext is CheckRequest with the progress and cancellation of
+// ValidateRequestContext; progress is also told how many elements the body
+// holds once it is read. The error is ctx's when ctx ends the check.
+func (v *Validator) CheckRequestContext(ctx context.Context, k *Kind, body []byte, progress func(done, total int)) (*Report, error) {
 	doc, dups, err := DecodeJSON(body)
 	if err != nil {
 		return nil, err
@@ -146,7 +179,15 @@ func (v *Validator) CheckRequest(k *Kind, body []byte) (*Report, error) {
 		r.Add(requestProblem("not-an-array", fmt.Sprintf("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(doc))))
 		return r, nil
 	}
-	r := v.ValidateRequest(k, elements)
+	var each func(int)
+	if progress != nil {
+		progress(0, len(elements))
+		each = func(done int) { progress(done, len(elements)) }
+	}
+	r, err := v.ValidateRequestContext(ctx, k, elements, each)
+	if err != nil {
+		return nil, err
+	}
 	r.Add(duplicateKeyProblems(dups)...)
 	r.Sort()
 	return r, nil

@@ -29,6 +29,7 @@ type command struct {
 var commands = map[string]command{
 	"check":    {"validate a bulk request file against its kind's contract", runCheck},
 	"template": {"write a spreadsheet template of a bulk kind to fill in", runTemplate},
+	"serve":    {"serve the browser console", runServe},
 	"sandbox":  {"serve a stand-in for the bulk API on 127.0.0.1", runSandbox},
 	"submit":   {"submit a request file as bulks, exactly once", runSubmit},
 	"bulks":    {"list, read, execute, pause, resume or cancel bulk processes", runBulks},

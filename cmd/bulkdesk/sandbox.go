@@ -105,9 +105,13 @@ func listen(addr string, public bool) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
-// serve serves h on ln until ctx ends, then shuts down gracefully.
-func serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+// serve serves h on ln until ctx ends, then shuts down gracefully, calling
+// onShutdown first (to end long-lived streams, which Shutdown waits for).
+func serve(ctx context.Context, ln net.Listener, h http.Handler, onShutdown ...func()) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	for _, f := range onShutdown {
+		srv.RegisterOnShutdown(f)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 10000: "10,000", 1234567: "1,234,567", -4200: "-4,200"} {
+		if got := count(n); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := plural(1, "element", "elements"); got != "1 element" {
+		t.Errorf("plural(1) = %q", got)
+	}
+	if got := plural(10000, "element", "elements"); got != "10,000 elements" {
+		t.Errorf("plural(10000) = %q", got)
+	}
+}
+
+func TestProblemPlace(t *testing.T) {
+	for _, tc := range []struct {
+		p    worker.Problem
+		want string
+	}{
+		{worker.Problem{Element: worker.RequestLevel}, "Whole file"},
+		{worker.Problem{Element: 12, Field: "destinationAmount.currency"}, "Element 12 · destinationAmount.currency"},
+		{worker.Problem{Element: 1200}, "Element 1,200"},
+		{worker.Problem{Element: 3, Sheet: "Transfers", Row: 14, Column: "F", Field: "destinationAmount.amount"}, "Sheet Transfers, row 14, column F · destinationAmount.amount"},
+		{worker.Problem{Element: 3, Row: 5, Column: "B"}, "Row 5, column B"},
+	} {
+		if got := problemPlace(tc.p); got != tc.want {
+			t.Errorf("problemPlace(%+v) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestEveryRouteHasAPageTitleAndName(t *testing.T) {
+	seen := make(map[string]bool)
+	for _, r := range routes {
+		if r.title == "" || r.nav == "" || r.page == nil || seen[r.path] {
+			t.Errorf("route %+v", r)
+		}
+		seen[r.path] = true
+		if routeOf(r.path).path != r.path {
+			t.Errorf("routeOf(%s) = %s", r.path, routeOf(r.path).path)
+		}
+	}
+	if routeOf("/nowhere").path != "/" {
+		t.Error("an unknown path does not fall back to the home page")
+	}
+}

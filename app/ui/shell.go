@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// logo is the console's mark, drawn inline so that it needs no request.
+const logo = `<svg class="brand-mark" viewBox="0 0 32 32" width="28" height="28" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="7" fill="#ffbf47"/><rect x="7" y="8" width="18" height="4" rx="1.5" fill="#12355b"/><rect x="7" y="14" width="18" height="4" rx="1.5" fill="#12355b"/><rect x="7" y="20" width="11" height="4" rx="1.5" fill="#12355b"/></svg>`
+
+// navigated is set after the first page is shown: later pages move the
+// keyboard focus to their heading, so that screen readers announce them.
+var navigated bool
+
+// shell lays out every page: a skip link, the header with the navigation
+// and the connectivity badge, the page's heading and content, and a live
+// region that announces what the page reports.
+type shell struct {
+	app.Compo
+
+	Iroute        string
+	Iannouncement string
+	Icontent      []app.UI
+
+	online          bool
+	updateAvailable bool
+	unsubscribe     func()
+}
+
+func newShell() *shell { return &shell{online: true} }
+
+// Route sets the path of the page shown (a path of routes).
+func (s *shell) Route(path string) *shell {
+	s.Iroute = path
+	return s
+}
+
+// Announcement sets the text the live region reads to screen readers.
+func (s *shell) Announcement(text string) *shell {
+	s.Iannouncement = text
+	return s
+}
+
+// Content sets the page's content, below its heading.
+func (s *shell) Content(v ...app.UI) *shell {
+	s.Icontent = app.FilterUIElems(v...)
+	return s
+}
+
+func (s *shell) OnMount(ctx app.Context) {
+	s.online = network.Online()
+	s.unsubscribe = network.Subscribe(func(online bool) {
+		ctx.Dispatch(func(app.Context) { s.online = online })
+	})
+	network.Start()
+	s.updateAvailable = ctx.AppUpdateAvailable()
+	// Start the worker once the page is up, so that the first file is
+	// validated without waiting for it to load.
+	ctx.Defer(func(app.Context) { background() })
+}
+
+func (s *shell) OnDismount() {
+	if s.unsubscribe != nil {
+		s.unsubscribe()
+	}
+}
+
+func (s *shell) OnNav(ctx app.Context) {
+	r := routeOf(s.Iroute)
+	ctx.Page().SetTitle(r.title + " · Bulkdesk")
+	if navigated {
+		ctx.Defer(func(app.Context) { focusByID("page-title") })
+	}
+	navigated = true
+	mark("interactive")
+}
+
+func (s *shell) OnAppUpdate(ctx app.Context) {
+	s.updateAvailable = ctx.AppUpdateAvailable()
+}
+
+func (s *shell) Render() app.UI {
+	current := routeOf(s.Iroute)
+	badge := "badge-online"
+	if !s.online {
+		badge = "badge-offline"
+	}
+	return app.Div().Class("shell").Body(
+		app.A().Class("skip-link").Href("#main").Text("Skip to content").OnClick(s.skipToContent),
+		app.Header().Class("topbar").Body(
+			app.A().Class("brand").Href(href("/")).Body(
+				app.Raw(logo),
+				app.Span().Text("Bulkdesk"),
+			),
+			app.Nav().Class("nav").Aria("label", "Main").Body(
+				app.Ul().Body(
+					app.Range(routes).Slice(func(i int) app.UI {
+						r := routes[i]
+						a := app.A().Href(href(r.path)).Text(r.nav)
+						if r.path == current.path {
+							a = a.Aria("current", "page")
+						}
+						return app.Li().Body(a)
+					}),
+				),
+			),
+			app.Span().
+				ID("connectivity").
+				Class("badge").
+				Class(badge).
+				Role("status").
+				Body(
+					app.If(!s.online, func() app.UI {
+						return app.Span().Title("The server does not answer: the console runs from its saved copy and still validates files.").Text("Offline")
+					}),
+				),
+		),
+		app.If(s.updateAvailable, func() app.UI {
+			return app.Div().Class("update-banner").Role("status").Body(
+				app.Span().Text("A new version of Bulkdesk is ready. "),
+				app.Button().Class("button").Type("button").Text("Reload to use it").OnClick(func(ctx app.Context, _ app.Event) { ctx.Reload() }),
+			)
+		}),
+		app.Main().ID("main").TabIndex(-1).Body(
+			app.H1().ID("page-title").TabIndex(-1).Text(current.title),
+			app.Range(s.Icontent).Slice(func(i int) app.UI { return s.Icontent[i] }),
+		),
+		app.Div().ID("announcer").Class("visually-hidden").Role("status").Aria("live", "polite").Text(s.Iannouncement),
+	)
+}
+
+// skipToContent moves the keyboard focus to the main content. The event
+// stops here: go-app's own link handling would treat "#main" as navigation.
+func (s *shell) skipToContent(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	e.StopImmediatePropagation()
+	focusByID("main")
+}
+
+// focusByID moves the keyboard focus to the element with the given id.
+func focusByID(id string) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Call("focus")
+	}
+}
+
+// plannedPage is the content of a page whose features are still to come:
+// what it will hold, and what it waits for.
+func plannedPage(route, what, waitsFor string) app.UI {
+	return newShell().Route(route).Content(
+		app.P().Class("lead").Text(what),
+		app.P().Class("note").Text(waitsFor),
+	)
+}

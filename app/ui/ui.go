@@ -1,0 +1,137 @@
+// Package ui is the console's user interface: go-app components for the
+// shell (header, navigation, connectivity badge, announcements) and one page
+// per file (*-page.go), registered as routes by Register.
+//
+// Components stay thin: the CPU work runs in the Web Worker (package
+// workerclient sends it jobs), and a component's internal state is
+// unexported, because go-app copies a parent's exported fields over a
+// child's on every render. Props are exported fields set through small
+// setters, as in go-app's own documentation app.
+//
+// The same components render natively, where the server sends their first
+// HTML, and in the browser; browser-only work (the worker, connectivity
+// probes) starts in OnMount, which only the browser calls.
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// A route is one page of the console.
+type route struct {
+	// path is the page's path below the console's root.
+	path string
+	// title heads the page and names it in the browser's title bar.
+	title string
+	// nav is the page's name in the navigation bar.
+	nav  string
+	page func() app.Composer
+}
+
+// routes are the console's pages, in navigation order. Their paths stay
+// clear of the server's own endpoints below the same prefix: the API proxy
+// (/api/…, /backoffice/…) and the webhook receiver (POST /webhooks/…,
+// GET /events, GET /events/stream).
+var routes = []route{
+	{"/", "Import a bulk", "Import", func() app.Composer { return newImportPage() }},
+	{"/bulks", "Bulks", "Bulks", func() app.Composer { return newBulksPage() }},
+	{"/feed", "Events", "Events", func() app.Composer { return newEventsPage() }},
+	{"/webhooks", "Webhook verifier", "Webhooks", func() app.Composer { return newWebhooksPage() }},
+	{"/settings", "Connection settings", "Settings", func() app.Composer { return newSettingsPage() }},
+}
+
+var registerOnce sync.Once
+
+// Register declares the console's pages to go-app. The console's wasm and
+// the server both call it: the server renders each page's first HTML.
+func Register() {
+	registerOnce.Do(func() {
+		for _, r := range routes {
+			app.Route(r.path, r.page)
+		}
+	})
+}
+
+// Paths returns the path of every page, for the server to list in the
+// service worker's cache: each page then opens offline.
+func Paths() []string {
+	paths := make([]string, len(routes))
+	for i, r := range routes {
+		paths[i] = r.path
+	}
+	return paths
+}
+
+// routeOf returns the route at path.
+func routeOf(path string) route {
+	for _, r := range routes {
+		if r.path == path {
+			return r
+		}
+	}
+	return routes[0]
+}
+
+// ConfigEnv is the go-app environment variable through which the server
+// hands the console its Config.
+const ConfigEnv = "BULKDESK_CONFIG"
+
+// Config is what the console learns from the server that serves it.
+type Config struct {
+	// Kinds are the bulk kinds an operator can choose. The server knows
+	// them from package schema, which the page's wasm leaves out for size.
+	Kinds []Kind `json:"kinds"`
+	// WorkerScript and WorkerWasm are the URLs of worker.js and worker.wasm.
+	WorkerScript string `json:"workerScript"`
+	WorkerWasm   string `json:"workerWasm"`
+}
+
+// A Kind is a bulk kind as the console offers it.
+type Kind struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// BackOffice says the kind has a back-office variant.
+	BackOffice bool `json:"backOffice,omitempty"`
+}
+
+// EncodeConfig returns c as the value of ConfigEnv.
+func EncodeConfig(c Config) string {
+	b, _ := json.Marshal(c) // strings and bools: cannot fail
+	return string(b)
+}
+
+// loadConfig reads the Config the server passed; a console served without
+// one has no kinds and no worker, and says so.
+func loadConfig() Config {
+	var c Config
+	if s := app.Getenv(ConfigEnv); s != "" {
+		if err := json.Unmarshal([]byte(s), &c); err != nil {
+			app.Log("reading the console's configuration:", err)
+		}
+	}
+	return c
+}
+
+// rootPrefix is the path under which the console is served, ending in "/":
+// "/" or, behind a portal's reverse proxy, something like "/console/".
+func rootPrefix() string {
+	if app.IsServer {
+		// The server's resolver adds its prefix to every link it renders;
+		// go-app's environment is the process's there, shared by servers.
+		return "/"
+	}
+	p := app.Getenv("GOAPP_ROOT_PREFIX")
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return p
+}
+
+// href returns the URL of the page at path, under the console's root.
+func href(path string) string {
+	return rootPrefix() + strings.TrimPrefix(path, "/")
+}

@@ -1,0 +1,257 @@
+// Package workerclient runs jobs in the console's Web Worker from the page
+// (see package worker for the protocol). It speaks to the browser through
+// go-app's Value, so the console's packages also build natively, where the
+// server renders their first HTML.
+package workerclient
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Handlers receive the messages of one job. They are called from the
+// browser's event callbacks: a go-app component wraps what they change in
+// ctx.Dispatch.
+type Handlers struct {
+	// Progress, when set, receives the job's progress.
+	Progress func(worker.Progress)
+	// Done receives the job's JSON result, its binary payload (an
+	// ArrayBuffer, or nil) and, when the job failed, a *worker.Error.
+	Done func(result []byte, data app.Value, err error)
+}
+
+// A Client is the page's end of one Web Worker.
+type Client struct {
+	mu      sync.Mutex
+	w       app.Value
+	nextID  int
+	calls   map[int]Handlers
+	ready   bool
+	warm    bool
+	failure *worker.Error
+	onReady []func()
+	onWarm  []func()
+}
+
+// Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm.
+func Start(scriptURL, wasmURL string) *Client {
+	c := &Client{calls: make(map[int]Handlers)}
+	w := app.Window().Get("Worker").New(scriptURL)
+	c.w = w
+	w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
+		c.receive(args[0].Get("data"))
+		return nil
+	}))
+	w.Set("onerror", app.FuncOf(func(_ app.Value, args []app.Value) any {
+		msg := "the validation engine could not load"
+		if m := args[0].Get("message"); m.Truthy() {
+			msg += ": " + m.String()
+		}
+		c.fail(&worker.Error{Code: worker.CodeUnavailable, Message: msg})
+		return nil
+	}))
+	init := app.Window().Get("Object").New()
+	init.Set("type", "init")
+	init.Set("body", wasmURL)
+	w.Call("postMessage", init)
+	return c
+}
+
+// Ready reports whether the worker has started and whether it failed to.
+func (c *Client) Ready() (ready bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failure != nil {
+		return false, c.failure
+	}
+	return c.ready, nil
+}
+
+// OnReady calls f once the worker takes jobs, at once if it already does.
+func (c *Client) OnReady(f func()) { c.when(&c.ready, &c.onReady, f) }
+
+// OnWarm calls f once the worker has warmed up, at once if it has.
+func (c *Client) OnWarm(f func()) { c.when(&c.warm, &c.onWarm, f) }
+
+// when calls f now if *state is set, or else once it is.
+func (c *Client) when(state *bool, waiting *[]func(), f func()) {
+	c.mu.Lock()
+	if !*state {
+		*waiting = append(*waiting, f)
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	f()
+}
+
+// reach sets *state and calls the functions waiting for it.
+func (c *Client) reach(state *bool, waiting *[]func()) {
+	c.mu.Lock()
+	*state = true
+	fs := *waiting
+	*waiting = nil
+	c.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+// Run sends a job with its request and, when data is not nil, a binary
+// payload (an ArrayBuffer, handed over to the worker without a copy and
+// unusable on the page afterwards). It returns the job's id for Cancel.
+// A job sent before the worker is ready waits for it.
+func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
+	body, err := json.Marshal(req)
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	failure := c.failure
+	if err == nil && failure == nil {
+		c.calls[id] = h
+	}
+	c.mu.Unlock()
+	switch {
+	case err != nil:
+		h.Done(nil, nil, worker.Errorf(worker.CodeBadRequest, "encoding the request: %v", err))
+		return id
+	case failure != nil:
+		h.Done(nil, nil, failure)
+		return id
+	}
+
+	m := app.Window().Get("Object").New()
+	m.Set("id", id)
+	m.Set("type", string(worker.TypeRequest))
+	m.Set("job", job)
+	m.Set("body", string(body))
+	transfer := app.Window().Get("Array").New()
+	if data != nil && data.Truthy() {
+		m.Set("data", data)
+		transfer.Call("push", data)
+	}
+	c.w.Call("postMessage", m, transfer)
+	return id
+}
+
+// RunFile reads a File (or Blob) and sends it as the payload of a job.
+func (c *Client) RunFile(job string, req any, file app.Value, h Handlers) (cancel func()) {
+	canceled := false
+	id := 0
+	var ok, fail app.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		release()
+		if !canceled {
+			id = c.Run(job, req, args[0], h)
+		}
+		return nil
+	})
+	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		release()
+		if !canceled {
+			h.Done(nil, nil, worker.Errorf(worker.CodeBadRequest, "the browser could not read the file: %s", jsError(args[0])))
+		}
+		return nil
+	})
+	file.Call("arrayBuffer").Call("then", ok, fail)
+	return func() {
+		canceled = true
+		if id != 0 {
+			c.Cancel(id)
+		}
+	}
+}
+
+// Cancel asks the worker to stop job id; its Done then receives an error
+// with the code "canceled", unless the job had already finished.
+func (c *Client) Cancel(id int) {
+	m := app.Window().Get("Object").New()
+	m.Set("id", id)
+	m.Set("type", string(worker.TypeCancel))
+	c.w.Call("postMessage", m)
+}
+
+// receive dispatches a message from the worker to its job's handlers.
+func (c *Client) receive(v app.Value) {
+	id := 0
+	if f := v.Get("id"); f.Type() == app.TypeNumber {
+		id = f.Int()
+	}
+	var body []byte
+	if f := v.Get("body"); f.Type() == app.TypeString {
+		body = []byte(f.String())
+	}
+
+	switch worker.Type(v.Get("type").String()) {
+	case worker.TypeReady:
+		c.reach(&c.ready, &c.onReady)
+	case worker.TypeWarm:
+		c.reach(&c.warm, &c.onWarm)
+	case worker.TypeFatal:
+		c.fail(decodeError(body))
+	case worker.TypeProgress:
+		h, ok := c.handlers(id, false)
+		if ok && h.Progress != nil {
+			var p worker.Progress
+			if json.Unmarshal(body, &p) == nil {
+				h.Progress(p)
+			}
+		}
+	case worker.TypeResult:
+		if h, ok := c.handlers(id, true); ok {
+			var data app.Value
+			if d := v.Get("data"); d.Truthy() {
+				data = d
+			}
+			h.Done(body, data, nil)
+		}
+	case worker.TypeError:
+		if h, ok := c.handlers(id, true); ok {
+			h.Done(nil, nil, decodeError(body))
+		}
+	}
+}
+
+// handlers returns the handlers of job id, forgetting them when done.
+func (c *Client) handlers(id int, done bool) (Handlers, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.calls[id]
+	if ok && done {
+		delete(c.calls, id)
+	}
+	return h, ok
+}
+
+// fail ends every job waiting for the worker, which will not answer.
+func (c *Client) fail(err *worker.Error) {
+	c.mu.Lock()
+	c.failure = err
+	calls := c.calls
+	c.calls = make(map[int]Handlers)
+	c.onReady, c.onWarm = nil, nil
+	c.mu.Unlock()
+	for _, h := range calls {
+		h.Done(nil, nil, err)
+	}
+}
+
+func decodeError(body []byte) *worker.Error {
+	var e worker.Error
+	if err := json.Unmarshal(body, &e); err != nil || e.Code == "" {
+		return &worker.Error{Code: worker.CodeInternal, Message: "the worker sent an unreadable error: " + string(body)}
+	}
+	return &e
+}
+
+// jsError describes a rejected promise's reason.
+func jsError(v app.Value) string {
+	if m := v.Get("message"); m.Truthy() {
+		return m.String()
+	}
+	return v.String()
+}

@@ -1,0 +1,46 @@
+// Package worker is the contract between the console's page and its Web
+// Worker: the messages they exchange and the jobs the worker runs.
+//
+// Go WebAssembly runs on one thread, so reading and validating a file of
+// 10,000 elements on the page would freeze it for seconds. The console
+// therefore runs a second, smaller WebAssembly program (wasm/worker) in a
+// Web Worker; the page sends it jobs and shows their progress. This package
+// holds only plain types, so that both programs import it without pulling
+// the validator into the page or go-app into the worker.
+//
+// # Messages
+//
+// Every message is a [Message]: an id chosen by the page, a [Type], and for
+// requests the job's name. Its Body is JSON text (the job's request, its
+// result, a [Progress] or an [Error]); its Data is an optional binary
+// payload, such as the bytes of the file being read. In the browser a
+// message is a plain object {id, type, job, body, data} and data is an
+// ArrayBuffer handed over with postMessage's transfer list, so a file of
+// megabytes moves between the threads without being copied.
+//
+// A conversation:
+//
+//	page   → worker  {id: 7, type: "request", job: "validate-json", body: {...}, data: <file bytes>}
+//	worker → page    {id: 7, type: "progress", body: {"phase": "validating", "done": 4000, "total": 10000}}
+//	worker → page    {id: 7, type: "result", body: {...}}        (or type "error", body: Error)
+//	page   → worker  {id: 7, type: "cancel"}                      (at any time; answered by an error "canceled")
+//
+// The worker runs one job at a time, in order of arrival, and posts at most
+// a few progress messages a second. Before its first job it posts a message
+// of type "ready"; if it cannot start at all it posts "fatal". While it has
+// no job, it warms up (the browser runs new code slowly until it has
+// compiled and optimized it) and then posts "warm".
+//
+// # Jobs
+//
+// Each job has a name (JobValidateJSON, …), a request type and a result
+// type, declared in this package next to each other. The worker keeps what
+// a job loaded as a document, named by the result's Document field, so that
+// later jobs (a page of problems today; windows of the review table, edits
+// and exports tomorrow) work on it without sending the file again.
+//
+// To add a job: declare its name, request and result types here; write the
+// function in package jobs and register it in jobs.NewServer; call it from
+// the page with the worker client (app/ui/workerclient). A job reports
+// progress with Call.Progress, which also lets a cancel message through.
+package worker

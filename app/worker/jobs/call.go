@@ -1,0 +1,57 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// A Call is one running job: its request, its context and its way to report
+// progress.
+type Call struct {
+	// Data is the request's binary payload, such as a file's bytes.
+	Data []byte
+
+	ctx      context.Context
+	id       int
+	body     []byte
+	server   *Server
+	result   []byte
+	lastPost time.Time
+}
+
+// Context is canceled when the page cancels the job.
+func (c *Call) Context() context.Context { return c.ctx }
+
+// Decode reads the request's JSON body into v.
+func (c *Call) Decode(v any) error {
+	if err := json.Unmarshal(c.body, v); err != nil {
+		return worker.Errorf(worker.CodeBadRequest, "reading the request: %v", err)
+	}
+	return nil
+}
+
+// SetData attaches a binary payload to the job's result.
+func (c *Call) SetData(b []byte) { c.result = b }
+
+// Progress reports how far the job has gone. Calls closer together than
+// ProgressInterval are dropped, except the last of a phase (Done == Total),
+// so a job may call it as often as it likes. Each message sent also yields
+// to the worker's event loop, which is how a cancel reaches the job.
+func (c *Call) Progress(p worker.Progress) {
+	now := time.Now()
+	if now.Sub(c.lastPost) < ProgressInterval && (p.Total == 0 || p.Done < p.Total) {
+		return
+	}
+	c.lastPost = now
+	body, _ := json.Marshal(p) // a string and two ints: cannot fail
+	c.server.post(worker.Message{ID: c.id, Type: worker.TypeProgress, Body: body})
+	if c.server.Yield != nil {
+		c.server.Yield()
+	}
+}
+
+// Documents are the requests jobs have loaded.
+func (c *Call) Documents() *Documents { return c.server.documents }

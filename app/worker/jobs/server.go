@@ -1,0 +1,220 @@
+// Package jobs runs the console's CPU work in its Web Worker: it receives
+// messages from the page, runs one job at a time and posts back progress,
+// results and errors (see package worker for the protocol). It is plain
+// Go, tested natively; wasm/worker binds it to the browser.
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// A Func is a job. It reads its request with Call.Decode and Call.Data and
+// returns a result that is encoded as JSON; an error that is not a
+// *worker.Error is reported with the code "internal".
+type Func func(c *Call) (any, error)
+
+// ProgressInterval is the least time between two progress messages of a job.
+const ProgressInterval = 100 * time.Millisecond
+
+// A Server runs jobs for one page. Receive may be called at any time, from
+// any goroutine; jobs run one at a time in Run.
+type Server struct {
+	// Yield is called between two progress messages of a job. In the
+	// browser it lets the worker's event loop deliver waiting messages, so
+	// that a cancel reaches a running job; natively it is not needed. Set
+	// it before Run.
+	Yield func()
+
+	post      func(worker.Message)
+	jobs      map[string]Func
+	documents *Documents
+	validator *schema.Validator
+
+	mu       sync.Mutex
+	queue    []worker.Message
+	wake     chan struct{}
+	canceled map[int]bool
+	running  int
+	cancel   context.CancelFunc
+}
+
+// NewServer returns a Server with every job of the console registered;
+// post sends a message to the page.
+func NewServer(post func(worker.Message)) *Server {
+	s := &Server{
+		post:      post,
+		jobs:      make(map[string]Func),
+		documents: NewDocuments(2),
+		validator: schema.Default(),
+		wake:      make(chan struct{}, 1),
+		canceled:  make(map[int]bool),
+	}
+	s.Register(worker.JobValidateJSON, s.validateJSON)
+	s.Register(worker.JobProblems, s.problems)
+	return s
+}
+
+// Register adds a job under a name.
+func (s *Server) Register(name string, f Func) { s.jobs[name] = f }
+
+// Receive takes a message from the page. Requests wait for Run; a cancel
+// stops its job, running or waiting.
+func (s *Server) Receive(m worker.Message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m.Type {
+	case worker.TypeRequest:
+		s.queue = append(s.queue, m)
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	case worker.TypeCancel:
+		if s.running == m.ID && s.cancel != nil {
+			s.cancel()
+			return
+		}
+		for _, q := range s.queue {
+			if q.ID == m.ID {
+				s.canceled[m.ID] = true
+			}
+		}
+	default:
+		// The page sends nothing else; ignoring the unknown keeps an older
+		// page working with a newer worker.
+	}
+}
+
+// Run runs the jobs received, one at a time, until ctx is done. While no
+// job waits, it warms the validator up (see warmUp).
+func (s *Server) Run(ctx context.Context) {
+	cold := schema.Kinds()
+	for {
+		m, ok := s.next()
+		if !ok && len(cold) > 0 {
+			s.warmUp(cold[0])
+			if s.Yield != nil {
+				s.Yield()
+			}
+			if cold = cold[1:]; len(cold) == 0 {
+				s.post(worker.Message{Type: worker.TypeWarm})
+			}
+			continue
+		}
+		if !ok {
+			select {
+			case <-s.wake:
+				continue
+			case <-ctx.Done():
+				return
+			}
+		}
+		s.run(ctx, m)
+	}
+}
+
+// warmUpBody is a small request of made-up elements, wrong for every kind.
+var warmUpBody = func() []byte {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range 200 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"pathParams":{"_id_":"%d","_user_id_":"%d"},"requestBody":{"name":"Warm up %d","email":"a%d@example.com","amount":{"currency":"EUR","amount":%d},"on":true,"list":[1,2.5,null]}}`, i, i, i, i, i*7)
+	}
+	b.WriteByte(']')
+	return []byte(b.String())
+}()
+
+// warmUp compiles a kind's schema and checks a small request against it.
+// A browser first runs new code slowly, compiling each function as it is
+// first called and optimizing it later: doing this while the operator
+// picks a file makes the first file of each kind as fast as the next.
+func (s *Server) warmUp(k *schema.Kind) {
+	_, _ = s.validator.CheckRequest(k, warmUpBody)
+}
+
+// next takes the first waiting request, if any.
+func (s *Server) next() (worker.Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue) == 0 {
+		return worker.Message{}, false
+	}
+	m := s.queue[0]
+	s.queue = s.queue[1:]
+	return m, true
+}
+
+// run runs one request and posts its result or error.
+func (s *Server) run(ctx context.Context, m worker.Message) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	wasCanceled := s.canceled[m.ID]
+	delete(s.canceled, m.ID)
+	s.running, s.cancel = m.ID, cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running, s.cancel = 0, nil
+		s.mu.Unlock()
+	}()
+	if wasCanceled {
+		cancel()
+	}
+
+	c := &Call{ctx: ctx, id: m.ID, body: m.Body, Data: m.Data, server: s}
+	result, err := s.call(c, m.Job)
+	if err == nil {
+		var body []byte
+		if body, err = json.Marshal(result); err == nil {
+			s.post(worker.Message{ID: m.ID, Type: worker.TypeResult, Job: m.Job, Body: body, Data: c.result})
+			return
+		}
+		err = fmt.Errorf("encoding the result: %w", err)
+	}
+	s.post(worker.Message{ID: m.ID, Type: worker.TypeError, Job: m.Job, Body: errorBody(err)})
+}
+
+// call runs a job, turning a panic into an internal error: a bug in one
+// job must not take the worker, and every later job, down with it.
+func (s *Server) call(c *Call, job string) (result any, err error) {
+	f, ok := s.jobs[job]
+	if !ok {
+		return nil, worker.Errorf(worker.CodeUnknownJob, "the worker has no job %q", job)
+	}
+	if err := c.ctx.Err(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			result, err = nil, fmt.Errorf("job %s failed: %v", job, p)
+		}
+	}()
+	return f(c)
+}
+
+// errorBody encodes err as a worker.Error.
+func errorBody(err error) []byte {
+	var we *worker.Error
+	switch {
+	case errors.As(err, &we):
+	case errors.Is(err, context.Canceled):
+		we = worker.Errorf(worker.CodeCanceled, "the job was canceled")
+	default:
+		we = &worker.Error{Code: worker.CodeInternal, Message: err.Error()}
+	}
+	body, _ := json.Marshal(we) // two strings: cannot fail
+	return body
+}

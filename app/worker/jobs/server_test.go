@@ -1,0 +1,305 @@
+package jobs_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+)
+
+// harness runs a Server in the background and collects what it posts.
+type harness struct {
+	t      *testing.T
+	server *jobs.Server
+	posted chan worker.Message
+	warm   chan struct{}
+	nextID int
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{})}
+	h.server = jobs.NewServer(func(m worker.Message) {
+		if m.Type == worker.TypeWarm {
+			close(h.warm)
+			return
+		}
+		h.posted <- m
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { h.server.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return h
+}
+
+// waitWarm waits for the server's warm-up to end.
+func (h *harness) waitWarm() {
+	h.t.Helper()
+	select {
+	case <-h.warm:
+	case <-time.After(30 * time.Second):
+		h.t.Fatal("the server did not warm up")
+	}
+}
+
+// send posts a request and returns its id.
+func (h *harness) send(job string, req any, data []byte) int {
+	h.t.Helper()
+	body, err := json.Marshal(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.nextID++
+	h.server.Receive(worker.Message{ID: h.nextID, Type: worker.TypeRequest, Job: job, Body: body, Data: data})
+	return h.nextID
+}
+
+// wait returns the progress messages of request id and its final message.
+func (h *harness) wait(id int) (progress []worker.Progress, final worker.Message) {
+	h.t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case m := <-h.posted:
+			if m.ID != id {
+				h.t.Fatalf("message for request %d while waiting for %d: %+v", m.ID, id, m)
+			}
+			if m.Type != worker.TypeProgress {
+				return progress, m
+			}
+			var p worker.Progress
+			if err := json.Unmarshal(m.Body, &p); err != nil {
+				h.t.Fatal(err)
+			}
+			progress = append(progress, p)
+		case <-timeout:
+			h.t.Fatalf("no answer to request %d", id)
+		}
+	}
+}
+
+// result waits for request id and decodes its result into v.
+func (h *harness) result(id int, v any) []worker.Progress {
+	h.t.Helper()
+	progress, m := h.wait(id)
+	if m.Type != worker.TypeResult {
+		h.t.Fatalf("request %d: got %s %s, want a result", id, m.Type, m.Body)
+	}
+	if err := json.Unmarshal(m.Body, v); err != nil {
+		h.t.Fatal(err)
+	}
+	return progress
+}
+
+// failure waits for request id and returns its error.
+func (h *harness) failure(id int) worker.Error {
+	h.t.Helper()
+	_, m := h.wait(id)
+	if m.Type != worker.TypeError {
+		h.t.Fatalf("request %d: got %s %s, want an error", id, m.Type, m.Body)
+	}
+	var e worker.Error
+	if err := json.Unmarshal(m.Body, &e); err != nil {
+		h.t.Fatal(err)
+	}
+	return e
+}
+
+// transfers returns a request body of n transfers; those whose index is in
+// bad carry a lower-case currency, which the contract refuses.
+func transfers(n int, bad ...int) []byte {
+	isBad := make(map[int]bool)
+	for _, i := range bad {
+		isBad[i] = true
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		currency := "EUR"
+		if isBad[i] {
+			currency = "eur"
+		}
+		fmt.Fprintf(&b, `{"pathParams":{},"requestBody":{"profileId":"110321","source":{"type":"managed_accounts","id":"10%07d"},"destination":{"type":"managed_cards","id":"20%07d"},"destinationAmount":{"currency":%q,"amount":%d}}}`, i, i, currency, 100+i)
+	}
+	b.WriteByte(']')
+	return []byte(b.String())
+}
+
+func TestValidateJSONCountsAndProgress(t *testing.T) {
+	h := newHarness(t)
+	id := h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers", FileName: "pay.json"}, transfers(1000, 3, 500))
+	var got worker.Validated
+	progress := h.result(id, &got)
+
+	if got.Elements != 1000 || got.Valid != 998 || got.Invalid != 2 || got.Errors != 2 || got.Kind != "transfers" || got.FileName != "pay.json" {
+		t.Errorf("counts = %+v, want 1000 elements, 998 valid, 2 invalid, 2 errors", got)
+	}
+	if len(got.Problems) != 2 || got.Problems[0].Element != 3 || got.Problems[1].Element != 500 ||
+		got.Problems[0].Field != "destinationAmount.currency" || got.Problems[0].Severity != "error" || got.Problems[0].Message == "" {
+		t.Errorf("problems = %+v, want the currency of elements 3 and 500", got.Problems)
+	}
+	if len(progress) == 0 {
+		t.Fatal("no progress message")
+	}
+	last := progress[len(progress)-1]
+	if last.Phase != "validating" || last.Done != 1000 || last.Total != 1000 {
+		t.Errorf("last progress = %+v, want validating 1000 of 1000", last)
+	}
+	for i := 1; i < len(progress); i++ {
+		if progress[i].Done < progress[i-1].Done {
+			t.Errorf("progress went back: %+v", progress)
+		}
+	}
+}
+
+func TestValidateJSONReportsFileProblems(t *testing.T) {
+	h := newHarness(t)
+	for _, tc := range []struct {
+		name, body, code, message string
+	}{
+		{"syntax", "[\n{\"pathParams\": {},,}]", "not-json", "bad.json is not a JSON request body: line 2"},
+		{"empty", "[]", "empty", "no elements"},
+		{"object", `{"pathParams": {}}`, "not-an-array", "JSON array"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers", FileName: "bad.json"}, []byte(tc.body))
+			var got worker.Validated
+			h.result(id, &got)
+			if got.Errors != 1 || len(got.Problems) != 1 {
+				t.Fatalf("got %+v, want one request-level error", got)
+			}
+			p := got.Problems[0]
+			if p.Element != worker.RequestLevel || p.Code != tc.code || !strings.Contains(p.Message, tc.message) {
+				t.Errorf("problem = %+v, want code %q and a message with %q", p, tc.code, tc.message)
+			}
+		})
+	}
+}
+
+func TestBadRequestsAreErrors(t *testing.T) {
+	h := newHarness(t)
+	for _, tc := range []struct {
+		name, job string
+		req       any
+		code      string
+	}{
+		{"unknown kind", worker.JobValidateJSON, worker.ValidateJSON{Kind: "pizzas"}, worker.CodeBadRequest},
+		{"no back-office variant", worker.JobValidateJSON, worker.ValidateJSON{Kind: "users", BackOffice: true}, worker.CodeBadRequest},
+		{"unknown job", "juggle", struct{}{}, worker.CodeUnknownJob},
+		{"body of the wrong shape", worker.JobProblems, []int{1}, worker.CodeBadRequest},
+		{"unknown document", worker.JobProblems, worker.ProblemsPage{Document: 99, Limit: 10}, worker.CodeGone},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := h.failure(h.send(tc.job, tc.req, []byte("[]")))
+			if e.Code != tc.code || e.Message == "" {
+				t.Errorf("error = %+v, want code %q with a message", e, tc.code)
+			}
+		})
+	}
+}
+
+func TestProblemsPages(t *testing.T) {
+	h := newHarness(t)
+	bad := make([]int, 0, 150)
+	for i := range 150 {
+		bad = append(bad, 2*i)
+	}
+	var v worker.Validated
+	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(400, bad...)), &v)
+	if v.Errors != 150 || len(v.Problems) != 100 {
+		t.Fatalf("got %d errors and a first page of %d, want 150 and 100", v.Errors, len(v.Problems))
+	}
+
+	var page worker.Problems
+	h.result(h.send(worker.JobProblems, worker.ProblemsPage{Document: v.Document, Offset: 100, Limit: 100}, nil), &page)
+	if page.Total != 150 || page.Offset != 100 || len(page.Problems) != 50 || page.Problems[0].Element != 200 {
+		t.Errorf("second page = total %d, offset %d, %d problems starting at element %d; want 150, 100, 50, 200",
+			page.Total, page.Offset, len(page.Problems), page.Problems[0].Element)
+	}
+
+	// Only the last two documents are kept.
+	for range 2 {
+		h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(1)), &worker.Validated{})
+	}
+	if e := h.failure(h.send(worker.JobProblems, worker.ProblemsPage{Document: v.Document, Limit: 10}, nil)); e.Code != worker.CodeGone {
+		t.Errorf("an evicted document gave %+v, want %q", e, worker.CodeGone)
+	}
+}
+
+func TestCancelStopsARunningJob(t *testing.T) {
+	h := newHarness(t)
+	h.waitWarm()
+	id := h.nextID + 1
+	// The first progress message is posted before any element is checked;
+	// canceling from the yield that follows it stops the job at once.
+	h.server.Yield = func() { h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel}) }
+	h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(5000))
+	progress, m := h.wait(id)
+	if m.Type != worker.TypeError || !strings.Contains(string(m.Body), worker.CodeCanceled) {
+		t.Fatalf("got %s %s, want a canceled error", m.Type, m.Body)
+	}
+	if n := len(progress); n != 1 || progress[0].Done != 0 {
+		t.Errorf("progress = %+v, want only the first message", progress)
+	}
+}
+
+func TestCancelDropsAWaitingJob(t *testing.T) {
+	h := newHarness(t)
+	block := make(chan struct{})
+	started := make(chan struct{})
+	h.server.Register("block", func(*jobs.Call) (any, error) { close(started); <-block; return "done", nil })
+	first := h.send("block", nil, nil)
+	<-started
+	second := h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(10))
+	h.server.Receive(worker.Message{ID: second, Type: worker.TypeCancel})
+	close(block)
+
+	var s string
+	h.result(first, &s)
+	if e := h.failure(second); e.Code != worker.CodeCanceled {
+		t.Errorf("the waiting job gave %+v, want canceled", e)
+	}
+}
+
+func TestAPanickingJobIsAnErrorAndTheServerGoesOn(t *testing.T) {
+	h := newHarness(t)
+	h.server.Register("explode", func(*jobs.Call) (any, error) { panic("boom") })
+	if e := h.failure(h.send("explode", nil, nil)); e.Code != worker.CodeInternal || !strings.Contains(e.Message, "boom") {
+		t.Errorf("error = %+v, want internal with the panic's value", e)
+	}
+	var v worker.Validated
+	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(2)), &v)
+	if v.Valid != 2 {
+		t.Errorf("after the panic: %+v", v)
+	}
+}
+
+func TestResultsCarryData(t *testing.T) {
+	h := newHarness(t)
+	h.server.Register("echo", func(c *jobs.Call) (any, error) { c.SetData(c.Data); return len(c.Data), nil })
+	id := h.send("echo", nil, []byte("payload"))
+	_, m := h.wait(id)
+	if m.Type != worker.TypeResult || string(m.Body) != "7" || string(m.Data) != "payload" {
+		t.Errorf("got %+v, want result 7 with the payload", m)
+	}
+}
+
+func TestTheServerWarmsUpWhenIdleAndSaysSo(t *testing.T) {
+	h := newHarness(t)
+	// A job sent during the warm-up is answered, and the warm-up ends.
+	var v worker.Validated
+	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "users"}, []byte(`[{"pathParams":{},"requestBody":{}}]`)), &v)
+	if v.Invalid != 1 {
+		t.Errorf("result = %+v", v)
+	}
+	h.waitWarm()
+}

@@ -1,0 +1,81 @@
+package worker
+
+// JobValidateJSON reads a JSON request body and validates every element
+// against its kind's contract. Request: ValidateJSON, with the file's bytes
+// as the message's Data. Result: Validated. Progress: phase "validating",
+// counted in elements.
+const JobValidateJSON = "validate-json"
+
+// ValidateJSON is the request of JobValidateJSON.
+type ValidateJSON struct {
+	// Kind is a bulk kind's id ("transfers").
+	Kind string `json:"kind"`
+	// BackOffice checks against the kind's back-office variant.
+	BackOffice bool `json:"backOffice,omitempty"`
+	// FileName names the file in messages.
+	FileName string `json:"fileName"`
+}
+
+// Validated is the result of JobValidateJSON: the counts an operator checks
+// first and the first page of problems.
+type Validated struct {
+	// Document names the loaded request in later jobs (JobProblems).
+	Document int    `json:"document"`
+	Kind     string `json:"kind"`
+	FileName string `json:"fileName"`
+	// Elements is how many elements the request holds; Valid and Invalid
+	// split them by whether they have errors.
+	Elements int `json:"elements"`
+	Valid    int `json:"valid"`
+	Invalid  int `json:"invalid"`
+	// Errors and Warnings count the problems; Errors includes problems of
+	// the request as a whole (not JSON, empty, too many elements).
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	// Problems is the first page of problems, errors before warnings within
+	// an element, in element order.
+	Problems []Problem `json:"problems"`
+}
+
+// JobProblems returns a page of a loaded request's problems. Request:
+// ProblemsPage. Result: Problems.
+const JobProblems = "problems"
+
+// ProblemsPage is the request of JobProblems.
+type ProblemsPage struct {
+	Document int `json:"document"`
+	Offset   int `json:"offset"`
+	Limit    int `json:"limit"`
+}
+
+// Problems is the result of JobProblems.
+type Problems struct {
+	// Total is how many problems the document has.
+	Total    int       `json:"total"`
+	Offset   int       `json:"offset"`
+	Problems []Problem `json:"problems"`
+}
+
+// RequestLevel is the Element of a problem with the request as a whole.
+const RequestLevel = -1
+
+// A Problem is one thing wrong with a request, as the page shows it. It
+// carries the fields of the validator's problems that the page needs.
+type Problem struct {
+	// Element is the 0-based index of the element, or RequestLevel.
+	Element int `json:"element"`
+	// Field names the value ("destinationAmount.amount"); "" for the
+	// element or the request as a whole.
+	Field string `json:"field,omitempty"`
+	// Code is a stable machine name for the sort of problem.
+	Code string `json:"code"`
+	// Message is a sentence for people.
+	Message string `json:"message"`
+	// Severity is "error" or "warning".
+	Severity string `json:"severity"`
+	// Sheet, Row and Column locate the value in a spreadsheet, when the
+	// request came from one.
+	Sheet  string `json:"sheet,omitempty"`
+	Row    int    `json:"row,omitempty"`
+	Column string `json:"column,omitempty"`
+}

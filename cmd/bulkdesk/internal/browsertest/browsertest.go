@@ -1,0 +1,228 @@
+// Package browsertest runs headless Chromium for the browser tests and
+// benchmarks of bulkdesk: the console against the real server, and later
+// the sandbox and the webhook receiver.
+//
+// It launches Debian's /usr/bin/chromium (or $CHROMIUM) with the project's
+// flags and a fresh profile per browser, and drives it with chromedp. When
+// Chromium is absent the test is skipped, except under CI=true, where that
+// is a failure: CI installs Chromium and must run the browser tests.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// DefaultPath is where Debian's chromium package installs the browser.
+const DefaultPath = "/usr/bin/chromium"
+
+// Flags are Chromium's command-line flags for tests, besides a fresh
+// --user-data-dir: headless, no sandbox (tests run as root in CI), and no
+// network traffic of the browser's own.
+var Flags = []string{
+	"headless",
+	"no-sandbox",
+	"disable-gpu",
+	"disable-quic",
+	"no-first-run",
+	"disable-background-networking",
+	"disable-component-update",
+	"disable-sync",
+}
+
+// Path returns the Chromium to run: $CHROMIUM if set, else DefaultPath. It
+// skips the test when there is none, or fails it under CI=true.
+func Path(tb testing.TB) string {
+	tb.Helper()
+	path := os.Getenv("CHROMIUM")
+	if path == "" {
+		path = DefaultPath
+	}
+	if _, err := exec.LookPath(path); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("Chromium is needed for the browser tests and CI=true: %v (install Debian's chromium package)", err)
+		}
+		tb.Skipf("no Chromium at %s: install Debian's chromium package to run the browser tests", path)
+	}
+	return path
+}
+
+// A Browser is one Chromium process with a fresh profile and one tab.
+type Browser struct {
+	tb  testing.TB
+	ctx context.Context
+
+	mu       sync.Mutex
+	problems []string
+}
+
+// New starts Chromium for tb and stops it when tb ends.
+func New(tb testing.TB) *Browser {
+	tb.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(Path(tb)),
+		chromedp.UserDataDir(tb.TempDir()),
+	}
+	for _, f := range Flags {
+		opts = append(opts, chromedp.Flag(f, true))
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx)
+	tb.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	b := &Browser{tb: tb, ctx: ctx}
+
+	b.start("starting Chromium")
+	b.collectErrors()
+	return b
+}
+
+// start runs the first action of b's context, which starts the browser or
+// attaches to the target. It must have no deadline, which would end the
+// browser or the target with it, so a timer guards it instead.
+func (b *Browser) start(what string) {
+	b.tb.Helper()
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(b.ctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			b.tb.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(30 * time.Second):
+		b.tb.Fatalf("%s: no answer within 30s", what)
+	}
+}
+
+// collectErrors keeps the errors of the tab's console (a refused content
+// security policy, a failed request, an exception, a Go panic) for
+// AssertNoErrors.
+func (b *Browser) collectErrors() {
+	messages := chromedp.Console(b.ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				b.report(m.String())
+			}
+		}
+	}()
+}
+
+// Frame returns the iframe of b's page whose URL starts with prefix, as a
+// Browser of its own: Chrome runs an iframe from another site as a
+// separate target. It waits up to timeout for the frame to appear.
+func (b *Browser) Frame(timeout time.Duration, prefix string) *Browser {
+	b.tb.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		infos, err := chromedp.Targets(b.ctx)
+		if err != nil {
+			b.tb.Fatalf("listing the browser's targets: %v", err)
+		}
+		for _, info := range infos {
+			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
+				ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(info.TargetID))
+				b.tb.Cleanup(cancel)
+				f := &Browser{tb: b.tb, ctx: ctx}
+				f.start("attaching to the frame " + info.URL)
+				f.collectErrors()
+				return f
+			}
+		}
+		if time.Now().After(deadline) {
+			b.tb.Fatalf("no frame at %s within %v%s", prefix, timeout, b.problemList())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Context is the browser's tab, for chromedp.Do and chromedp.Run.
+func (b *Browser) Context() context.Context { return b.ctx }
+
+// Do runs actions in the tab, failing the test if they fail or take longer
+// than timeout.
+func (b *Browser) Do(timeout time.Duration, actions ...chromedp.Action[chromedp.Void]) {
+	b.tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.tb.Fatalf("in the browser: %v%s", err, b.problemList())
+	}
+}
+
+// Eval evaluates a JavaScript expression in b's tab, awaiting it if it is a
+// promise, and decodes its value into a T.
+func Eval[T any](b *Browser, timeout time.Duration, expr string) T {
+	b.tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.tb.Fatalf("evaluating %s: %v%s", expr, err, b.problemList())
+	}
+	return v
+}
+
+// WaitFor polls a JavaScript expression until it is true, failing the test
+// with what description says was awaited after timeout.
+func (b *Browser) WaitFor(timeout time.Duration, description, expr string) {
+	b.tb.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+expr+")"))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.tb.Fatalf("waited %v for %s (%s), in vain; last error: %v%s", timeout, description, expr, err, b.problemList())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Problems returns the console errors and exceptions seen so far.
+func (b *Browser) Problems() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.problems...)
+}
+
+// AssertNoErrors fails the test if the page logged an error or threw,
+// except for messages containing one of the allowed strings.
+func (b *Browser) AssertNoErrors(allowed ...string) {
+	b.tb.Helper()
+	for _, p := range b.Problems() {
+		ok := false
+		for _, a := range allowed {
+			ok = ok || strings.Contains(p, a)
+		}
+		if !ok {
+			b.tb.Errorf("the page reported: %s", p)
+		}
+	}
+}
+
+func (b *Browser) report(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.problems = append(b.problems, s)
+}
+
+func (b *Browser) problemList() string {
+	p := b.Problems()
+	if len(p) == 0 {
+		return ""
+	}
+	return "\nthe page reported:\n  " + strings.Join(p, "\n  ")
+}

@@ -1,0 +1,76 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// Instrument is an action that makes every page the tab opens from now on
+// record its long tasks (main-thread tasks over 50 ms, as the Long Tasks
+// API reports them) in window.__longTasks, as {start, duration}, and mark
+// "wasm:instantiated" in the performance timeline each time a WebAssembly
+// module streamed from the network is compiled and instantiated.
+func Instrument() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: instrumentScript})
+		return err
+	})
+}
+
+const instrumentScript = `
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    window.__longTasks.push({start: e.startTime, duration: e.duration});
+  }
+}).observe({type: "longtask", buffered: true});
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const result = await instantiateStreaming(source, imports);
+  performance.mark("wasm:instantiated");
+  return result;
+};
+`
+
+// LongestTaskSince is a JavaScript expression: the duration in ms of the
+// longest task recorded that ended after the performance mark named, or 0.
+func LongestTaskSince(mark string) string {
+	return `(() => {
+  const m = performance.getEntriesByName(` + quote(mark) + `);
+  const since = m.length ? m[m.length - 1].startTime : 0;
+  let longest = 0;
+  for (const t of window.__longTasks || []) {
+    if (t.start + t.duration >= since && t.duration > longest) longest = t.duration;
+  }
+  return longest;
+})()`
+}
+
+// MarkGap is a JavaScript expression: the time in ms between the last
+// performance marks named from and to, or -1 when either is missing.
+func MarkGap(from, to string) string {
+	return `(() => {
+  const a = performance.getEntriesByName(` + quote(from) + `), b = performance.getEntriesByName(` + quote(to) + `);
+  if (!a.length || !b.length) return -1;
+  return b[b.length - 1].startTime - a[a.length - 1].startTime;
+})()`
+}
+
+// MarkTime is a JavaScript expression: the time in ms from the start of
+// navigation to the first performance mark named, or -1.
+func MarkTime(name string) string {
+	return `(() => {
+  const m = performance.getEntriesByName(` + quote(name) + `);
+  return m.length ? m[0].startTime : -1;
+})()`
+}
+
+// quote returns s as a JavaScript string literal.
+func quote(s string) string {
+	b, _ := json.Marshal(s) // a string: cannot fail
+	return string(b)
+}

@@ -1,0 +1,179 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/ui"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
+	"github.com/bulkdesk/bulkdesk/schema"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The bundle's files the server names.
+const (
+	pageWasm     = "app.wasm"
+	workerScript = "worker.js"
+	workerWasm   = "worker.wasm"
+	stylesheet   = "console.css"
+)
+
+// pages serves go-app's side of the console: the pages (their first HTML
+// rendered here), app.js, the service worker, wasm_exec.js and the web app
+// manifest. The assets under /web/ are served by the asset handler.
+type pages struct {
+	goapp *app.Handler
+	appJS []byte
+	etag  string
+}
+
+func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/app.js" {
+		p.goapp.ServeHTTP(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("ETag", p.etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(p.appJS))
+}
+
+// newPages returns the handler of go-app's side of the console.
+func newPages(res *resolver, m *console.Manifest) (*pages, error) {
+	wasm, ok := m.Lookup(pageWasm)
+	if !ok {
+		return nil, fmt.Errorf("the console's bundle has no %s: %w", pageWasm, console.ErrNotBuilt)
+	}
+	for _, name := range []string{workerScript, workerWasm, stylesheet, "icon-192.png", "icon-512.png", "icon.svg"} {
+		if _, ok := m.Lookup(name); !ok {
+			return nil, fmt.Errorf("the console's bundle has no %s: %w", name, console.ErrNotBuilt)
+		}
+	}
+	ui.Register()
+
+	// The service worker caches every asset and every page, so that after
+	// one visit the console opens and validates without the server. Every
+	// URL listed must answer 200, or the cache is not installed at all.
+	cacheable := make([]string, 0, len(m.Files)+len(ui.Paths()))
+	for _, f := range m.Files {
+		cacheable = append(cacheable, "/web/"+f.Name)
+	}
+	for _, p := range ui.Paths() {
+		if p != "/" {
+			cacheable = append(cacheable, p)
+		}
+	}
+
+	h := &app.Handler{
+		Name:        "Bulkdesk",
+		ShortName:   "Bulkdesk",
+		Title:       "Bulkdesk",
+		Description: "Check, submit and follow bulk operations of the embedded-finance API.",
+		Lang:        "en",
+		// Local icons: go-app's defaults point at another host, which
+		// breaks offline use and the content security policy.
+		Icon: app.Icon{
+			Default: "/web/icon-192.png",
+			Large:   "/web/icon-512.png",
+			SVG:     "/web/icon.svg",
+		},
+		BackgroundColor: "#f4f6f9",
+		ThemeColor:      "#12355b",
+		LoadingLabel:    "Loading Bulkdesk… {progress}%",
+		Styles:          []string{"/web/" + stylesheet},
+		Resources:       res,
+		// The build's content hash: go-app's default changes at every
+		// start, which makes every browser download everything again.
+		Version: m.Version,
+		// The progress bar counts the bytes after decompression.
+		WasmContentLength:  strconv.FormatInt(wasm.Size, 10),
+		CacheableResources: cacheable,
+		Env: map[string]string{
+			ui.ConfigEnv: ui.EncodeConfig(ui.Config{
+				Kinds:        kinds(),
+				WorkerScript: res.Resolve("/web/" + workerScript),
+				WorkerWasm:   res.Resolve("/web/" + workerWasm),
+			}),
+		},
+		// Fetch the page's wasm while the HTML is parsed, not after.
+		RawHeaders: []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
+	}
+	appJS, err := startWorkerAfterWasm(h)
+	if err != nil {
+		return nil, err
+	}
+	return &pages{goapp: h, appJS: appJS, etag: `"` + m.Version + `-app"`}, nil
+}
+
+// startWorkerAfterWasm returns go-app's app.js, changed to register the
+// service worker once the page's wasm runs rather than first thing: on a
+// first visit, the worker's installation downloads every file of the
+// console, and would compete with the page's own download and compilation.
+func startWorkerAfterWasm(h *app.Handler) ([]byte, error) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
+	js := rec.Body.String()
+	const (
+		registerFirst = "\ngoappInitServiceWorker();\n"
+		wasmStarted   = "    go.run(wasm.instance);\n    loader.remove();\n"
+	)
+	if rec.Code != http.StatusOK || strings.Count(js, registerFirst) != 1 || strings.Count(js, wasmStarted) != 1 {
+		return nil, fmt.Errorf("go-app's app.js is not the one this server knows (status %d): check the go-app version", rec.Code)
+	}
+	js = strings.Replace(js, registerFirst, "\n", 1)
+	js = strings.Replace(js, wasmStarted, wasmStarted+"    goappInitServiceWorker();\n", 1)
+	return []byte(js), nil
+}
+
+// kinds lists the bulk kinds for the console's kind picker.
+func kinds() []ui.Kind {
+	out := make([]ui.Kind, 0, len(schema.Kinds()))
+	for _, k := range schema.Kinds() {
+		out = append(out, ui.Kind{ID: k.ID, Title: k.Title, BackOffice: k.BackOffice != nil})
+	}
+	return out
+}
+
+// A resolver tells go-app where the console's files are: below the prefix,
+// and for the bundle's files under their content-hashed names, which the
+// asset handler serves with long cache lifetimes. go-app's own
+// PrefixedLocation panics on /web/ requests in v10.1.11.
+type resolver struct {
+	prefix string
+	hashed map[string]string // "/web/app.wasm" → "/web/app.3f9a1c2d7e.wasm"
+}
+
+func newResolver(prefix string, m *console.Manifest) *resolver {
+	r := &resolver{prefix: prefix, hashed: make(map[string]string, len(m.Files))}
+	for _, f := range m.Files {
+		r.hashed["/web/"+f.Name] = "/web/" + f.Path
+	}
+	return r
+}
+
+// Resolve returns the URL of a location of the console ("/", "/app.js",
+// "/web/app.wasm"). Remote URLs and URLs already below the prefix are
+// returned as they are, so that resolving twice changes nothing.
+func (r *resolver) Resolve(location string) string {
+	switch {
+	case location == "" || location == "/":
+		return r.prefix
+	case strings.HasPrefix(location, "https://"), strings.HasPrefix(location, "http://"):
+		return location
+	}
+	if !strings.HasPrefix(location, "/") {
+		location = "/" + location
+	}
+	if h, ok := r.hashed[location]; ok {
+		location = h
+	}
+	if r.prefix != "/" && strings.HasPrefix(location, r.prefix) {
+		return location
+	}
+	return r.prefix + strings.TrimPrefix(location, "/")
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
+)
+
+// The environment variables of "bulkdesk serve", one per flag; a flag
+// given on the command line wins.
+const (
+	envAddr           = "BULKDESK_ADDR"
+	envPrefix         = "BULKDESK_PREFIX"
+	envFrameAncestors = "BULKDESK_FRAME_ANCESTORS"
+	envSandbox        = "BULKDESK_SANDBOX"
+	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
+	// with the commands that call the API (connect.go).
+)
+
+// serveConfig is what "bulkdesk serve" was asked to do.
+type serveConfig struct {
+	addr    string
+	options server.Options
+	// apiURL and backOfficeURL are where the same-origin proxy forwards
+	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
+	apiURL, backOfficeURL string
+	// sandbox runs the sandbox API inside the server, under sandbox/,
+	// and points the proxy at it unless apiURL is set.
+	sandbox bool
+	// webhooks configures the webhook receiver; it runs when it has a key,
+	// and with the sandbox, which then signs its events with a key made
+	// up for the run.
+	webhooks receiver.Config
+	// logger receives one line per proxied or sandbox request.
+	logger *slog.Logger
+}
+
+// runServe implements "bulkdesk serve": serve the console until
+// interrupted.
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseServe(args, os.Getenv, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stderr, "bulkdesk serve:", err)
+		}
+		return exitUsage
+	}
+	ctx, stop := interrupted()
+	defer stop()
+	err = serveConsole(ctx, cfg, func(url string) {
+		fmt.Fprintf(stdout, "Bulkdesk console on %s (Ctrl-C stops it)\n", url)
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "bulkdesk serve:", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// parseServe reads the flags, with defaults from the environment.
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveConfig, error) {
+	or := func(env, def string) string {
+		if v := getenv(env); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", or(envAddr, "127.0.0.1:8080"), "host:port to listen on (env "+envAddr+")")
+	prefix := fs.String("prefix", or(envPrefix, "/"), "path the console is served under, e.g. /console/ behind a reverse proxy (env "+envPrefix+")")
+	frame := fs.String("frame-ancestors", or(envFrameAncestors, ""), "origins allowed to embed the console in a frame, separated by spaces or commas; default: its own origin only (env "+envFrameAncestors+")")
+	apiURL := fs.String("api-url", or(envAPIURL, ""), "the API's base URL, such as https://api.example/multi: the console's calls to api/… are forwarded there (env "+envAPIURL+")")
+	boURL := fs.String("backoffice-url", or(envBackOfficeURL, ""), "the back-office API's base URL, such as https://api.example/multi/backoffice: calls to backoffice/… are forwarded there (env "+envBackOfficeURL+")")
+	sandboxDefault, _ := strconv.ParseBool(getenv(envSandbox))
+	withSandbox := fs.Bool("sandbox", sandboxDefault, "also serve the sandbox API under sandbox/multi (credentials "+sandbox.DefaultAPIKey+" and "+sandbox.DefaultToken+") and, without -api-url, forward the console's calls to it (env "+envSandbox+"=1)")
+	quiet := fs.Bool("quiet", false, "do not log proxied and sandbox requests")
+	var webhooks receiver.Config
+	webhooks.RegisterFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...]")
+		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
+		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
+		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return serveConfig{}, err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return serveConfig{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := webhooks.ApplyEnv(fs, getenv); err != nil {
+		return serveConfig{}, err
+	}
+	if *boURL != "" && *apiURL == "" {
+		return serveConfig{}, fmt.Errorf("-backoffice-url needs -api-url")
+	}
+	cfg := serveConfig{
+		addr: *addr,
+		options: server.Options{
+			Prefix:         *prefix,
+			FrameAncestors: server.ParseSources(*frame),
+		},
+		apiURL:        *apiURL,
+		backOfficeURL: *boURL,
+		sandbox:       *withSandbox,
+		webhooks:      webhooks,
+	}
+	if !*quiet {
+		cfg.logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	return cfg, nil
+}
+
+// serveConsole runs the server until ctx is done; ready receives the
+// console's URL once it listens.
+func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) error {
+	s, err := server.New(cfg.options)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	base := "http://" + ln.Addr().String() + s.Prefix()
+
+	var onShutdown []func()
+	if cfg.sandbox {
+		if cfg.webhooks.Key.IsZero() {
+			if cfg.webhooks.Key, err = webhook.NewRandomKey(); err != nil {
+				return fmt.Errorf("making a webhook key for the sandbox: %w", err)
+			}
+		}
+		sb, err := sandbox.New(sandbox.Config{
+			APIKey:    sandbox.DefaultAPIKey,
+			Token:     sandbox.DefaultToken,
+			SendEvent: sandbox.WebhookSender(base+"webhooks", cfg.webhooks.Key, nil),
+			Logger:    cfg.logger,
+		})
+		if err != nil {
+			return err
+		}
+		defer sb.Close()
+		s.Handle("sandbox/", http.StripPrefix("/sandbox", sb)) // handlers see paths below the prefix
+		if cfg.apiURL == "" {
+			cfg.apiURL, cfg.backOfficeURL = base+"sandbox/multi", base+"sandbox/multi/backoffice"
+		}
+	}
+	if cfg.apiURL != "" {
+		h, err := proxy.New(proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger})
+		if err != nil {
+			return err
+		}
+		s.Handle("api/", h)
+		s.Handle("backoffice/", h)
+	}
+	if cfg.webhooks.Enabled() {
+		rcv, err := receiver.New(cfg.webhooks)
+		if err != nil {
+			return err
+		}
+		rcv.Mount(s.Mux())
+		onShutdown = append(onShutdown, rcv.CloseStreams)
+		defer rcv.Close() // after the server has shut down
+	}
+
+	ready(base)
+	return serve(ctx, ln, s, onShutdown...)
+}

@@ -1,0 +1,40 @@
+//go:build js && wasm
+
+// Command worker is the console's Web Worker: a WebAssembly program without
+// go-app that runs the CPU work (reading and validating files) off the
+// page's thread. web/worker.js starts it; package jobs does the work and
+// package worker describes the messages. It is built separately from the
+// console so that the validator stays out of the page's WebAssembly.
+package main
+
+import (
+	"context"
+	"syscall/js"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+)
+
+func main() {
+	self := js.Global()
+	server := jobs.NewServer(func(m worker.Message) { post(self, m) })
+	// A millisecond's sleep hands the thread back to the worker's event
+	// loop, which then delivers the page's waiting messages (a cancel).
+	server.Yield = func() { time.Sleep(time.Millisecond) }
+
+	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		m, err := fromJS(args[0])
+		if err != nil {
+			post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: errorJSON(worker.CodeBadRequest, err.Error())})
+			return nil
+		}
+		server.Receive(m)
+		return nil
+	})
+	// worker.js queued the messages that came while this program loaded;
+	// it hands them over now, then every new one as it comes.
+	self.Call("bulkdeskWorkerReady", receive)
+	post(self, worker.Message{Type: worker.TypeReady})
+	server.Run(context.Background())
+}
