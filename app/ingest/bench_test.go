@@ -211,7 +211,7 @@ func BenchmarkMemory10kTransfersXLSX(b *testing.B) {
 	v := schema.Default()
 	var peak uint64
 	var ms runtime.MemStats
-	sample := func(int) {
+	sample := func(int, int) {
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapAlloc)
 	}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -72,19 +73,32 @@ func (r *Result) Problems(i int) []schema.Problem {
 // Result returns the last build's result, or nil before the first build.
 func (im *Import) Result() *Result { return im.result }
 
-// buildChunk is how many rows are built between two progress reports.
-const buildChunk = 500
-
 // Build builds and validates an element from every data row. progress,
-// if not nil, is called every 500 rows with the count of rows done; it may
-// sleep to let a browser page repaint.
+// if not nil, is called every 500 rows with the count of rows done and
+// the count of data rows; it may sleep to let a browser page repaint.
 func (im *Import) Build(progress Progress) *Result {
+	res, _ := im.BuildContext(context.Background(), progress)
+	return res
+}
+
+// BuildContext is Build for callers that let the operator cancel: it
+// stops with ctx's error as soon as ctx is done, and the last complete
+// build stays the Import's Result.
+func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result, error) {
 	p := im.p
 	res := &Result{p: p}
 	rows := p.dataRows()
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
 	for n, ri := range rows {
+		if n%progressEvery == 0 && n > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(n, len(rows))
+			}
+		}
 		r := &p.Table.Rows[ri]
 		if n == 0 && examples != nil && isExampleRow(r, examples) {
 			res.fileProblems = append(res.fileProblems, schema.Problem{
@@ -101,18 +115,15 @@ func (im *Import) Build(progress Progress) *Result {
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
 		res.problems = append(res.problems, p.check(i, r))
-		if progress != nil && (n+1)%buildChunk == 0 {
-			progress(n + 1)
-		}
 	}
 	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
 	if progress != nil {
-		progress(len(rows))
+		progress(len(rows), len(rows))
 	}
 	im.result = res
-	return res
+	return res, nil
 }
 
 // assemble rebuilds the report from its parts.

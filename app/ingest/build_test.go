@@ -1,7 +1,9 @@
 package ingest_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -495,9 +497,9 @@ func TestBuildReportsProgress(t *testing.T) {
 		fmt.Fprintf(&b, "%d\n", 1000+i)
 	}
 	im := importOf(t, "c.csv", []byte(b.String()), "card_blocks")
-	var seen []int
-	res := im.Build(func(n int) { seen = append(seen, n) })
-	if fmt.Sprint(seen) != "[500 1000 1234]" || len(res.Elements) != 1234 || !res.Report.Valid() {
+	var seen []string
+	res := im.Build(func(n, total int) { seen = append(seen, fmt.Sprintf("%d/%d", n, total)) })
+	if fmt.Sprint(seen) != "[500/1234 1000/1234 1234/1234]" || len(res.Elements) != 1234 || !res.Report.Valid() {
 		t.Errorf("progress %v, %d elements", seen, len(res.Elements))
 	}
 }
@@ -606,5 +608,43 @@ func TestRowsDoNotShareValues(t *testing.T) {
 	}
 	if got := asJSON(res.Value(1)); got != `{"pathParams":{"_id_":"102"},"requestBody":{}}` {
 		t.Errorf("second element %s", got)
+	}
+}
+
+func TestCancelledBuildAndRead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("card id\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d\n", 1000+i)
+	}
+	f, err := ingest.Open("c.csv", []byte(b.String()), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var reads []string
+	_, err = f.TableContext(ctx, "", func(n, total int) {
+		reads = append(reads, fmt.Sprintf("%d/%d", n, total))
+		if n >= 1000 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || fmt.Sprint(reads) != "[500/3001 1000/3001]" {
+		t.Errorf("read: %v, progress %v", err, reads)
+	}
+	tab, err := f.Table("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := ingest.NewImport(tab, kind(t, "card_blocks"), validator(t))
+	first := im.Build(nil)
+	ctx, cancel = context.WithCancel(context.Background())
+	_, err = im.BuildContext(ctx, func(n, total int) {
+		if n >= 1000 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || im.Result() != first {
+		t.Errorf("build: %v; the last complete result kept: %v", err, im.Result() == first)
 	}
 }

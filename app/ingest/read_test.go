@@ -244,8 +244,8 @@ func TestSpreadsheetReading(t *testing.T) {
 	if f.DefaultSheet() != "Payroll" {
 		t.Errorf("default sheet %q", f.DefaultSheet())
 	}
-	var reports []int
-	tab, err := f.Table("", func(n int) { reports = append(reports, n) })
+	var reports []string
+	tab, err := f.Table("", func(n, total int) { reports = append(reports, fmt.Sprintf("%d/%d", n, total)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestSpreadsheetReading(t *testing.T) {
 	if !tab.IsDate(tab.Rows[2].Cells[2]) || tab.IsDate(tab.Rows[2].Cells[1]) {
 		t.Error("date format not told apart")
 	}
-	if fmt.Sprint(reports) != "[5]" {
+	if fmt.Sprint(reports) != "[5/5]" {
 		t.Errorf("progress %v", reports)
 	}
 	hidden, err := f.Table("Instructions", nil)
