@@ -66,6 +66,16 @@
 // revalidates that row only and updates the report in place.
 //
 // [File.Table] and [Import.Build] take a [Progress] callback, called every
-// few hundred rows with the count done; in the browser it can sleep a
-// millisecond to let the page repaint.
+// 500 rows with the rows done and expected; [File.TableContext] and
+// [Import.BuildContext] also stop when their context is cancelled. In the
+// console they run in the Web Worker (app/worker), which turns progress
+// into messages; on the page itself a callback that sleeps a millisecond
+// lets it repaint.
+//
+// # Writing back
+//
+// app/workbook writes templates ([TemplateColumns] gives their columns
+// and example row, which an import leaves out while unchanged), error
+// workbooks and CSV exports of a [Table] with its report; their Errors
+// column ([ErrorsColumn]) is ignored on import.
 package ingest
