@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -14,15 +15,19 @@ const problemsPageSize = 100
 
 // The steps of an import.
 const (
-	stepIdle       = "idle"       // nothing loaded yet
-	stepWaiting    = "waiting"    // a file is picked; it needs a kind
-	stepValidating = "validating" // the worker is at it
-	stepDone       = "done"       // the result is shown
-	stepFailed     = "failed"     // the worker could not validate
+	stepChoose = "choose" // the kind and the file
+	stepRead   = "read"   // the sheet, the columns and the settings
+	stepReview = "review" // the elements, their problems and totals
 )
 
-// importPage is the console's home: choose the bulk kind, load a request
-// file, and see it validated, with its counts and every problem.
+// fileTypes are the files the picker offers.
+const fileTypes = ".xlsx,.csv,.tsv,.txt,.json,application/json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+// importPage is the console's home: choose the bulk kind, load a file,
+// check how it is read, and review it — every problem at its cell, the
+// control totals — before submitting it. The page only renders: the file
+// is read, built, validated, edited and exported by jobs in the Web
+// Worker, which keeps the document.
 type importPage struct {
 	app.Compo
 
@@ -30,61 +35,169 @@ type importPage struct {
 	kindID     string
 	backOffice bool
 
-	file     app.Value
-	fileName string
+	fileName  string
+	pasteText string
 
-	step         string
-	progress     worker.Progress
-	result       worker.Validated
-	problems     []worker.Problem
-	loadingMore  bool
-	failure      string
+	step string
+	// busy is the job under way, nil when none.
+	busy    *busyJob
+	failure string
+	// prep is how the open document is read; sum is its summary once
+	// built.
+	prep *worker.Prepared
+	sum  *worker.Summary
+
+	problems    []worker.Problem
+	loadingMore bool
+
+	// pending are the column choices not applied yet; mappingSeq numbers
+	// the changes, so that only the last one applies them.
+	pending    pendingMapping
+	mappingSeq int
+
+	// The review's controls.
+	errorsOnly bool
+	focus      gridFocus
+	control    controlTotals
+	replace    replaceForm
+
 	announcement string
-	// run numbers validations; the callbacks of a replaced one are ignored.
-	run    int
-	cancel func()
+	// run numbers the loading jobs; the answers of a replaced one are
+	// ignored.
+	run int
+	// ctx is the page's own context, for the worker's answers: an event's
+	// context updates only its component, and is dropped once its
+	// element is gone.
+	ctx app.Context
 }
 
-func newImportPage() *importPage { return &importPage{step: stepIdle} }
+// A busyJob is a job the page waits for, shown with its progress.
+type busyJob struct {
+	label    string
+	progress worker.Progress
+	cancel   func()
+}
+
+// replaceForm is the state of the find-and-replace form.
+type replaceForm struct {
+	column    int
+	find      string
+	with      string
+	matchCase bool
+	wholeCell bool
+}
+
+func newImportPage() *importPage { return &importPage{step: stepChoose} }
 
 func (p *importPage) OnInit() {
 	p.kinds = loadConfig().Kinds
 }
 
-func (p *importPage) OnDismount() {
-	if p.cancel != nil {
-		p.cancel()
-	}
+func (p *importPage) OnMount(ctx app.Context) { p.ctx = ctx }
+
+func (p *importPage) OnDismount() { p.stop() }
+
+// later runs f on the page's own context, so that what it changes shows.
+func (p *importPage) later(f func()) {
+	p.ctx.Dispatch(func(app.Context) { f() })
 }
 
 func (p *importPage) Render() app.UI {
 	return newShell().Route("/").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text("Check a bulk request before you submit it: choose what the bulk does, load its JSON request body, and see every problem the API would refuse."),
-		app.Div().Class("form-row").Body(
-			p.renderKindPicker(),
+		app.P().Class("lead").Text("Check a bulk before you submit it: choose what it does, load the spreadsheet, CSV or JSON file, check how it is read, and fix every problem at its cell."),
+		p.renderSteps(),
+		p.renderChoose(),
+		p.renderStatus(),
+		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
+		app.If(p.step == stepReview && p.sum != nil, p.renderReview),
+	)
+}
+
+// renderSteps shows where the operator is in the flow.
+func (p *importPage) renderSteps() app.UI {
+	type step struct {
+		id, label string
+		open      bool
+	}
+	steps := []step{
+		{stepChoose, "Choose the kind and the file", true},
+		{stepRead, "Check how it is read", p.prep != nil && !p.prep.Request},
+		{stepReview, "Review and fix", p.sum != nil},
+	}
+	return app.Nav().Class("steps").Aria("label", "Import steps").Body(
+		app.Ol().Body(
+			app.Range(steps).Slice(func(i int) app.UI {
+				s := steps[i]
+				li := app.Li().Class("step")
+				label := app.Span().Text(fmt.Sprintf("%d. %s", i+1, s.label))
+				if s.id == p.step {
+					li = li.Class("step-current").Aria("current", "step")
+				}
+				if s.id != p.step && s.id != stepChoose && s.open {
+					return li.Body(app.Button().Type("button").Class("link-button").ID("step-" + s.id).
+						Text(fmt.Sprintf("%d. %s", i+1, s.label)).
+						OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, s.id) }))
+				}
+				return li.Body(label)
+			}),
+		),
+	)
+}
+
+func (p *importPage) goTo(ctx app.Context, step string) {
+	p.step = step
+	title := "step-title"
+	if step == stepReview {
+		title = "result-title"
+	}
+	p.ctx.Defer(func(app.Context) { focusByID(title) })
+}
+
+// renderChoose is the first step: the kind, and the file or pasted rows.
+func (p *importPage) renderChoose() app.UI {
+	return app.Div().Class("form-row").Body(
+		p.renderKindPicker(),
+		app.Div().Body(
 			newFileDrop().
 				ID("request-file").
-				Label("Request file").
-				Hint("A JSON request body: an array of {\"pathParams\", \"requestBody\"} elements. Drop it here or choose it.").
-				Accept(".json,application/json").
+				Label("File").
+				Hint("An .xlsx workbook, a CSV file, or a JSON request body (an array of {\"pathParams\", \"requestBody\"}). Drop it here or choose it.").
+				Accept(fileTypes).
 				OnFile(p.fileChosen),
+			app.Details().Class("paste").Body(
+				app.Summary().Text("Or paste rows copied from a spreadsheet"),
+				app.Label().For("paste-rows").Class("field-label").Text("Rows, with their header row"),
+				app.Textarea().ID("paste-rows").Class("textarea").Rows(6).
+					Aria("describedby", "paste-hint").
+					Text(p.pasteText).
+					OnInput(func(ctx app.Context, e app.Event) {
+						p.pasteText = ctx.JSSrc().Get("value").String()
+						ctx.PreventUpdate()
+					}),
+				app.P().ID("paste-hint").Class("hint").Text("Select the cells in Excel or another spreadsheet, copy them, and paste them here: columns are separated by tabs."),
+				app.Button().ID("read-pasted").Type("button").Class("button").Text("Read the pasted rows").OnClick(p.pasteChosen),
+			),
 		),
-		p.renderStatus(),
-		app.If(p.step == stepDone, p.renderResult),
 	)
 }
 
 func (p *importPage) renderKindPicker() app.UI {
 	kind, hasKind := p.kind()
+	suggested := p.prep != nil && p.prep.KindSuggested && p.prep.Kind == p.kindID
 	return app.Div().Class("field").Body(
 		app.Label().For("kind").Text("Bulk kind"),
-		app.Select().ID("kind").Class("select").OnChange(p.kindChosen).Body(
+		app.Select().ID("kind").Class("select").Aria("describedby", "kind-hint").OnChange(p.kindChosen).Body(
 			option("", "Choose what the bulk does…", p.kindID == ""),
 			app.Range(p.kinds).Slice(func(i int) app.UI {
 				k := p.kinds[i]
 				return option(k.ID, k.Title, k.ID == p.kindID)
 			}),
 		),
+		app.If(suggested, func() app.UI {
+			return app.P().ID("kind-hint").Class("hint", "hint-suggested").Text("Suggested from the file's headers: check it, or choose another kind.")
+		}).Else(func() app.UI {
+			return app.P().ID("kind-hint").Class("hint").Text("Or load the file first: its headers suggest the kind.")
+		}),
 		app.If(hasKind && kind.BackOffice, func() app.UI {
 			box := app.Input().Type("checkbox").ID("backoffice").OnChange(p.backOfficeChosen)
 			if p.backOffice {
@@ -99,59 +212,36 @@ func (p *importPage) renderKindPicker() app.UI {
 }
 
 func (p *importPage) renderStatus() app.UI {
-	switch p.step {
-	case stepWaiting:
-		return app.P().ID("status").Class("status").Text(fmt.Sprintf("%s is loaded. Choose the bulk kind to validate it against.", p.fileName))
-	case stepValidating:
-		label := "Reading " + p.fileName + "…"
-		if p.progress.Total > 0 {
-			label = fmt.Sprintf("Validating %s: %s of %s elements", p.fileName, count(p.progress.Done), count(p.progress.Total))
+	switch {
+	case p.busy != nil:
+		b := p.busy
+		label := b.label
+		if b.progress.Total > 0 {
+			what := "rows"
+			if b.progress.Phase == "validating" {
+				what = "elements"
+			}
+			label = fmt.Sprintf("%s: %s of %s %s", b.label, count(b.progress.Done), count(b.progress.Total), what)
+		} else if b.progress.Done > 0 {
+			label = fmt.Sprintf("%s: %s rows", b.label, count(b.progress.Done))
 		}
-		bar := app.Progress().ID("progress").Aria("label", "Validation progress")
-		if p.progress.Total > 0 {
-			bar = bar.Max(p.progress.Total).Value(p.progress.Done)
+		bar := app.Progress().ID("progress").Aria("label", b.label)
+		if b.progress.Total > 0 {
+			bar = bar.Max(b.progress.Total).Value(b.progress.Done)
 		}
 		return app.Div().ID("status").Class("status", "status-busy").Body(
 			app.P().Text(label),
 			bar,
-			app.Button().Type("button").Class("button", "button-quiet").Text("Cancel").OnClick(p.cancelValidation),
+			app.If(b.cancel != nil, func() app.UI {
+				return app.Button().Type("button").Class("button", "button-quiet").Text("Cancel").OnClick(p.cancelJob)
+			}),
 		)
-	case stepFailed:
+	case p.failure != "":
 		return app.Div().ID("status").Class("status", "alert").Role("alert").Text(p.failure)
+	case p.prep != nil && p.prep.Kind == "":
+		return app.P().ID("status").Class("status").Text(fmt.Sprintf("%s is loaded. Choose the bulk kind to read it as: its headers do not say.", p.prep.FileName))
 	}
 	return app.Div().ID("status")
-}
-
-func (p *importPage) renderResult() app.UI {
-	r := p.result
-	return app.Section().ID("result").Class("result").DataSet("state", "done").Aria("labelledby", "result-title").Body(
-		app.H2().ID("result-title").Text(r.FileName),
-		app.Dl().Class("summary").Body(
-			summaryItem("count-elements", "Elements", r.Elements, ""),
-			summaryItem("count-valid", "Valid", r.Valid, "ok"),
-			summaryItem("count-invalid", "Invalid", r.Invalid, "bad"),
-			summaryItem("count-errors", "Errors", r.Errors, "bad"),
-			summaryItem("count-warnings", "Warnings", r.Warnings, "warn"),
-		),
-		app.If(len(p.problems) == 0, func() app.UI {
-			return app.P().Class("all-clear").Text(fmt.Sprintf("Every element is valid. %s can be submitted as it is.", r.FileName))
-		}).Else(func() app.UI {
-			total := r.Errors + r.Warnings
-			return app.Div().Body(
-				app.H3().Text(fmt.Sprintf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
-				problemList(p.problems),
-				app.If(len(p.problems) < total, func() app.UI {
-					more := app.Button().ID("more-problems").Type("button").Class("button").
-						Text(fmt.Sprintf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
-						OnClick(p.loadMoreProblems)
-					if p.loadingMore {
-						more = more.Disabled(true)
-					}
-					return more
-				}),
-			)
-		}),
-	)
 }
 
 // option is a select's option. A false boolean attribute is left out: in
@@ -162,17 +252,6 @@ func option(value, text string, selected bool) app.UI {
 		o = o.Selected(true)
 	}
 	return o
-}
-
-func summaryItem(id, label string, n int, tone string) app.UI {
-	div := app.Div().Class("summary-item")
-	if tone != "" && n > 0 {
-		div = div.Class("summary-" + tone)
-	}
-	return div.Body(
-		app.Dt().Text(label),
-		app.Dd().ID(id).Text(count(n)),
-	)
 }
 
 // kind returns the chosen kind.
@@ -194,75 +273,183 @@ func (p *importPage) kindChosen(ctx app.Context, e app.Event) {
 	if !ok || !k.BackOffice {
 		p.backOffice = false
 	}
-	p.validate(ctx)
+	if p.kindID == "" || p.prep == nil {
+		return
+	}
+	bo := p.backOffice
+	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, "Reading "+p.fileName+" as "+k.Title)
 }
 
 func (p *importPage) backOfficeChosen(ctx app.Context, e app.Event) {
 	p.backOffice = ctx.JSSrc().Get("checked").Bool()
-	p.validate(ctx)
+	if p.prep == nil || p.kindID == "" {
+		return
+	}
+	bo := p.backOffice
+	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, "Validating")
 }
 
 func (p *importPage) fileChosen(ctx app.Context, file app.Value) {
 	mark("file-chosen")
-	ctx.Dispatch(func(ctx app.Context) {
-		p.file = file
+	p.ctx.Dispatch(func(ctx app.Context) {
 		p.fileName = file.Get("name").String()
-		p.validate(ctx)
+		p.open(ctx, worker.Open{FileName: p.fileName}, file)
 	})
 }
 
-// validate sends the loaded file to the worker, replacing any validation
-// under way; without a kind, it waits for one.
-func (p *importPage) validate(ctx app.Context) {
-	if p.file == nil {
+func (p *importPage) pasteChosen(ctx app.Context, e app.Event) {
+	if p.pasteText == "" {
+		p.fail("Paste the rows first: select them in the spreadsheet, copy, and paste them in the box.")
 		return
 	}
+	p.fileName = "Pasted rows"
+	p.open(ctx, worker.Open{FileName: p.fileName, Text: p.pasteText}, nil)
+}
+
+// open sends a file (or pasted text) to the worker, replacing whatever was
+// loaded, and goes to the step its answer calls for.
+func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
 	p.stop()
-	if p.kindID == "" {
-		p.step = stepWaiting
-		p.announcement = fmt.Sprintf("%s is loaded. Choose the bulk kind.", p.fileName)
+	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
+	p.errorsOnly = false
+	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, true
+	label := "Reading " + req.FileName
+	p.start(ctx, label, func(run int, h workerclient.Handlers) func() {
+		if file != nil {
+			return background().RunFile(worker.JobOpen, req, file, h)
+		}
+		id := background().Run(worker.JobOpen, req, nil, h)
+		return func() { background().Cancel(id) }
+	}, p.prepared)
+}
+
+// prepare changes how the open document is read.
+func (p *importPage) prepare(ctx app.Context, req worker.Prepare, label string) {
+	if p.prep == nil {
 		return
 	}
-	work := background()
-	if work == nil {
+	req.Document = p.prep.Document
+	p.stop()
+	p.start(ctx, label, func(run int, h workerclient.Handlers) func() {
+		id := background().Run(worker.JobPrepare, req, nil, h)
+		return func() { background().Cancel(id) }
+	}, p.prepared)
+}
+
+// validate builds and validates the document as it is read now, with the
+// column choices not applied yet.
+func (p *importPage) validate(ctx app.Context, e app.Event) {
+	if p.prep == nil {
+		return
+	}
+	if c := p.pending.conflicts(p.prep.Columns); len(c) > 0 {
+		for f, letters := range c {
+			p.fail(fmt.Sprintf("Columns %s all fill %s: keep one, then validate.", strings.Join(letters, ", "), f))
+		}
+		return
+	}
+	p.mappingSeq++ // the choices go with this request
+	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, "Validating "+p.fileName)
+}
+
+// start runs a loading job with a progress bar and a Cancel button;
+// send starts it with the handlers given and returns how to cancel it.
+func (p *importPage) start(ctx app.Context, label string, send func(run int, h workerclient.Handlers) func(), done func(ctx app.Context, body []byte)) {
+	if background() == nil {
 		p.fail("The validation engine is not available in this page.")
 		return
 	}
-	p.step = stepValidating
-	p.progress = worker.Progress{}
-	p.announcement = "Validating " + p.fileName + "…"
 	p.run++
 	run := p.run
-	req := worker.ValidateJSON{Kind: p.kindID, BackOffice: p.backOffice, FileName: p.fileName}
-	p.cancel = work.RunFile(worker.JobValidateJSON, req, p.file, workerHandlers(ctx,
+	p.failure = ""
+	p.busy = &busyJob{label: label}
+	p.announcement = label + "…"
+	h := workerHandlers(p.ctx,
 		func(pr worker.Progress) {
-			if run == p.run {
-				p.progress = pr
+			if run == p.run && p.busy != nil {
+				p.busy.progress = pr
 			}
 		},
-		func(body []byte, err error) {
+		func(body []byte, _ app.Value, err error) {
 			if run != p.run {
 				return
 			}
-			p.cancel = nil
+			p.busy = nil
 			if err != nil {
 				p.jobFailed(err)
 				return
 			}
-			var v worker.Validated
-			if err := json.Unmarshal(body, &v); err != nil {
-				p.fail("The validation result could not be read: " + err.Error())
-				return
-			}
-			p.showResult(ctx, v)
-		}))
+			done(p.ctx, body)
+		})
+	p.busy.cancel = send(run, h)
+}
+
+// prepared shows how the document is read, or its review when the worker
+// built it at once.
+func (p *importPage) prepared(ctx app.Context, body []byte) {
+	var pr worker.Prepared
+	if err := json.Unmarshal(body, &pr); err != nil {
+		p.fail("The file's description could not be read: " + err.Error())
+		return
+	}
+	p.prep = &pr
+	p.pending = nil
+	if pr.Kind != "" {
+		p.kindID, p.backOffice = pr.Kind, pr.BackOffice
+	}
+	if pr.Summary != nil {
+		p.showSummary(ctx, pr.Summary)
+		return
+	}
+	p.sum = nil
+	if pr.Kind == "" {
+		p.step = stepChoose
+		p.announcement = fmt.Sprintf("%s is loaded. Choose the bulk kind to read it as.", pr.FileName)
+		p.ctx.Defer(func(app.Context) { focusByID("kind") })
+		return
+	}
+	entering := p.step != stepRead
+	p.step = stepRead
+	p.announcement = fmt.Sprintf("%s: check how it is read. %s", pr.FileName, mappingSummary(pr.Columns))
+	p.ctx.Defer(func(app.Context) {
+		mark("read-shown")
+		// The keyboard focus follows the operator into the step, and
+		// stays on the control they change within it.
+		if entering {
+			focusByID("step-title")
+		}
+	})
+}
+
+// showSummary goes to the review of a built document.
+func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
+	first := p.sum == nil || p.sum.Document != s.Document
+	p.sum = s
+	p.problems = s.Problems
+	p.step = stepReview
+	if first {
+		p.errorsOnly = false
+		p.control.currency = ""
+		if len(s.Totals) > 0 {
+			p.control.currency = s.Totals[0].Currency
+		}
+	}
+	p.announcement = fmt.Sprintf("%s validated: %s, %s valid, %s invalid, %s, %s.",
+		s.FileName, plural(s.Elements, "element", "elements"), count(s.Valid), count(s.Invalid),
+		plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"))
+	p.ctx.Defer(func(app.Context) {
+		mark("result-shown")
+		if first {
+			focusByID("result-title")
+		}
+	})
 }
 
 // workerHandlers runs a job's callbacks on the UI goroutine.
-func workerHandlers(ctx app.Context, progress func(worker.Progress), done func([]byte, error)) workerclient.Handlers {
+func workerHandlers(ctx app.Context, progress func(worker.Progress), done func([]byte, app.Value, error)) workerclient.Handlers {
 	h := workerclient.Handlers{
-		Done: func(body []byte, _ app.Value, err error) {
-			ctx.Dispatch(func(app.Context) { done(body, err) })
+		Done: func(body []byte, data app.Value, err error) {
+			ctx.Dispatch(func(app.Context) { done(body, data, err) })
 		},
 	}
 	if progress != nil {
@@ -271,62 +458,25 @@ func workerHandlers(ctx app.Context, progress func(worker.Progress), done func([
 	return h
 }
 
-func (p *importPage) showResult(ctx app.Context, v worker.Validated) {
-	p.step = stepDone
-	p.result = v
-	p.problems = v.Problems
-	p.announcement = fmt.Sprintf("%s validated: %s, %s valid, %s invalid, %s, %s.",
-		v.FileName, plural(v.Elements, "element", "elements"), count(v.Valid), count(v.Invalid),
-		plural(v.Errors, "error", "errors"), plural(v.Warnings, "warning", "warnings"))
-	ctx.Defer(func(app.Context) { mark("result-shown") })
-}
-
-func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
-	work := background()
-	if work == nil || p.loadingMore {
-		return
-	}
-	p.loadingMore = true
-	doc := p.result.Document
-	req := worker.ProblemsPage{Document: doc, Offset: len(p.problems), Limit: problemsPageSize}
-	work.Run(worker.JobProblems, req, nil, workerHandlers(ctx, nil, func(body []byte, err error) {
-		p.loadingMore = false
-		if err != nil {
-			p.jobFailed(err)
-			return
-		}
-		var page worker.Problems
-		if err := json.Unmarshal(body, &page); err != nil {
-			p.fail("The problems could not be read: " + err.Error())
-			return
-		}
-		if doc == p.result.Document && page.Offset == len(p.problems) {
-			p.problems = append(p.problems, page.Problems...)
-			p.announcement = fmt.Sprintf("%s more problems shown.", count(len(page.Problems)))
-		}
-	}))
-}
-
-func (p *importPage) cancelValidation(ctx app.Context, e app.Event) {
+func (p *importPage) cancelJob(ctx app.Context, e app.Event) {
 	p.stop()
-	p.step = stepIdle
-	p.announcement = "Validation canceled."
+	p.announcement = "Canceled."
 }
 
-// stop cancels the validation under way, if any.
+// stop cancels the loading job under way, if any.
 func (p *importPage) stop() {
 	p.run++
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
+	if p.busy != nil && p.busy.cancel != nil {
+		p.busy.cancel()
 	}
+	p.busy = nil
 }
 
 func (p *importPage) jobFailed(err error) {
-	if we, ok := err.(*worker.Error); ok && we.Code == worker.CodeCanceled {
-		return // replaced by a newer validation, or canceled by the operator
-	}
 	if we, ok := err.(*worker.Error); ok {
+		if we.Code == worker.CodeCanceled {
+			return // replaced by a newer job, or canceled by the operator
+		}
 		p.fail(we.Message)
 		return
 	}
@@ -334,7 +484,6 @@ func (p *importPage) jobFailed(err error) {
 }
 
 func (p *importPage) fail(msg string) {
-	p.step = stepFailed
 	p.failure = msg
 	p.announcement = msg
 }

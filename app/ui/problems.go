@@ -9,14 +9,22 @@ import (
 
 // problemList shows problems in element order, each with its place (the
 // element and field, or the sheet, row and column it came from), its
-// severity in words as well as colour, and its message.
-func problemList(problems []worker.Problem) app.UI {
+// severity in words as well as colour, and its message. The place of a
+// problem in an element is a button that shows its cell.
+func problemList(problems []worker.Problem, show func(ctx app.Context, p worker.Problem)) app.UI {
 	return app.Ol().ID("problems").Class("problems").Body(
 		app.Range(problems).Slice(func(i int) app.UI {
 			p := problems[i]
+			var where app.UI = app.Span().Class("problem-where").Text(problemPlace(p))
+			if p.Element >= 0 && show != nil {
+				where = app.Button().Type("button").Class("problem-where", "link-button").
+					Title("Show this cell in the table").
+					Text(problemPlace(p)).
+					OnClick(func(ctx app.Context, e app.Event) { show(ctx, p) })
+			}
 			return app.Li().Class("problem", "problem-"+p.Severity).Body(
 				app.Span().Class("problem-severity").Text(severityWord(p.Severity)),
-				app.Span().Class("problem-where").Text(problemPlace(p)),
+				where,
 				app.Span().Class("problem-message").Text(p.Message),
 			)
 		}),

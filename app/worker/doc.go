@@ -20,7 +20,7 @@
 //
 // A conversation:
 //
-//	page   → worker  {id: 7, type: "request", job: "validate-json", body: {...}, data: <file bytes>}
+//	page   → worker  {id: 7, type: "request", job: "open", body: {...}, data: <file bytes>}
 //	worker → page    {id: 7, type: "progress", body: {"phase": "validating", "done": 4000, "total": 10000}}
 //	worker → page    {id: 7, type: "result", body: {...}}        (or type "error", body: Error)
 //	page   → worker  {id: 7, type: "cancel"}                      (at any time; answered by an error "canceled")
@@ -33,11 +33,13 @@
 //
 // # Jobs
 //
-// Each job has a name (JobValidateJSON, …), a request type and a result
-// type, declared in this package next to each other. The worker keeps what
-// a job loaded as a document, named by the result's Document field, so that
-// later jobs (a page of problems today; windows of the review table, edits
-// and exports tomorrow) work on it without sending the file again.
+// Each job has a name (JobOpen, …), a request type and a result type,
+// declared in this package next to each other (review.go lists the jobs
+// of an import in the order an operator meets them). The worker keeps what
+// JobOpen loaded as a document, named by the results' Document field, so
+// that later jobs — how the file is read, building it, windows of the
+// review table, edits, find-and-replace, exports, and the submission —
+// work on it without sending the file again.
 //
 // To add a job: declare its name, request and result types here; write the
 // function in package jobs and register it in jobs.NewServer; call it from

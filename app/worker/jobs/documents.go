@@ -3,19 +3,79 @@ package jobs
 import (
 	"sync"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// A Document is a request a job has loaded, kept for the jobs that follow
-// (pages of problems, and later the review table, edits and exports).
+// A Document is a file a job has loaded, kept for the jobs that follow:
+// how it is read (the file, the sheet's table, the import with its mapping
+// and settings) and, once built, the elements under review with their
+// problems and edits.
 type Document struct {
 	ID         int
 	Kind       *schema.Kind
 	BackOffice bool
 	FileName   string
-	Report     *schema.Report
+	// KindSuggested says the file's headers chose Kind.
+	KindSuggested bool
+
+	// data or text is what was loaded, kept to read it again with other
+	// options (a text file's encoding or delimiter).
+	data []byte
+	text string
+	opts ingest.Options
+
+	file        *ingest.File
+	table       *ingest.Table
+	im          *ingest.Import
+	suggestions []worker.KindSuggestion
+	// checked says a request body's text was validated once; its
+	// elements may have been edited since.
+	checked bool
+
+	// review is the built document, nil until it is built and after
+	// every change to how it is read.
+	review *review.Document
 }
+
+// Built reports whether the document's elements are built, and so whether
+// Elements, Report and Origin have anything to say.
+func (d *Document) Built() bool { return d.review != nil }
+
+// Elements returns the request's elements as they would be sent, in file
+// order, with the operator's edits: the request body's array. It is nil
+// before the document is built.
+func (d *Document) Elements() []any {
+	if d.review == nil {
+		return nil
+	}
+	return d.review.Elements()
+}
+
+// Report returns the problems of the built document, each at its element
+// and, for a spreadsheet or CSV file, its sheet, row and column. It is nil
+// before the document is built.
+func (d *Document) Report() *schema.Report {
+	if d.review == nil {
+		return nil
+	}
+	return d.review.Report()
+}
+
+// Origin returns the file row of element i: the sheet and row number of a
+// spreadsheet or CSV file, or "" and i for an element of a JSON request
+// body.
+func (d *Document) Origin(i int) (sheet string, row int) {
+	if d.review == nil {
+		return "", i
+	}
+	return d.review.Origin(i)
+}
+
+// Review returns the built document, or nil.
+func (d *Document) Review() *review.Document { return d.review }
 
 // Documents keeps the most recently loaded documents: an operator works on
 // one file at a time, and each may hold 10,000 elements.
@@ -53,4 +113,16 @@ func (s *Documents) Get(id int) (*Document, error) {
 		}
 	}
 	return nil, worker.Errorf(worker.CodeGone, "the file is no longer loaded; load it again")
+}
+
+// built returns the document with the given id, which must be built.
+func (s *Documents) built(id int) (*Document, error) {
+	d, err := s.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if d.review == nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s is not validated yet", displayName(d.FileName))
+	}
+	return d, nil
 }

@@ -5,14 +5,19 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -58,8 +63,15 @@ func NewServer(post func(worker.Message)) *Server {
 		wake:      make(chan struct{}, 1),
 		canceled:  make(map[int]bool),
 	}
-	s.Register(worker.JobValidateJSON, s.validateJSON)
+	s.Register(worker.JobOpen, s.open)
+	s.Register(worker.JobPrepare, s.prepare)
+	s.Register(worker.JobBuild, s.build)
+	s.Register(worker.JobRows, s.rows)
+	s.Register(worker.JobEdit, s.edit)
+	s.Register(worker.JobReplace, s.replace)
+	s.Register(worker.JobNextProblem, s.nextProblem)
 	s.Register(worker.JobProblems, s.problems)
+	s.Register(worker.JobExport, s.export)
 	return s
 }
 
@@ -136,12 +148,58 @@ var warmUpBody = func() []byte {
 	return []byte(b.String())
 }()
 
-// warmUp compiles a kind's schema and checks a small request against it.
-// A browser first runs new code slowly, compiling each function as it is
-// first called and optimizing it later: doing this while the operator
-// picks a file makes the first file of each kind as fast as the next.
+// warmUp compiles a kind's schema and reads, builds and checks small files
+// of it: a request body, a CSV file and an xlsx workbook. A browser first
+// runs new code slowly, compiling each function as it is first called and
+// optimizing it later: doing this while the operator picks a file makes
+// the first file of each kind as fast as the next.
 func (s *Server) warmUp(k *schema.Kind) {
 	_, _ = s.validator.CheckRequest(k, warmUpBody)
+	csv := warmUpCSV(k, s.validator)
+	f, err := ingest.Open("warm-up.csv", csv, ingest.Options{})
+	if err != nil {
+		return
+	}
+	t, err := f.Table("", nil)
+	if err != nil {
+		return
+	}
+	ingest.NewImport(t, k, s.validator).Build(nil)
+	xlsx, err := workbook.ErrorWorkbook(t, 1, &schema.Report{Kind: k.ID})
+	if err != nil {
+		return
+	}
+	if f, err = ingest.Open("warm-up.xlsx", xlsx, ingest.Options{}); err != nil {
+		return
+	}
+	if t, err = f.Table("", nil); err != nil {
+		return
+	}
+	ingest.NewImport(t, k, s.validator).Build(nil)
+}
+
+// warmUpCSV is a CSV file of a kind's template columns: the example row
+// and variations of it.
+func warmUpCSV(k *schema.Kind, v *schema.Validator) []byte {
+	cols := ingest.TemplateColumns(k, v.Fields(k))
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	rec := make([]string, len(cols))
+	for i, c := range cols {
+		rec[i] = c.Header
+	}
+	w.Write(rec)
+	for r := range 200 {
+		for i, c := range cols {
+			rec[i] = c.Example
+			if r%2 == 1 && c.Field.Type == "string" && c.Field.Enum == nil {
+				rec[i] += strconv.Itoa(r)
+			}
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes()
 }
 
 // next takes the first waiting request, if any.

@@ -97,6 +97,18 @@ func (h *harness) result(id int, v any) []worker.Progress {
 	return progress
 }
 
+// summary waits for a JobOpen that built its document and returns the
+// document's summary and the job's progress.
+func (h *harness) summary(id int) (worker.Summary, []worker.Progress) {
+	h.t.Helper()
+	var p worker.Prepared
+	progress := h.result(id, &p)
+	if p.Summary == nil {
+		h.t.Fatalf("request %d: the document was not built: %+v", id, p)
+	}
+	return *p.Summary, progress
+}
+
 // failure waits for request id and returns its error.
 func (h *harness) failure(id int) worker.Error {
 	h.t.Helper()
@@ -134,11 +146,10 @@ func transfers(n int, bad ...int) []byte {
 	return []byte(b.String())
 }
 
-func TestValidateJSONCountsAndProgress(t *testing.T) {
+func TestOpenValidatesARequestBodyWithProgress(t *testing.T) {
 	h := newHarness(t)
-	id := h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers", FileName: "pay.json"}, transfers(1000, 3, 500))
-	var got worker.Validated
-	progress := h.result(id, &got)
+	id := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, transfers(1000, 3, 500))
+	got, progress := h.summary(id)
 
 	if got.Elements != 1000 || got.Valid != 998 || got.Invalid != 2 || got.Errors != 2 || got.Kind != "transfers" || got.FileName != "pay.json" {
 		t.Errorf("counts = %+v, want 1000 elements, 998 valid, 2 invalid, 2 errors", got)
@@ -161,7 +172,7 @@ func TestValidateJSONCountsAndProgress(t *testing.T) {
 	}
 }
 
-func TestValidateJSONReportsFileProblems(t *testing.T) {
+func TestOpenReportsRequestBodyProblems(t *testing.T) {
 	h := newHarness(t)
 	for _, tc := range []struct {
 		name, body, code, message string
@@ -171,9 +182,8 @@ func TestValidateJSONReportsFileProblems(t *testing.T) {
 		{"object", `{"pathParams": {}}`, "not-an-array", "JSON array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			id := h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers", FileName: "bad.json"}, []byte(tc.body))
-			var got worker.Validated
-			h.result(id, &got)
+			id := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "bad.json", Auto: true}, []byte(tc.body))
+			got, _ := h.summary(id)
 			if got.Errors != 1 || len(got.Problems) != 1 {
 				t.Fatalf("got %+v, want one request-level error", got)
 			}
@@ -192,8 +202,8 @@ func TestBadRequestsAreErrors(t *testing.T) {
 		req       any
 		code      string
 	}{
-		{"unknown kind", worker.JobValidateJSON, worker.ValidateJSON{Kind: "pizzas"}, worker.CodeBadRequest},
-		{"no back-office variant", worker.JobValidateJSON, worker.ValidateJSON{Kind: "users", BackOffice: true}, worker.CodeBadRequest},
+		{"unknown kind", worker.JobOpen, worker.Open{Kind: "pizzas", FileName: "p.json"}, worker.CodeBadRequest},
+		{"no back-office variant", worker.JobOpen, worker.Open{Kind: "users", BackOffice: true, FileName: "u.json"}, worker.CodeBadRequest},
 		{"unknown job", "juggle", struct{}{}, worker.CodeUnknownJob},
 		{"body of the wrong shape", worker.JobProblems, []int{1}, worker.CodeBadRequest},
 		{"unknown document", worker.JobProblems, worker.ProblemsPage{Document: 99, Limit: 10}, worker.CodeGone},
@@ -213,8 +223,7 @@ func TestProblemsPages(t *testing.T) {
 	for i := range 150 {
 		bad = append(bad, 2*i)
 	}
-	var v worker.Validated
-	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(400, bad...)), &v)
+	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(400, bad...)))
 	if v.Errors != 150 || len(v.Problems) != 100 {
 		t.Fatalf("got %d errors and a first page of %d, want 150 and 100", v.Errors, len(v.Problems))
 	}
@@ -228,7 +237,7 @@ func TestProblemsPages(t *testing.T) {
 
 	// Only the last two documents are kept.
 	for range 2 {
-		h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(1)), &worker.Validated{})
+		h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(1)))
 	}
 	if e := h.failure(h.send(worker.JobProblems, worker.ProblemsPage{Document: v.Document, Limit: 10}, nil)); e.Code != worker.CodeGone {
 		t.Errorf("an evicted document gave %+v, want %q", e, worker.CodeGone)
@@ -242,7 +251,7 @@ func TestCancelStopsARunningJob(t *testing.T) {
 	// The first progress message is posted before any element is checked;
 	// canceling from the yield that follows it stops the job at once.
 	h.server.Yield = func() { h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel}) }
-	h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(5000))
+	h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(5000))
 	progress, m := h.wait(id)
 	if m.Type != worker.TypeError || !strings.Contains(string(m.Body), worker.CodeCanceled) {
 		t.Fatalf("got %s %s, want a canceled error", m.Type, m.Body)
@@ -259,7 +268,7 @@ func TestCancelDropsAWaitingJob(t *testing.T) {
 	h.server.Register("block", func(*jobs.Call) (any, error) { close(started); <-block; return "done", nil })
 	first := h.send("block", nil, nil)
 	<-started
-	second := h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(10))
+	second := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(10))
 	h.server.Receive(worker.Message{ID: second, Type: worker.TypeCancel})
 	close(block)
 
@@ -276,8 +285,7 @@ func TestAPanickingJobIsAnErrorAndTheServerGoesOn(t *testing.T) {
 	if e := h.failure(h.send("explode", nil, nil)); e.Code != worker.CodeInternal || !strings.Contains(e.Message, "boom") {
 		t.Errorf("error = %+v, want internal with the panic's value", e)
 	}
-	var v worker.Validated
-	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "transfers"}, transfers(2)), &v)
+	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(2)))
 	if v.Valid != 2 {
 		t.Errorf("after the panic: %+v", v)
 	}
@@ -296,8 +304,7 @@ func TestResultsCarryData(t *testing.T) {
 func TestTheServerWarmsUpWhenIdleAndSaysSo(t *testing.T) {
 	h := newHarness(t)
 	// A job sent during the warm-up is answered, and the warm-up ends.
-	var v worker.Validated
-	h.result(h.send(worker.JobValidateJSON, worker.ValidateJSON{Kind: "users"}, []byte(`[{"pathParams":{},"requestBody":{}}]`)), &v)
+	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "users", FileName: "u.json", Auto: true}, []byte(`[{"pathParams":{},"requestBody":{}}]`)))
 	if v.Invalid != 1 {
 		t.Errorf("result = %+v", v)
 	}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -185,7 +186,8 @@ func (b *Browser) WaitFor(timeout time.Duration, description, expr string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			b.tb.Fatalf("waited %v for %s (%s), in vain; last error: %v%s", timeout, description, expr, err, b.problemList())
+			b.shootFailure()
+			b.tb.Fatalf("waited %v for %s (%s), in vain; last error: %v; focus on %s%s", timeout, description, expr, err, b.activeElement(), b.problemList())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -210,6 +212,32 @@ func (b *Browser) AssertNoErrors(allowed ...string) {
 		if !ok {
 			b.tb.Errorf("the page reported: %s", p)
 		}
+	}
+}
+
+// activeElement describes the focused element, for failure messages.
+func (b *Browser) activeElement() string {
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](ActiveElement))
+	if err != nil {
+		return "(unknown)"
+	}
+	return s
+}
+
+// shootFailure saves a screenshot of a failed wait into the folder named
+// by $BROWSERTEST_SHOTS, when set.
+func (b *Browser) shootFailure() {
+	dir := os.Getenv("BROWSERTEST_SHOTS")
+	if dir == "" {
+		return
+	}
+	name := strings.NewReplacer("/", "-", " ", "_").Replace(b.tb.Name()) + ".png"
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+		os.WriteFile(filepath.Join(dir, name), png, 0o644)
 	}
 }
 

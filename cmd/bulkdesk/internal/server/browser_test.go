@@ -124,7 +124,7 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 	b.WaitFor(30*time.Second, "the validation result", resultShown)
 
-	want := map[string]string{"count-elements": "1,000", "count-valid": "998", "count-invalid": "2", "count-errors": "2", "count-warnings": "0"}
+	want := map[string]string{"count-elements": "1,000", "count-valid": "998", "count-invalid": "2", "count-errors": "2", "count-warnings": "0", "count-duplicates": "0"}
 	if got := counts(b); !mapsEqual(got, want) {
 		t.Errorf("summary = %v, want %v", got, want)
 	}
@@ -140,11 +140,7 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 
 	// Offline: once the service worker has cached everything, the console
 	// loads and validates with the server stopped.
-	waitForOfflineCache(t, b, srv)
-	srv.Stop()
-	b.Do(30*time.Second, chromedp.Reload())
-	b.WaitFor(30*time.Second, "the console to start offline", interactive)
-	b.WaitFor(15*time.Second, "the offline badge", `document.querySelector("#connectivity.badge-offline")?.textContent === "Offline"`)
+	reopenOffline(t, b, srv)
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 	b.WaitFor(30*time.Second, "the validation result offline", resultShown)
 	if got := counts(b); !mapsEqual(got, want) {
@@ -152,6 +148,17 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 	}
 	// Offline, the connectivity probe fails, and the browser logs it.
 	b.AssertNoErrors("net::ERR_FAILED", "net::ERR_CONNECTION_REFUSED")
+}
+
+// reopenOffline waits for the console to be ready offline, stops the
+// server, reloads the page and waits for the console and its offline badge.
+func reopenOffline(t testing.TB, b *browsertest.Browser, srv *liveServer) {
+	t.Helper()
+	waitForOfflineCache(t, b, srv)
+	srv.Stop()
+	b.Do(30*time.Second, chromedp.Reload())
+	b.WaitFor(30*time.Second, "the console to start offline", interactive)
+	b.WaitFor(15*time.Second, "the offline badge", `document.querySelector("#connectivity.badge-offline")?.textContent === "Offline"`)
 }
 
 // waitForOfflineCache waits until the service worker controls the page and

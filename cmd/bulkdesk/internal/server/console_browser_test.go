@@ -86,17 +86,26 @@ func TestConsoleWorksFromTheKeyboard(t *testing.T) {
 
 func TestConsoleTakesADroppedFileAndExplainsBadJSON(t *testing.T) {
 	b := openConsole(t)
-	bad := filepath.Join(t.TempDir(), "broken.json")
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd.csv")
+	if err := os.WriteFile(odd, []byte("Vorgang,Betrag\nA1,12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "broken.json")
 	if err := os.WriteFile(bad, []byte("[\n  {\"pathParams\": {}, \"requestBody\": {}},,\n]"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	// Without a kind, the file waits for one.
-	b.Do(10*time.Second, browsertest.DropFiles(".drop-zone", bad))
-	b.WaitFor(10*time.Second, "the request for a kind", `document.getElementById("status").textContent.includes("broken.json is loaded. Choose the bulk kind")`)
+	// Headers that suggest no kind: the file waits for one, then for its
+	// columns to be mapped.
+	b.Do(10*time.Second, browsertest.DropFiles(".drop-zone", odd))
+	b.WaitFor(10*time.Second, "the request for a kind", `document.getElementById("status").textContent.includes("odd.csv is loaded. Choose the bulk kind")`)
 	b.Do(5*time.Second, chooseKind("users"))
-	b.WaitFor(30*time.Second, "the validation result", resultShown)
+	b.WaitFor(30*time.Second, "the columns to check", `document.getElementById("mapping-summary")?.textContent.includes("2 with values not imported")`)
 
+	// A JSON file that does not parse is a problem of the whole file.
+	b.Do(10*time.Second, browsertest.DropFiles(".drop-zone", bad))
+	b.WaitFor(30*time.Second, "the validation result", resultShown)
 	if got := counts(b); got["count-elements"] != "0" || got["count-errors"] != "1" {
 		t.Errorf("summary = %v, want 0 elements and 1 error", got)
 	}

@@ -1,42 +1,5 @@
 package worker
 
-// JobValidateJSON reads a JSON request body and validates every element
-// against its kind's contract. Request: ValidateJSON, with the file's bytes
-// as the message's Data. Result: Validated. Progress: phase "validating",
-// counted in elements.
-const JobValidateJSON = "validate-json"
-
-// ValidateJSON is the request of JobValidateJSON.
-type ValidateJSON struct {
-	// Kind is a bulk kind's id ("transfers").
-	Kind string `json:"kind"`
-	// BackOffice checks against the kind's back-office variant.
-	BackOffice bool `json:"backOffice,omitempty"`
-	// FileName names the file in messages.
-	FileName string `json:"fileName"`
-}
-
-// Validated is the result of JobValidateJSON: the counts an operator checks
-// first and the first page of problems.
-type Validated struct {
-	// Document names the loaded request in later jobs (JobProblems).
-	Document int    `json:"document"`
-	Kind     string `json:"kind"`
-	FileName string `json:"fileName"`
-	// Elements is how many elements the request holds; Valid and Invalid
-	// split them by whether they have errors.
-	Elements int `json:"elements"`
-	Valid    int `json:"valid"`
-	Invalid  int `json:"invalid"`
-	// Errors and Warnings count the problems; Errors includes problems of
-	// the request as a whole (not JSON, empty, too many elements).
-	Errors   int `json:"errors"`
-	Warnings int `json:"warnings"`
-	// Problems is the first page of problems, errors before warnings within
-	// an element, in element order.
-	Problems []Problem `json:"problems"`
-}
-
 // JobProblems returns a page of a loaded request's problems. Request:
 // ProblemsPage. Result: Problems.
 const JobProblems = "problems"

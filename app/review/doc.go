@@ -1,0 +1,29 @@
+// Package review holds a bulk request while an operator reviews it: its
+// elements, every problem at the cell it belongs to, the control totals,
+// and the edits that correct it. The console's Web Worker keeps one
+// [Document] per loaded file and answers the page's questions from it;
+// the page itself holds only the rows it shows.
+//
+// A Document comes from a spreadsheet, CSV or pasted table read through
+// app/ingest ([FromImport]), or from a JSON request body ([FromRequest]).
+// Either way it shows as a table of [Column]s and rows, one row per
+// element in file order:
+//
+//   - for a table, the columns are the file's mapped columns and a cell
+//     shows what the file holds; an edit changes the cell and builds its
+//     element again, as the file would have given it;
+//   - for a request body, the columns are the fields the elements carry
+//     (and the required ones they lack); an edit sets the field, typed as
+//     the contract wants it.
+//
+// After every change the element is validated again, and the summary
+// ([Document.Summary]: counts, totals per currency and per source
+// instrument, duplicate elements) is brought up to date. Duplicates — two
+// elements with the same content — are warnings: the API would carry out
+// both.
+//
+// What the Document would send is [Document.Elements], with
+// [Document.Report] its problems and [Document.Origin] the row each
+// element came from; [Document.RequestBody] is the request body exactly as
+// it would be sent.
+package review

@@ -1,0 +1,452 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// FromRequest returns the Document of a JSON request body: elements as
+// schema.DecodeJSON gives them and the report of their validation. Its
+// columns are the fields the elements carry, in the contract's order, then
+// the required fields none carries, then fields the contract does not
+// know.
+func FromRequest(k *schema.Kind, backOffice bool, fileName string, elements []any, r *schema.Report, v *schema.Validator) *Document {
+	s := &requestSource{k: k, v: v, elements: elements, rep: r, fields: make(map[string]schema.Field)}
+	for _, f := range v.Fields(k) {
+		s.fields[f.Path] = f
+	}
+	s.cols = s.findColumns()
+	return newDocument(k, backOffice, fileName, s)
+}
+
+// requestSource holds the elements of a JSON request body.
+type requestSource struct {
+	k        *schema.Kind
+	v        *schema.Validator
+	elements []any
+	rep      *schema.Report
+	// fields are the kind's fields by path ("spendLimit[].interval").
+	fields map[string]schema.Field
+	cols   []Column
+}
+
+func (s *requestSource) count() int                 { return len(s.elements) }
+func (s *requestSource) value(i int) any            { return s.elements[i] }
+func (s *requestSource) origin(i int) (string, int) { return "", i }
+func (s *requestSource) report() *schema.Report     { return s.rep }
+func (s *requestSource) columns() []Column          { return s.cols }
+func (s *requestSource) tabular() bool              { return false }
+func (s *requestSource) readAs() string             { return "" }
+func (s *requestSource) cell(i int, c Column) string {
+	return display(lookup(s.elements[i], tokensOf(c.Field)))
+}
+
+// maxColumns bounds the columns of a request body's table: elements with
+// hundreds of stray keys must not make a table no one can read.
+const maxColumns = 80
+
+// findColumns lists the leaf fields the elements carry, and the required
+// ones and those problems name.
+func (s *requestSource) findColumns() []Column {
+	order := make(map[string]int)
+	for i, f := range s.v.Fields(s.k) {
+		order[f.Path] = i
+	}
+	seen := make(map[string]bool)
+	var paths []string
+	add := func(p string) {
+		if !seen[p] && len(paths) < maxColumns {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	for _, e := range s.elements {
+		eachLeaf(e, add)
+	}
+	for _, f := range s.v.Fields(s.k) {
+		if f.Required && !f.Conditional && !strings.Contains(f.Path, "[]") {
+			add(f.Path)
+		}
+	}
+	for _, p := range s.rep.Problems {
+		if p.Element >= 0 && p.Field != "" && s.columnOf(p.Field, seen) == "" {
+			if _, known := s.fields[pattern(p.Field)]; known {
+				add(p.Field)
+			}
+		}
+	}
+	rank := func(p string) int {
+		if r, ok := order[pattern(p)]; ok {
+			return r
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(paths, func(a, b string) int { return rank(a) - rank(b) })
+	cols := make([]Column, len(paths))
+	for i, p := range paths {
+		f := s.fields[pattern(p)]
+		cols[i] = Column{Index: -1, Header: p, Field: p, Required: f.Required && !f.Conditional}
+	}
+	return cols
+}
+
+// columnOf returns the column among those in cols that holds field: the
+// field itself or the list or object it is part of.
+func (s *requestSource) columnOf(field string, cols map[string]bool) string {
+	for p := field; p != ""; p = parentPath(p) {
+		if cols[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// parentPath drops the last step of a path: "a.b[2]" → "a.b" → "a".
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+func (s *requestSource) edit(i int, c Column, text string) error {
+	if err := s.set(i, c, text); err != nil {
+		return err
+	}
+	s.revalidate([]int{i})
+	return nil
+}
+
+func (s *requestSource) editMany(edits []cellEdit) error {
+	changed := make([]int, 0, len(edits))
+	for _, e := range edits {
+		if err := s.set(e.element, e.column, e.text); err != nil {
+			return err
+		}
+		changed = append(changed, e.element)
+	}
+	s.revalidate(changed)
+	return nil
+}
+
+// set changes one field of element i to text, typed as the contract wants
+// the field: an empty text removes it.
+func (s *requestSource) set(i int, c Column, text string) error {
+	obj, ok := s.elements[i].(map[string]any)
+	if !ok {
+		return fmt.Errorf("element %d is not an object: correct it in the file", i)
+	}
+	tokens := tokensOf(c.Field)
+	if strings.TrimSpace(text) == "" {
+		remove(obj, tokens)
+		return nil
+	}
+	v, err := s.typed(c.Field, text, lookup(obj, tokens))
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Field, err)
+	}
+	return put(obj, tokens, v)
+}
+
+// typed turns text into the value of field: a number or a boolean where the
+// contract (or, for a field it does not know, the value being replaced)
+// has one, a list from comma-separated items, otherwise the text itself.
+// Text that does not fit the type stays text, which validation reports.
+func (s *requestSource) typed(field, text string, old any) (any, error) {
+	typ, item := "", ""
+	if f, ok := s.fields[pattern(field)]; ok {
+		typ, item = f.Type, f.ItemType
+	} else {
+		switch old.(type) {
+		case json.Number:
+			typ = "number"
+		case bool:
+			typ = "boolean"
+		case []any:
+			typ = "array"
+		case map[string]any:
+			typ = "object"
+		}
+	}
+	switch typ {
+	case "array":
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "[") {
+			v, _, err := schema.DecodeJSON([]byte(t))
+			return v, err
+		}
+		var list []any
+		for _, part := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ';' }) {
+			if part = strings.TrimSpace(part); part != "" {
+				list = append(list, scalar(item, part))
+			}
+		}
+		return list, nil
+	case "object":
+		v, _, err := schema.DecodeJSON([]byte(text))
+		return v, err
+	}
+	return scalar(typ, text), nil
+}
+
+// scalar types one value.
+func scalar(typ, text string) any {
+	t := strings.TrimSpace(text)
+	switch typ {
+	case "integer":
+		if _, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return json.Number(t)
+		}
+	case "number":
+		if json.Valid([]byte(t)) && strings.IndexFunc(t, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) }) < 0 {
+			return json.Number(t)
+		}
+	case "boolean":
+		switch strings.ToLower(t) {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	}
+	return text
+}
+
+// revalidate validates the elements listed again and replaces their
+// problems in the report.
+func (s *requestSource) revalidate(changed []int) {
+	redo := make(map[int]bool, len(changed))
+	for _, i := range changed {
+		redo[i] = true
+	}
+	kept := s.rep.Problems[:0:0]
+	for _, p := range s.rep.Problems {
+		if !redo[p.Element] {
+			kept = append(kept, p)
+		}
+	}
+	for i := range redo {
+		kept = append(kept, s.v.ValidateElement(s.k, i, s.elements[i])...)
+	}
+	s.rep.Problems = kept
+	s.rep.Sort()
+}
+
+// eachLeaf calls f with the path of every leaf value of an element: a
+// scalar or a list of scalars.
+func eachLeaf(e any, f func(path string)) {
+	obj, ok := e.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, top := range []string{"pathParams", "requestBody"} {
+		v, ok := obj[top]
+		if !ok {
+			continue
+		}
+		prefix := ""
+		if top == "pathParams" {
+			prefix = "pathParams"
+		}
+		walkLeaves(v, prefix, f)
+	}
+}
+
+func walkLeaves(v any, path string, f func(string)) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			walkLeaves(v[k], p, f)
+		}
+	case []any:
+		if allScalars(v) {
+			f(path)
+			return
+		}
+		for i, item := range v {
+			walkLeaves(item, fmt.Sprintf("%s[%d]", path, i), f)
+		}
+	default:
+		if path != "" {
+			f(path)
+		}
+	}
+}
+
+func allScalars(list []any) bool {
+	for _, v := range list {
+		switch v.(type) {
+		case map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}
+
+// pattern writes a path as the kind's fields do: list positions as "[]".
+func pattern(path string) string {
+	if !strings.Contains(path, "[") {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] == '[' {
+			j := strings.IndexByte(path[i:], ']')
+			if j > 0 {
+				b.WriteString("[]")
+				i += j
+				continue
+			}
+		}
+		b.WriteByte(path[i])
+	}
+	return b.String()
+}
+
+// tokensOf returns the keys and positions of a path inside an element:
+// "pathParams._id_" → pathParams, _id_; "limits[0].amount" → requestBody,
+// limits, 0, amount. Positions are ints.
+func tokensOf(path string) []any {
+	var out []any
+	if rest, ok := strings.CutPrefix(path, "pathParams."); ok {
+		out = append(out, "pathParams")
+		path = rest
+	} else {
+		out = append(out, "requestBody")
+	}
+	for _, part := range strings.Split(path, ".") {
+		name, idx, _ := strings.Cut(part, "[")
+		if name != "" {
+			out = append(out, name)
+		}
+		for idx != "" {
+			n, rest, _ := strings.Cut(idx, "]")
+			if i, err := strconv.Atoi(n); err == nil {
+				out = append(out, i)
+			}
+			idx = strings.TrimPrefix(rest, "[")
+		}
+	}
+	return out
+}
+
+// lookup returns the value at tokens, or nil.
+func lookup(v any, tokens []any) any {
+	for _, t := range tokens {
+		switch t := t.(type) {
+		case string:
+			obj, ok := v.(map[string]any)
+			if !ok {
+				return nil
+			}
+			v = obj[t]
+		case int:
+			list, ok := v.([]any)
+			if !ok || t >= len(list) {
+				return nil
+			}
+			v = list[t]
+		}
+	}
+	return v
+}
+
+// put sets the value at tokens, making the objects on the way.
+func put(obj map[string]any, tokens []any, v any) error {
+	var cur any = obj
+	for k, t := range tokens {
+		last := k == len(tokens)-1
+		switch t := t.(type) {
+		case string:
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return fmt.Errorf("%v is not an object", t)
+			}
+			if last {
+				m[t] = v
+				return nil
+			}
+			next, ok := m[t]
+			if !ok || next == nil {
+				next = container(tokens[k+1])
+				m[t] = next
+			}
+			cur = next
+		case int:
+			list, ok := cur.([]any)
+			if !ok || t >= len(list) {
+				return fmt.Errorf("there is no item %d to change", t)
+			}
+			if last {
+				list[t] = v
+				return nil
+			}
+			cur = list[t]
+		}
+	}
+	return nil
+}
+
+// container is the empty value a path continues into.
+func container(next any) any {
+	if _, ok := next.(int); ok {
+		return []any{}
+	}
+	return map[string]any{}
+}
+
+// remove deletes the key at tokens; a list position is set to null.
+func remove(obj map[string]any, tokens []any) {
+	parent := lookup(obj, tokens[:len(tokens)-1])
+	switch last := tokens[len(tokens)-1].(type) {
+	case string:
+		if m, ok := parent.(map[string]any); ok {
+			delete(m, last)
+		}
+	case int:
+		if l, ok := parent.([]any); ok && last < len(l) {
+			l[last] = nil
+		}
+	}
+}
+
+// display writes a value as a cell shows it.
+func display(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	case bool:
+		return strconv.FormatBool(v)
+	case []any:
+		if allScalars(v) {
+			parts := make([]string, len(v))
+			for i, x := range v {
+				parts[i] = display(x)
+			}
+			return strings.Join(parts, ", ")
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,269 @@
+package review
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// A Row is one element as the review table shows it.
+type Row struct {
+	Element int
+	// Label says where it came from: the file's row number, or "#3" for
+	// an element of a request body.
+	Label string
+	// Cells hold the values as the file shows them, one per column.
+	Cells []string
+	// Marks are the cells with problems, in column order.
+	Marks []Mark
+	// Problems are the messages of the problems no column holds.
+	Problems []string
+	// Severity is the worst problem's: schema.Error, schema.Warning or "".
+	Severity schema.Severity
+}
+
+// A Mark is a cell with problems.
+type Mark struct {
+	Column   int
+	Severity schema.Severity
+	Messages []string
+}
+
+// ViewLen returns how many rows a view has: every element, or with
+// errorsOnly those with errors.
+func (d *Document) ViewLen(errorsOnly bool) int {
+	if errorsOnly {
+		return len(d.invalid)
+	}
+	return d.src.count()
+}
+
+// ViewElement returns the element at position pos of a view.
+func (d *Document) ViewElement(pos int, errorsOnly bool) int {
+	if errorsOnly {
+		return d.invalid[pos]
+	}
+	return pos
+}
+
+// Position returns element i's place in a view, or -1 when the view
+// leaves it out.
+func (d *Document) Position(i int, errorsOnly bool) int {
+	if !errorsOnly {
+		if i < 0 || i >= d.src.count() {
+			return -1
+		}
+		return i
+	}
+	k := sort.SearchInts(d.invalid, i)
+	if k < len(d.invalid) && d.invalid[k] == i {
+		return k
+	}
+	return -1
+}
+
+// Rows returns the rows at positions [offset, offset+limit) of a view.
+func (d *Document) Rows(offset, limit int, errorsOnly bool) []Row {
+	n := d.ViewLen(errorsOnly)
+	offset = max(0, min(offset, n))
+	end := min(n, offset+max(0, limit))
+	out := make([]Row, 0, end-offset)
+	for pos := offset; pos < end; pos++ {
+		out = append(out, d.Row(d.ViewElement(pos, errorsOnly)))
+	}
+	return out
+}
+
+// Row returns element i as the review table shows it.
+func (d *Document) Row(i int) Row {
+	r := Row{Element: i, Cells: make([]string, len(d.cols))}
+	if d.src.tabular() {
+		_, row := d.src.origin(i)
+		r.Label = strconv.Itoa(row)
+	} else {
+		r.Label = "#" + strconv.Itoa(i)
+	}
+	for c, col := range d.cols {
+		r.Cells[c] = d.src.cell(i, col)
+	}
+	marks := make(map[int]*Mark)
+	for _, p := range d.Problems(i) {
+		if p.Severity == schema.Error || r.Severity == "" {
+			r.Severity = p.Severity
+		}
+		c := d.columnOf(p)
+		if c < 0 {
+			r.Problems = append(r.Problems, p.Message)
+			continue
+		}
+		m := marks[c]
+		if m == nil {
+			m = &Mark{Column: c, Severity: p.Severity}
+			marks[c] = m
+		}
+		if p.Severity == schema.Error {
+			m.Severity = schema.Error
+		}
+		m.Messages = append(m.Messages, p.Message)
+	}
+	for c := range d.cols {
+		if m := marks[c]; m != nil {
+			r.Marks = append(r.Marks, *m)
+		}
+	}
+	return r
+}
+
+// columnOf returns the column of the review table a problem belongs to,
+// or -1.
+func (d *Document) columnOf(p schema.Problem) int {
+	if d.src.tabular() {
+		if c, ok := d.byLetter[p.Column]; ok && p.Column != "" {
+			return c
+		}
+		return -1
+	}
+	for f := p.Field; f != ""; f = parentPath(f) {
+		if c, ok := d.byField[f]; ok {
+			return c
+		}
+	}
+	return -1
+}
+
+// A Found is where the next problem is.
+type Found struct {
+	Element int
+	// Column is the column of its first marked cell, or -1.
+	Column int
+	// Position is the element's place in the view searched.
+	Position int
+	Problem  schema.Problem
+	// Wrapped says the search passed the end and went on from the start.
+	Wrapped bool
+}
+
+// NextProblem finds the first element after element after (before it,
+// with back) that has a problem — an error with errorsOnly — going round
+// the end. after may be -1 (or the element count, with back) to start at
+// an end.
+func (d *Document) NextProblem(after int, back, errorsOnly bool) (Found, bool) {
+	n := d.src.count()
+	if n == 0 {
+		return Found{}, false
+	}
+	has := func(i int) (schema.Problem, bool) {
+		for _, p := range d.Problems(i) {
+			if !errorsOnly || p.Severity == schema.Error {
+				return p, true
+			}
+		}
+		return schema.Problem{}, false
+	}
+	step := 1
+	if back {
+		step = -1
+	}
+	i := after
+	wrapped := false
+	for k := 0; k <= n; k++ {
+		i += step
+		if i >= n || i < 0 {
+			i = (i%n + n) % n
+			wrapped = true
+		}
+		if p, ok := has(i); ok {
+			return Found{Element: i, Column: d.columnOf(p), Position: d.Position(i, errorsOnly), Problem: p, Wrapped: wrapped}, true
+		}
+	}
+	return Found{}, false
+}
+
+// Replace replaces find with with in the cells of column col, in every
+// element, and validates the elements it changed. It returns how many
+// cells changed. With wholeCell only cells whose whole value is find
+// change; matchCase compares letters exactly.
+func (d *Document) Replace(col int, find, with string, matchCase, wholeCell bool) (int, error) {
+	if col < 0 || col >= len(d.cols) {
+		return 0, fmt.Errorf("there is no column %d", col)
+	}
+	if find == "" && !wholeCell {
+		return 0, fmt.Errorf("say what to find")
+	}
+	c := d.cols[col]
+	var edits []cellEdit
+	for i := range d.src.count() {
+		old := d.src.cell(i, c)
+		if nv, ok := replaced(old, find, with, matchCase, wholeCell); ok && nv != old {
+			edits = append(edits, cellEdit{element: i, column: c, text: nv})
+		}
+	}
+	if len(edits) == 0 {
+		return 0, nil
+	}
+	if err := d.src.editMany(edits); err != nil {
+		return 0, err
+	}
+	changed := make([]int, len(edits))
+	for k, e := range edits {
+		changed[k] = e.element
+	}
+	if len(d.facts) != d.src.count() {
+		changed = nil
+	}
+	d.refresh(changed)
+	return len(edits), nil
+}
+
+// replaced applies one replacement to a cell's text.
+func replaced(old, find, with string, matchCase, wholeCell bool) (string, bool) {
+	if wholeCell {
+		if old == find || !matchCase && strings.EqualFold(old, find) {
+			return with, true
+		}
+		return old, false
+	}
+	if matchCase {
+		return strings.ReplaceAll(old, find, with), strings.Contains(old, find)
+	}
+	lower, lf := strings.ToLower(old), strings.ToLower(find)
+	if len(lower) != len(old) || len(lf) != len(find) {
+		// Letters whose lower case has another length would shift the
+		// indexes: compare rune by rune instead.
+		return replaceFold(old, find, with)
+	}
+	if !strings.Contains(lower, lf) {
+		return old, false
+	}
+	var b strings.Builder
+	for {
+		k := strings.Index(lower, lf)
+		if k < 0 {
+			b.WriteString(old)
+			return b.String(), true
+		}
+		b.WriteString(old[:k] + with)
+		old, lower = old[k+len(find):], lower[k+len(lf):]
+	}
+}
+
+// replaceFold replaces find in s ignoring case, for any text.
+func replaceFold(s, find, with string) (string, bool) {
+	var b strings.Builder
+	done := false
+	rs, fr := []rune(s), []rune(find)
+	for i := 0; i < len(rs); {
+		if i+len(fr) <= len(rs) && strings.EqualFold(string(rs[i:i+len(fr)]), find) {
+			b.WriteString(with)
+			i += len(fr)
+			done = true
+			continue
+		}
+		b.WriteRune(rs[i])
+		i++
+	}
+	return b.String(), done
+}

@@ -1,0 +1,420 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The second step: which sheet, which row holds the headers, which field
+// each column fills, and how amounts, separators and dates are read —
+// each shown with what it does to the file's own values.
+
+func (p *importPage) renderRead() app.UI {
+	pr := p.prep
+	return app.Section().ID("read").Class("panel").Aria("labelledby", "step-title").Body(
+		app.H2().ID("step-title").TabIndex(-1).Text("Check how "+pr.FileName+" is read"),
+		// The blocks above the controls stay in place, empty or not: go-app
+		// matches children by position, and a block that comes and goes
+		// would make it rebuild the controls below, and lose the focus.
+		app.Ul().Class("notes").Body(app.Range(pr.Notes).Slice(func(i int) app.UI {
+			return app.Li().Text(pr.Notes[i])
+		})),
+		p.renderSuggestion(),
+		app.Div().Class("read-source").Body(
+			app.If(len(pr.Sheets) > 1, p.renderSheetPicker),
+			app.Div().Class("field", "field-narrow").Body(
+				app.Label().For("header-row").Text("Header row"),
+				app.Input().ID("header-row").Type("number").Class("input").Min(1).Value(pr.HeaderRow).
+					Aria("describedby", "header-row-hint").OnChange(p.headerRowChosen),
+				app.P().ID("header-row-hint").Class("hint").Text(fmt.Sprintf("%s with values below it.", plural(pr.DataRows, "row", "rows"))),
+			),
+		),
+		p.renderMapping(),
+		p.renderSettings(),
+		app.Div().Class("actions").Body(
+			app.Button().ID("validate").Type("button").Class("button").
+				Text(fmt.Sprintf("Validate %s", plural(pr.DataRows, "row", "rows"))).
+				OnClick(p.validate),
+			app.If(len(pr.Missing) > 0, func() app.UI {
+				return app.Span().Class("hint").Text("Rows without a required field are refused; you can still validate to see them.")
+			}),
+		),
+	)
+}
+
+func (p *importPage) renderSuggestion() app.UI {
+	pr := p.prep
+	if !pr.KindSuggested {
+		return app.Div().ID("suggestion")
+	}
+	title := pr.Kind
+	for _, k := range p.kinds {
+		if k.ID == pr.Kind {
+			title = k.Title
+		}
+	}
+	detail := ""
+	if len(pr.Suggestions) > 0 {
+		s := pr.Suggestions[0]
+		detail = fmt.Sprintf(" %d of its %d columns match this kind's fields.", s.Matched, s.Columns)
+	}
+	return app.Div().ID("suggestion").Class("callout").Role("note").Body(
+		app.P().Text(fmt.Sprintf("The headers suggest %s.%s Confirm it, or choose another kind above.", title, detail)),
+		app.Button().ID("confirm-kind").Type("button").Class("button", "button-quiet").
+			Text("Read it as "+title).
+			OnClick(func(ctx app.Context, e app.Event) {
+				p.prepare(ctx, worker.Prepare{Kind: pr.Kind}, "Reading "+pr.FileName+" as "+title)
+			}),
+	)
+}
+
+func (p *importPage) renderSheetPicker() app.UI {
+	pr := p.prep
+	return app.Div().Class("field").Body(
+		app.Label().For("sheet").Text("Sheet"),
+		app.Select().ID("sheet").Class("select").OnChange(func(ctx app.Context, e app.Event) {
+			name := ctx.JSSrc().Get("value").String()
+			p.prepare(ctx, worker.Prepare{Sheet: name}, "Reading the sheet "+name)
+		}).Body(
+			app.Range(pr.Sheets).Slice(func(i int) app.UI {
+				s := pr.Sheets[i]
+				label := s.Name
+				switch {
+				case s.Hidden && s.Empty:
+					label += " (hidden, empty)"
+				case s.Hidden:
+					label += " (hidden)"
+				case s.Empty:
+					label += " (empty)"
+				}
+				return option(s.Name, label, s.Name == pr.Sheet)
+			}),
+		),
+	)
+}
+
+func (p *importPage) headerRowChosen(ctx app.Context, e app.Event) {
+	n, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
+	if err != nil || n < 1 {
+		p.fail("The header row is a row number: 1 or more.")
+		return
+	}
+	p.prepare(ctx, worker.Prepare{HeaderRow: n}, fmt.Sprintf("Reading row %d as the header", n))
+}
+
+func (p *importPage) renderMapping() app.UI {
+	pr := p.prep
+	conflicts := p.pending.conflicts(pr.Columns)
+	return app.Div().Class("mapping").Body(
+		app.H3().ID("mapping-title").Text("Columns"),
+		app.P().ID("mapping-summary").Text(mappingSummary(pr.Columns)),
+		p.renderMissing(),
+		app.Div().Class("table-scroll").Body(
+			app.Table().Class("mapping-table").Aria("labelledby", "mapping-title").Body(
+				app.THead().Body(app.Tr().Body(
+					app.Th().Scope("col").Text("Column"),
+					app.Th().Scope("col").Text("Header"),
+					app.Th().Scope("col").Text("First values"),
+					app.Th().Scope("col").Text("Fills the field"),
+					app.Th().Scope("col").Text("How"),
+				)),
+				app.TBody().Body(
+					app.Range(pr.Columns).Slice(func(i int) app.UI { return p.renderColumn(pr.Columns[i], conflicts) }),
+				),
+			),
+		),
+		app.Div().Class("mapping-file").Body(
+			app.Label().For("mapping-file").Class("field-label").Text("Load a saved mapping"),
+			app.Input().ID("mapping-file").Type("file").Class("file-input").Accept(".json,application/json").OnChange(p.mappingFileChosen),
+			app.Button().ID("save-mapping").Type("button").Class("button", "button-quiet").
+				Text("Save this mapping").OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, worker.ExportMapping) }),
+		),
+	)
+}
+
+// renderMissing names the required fields no column fills; it stays in
+// place, empty, when there are none (see renderRead).
+func (p *importPage) renderMissing() app.UI {
+	missing := app.Div().ID("missing-fields").Role("alert")
+	if m := p.prep.Missing; len(m) > 0 {
+		return missing.Class("alert").Text("Required fields that no column fills: " + strings.Join(m, ", ") + ". Map a column to each.")
+	}
+	return missing
+}
+
+func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]string) app.UI {
+	label, tone := columnStatus(c)
+	field := p.pending.field(c)
+	if field != c.Field {
+		label, tone = "Chosen, applying…", "ok"
+	}
+	id := fmt.Sprintf("map-%d", c.Column)
+	header := c.Header
+	if header == "" {
+		header = "(no header)"
+	}
+	if others, clash := conflicts[field]; clash {
+		label, tone = fmt.Sprintf("Columns %s all fill %s: keep one", strings.Join(others, ", "), field), "bad"
+	}
+	suggested := make(map[string]bool)
+	for _, s := range c.Suggestions {
+		suggested[s] = true
+	}
+	targets := p.prep.Targets
+	sel := app.Select().ID(id).Class("select").
+		Aria("label", fmt.Sprintf("Field for column %s, %s", c.Letter, header)).
+		Aria("describedby", id+"-status").
+		OnChange(func(ctx app.Context, e app.Event) {
+			p.columnChosen(c.Column, ctx.JSSrc().Get("value").String())
+		})
+	if tone == "bad" {
+		sel = sel.Aria("invalid", "true")
+	}
+	return app.Tr().Class("mapping-"+tone).Body(
+		app.Th().Scope("row").Text(c.Letter),
+		app.Td().Text(header),
+		app.Td().Class("samples").Text(strings.Join(c.Samples, " · ")),
+		app.Td().Body(
+			sel.Body(
+				option("", "Not imported", field == ""),
+				app.If(len(c.Suggestions) > 0, func() app.UI {
+					return app.OptGroup().Label("Suggested").Body(app.Range(c.Suggestions).Slice(func(i int) app.UI {
+						s := c.Suggestions[i]
+						return option(s, s, s == field)
+					}))
+				}),
+				app.OptGroup().Label("Fields").Body(app.Range(targets).Slice(func(i int) app.UI {
+					t := targets[i]
+					if suggested[t.Path] {
+						return nil
+					}
+					return option(t.Path, targetLabel(t), t.Path == field)
+				})),
+			),
+		),
+		app.Td().ID(id+"-status").Class("status-"+tone).Text(label),
+	)
+}
+
+// mappingDelay is how long the page waits after a column's field changes
+// before it asks the worker to apply it: arrow keys in a menu change the
+// field at each press.
+const mappingDelay = 400 * time.Millisecond
+
+// columnChosen records the operator's choice for a column and, once the
+// choices settle without conflict, applies them.
+func (p *importPage) columnChosen(col int, field string) {
+	if p.pending == nil {
+		p.pending = make(pendingMapping)
+	}
+	p.pending[col] = field
+	p.mappingSeq++
+	seq := p.mappingSeq
+	if c := p.pending.conflicts(p.prep.Columns); len(c) > 0 {
+		for f, letters := range c {
+			p.announcement = fmt.Sprintf("Columns %s all fill %s: keep one.", strings.Join(letters, ", "), f)
+		}
+		return
+	}
+	p.ctx.After(mappingDelay, func(ctx app.Context) {
+		if seq != p.mappingSeq || p.prep == nil {
+			return
+		}
+		if choices := p.pending.choices(p.prep.Columns); len(choices) > 0 {
+			p.prepare(ctx, worker.Prepare{Columns: choices}, "Mapping the columns")
+		}
+	})
+}
+
+func (p *importPage) mappingFileChosen(ctx app.Context, e app.Event) {
+	input := ctx.JSSrc()
+	files := input.Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	file := files.Index(0)
+	name := file.Get("name").String()
+	input.Set("value", "")
+	readText(file, func(text, failure string) {
+		p.ctx.Dispatch(func(ctx app.Context) {
+			if failure != "" {
+				p.fail(name + ": " + failure)
+				return
+			}
+			p.prepare(ctx, worker.Prepare{SavedMapping: text}, "Applying the mapping "+name)
+		})
+	})
+}
+
+// matters reports whether a setting changes how the file reads.
+func (p *importPage) matters(setting string) bool {
+	for _, s := range p.prep.SettingsMatter {
+		if s == setting {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *importPage) renderSettings() app.UI {
+	pr := p.prep
+	csv := pr.Format == "csv"
+	if len(pr.SettingsMatter) == 0 && !csv {
+		return nil
+	}
+	s := pr.Settings
+	set := func(change func(*worker.Settings)) app.EventHandler {
+		return func(ctx app.Context, e app.Event) {
+			next := p.prep.Settings
+			change(&next)
+			p.prepare(ctx, worker.Prepare{Settings: &next}, "Reading with the new settings")
+		}
+	}
+	value := func(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
+	return app.FieldSet().Class("settings").Body(
+		app.Legend().Text("How values are read"),
+		app.If(csv, func() app.UI {
+			return app.Div().Class("settings-row").Body(
+				selectField("encoding", "Text encoding", pr.Encoding, [][2]string{
+					{"utf-8", "UTF-8"}, {"windows-1252", "Windows-1252 (Western European)"}, {"utf-16le", "UTF-16 LE"}, {"utf-16be", "UTF-16 BE"},
+				}, func(ctx app.Context, e app.Event) {
+					p.prepare(ctx, worker.Prepare{Encoding: value(ctx)}, "Reading the file again")
+				}),
+				selectField("delimiter", "Delimiter", pr.Delimiter, [][2]string{
+					{",", "Comma ,"}, {";", "Semicolon ;"}, {"\t", "Tab"}, {"|", "Vertical bar |"},
+				}, func(ctx app.Context, e app.Event) {
+					p.prepare(ctx, worker.Prepare{Delimiter: value(ctx)}, "Reading the file again")
+				}),
+			)
+		}),
+		app.If(p.matters("amounts"), func() app.UI {
+			return app.Div().Class("settings-row").Body(
+				app.FieldSet().Class("radios").Body(
+					app.Legend().Text("Amounts are written"),
+					radio("amounts", "amounts-minor", "minor", "In minor units, as the API takes them (1050 is 10.50)", s.Amounts != "major", set(func(s *worker.Settings) { s.Amounts = "minor" })),
+					radio("amounts", "amounts-major", "major", "In major units, as people write them (10.50)", s.Amounts == "major", set(func(s *worker.Settings) { s.Amounts = "major" })),
+				),
+				selectField("decimal", "Decimal separator", s.Decimal, [][2]string{
+					{"", "Not known: refuse amounts that read two ways"}, {".", "Point: 1,234.56"}, {",", "Comma: 1.234,56"},
+				}, func(ctx app.Context, e app.Event) {
+					v := value(ctx)
+					set(func(s *worker.Settings) {
+						s.Decimal = v
+						if s.Group == v {
+							s.Group = ""
+						}
+					})(ctx, e)
+				}),
+				selectField("group", "Digit groups", s.Group, [][2]string{
+					{"", "None"}, {",", "Comma: 1,234"}, {".", "Point: 1.234"}, {" ", "Space: 1 234"}, {"'", "Apostrophe: 1'234"},
+				}, func(ctx app.Context, e app.Event) {
+					v := value(ctx)
+					set(func(s *worker.Settings) { s.Group = v })(ctx, e)
+				}),
+			)
+		}),
+		app.If(p.matters("currency"), func() app.UI {
+			return app.Div().Class("field", "field-narrow").Body(
+				app.Label().For("currency").Text("Currency of the amounts"),
+				app.Input().ID("currency").Class("input").MaxLength(3).Size(5).Value(s.Currency).
+					OnChange(func(ctx app.Context, e app.Event) {
+						v := strings.ToUpper(strings.TrimSpace(value(ctx)))
+						set(func(s *worker.Settings) { s.Currency = v })(ctx, e)
+					}),
+			)
+		}),
+		app.If(p.matters("dates"), func() app.UI {
+			return selectField("date-order", "Dates such as 03/04/2025 are", s.DateOrder, [][2]string{
+				{"", "Not known: refuse dates that read two ways"}, {"DMY", "Day, month, year"}, {"MDY", "Month, day, year"}, {"YMD", "Year, month, day"},
+			}, func(ctx app.Context, e app.Event) {
+				v := value(ctx)
+				set(func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
+			})
+		}),
+		app.If(len(pr.Examples) > 0, p.renderExamples),
+	)
+}
+
+func (p *importPage) renderExamples() app.UI {
+	ex := p.prep.Examples
+	return app.Div().Class("table-scroll").Body(
+		app.Table().ID("examples").Class("examples").Body(
+			app.Caption().Text("Values of the file, read with these settings"),
+			app.THead().Body(app.Tr().Body(
+				app.Th().Scope("col").Text("Cell"),
+				app.Th().Scope("col").Text("Field"),
+				app.Th().Scope("col").Text("In the file"),
+				app.Th().Scope("col").Text("Read as"),
+			)),
+			app.TBody().Body(app.Range(ex).Slice(func(i int) app.UI {
+				e := ex[i]
+				read := app.Td().Text(e.Parsed)
+				if e.Error != "" {
+					read = app.Td().Class("cell-error").Text("Error: " + e.Error)
+				}
+				return app.Tr().Body(
+					app.Th().Scope("row").Text(fmt.Sprintf("%s%d", e.Column, e.Row)),
+					app.Td().Text(e.Field),
+					app.Td().Class("raw").Text(e.Raw),
+					read,
+				)
+			})),
+		),
+	)
+}
+
+// selectField is a labelled select of [value, label] options.
+func selectField(id, label, current string, options [][2]string, onChange app.EventHandler) app.UI {
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		app.Select().ID(id).Class("select").OnChange(onChange).Body(
+			app.Range(options).Slice(func(i int) app.UI {
+				return option(options[i][0], options[i][1], options[i][0] == current)
+			}),
+		),
+	)
+}
+
+// radio is a labelled radio button.
+func radio(name, id, value, label string, checked bool, onChange app.EventHandler) app.UI {
+	in := app.Input().Type("radio").Name(name).ID(id).Value(value).OnChange(onChange)
+	if checked {
+		in = in.Checked(true)
+	}
+	return app.Div().Class("check").Body(in, app.Label().For(id).Text(label))
+}
+
+// export asks the worker for a file and hands it to the browser.
+func (p *importPage) export(ctx app.Context, what string) {
+	doc := 0
+	switch {
+	case p.sum != nil && what != worker.ExportMapping:
+		doc = p.sum.Document
+	case p.prep != nil:
+		doc = p.prep.Document
+	}
+	work := background()
+	if work == nil || doc == 0 {
+		return
+	}
+	p.announcement = "Preparing the file…"
+	work.Run(worker.JobExport, worker.Export{Document: doc, What: what}, nil, workerHandlers(p.ctx, nil, func(body []byte, data app.Value, err error) {
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		var ex worker.Exported
+		if err := json.Unmarshal(body, &ex); err != nil {
+			p.fail("The file could not be prepared: " + err.Error())
+			return
+		}
+		download(data, ex.FileName, ex.MediaType)
+		p.announcement = fmt.Sprintf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
+	}))
+}

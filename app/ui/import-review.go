@@ -1,0 +1,431 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The third step: the summary and control totals, the review table with
+// its filter, problem navigation and find-and-replace, the problem list,
+// the exports, and the way on to submission.
+
+func (p *importPage) renderReview() app.UI {
+	s := p.sum
+	return app.Section().ID("result").Class("result").DataSet("state", "done").Aria("labelledby", "result-title").Body(
+		app.H2().ID("result-title").TabIndex(-1).Text(s.FileName),
+		p.renderReadAs(),
+		app.Dl().Class("summary").Body(
+			summaryItem("count-elements", "Elements", s.Elements, ""),
+			summaryItem("count-valid", "Valid", s.Valid, "ok"),
+			summaryItem("count-invalid", "Invalid", s.Invalid, "bad"),
+			summaryItem("count-errors", "Errors", s.Errors, "bad"),
+			summaryItem("count-warnings", "Warnings", s.Warnings, "warn"),
+			summaryItem("count-duplicates", "Duplicates", s.Duplicates, "warn"),
+		),
+		app.If(len(s.Totals) > 0, p.renderTotals),
+		p.renderControl(),
+		app.H3().ID("table-title").Text("Elements"),
+		p.renderToolbar(),
+		newReviewGrid().
+			Document(s.Document, s.Version).
+			Columns(s.Columns).
+			ErrorsOnly(p.errorsOnly).
+			Focus(p.focus).
+			OnEdited(p.edited).
+			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }),
+		p.renderProblems(),
+		p.renderExports(),
+	)
+}
+
+func (p *importPage) renderReadAs() app.UI {
+	s := p.sum
+	var parts []app.UI
+	if s.ReadAs != "" {
+		parts = append(parts, app.Span().ID("read-as").Text("Read with "+s.ReadAs+". "))
+	}
+	if p.prep != nil && p.prep.KindSuggested {
+		parts = append(parts, app.Strong().Text("The kind was suggested by the file: check it above. "))
+	}
+	if p.prep != nil && !p.prep.Request {
+		parts = append(parts, app.Button().ID("change-reading").Type("button").Class("link-button").
+			Text("Change how the file is read").
+			OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, stepRead) }))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return app.P().Class("read-as").Body(parts...)
+}
+
+func summaryItem(id, label string, n int, tone string) app.UI {
+	div := app.Div().Class("summary-item")
+	if tone != "" && n > 0 {
+		div = div.Class("summary-" + tone)
+	}
+	return div.Body(
+		app.Dt().Text(label),
+		app.Dd().ID(id).Text(count(n)),
+	)
+}
+
+func (p *importPage) renderTotals() app.UI {
+	s := p.sum
+	return app.Div().Class("totals").Body(
+		app.Div().Class("table-scroll").Body(
+			app.Table().ID("totals").Class("figures").Body(
+				app.Caption().Text("Totals per currency"),
+				app.THead().Body(app.Tr().Body(
+					app.Th().Scope("col").Text("Currency"),
+					app.Th().Scope("col").Class("num").Text("Elements"),
+					app.Th().Scope("col").Class("num").Text("Total"),
+				)),
+				app.TBody().Body(app.Range(s.Totals).Slice(func(i int) app.UI {
+					t := s.Totals[i]
+					return app.Tr().Body(
+						app.Th().Scope("row").Text(t.Currency),
+						app.Td().Class("num").Text(count(t.Count)),
+						app.Td().Class("num", "amount").Text(t.Text),
+					)
+				})),
+			),
+		),
+		app.If(len(s.Sources) > 0, func() app.UI {
+			caption := "By source instrument"
+			if s.SourceCount > len(s.Sources) {
+				caption = fmt.Sprintf("By source instrument: the %d most used of %s (all are in the manifest)", len(s.Sources), count(s.SourceCount))
+			}
+			return app.Div().Class("table-scroll").Body(
+				app.Table().ID("sources").Class("figures").Body(
+					app.Caption().Text(caption),
+					app.THead().Body(app.Tr().Body(
+						app.Th().Scope("col").Text("Source"),
+						app.Th().Scope("col").Class("num").Text("Elements"),
+						app.Th().Scope("col").Class("num").Text("Total"),
+					)),
+					app.TBody().Body(app.Range(s.Sources).Slice(func(i int) app.UI {
+						st := s.Sources[i]
+						var totals []string
+						for _, t := range st.Totals {
+							totals = append(totals, t.Text)
+						}
+						return app.Tr().Body(
+							app.Th().Scope("row").Text(st.Source),
+							app.Td().Class("num").Text(count(st.Count)),
+							app.Td().Class("num", "amount").Text(strings.Join(totals, ", ")),
+						)
+					})),
+				),
+			)
+		}),
+	)
+}
+
+// renderControl is where the operator types the expected count and total
+// and sees them compared with what was loaded.
+func (p *importPage) renderControl() app.UI {
+	s := *p.sum
+	cnt := p.control.checkCount(s)
+	tot := p.control.checkTotal(s)
+	result := func(id string, r controlResult) app.UI {
+		if !r.checked {
+			return app.P().ID(id).Class("control-result").Role("status")
+		}
+		tone, word := "control-bad", "Differs: "
+		if r.ok {
+			tone, word = "control-ok", "Matches: "
+		}
+		return app.P().ID(id).Class("control-result", tone).Role("status").Text(word + r.message)
+	}
+	update := func(set func(v string)) app.EventHandler {
+		return func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }
+	}
+	return app.FieldSet().Class("control").Body(
+		app.Legend().Text("Control totals"),
+		app.P().Class("hint").Text("Type what the instruction you received says; Bulkdesk compares it with what was loaded."),
+		app.Div().Class("control-row").Body(
+			app.Div().Class("field", "field-narrow").Body(
+				app.Label().For("expected-count").Text("Expected elements"),
+				app.Input().ID("expected-count").Class("input").Type("text").Attr("inputmode", "numeric").Value(p.control.count).
+					Aria("describedby", "count-check").
+					OnInput(update(func(v string) { p.control.count = v })),
+			),
+			app.If(len(s.Totals) > 0, func() app.UI {
+				return app.Div().Class("field", "field-narrow").Body(
+					app.Label().For("expected-total").Text("Expected total"),
+					app.Input().ID("expected-total").Class("input").Type("text").Attr("inputmode", "decimal").Placeholder("12,345.67").Value(p.control.total).
+						Aria("describedby", "total-check").
+						OnInput(update(func(v string) { p.control.total = v })),
+				)
+			}),
+			app.If(len(s.Totals) > 0, func() app.UI {
+				opts := make([][2]string, len(s.Totals))
+				for i, t := range s.Totals {
+					opts[i] = [2]string{t.Currency, t.Currency}
+				}
+				return selectField("expected-currency", "Currency", p.control.currency, opts, update(func(v string) { p.control.currency = v }))
+			}),
+		),
+		result("count-check", cnt),
+		app.If(len(s.Totals) > 0, func() app.UI { return result("total-check", tot) }),
+	)
+}
+
+func (p *importPage) renderToolbar() app.UI {
+	s := p.sum
+	box := app.Input().Type("checkbox").ID("errors-only").OnChange(func(ctx app.Context, e app.Event) {
+		p.errorsOnly = ctx.JSSrc().Get("checked").Bool()
+		if p.errorsOnly {
+			p.announcement = fmt.Sprintf("Showing the %s with errors.", plural(s.Invalid, "row", "rows"))
+		} else {
+			p.announcement = fmt.Sprintf("Showing all %s.", plural(s.Elements, "row", "rows"))
+		}
+	})
+	if p.errorsOnly {
+		box = box.Checked(true)
+	}
+	cols := s.Columns
+	r := p.replace
+	return app.Div().Class("toolbar").Body(
+		app.Div().Class("check").Body(box, app.Label().For("errors-only").Text(fmt.Sprintf("Only rows with errors (%s)", count(s.Invalid)))),
+		app.Button().ID("prev-error").Type("button").Class("button", "button-quiet").
+			Aria("keyshortcuts", "Shift+F8").Title("Shift+F8 in the table").Text("Previous problem").
+			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, true) }),
+		app.Button().ID("next-error").Type("button").Class("button", "button-quiet").
+			Aria("keyshortcuts", "F8").Title("F8 in the table").Text("Next problem").
+			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, false) }),
+		app.If(len(cols) > 0, func() app.UI {
+			opts := make([][2]string, len(cols))
+			for i, c := range cols {
+				label := c.Field
+				if c.Letter != "" {
+					label = c.Letter + " · " + c.Header
+				}
+				opts[i] = [2]string{fmt.Sprint(i), label}
+			}
+			whole := app.Input().Type("checkbox").ID("replace-whole").OnChange(func(ctx app.Context, e app.Event) { p.replace.wholeCell = ctx.JSSrc().Get("checked").Bool() })
+			if r.wholeCell {
+				whole = whole.Checked(true)
+			}
+			matchCase := app.Input().Type("checkbox").ID("replace-case").OnChange(func(ctx app.Context, e app.Event) { p.replace.matchCase = ctx.JSSrc().Get("checked").Bool() })
+			if r.matchCase {
+				matchCase = matchCase.Checked(true)
+			}
+			return app.Details().Class("replace").Body(
+				app.Summary().Text("Find and replace in a column"),
+				app.Div().Class("replace-row").Body(
+					selectField("replace-column", "Column", fmt.Sprint(r.column), opts, func(ctx app.Context, e app.Event) {
+						fmt.Sscan(ctx.JSSrc().Get("value").String(), &p.replace.column)
+					}),
+					app.Div().Class("field").Body(
+						app.Label().For("replace-find").Text("Find"),
+						app.Input().ID("replace-find").Class("input").Value(r.find).OnInput(func(ctx app.Context, e app.Event) {
+							p.replace.find = ctx.JSSrc().Get("value").String()
+							ctx.PreventUpdate()
+						}),
+					),
+					app.Div().Class("field").Body(
+						app.Label().For("replace-with").Text("Replace with"),
+						app.Input().ID("replace-with").Class("input").Value(r.with).OnInput(func(ctx app.Context, e app.Event) {
+							p.replace.with = ctx.JSSrc().Get("value").String()
+							ctx.PreventUpdate()
+						}),
+					),
+				),
+				app.Div().Class("replace-row").Body(
+					app.Div().Class("check").Body(matchCase, app.Label().For("replace-case").Text("Match case")),
+					app.Div().Class("check").Body(whole, app.Label().For("replace-whole").Text("Whole cell only")),
+					app.Button().ID("replace-all").Type("button").Class("button").Text("Replace all").OnClick(p.replaceAll),
+				),
+			)
+		}),
+	)
+}
+
+// jump goes to the next or previous problem after the one in focus.
+func (p *importPage) jump(ctx app.Context, back bool) {
+	after := -1
+	if p.focus.Seq > 0 {
+		after = p.focus.Element
+	}
+	nextProblem(p.ctx, p.sum.Document, after, back, p.errorsOnly, func(f worker.FoundProblem) {
+		if !f.Found {
+			p.announcement = "No problem left."
+			return
+		}
+		p.announcement = problemPlace(f.Problem) + ": " + f.Problem.Message
+		p.focusOn(f.Element, max(f.Column, 0))
+	})
+}
+
+func (p *importPage) focusOn(element, column int) {
+	p.focus = gridFocus{Element: element, Column: column, Seq: p.focus.Seq + 1}
+}
+
+func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
+	r := p.replace
+	if r.find == "" && !r.wholeCell {
+		p.announcement = "Type what to find."
+		return
+	}
+	work := background()
+	if work == nil {
+		return
+	}
+	col := p.sum.Columns[min(r.column, len(p.sum.Columns)-1)]
+	req := worker.Replace{Document: p.sum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
+	p.announcement = "Replacing…"
+	work.Run(worker.JobReplace, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		var res worker.Replaced
+		if err := json.Unmarshal(body, &res); err != nil {
+			p.fail("The replacement's result could not be read: " + err.Error())
+			return
+		}
+		p.updateSummary(&res.Summary)
+		p.announcement = fmt.Sprintf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
+	}))
+}
+
+// edited takes the summary an edit brought.
+func (p *importPage) edited(ctx app.Context, ed worker.Edited) {
+	p.later(func() { p.updateSummary(&ed.Summary) })
+}
+
+// updateSummary shows a new summary of the same document, keeping the
+// problems loaded so far in step.
+func (p *importPage) updateSummary(s *worker.Summary) {
+	if p.sum == nil || s.Document != p.sum.Document {
+		return
+	}
+	p.sum = s
+	p.problems = s.Problems
+}
+
+func (p *importPage) renderProblems() app.UI {
+	s := p.sum
+	total := s.Errors + s.Warnings
+	if len(p.problems) == 0 {
+		return app.P().Class("all-clear").Text(fmt.Sprintf("Every element is valid. %s can be submitted as it is.", s.FileName))
+	}
+	return app.Div().Class("problem-list").Body(
+		app.H3().Text(fmt.Sprintf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
+		problemList(p.problems, func(ctx app.Context, pr worker.Problem) {
+			p.focusOn(pr.Element, gridColumnOf(s.Columns, pr))
+		}),
+		app.If(len(p.problems) < total, func() app.UI {
+			more := app.Button().ID("more-problems").Type("button").Class("button").
+				Text(fmt.Sprintf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
+				OnClick(p.loadMoreProblems)
+			if p.loadingMore {
+				more = more.Disabled(true)
+			}
+			return more
+		}),
+	)
+}
+
+func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
+	work := background()
+	if work == nil || p.loadingMore {
+		return
+	}
+	p.loadingMore = true
+	doc := p.sum.Document
+	req := worker.ProblemsPage{Document: doc, Offset: len(p.problems), Limit: problemsPageSize}
+	work.Run(worker.JobProblems, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+		p.loadingMore = false
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		var page worker.Problems
+		if err := json.Unmarshal(body, &page); err != nil {
+			p.fail("The problems could not be read: " + err.Error())
+			return
+		}
+		if p.sum != nil && doc == p.sum.Document && page.Offset == len(p.problems) {
+			p.problems = append(p.problems, page.Problems...)
+			p.announcement = fmt.Sprintf("%s more problems shown.", count(len(page.Problems)))
+		}
+	}))
+}
+
+func (p *importPage) renderExports() app.UI {
+	table := p.prep != nil && !p.prep.Request
+	button := func(id, label, what string) app.UI {
+		return app.Button().ID(id).Type("button").Class("button", "button-quiet").Text(label).
+			OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, what) })
+	}
+	s := p.sum
+	return app.Div().Class("exports").Body(
+		app.H3().Text("Export"),
+		app.Div().Class("actions").Body(
+			button("export-request", "Request body (JSON)", worker.ExportRequest),
+			button("export-errors", "Error workbook (.xlsx)", worker.ExportErrorWorkbook),
+			button("export-errors-csv", "Errors as CSV", worker.ExportErrorCSV),
+			button("export-manifest", "Summary manifest (CSV)", worker.ExportManifest),
+			app.If(table, func() app.UI { return button("export-mapping", "Mapping file", worker.ExportMapping) }),
+		),
+		app.H3().Text("Submit"),
+		app.P().Class("hint").Text(submitHint(s)),
+		app.Button().ID("submit").Type("button").Class("button", "button-primary").Text("Submit…").OnClick(p.submit),
+	)
+}
+
+func submitHint(s *worker.Summary) string {
+	switch {
+	case s.Elements == 0:
+		return "There is nothing to submit."
+	case s.Invalid > 0:
+		return fmt.Sprintf("%s would be refused by the API. Fix them here, or submit only the valid ones on the next page.", plural(s.Invalid, "element", "elements"))
+	}
+	return "Every element is valid. The next page shows the bulks it makes and sends them once."
+}
+
+// submit hands the current document to the submission page.
+func (p *importPage) submit(ctx app.Context, e app.Event) {
+	s := p.sum
+	ctx.SetState(CurrentDocumentState, CurrentDocument{
+		ID:         s.Document,
+		Kind:       s.Kind,
+		BackOffice: s.BackOffice,
+		FileName:   s.FileName,
+		Elements:   s.Elements,
+		Invalid:    s.Invalid,
+	})
+	ctx.Navigate(href(SubmitPath))
+}
+
+// gridColumnOf returns the review table's column that holds a problem:
+// by the file's column letter, else by its field or the nearest field that
+// contains it; 0 when none does.
+func gridColumnOf(cols []worker.GridColumn, p worker.Problem) int {
+	if p.Column != "" {
+		for i, c := range cols {
+			if c.Letter == p.Column {
+				return i
+			}
+		}
+	}
+	for f := p.Field; f != ""; {
+		for i, c := range cols {
+			if c.Field == f {
+				return i
+			}
+		}
+		k := strings.LastIndexAny(f, ".[")
+		if k < 0 {
+			break
+		}
+		f = f[:k]
+	}
+	return 0
+}

@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// The mapping step shows each column of the file with the field it fills
+// and how that was decided; the operator changes fields one column at a
+// time. These helpers hold that logic, apart from rendering.
+
+// columnStatus says how a column is mapped, in words and as a CSS tone:
+// matched by its header, chosen by the operator, suggested, or not
+// imported.
+func columnStatus(c worker.ColumnView) (label, tone string) {
+	switch {
+	case c.Match == worker.MatchExact || c.Match == worker.MatchAlias:
+		return "Matched", "ok"
+	case c.Match == worker.MatchManual:
+		return "Chosen", "ok"
+	case c.Match == worker.MatchIgnored:
+		return "Left out by design", "muted"
+	case len(c.Suggestions) > 0:
+		return "Suggestion: " + c.Suggestions[0], "warn"
+	case len(c.Samples) == 0:
+		return "Empty, not imported", "muted"
+	}
+	return "Not imported", "warn"
+}
+
+// A pendingMapping holds the fields the operator chose for columns and
+// the worker has not applied yet. Choices wait while two columns would
+// fill one field, rather than taking the field from the other column: a
+// keyboard user going through a menu with the arrow keys passes over
+// fields other columns fill, and must not unmap them on the way.
+type pendingMapping map[int]string
+
+// field returns the field column c fills, pending choices included.
+func (m pendingMapping) field(c worker.ColumnView) string {
+	if f, ok := m[c.Column]; ok {
+		return f
+	}
+	return c.Field
+}
+
+// conflicts returns, for each field more than one column would fill, the
+// letters of those columns.
+func (m pendingMapping) conflicts(columns []worker.ColumnView) map[string][]string {
+	by := make(map[string][]string)
+	for _, c := range columns {
+		if f := m.field(c); f != "" {
+			by[f] = append(by[f], c.Letter)
+		}
+	}
+	for f, letters := range by {
+		if len(letters) < 2 {
+			delete(by, f)
+		}
+	}
+	return by
+}
+
+// choices returns the pending choices to send, in column order.
+func (m pendingMapping) choices(columns []worker.ColumnView) []worker.ColumnChoice {
+	var out []worker.ColumnChoice
+	for _, c := range columns {
+		if f, ok := m[c.Column]; ok && f != c.Field {
+			out = append(out, worker.ColumnChoice{Column: c.Column, Field: f})
+		}
+	}
+	return out
+}
+
+// mappingCounts sums up a mapping for its heading: how many columns are
+// matched automatically, chosen, and not imported though they hold values.
+func mappingCounts(columns []worker.ColumnView) (matched, chosen, unmapped int) {
+	for _, c := range columns {
+		switch {
+		case c.Match == worker.MatchExact || c.Match == worker.MatchAlias:
+			matched++
+		case c.Match == worker.MatchManual:
+			chosen++
+		case c.Field == "" && c.Match != worker.MatchIgnored && len(c.Samples) > 0:
+			unmapped++
+		}
+	}
+	return matched, chosen, unmapped
+}
+
+// mappingSummary is the one-line account of a mapping.
+func mappingSummary(columns []worker.ColumnView) string {
+	matched, chosen, unmapped := mappingCounts(columns)
+	s := fmt.Sprintf("%s matched by their headers", plural(matched, "column", "columns"))
+	if chosen > 0 {
+		s += fmt.Sprintf(", %s chosen", count(chosen))
+	}
+	if unmapped > 0 {
+		s += fmt.Sprintf(", %s with values not imported", count(unmapped))
+	}
+	return s + "."
+}
+
+// targetLabel is a field as the mapping's menu lists it.
+func targetLabel(t worker.Target) string {
+	if t.Required {
+		return t.Path + " (required)"
+	}
+	return t.Path
+}

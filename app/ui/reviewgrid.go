@@ -1,0 +1,631 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// A gridFocus asks the review table to show and focus one element's cell;
+// a new Seq asks again.
+type gridFocus struct {
+	Element int
+	Column  int
+	Seq     int
+}
+
+// reviewGrid is the review table: one row per element, the cells as the
+// file shows them, the invalid ones marked with their messages. It holds
+// only the rows around the view, asked of the worker as the operator
+// scrolls, and renders only those in view, so that 10,000 rows scroll as
+// smoothly as ten. It is a grid for the keyboard: the arrow keys move
+// between cells, Enter or F2 edits one, F8 and Shift+F8 go to the next
+// and previous problem.
+type reviewGrid struct {
+	app.Compo
+
+	Idoc        int
+	Iversion    int
+	Icolumns    []worker.GridColumn
+	IerrorsOnly bool
+	Ifocus      gridFocus
+	IonEdited   func(ctx app.Context, e worker.Edited)
+	IonAnnounce func(ctx app.Context, text string)
+
+	// The rows held: [offset, offset+len(rows)) of a view of total rows,
+	// at version.
+	total   int
+	offset  int
+	rows    []worker.GridRow
+	version int
+	loaded  bool
+	// loading is the window asked for, while a request is out.
+	loading bool
+	again   bool
+	seq     int
+
+	scrollTop, viewport, headerHeight float64
+	start, end                        int
+
+	activePos, activeCol int
+	editing              bool
+	editText             string
+
+	doc, docVersion, focusSeq int
+	errorsOnly                bool
+	// ctx is the table's own context, for the worker's answers: an event's
+	// context is dropped once its element is gone (an edited cell's
+	// input is, by the time the worker answers).
+	ctx app.Context
+}
+
+func newReviewGrid() *reviewGrid {
+	return &reviewGrid{viewport: 20 * rowHeight, headerHeight: 2 * rowHeight}
+}
+
+// Document sets the document shown and its version; a new version makes
+// the table ask for its rows again.
+func (g *reviewGrid) Document(id, version int) *reviewGrid {
+	g.Idoc, g.Iversion = id, version
+	return g
+}
+
+// Columns sets the columns.
+func (g *reviewGrid) Columns(c []worker.GridColumn) *reviewGrid {
+	g.Icolumns = c
+	return g
+}
+
+// ErrorsOnly shows only the rows with errors.
+func (g *reviewGrid) ErrorsOnly(v bool) *reviewGrid {
+	g.IerrorsOnly = v
+	return g
+}
+
+// Focus asks for an element's cell to be shown and focused.
+func (g *reviewGrid) Focus(f gridFocus) *reviewGrid {
+	g.Ifocus = f
+	return g
+}
+
+// OnEdited sets what receives the result of an edit.
+func (g *reviewGrid) OnEdited(f func(ctx app.Context, e worker.Edited)) *reviewGrid {
+	g.IonEdited = f
+	return g
+}
+
+// OnAnnounce sets what reads the table's news to screen readers.
+func (g *reviewGrid) OnAnnounce(f func(ctx app.Context, text string)) *reviewGrid {
+	g.IonAnnounce = f
+	return g
+}
+
+func (g *reviewGrid) OnMount(ctx app.Context) {
+	g.ctx = ctx
+	g.measure()
+	g.sync(ctx)
+	g.layout()
+}
+
+func (g *reviewGrid) OnUpdate(ctx app.Context) { g.sync(ctx) }
+
+func (g *reviewGrid) OnResize(ctx app.Context) {
+	g.measure()
+	g.scrolled()
+}
+
+// sync reacts to new props: another document or view starts from the top,
+// a new version asks for the rows again, a new focus goes to its cell.
+func (g *reviewGrid) sync(ctx app.Context) {
+	switch {
+	case g.Idoc != g.doc || g.IerrorsOnly != g.errorsOnly:
+		g.doc, g.docVersion, g.errorsOnly = g.Idoc, g.Iversion, g.IerrorsOnly
+		g.rows, g.loaded, g.total, g.offset = nil, false, 0, 0
+		g.activePos, g.activeCol, g.editing = 0, 0, false
+		g.setScroll(0)
+		g.fetch(0, 2*fetchAhead, nil, true)
+	case g.Iversion != g.docVersion:
+		g.docVersion = g.Iversion
+		g.fetch(g.offset, max(len(g.rows), 2*fetchAhead), nil, true)
+	}
+	if g.Ifocus.Seq != g.focusSeq {
+		g.focusSeq = g.Ifocus.Seq
+		el := g.Ifocus.Element
+		g.activeCol = g.Ifocus.Column
+		g.fetch(0, 2*fetchAhead, &el, true)
+	}
+}
+
+// measure reads the table's viewport and header heights.
+func (g *reviewGrid) measure() {
+	if el := app.Window().GetElementByID("grid"); el.Truthy() {
+		g.viewport = el.Get("clientHeight").Float()
+		g.scrollTop = el.Get("scrollTop").Float()
+		if th := el.Call("querySelector", "thead"); th.Truthy() {
+			g.headerHeight = th.Get("offsetHeight").Float()
+		}
+	}
+}
+
+func (g *reviewGrid) setScroll(top float64) {
+	g.scrollTop = top
+	if el := app.Window().GetElementByID("grid"); el.Truthy() {
+		el.Set("scrollTop", top)
+	}
+}
+
+// fetch asks the worker for rows; around, when set, moves the window to
+// that element and makes its cell the active one. While a request is out,
+// a scroll waits for its answer; anything else (another view, a new
+// version, a cell to show) asks at once, and the older answer is dropped.
+func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
+	work := background()
+	if work == nil {
+		return
+	}
+	if g.loading && !force && around == nil {
+		g.again = true
+		return
+	}
+	g.loading = true
+	g.seq++
+	seq := g.seq
+	req := worker.RowsWindow{Document: g.Idoc, Offset: offset, Limit: limit, ErrorsOnly: g.IerrorsOnly, Around: around}
+	work.Run(worker.JobRows, req, nil, workerHandlers(g.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if seq != g.seq {
+			return // a newer request is out
+		}
+		g.loading = false
+		var r worker.Rows
+		if err != nil || json.Unmarshal(body, &r) != nil {
+			return
+		}
+		g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
+		g.activePos = min(g.activePos, max(0, g.total-1))
+		if around != nil && r.Position >= 0 {
+			g.activePos = r.Position
+			g.reveal()
+		}
+		if g.again {
+			g.again = false
+			g.scrolled()
+		}
+		g.layout()
+	}))
+}
+
+// window recomputes the rows to render from the scroll position.
+func (g *reviewGrid) window() {
+	g.start, g.end = visibleRange(g.scrollTop, g.viewport-g.headerHeight, g.total)
+}
+
+// layout recomputes the window and, once rendered, sizes the empty rows
+// that stand for the rows above and below it. Their heights are set
+// through the DOM: the content security policy refuses style attributes.
+func (g *reviewGrid) layout() {
+	g.window()
+	above, below := g.start*rowHeight, max(0, g.total-g.end)*rowHeight
+	g.ctx.Defer(func(app.Context) {
+		for id, h := range map[string]int{"grid-above": above, "grid-below": below} {
+			if el := app.Window().GetElementByID(id); el.Truthy() {
+				el.Get("style").Set("height", px(h))
+			}
+		}
+	})
+}
+
+func (g *reviewGrid) onScroll(ctx app.Context, e app.Event) {
+	g.scrollTop = ctx.JSSrc().Get("scrollTop").Float()
+	start, end := g.start, g.end
+	g.scrolled()
+	if start == g.start && end == g.end {
+		ctx.PreventUpdate()
+	}
+}
+
+// scrolled renders the rows now in view, asking the worker for those it
+// lacks.
+func (g *reviewGrid) scrolled() {
+	g.layout()
+	if off, lim, need := fetchFor(g.start, g.end, g.total, g.offset, len(g.rows)); need && g.loaded {
+		g.fetch(off, lim, nil, false)
+	}
+}
+
+// reveal scrolls the active cell into view and gives it the focus.
+func (g *reviewGrid) reveal() {
+	if top, moved := scrollToShow(g.activePos, g.scrollTop, g.viewport, g.headerHeight); moved {
+		g.setScroll(top)
+		g.scrolled()
+	}
+	g.layout()
+	id := cellID(g.activePos, g.activeCol)
+	g.ctx.Defer(func(app.Context) { focusByID(id) })
+}
+
+func cellID(pos, col int) string { return "cell-" + strconv.Itoa(pos) + "-" + strconv.Itoa(col) }
+
+// row returns the row held at position pos of the view.
+func (g *reviewGrid) row(pos int) (worker.GridRow, bool) {
+	i := pos - g.offset
+	if i < 0 || i >= len(g.rows) {
+		return worker.GridRow{}, false
+	}
+	return g.rows[i], true
+}
+
+func (g *reviewGrid) Render() app.UI {
+	cols := g.Icolumns
+	g.window()
+	label := "Elements"
+	if g.IerrorsOnly {
+		label = "Elements with errors"
+	}
+	var rows []int
+	for pos := g.start; pos < g.end; pos++ {
+		rows = append(rows, pos)
+	}
+	return app.Div().Class("grid-box").Body(
+		app.Div().ID("grid").Class("grid-scroll").OnScroll(g.onScroll).OnKeyDown(g.onKey).Body(
+			app.Table().Class("grid").Role("grid").
+				Aria("label", label).
+				Aria("rowcount", g.total+1).
+				Aria("colcount", len(cols)+2).
+				Body(
+					app.THead().Body(app.Tr().Aria("rowindex", 1).Body(
+						app.Th().Scope("col").Class("grid-rowhead").Text("Row"),
+						app.Range(cols).Slice(func(i int) app.UI {
+							c := cols[i]
+							th := app.Th().Scope("col").Aria("colindex", i+2)
+							head := c.Header
+							if c.Letter != "" {
+								head = c.Letter + " · " + c.Header
+							}
+							body := []app.UI{app.Span().Class("grid-head").Text(head)}
+							if c.Field != c.Header {
+								body = append(body, app.Span().Class("grid-field").Text(c.Field))
+							}
+							return th.Body(body...)
+						}),
+						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text("Other problems"),
+					)),
+					app.TBody().Body(
+						app.Tr().ID("grid-above").Class("grid-spacer").Aria("hidden", "true"),
+						app.Range(rows).Slice(func(i int) app.UI { return g.renderRow(rows[i]) }),
+						app.Tr().ID("grid-below").Class("grid-spacer").Aria("hidden", "true"),
+					),
+				),
+		),
+		app.If(g.loaded && g.total == 0, func() app.UI {
+			if g.IerrorsOnly {
+				return app.P().Class("all-clear").Text("No row has an error.")
+			}
+			return app.P().Class("note").Text("The file has no elements.")
+		}),
+		app.P().ID("cell-detail").Class("cell-detail").Aria("live", "polite").Text(g.detail()),
+	)
+}
+
+func px(n int) string { return strconv.Itoa(n) + "px" }
+
+func (g *reviewGrid) renderRow(pos int) app.UI {
+	cols := g.Icolumns
+	r, ok := g.row(pos)
+	tr := app.Tr().Aria("rowindex", pos+2)
+	if !ok {
+		return tr.Class("grid-loading").Body(
+			app.Th().Scope("row").Class("grid-rowhead").Text("…"),
+			app.Td().ColSpan(len(cols)+1).Text("Loading…"),
+		)
+	}
+	if r.Severity != "" {
+		tr = tr.Class("row-" + r.Severity)
+	}
+	marks := make(map[int]worker.CellMark, len(r.Marks))
+	for _, m := range r.Marks {
+		marks[m.Column] = m
+	}
+	cells := make([]app.UI, 0, len(cols)+2)
+	cells = append(cells, app.Th().Scope("row").Class("grid-rowhead").Text(r.Label))
+	for c := range cols {
+		cells = append(cells, g.renderCell(pos, c, r, marks))
+	}
+	other := app.Td().Role("gridcell").Aria("colindex", len(cols)+2).Class("grid-other")
+	if len(r.Problems) > 0 {
+		other = other.Class("cell-" + r.Severity).Title(strings.Join(r.Problems, "\n")).Text(strings.Join(r.Problems, " · "))
+	}
+	cells = append(cells, other)
+	return tr.Body(cells...)
+}
+
+func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]worker.CellMark) app.UI {
+	active := pos == g.activePos && c == g.activeCol
+	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Aria("colindex", c+2).
+		OnClick(func(ctx app.Context, e app.Event) { g.activate(ctx, pos, c) }).
+		OnDblClick(func(ctx app.Context, e app.Event) { g.activate(ctx, pos, c); g.startEdit(ctx) })
+	if active {
+		td = td.TabIndex(0).Class("cell-active")
+	} else {
+		td = td.TabIndex(-1)
+	}
+	m, marked := marks[c]
+	if marked {
+		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == "error")
+	}
+	if active && g.editing {
+		return td.Class("cell-editing").Body(
+			app.Input().ID("cell-editor").Class("cell-input").Value(g.editText).
+				Aria("label", "New value of "+g.Icolumns[c].Field).
+				OnInput(func(ctx app.Context, e app.Event) {
+					g.editText = ctx.JSSrc().Get("value").String()
+					ctx.PreventUpdate()
+				}).
+				OnKeyDown(g.onEditKey).
+				OnBlur(func(ctx app.Context, e app.Event) {
+					if g.editing {
+						g.commit(ctx, 0)
+					}
+				}),
+		)
+	}
+	text := r.Cells[c]
+	if !marked {
+		return td.Text(text)
+	}
+	// Screen readers hear the severity with the value; the messages are
+	// read from the detail line below the table.
+	return td.Body(
+		app.Span().Text(text),
+		app.Span().Class("visually-hidden").Text(", "+m.Severity),
+	)
+}
+
+// detail describes the active cell for the line under the table: its row
+// and field, and its problems.
+func (g *reviewGrid) detail() string {
+	r, ok := g.row(g.activePos)
+	if !ok || g.activeCol >= len(g.Icolumns) {
+		return ""
+	}
+	col := g.Icolumns[g.activeCol]
+	where := "Row " + r.Label
+	if strings.HasPrefix(r.Label, "#") {
+		where = "Element " + strings.TrimPrefix(r.Label, "#")
+	}
+	s := fmt.Sprintf("%s, %s", where, col.Field)
+	for _, m := range r.Marks {
+		if m.Column == g.activeCol {
+			return s + ": " + strings.Join(m.Messages, " · ")
+		}
+	}
+	if len(r.Problems) > 0 {
+		return s + ". The row: " + strings.Join(r.Problems, " · ")
+	}
+	return s + "."
+}
+
+func (g *reviewGrid) activate(ctx app.Context, pos, col int) {
+	if g.editing && (pos != g.activePos || col != g.activeCol) {
+		g.commit(ctx, 0)
+	}
+	g.activePos, g.activeCol = pos, col
+	g.reveal()
+}
+
+// onKey moves between cells and starts edits.
+func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
+	if g.editing || g.total == 0 {
+		return
+	}
+	key := e.Get("key").String()
+	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
+	shift := e.Get("shiftKey").Bool()
+	page := max(1, int((g.viewport-g.headerHeight)/rowHeight)-1)
+	last := len(g.Icolumns) - 1
+	pos, col := g.activePos, g.activeCol
+	switch key {
+	case "ArrowDown":
+		pos++
+	case "ArrowUp":
+		pos--
+	case "ArrowRight":
+		col++
+	case "ArrowLeft":
+		col--
+	case "PageDown":
+		pos += page
+	case "PageUp":
+		pos -= page
+	case "Home":
+		col = 0
+		if ctrl {
+			pos = 0
+		}
+	case "End":
+		col = last
+		if ctrl {
+			pos = g.total - 1
+		}
+	case "Enter", "F2":
+		e.PreventDefault()
+		g.startEdit(ctx)
+		return
+	case "F8":
+		e.PreventDefault()
+		g.next(ctx, shift)
+		return
+	default:
+		ctx.PreventUpdate()
+		return
+	}
+	e.PreventDefault()
+	g.activePos = max(0, min(pos, g.total-1))
+	g.activeCol = max(0, min(col, last))
+	g.reveal()
+}
+
+// next goes to the next (or previous) element with a problem.
+func (g *reviewGrid) next(ctx app.Context, back bool) {
+	after := -1
+	if r, ok := g.row(g.activePos); ok {
+		after = r.Element
+	}
+	nextProblem(g.ctx, g.Idoc, after, back, g.IerrorsOnly, func(f worker.FoundProblem) {
+		g.announceFound(g.ctx, f)
+		if !f.Found {
+			return
+		}
+		el := f.Element
+		if f.Column >= 0 {
+			g.activeCol = f.Column
+		}
+		g.fetch(0, 2*fetchAhead, &el, true)
+	})
+}
+
+func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
+	if g.IonAnnounce == nil {
+		return
+	}
+	if !f.Found {
+		g.IonAnnounce(ctx, "No problem left.")
+		return
+	}
+	msg := problemPlace(f.Problem) + ": " + f.Problem.Message
+	if f.Wrapped {
+		msg = "From the top again. " + msg
+	}
+	g.IonAnnounce(ctx, msg)
+}
+
+// nextProblem asks the worker for the next element with a problem.
+func nextProblem(ctx app.Context, doc, after int, back, errorsOnly bool, found func(worker.FoundProblem)) {
+	work := background()
+	if work == nil {
+		return
+	}
+	if back && after < 0 {
+		after = 1 << 30
+	}
+	req := worker.NextProblem{Document: doc, After: after, Back: back, ErrorsOnly: errorsOnly}
+	work.Run(worker.JobNextProblem, req, nil, workerHandlers(ctx, nil, func(body []byte, _ app.Value, err error) {
+		var f worker.FoundProblem
+		if err == nil && json.Unmarshal(body, &f) == nil {
+			found(f)
+		}
+	}))
+}
+
+func (g *reviewGrid) startEdit(ctx app.Context) {
+	r, ok := g.row(g.activePos)
+	if !ok || g.activeCol >= len(g.Icolumns) {
+		return
+	}
+	g.editing = true
+	g.editText = r.Cells[g.activeCol]
+	g.ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID("cell-editor"); el.Truthy() {
+			el.Call("focus")
+			el.Call("select")
+		}
+	})
+}
+
+func (g *reviewGrid) onEditKey(ctx app.Context, e app.Event) {
+	e.StopImmediatePropagation()
+	switch e.Get("key").String() {
+	case "Enter":
+		e.PreventDefault()
+		g.editText = ctx.JSSrc().Get("value").String()
+		g.commit(ctx, 1)
+	case "Tab":
+		g.editText = ctx.JSSrc().Get("value").String()
+		g.commit(ctx, 0)
+	case "Escape":
+		e.PreventDefault()
+		g.editing = false
+		g.reveal()
+	default:
+		ctx.PreventUpdate()
+	}
+}
+
+// commit sends the edit to the worker, then moves down by move rows.
+func (g *reviewGrid) commit(ctx app.Context, move int) {
+	g.editing = false
+	r, ok := g.row(g.activePos)
+	work := background()
+	if !ok || work == nil {
+		return
+	}
+	col, text := g.activeCol, g.editText
+	if r.Cells[col] == text {
+		g.activePos = max(0, min(g.activePos+move, g.total-1))
+		g.reveal()
+		return
+	}
+	pos := g.activePos
+	// Show the new value at once; the worker's answer brings its problems.
+	if i := pos - g.offset; i >= 0 && i < len(g.rows) {
+		cells := append([]string(nil), r.Cells...)
+		cells[col] = text
+		g.rows[i].Cells = cells
+	}
+	req := worker.Edit{Document: g.Idoc, Element: r.Element, Column: col, Text: text}
+	work.Run(worker.JobEdit, req, nil, workerHandlers(g.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if err != nil {
+			if g.IonAnnounce != nil {
+				g.IonAnnounce(g.ctx, "The change was not made: "+errorText(err))
+			}
+			return
+		}
+		var ed worker.Edited
+		if json.Unmarshal(body, &ed) != nil {
+			return
+		}
+		if i := pos - g.offset; i >= 0 && i < len(g.rows) && g.rows[i].Element == ed.Row.Element {
+			g.rows[i] = ed.Row
+		}
+		if g.IonAnnounce != nil {
+			g.IonAnnounce(g.ctx, editNews(ed))
+		}
+		if g.IonEdited != nil {
+			g.IonEdited(g.ctx, ed)
+		}
+	}))
+	g.activePos = max(0, min(g.activePos+move, g.total-1))
+	g.reveal()
+}
+
+// editNews says what an edit did, for screen readers.
+func editNews(ed worker.Edited) string {
+	where := "Row " + ed.Row.Label
+	if strings.HasPrefix(ed.Row.Label, "#") {
+		where = "Element " + strings.TrimPrefix(ed.Row.Label, "#")
+	}
+	left := fmt.Sprintf(" %s left in the file.", plural(ed.Summary.Errors, "error", "errors"))
+	var msgs []string
+	for _, m := range ed.Row.Marks {
+		if m.Severity == "error" {
+			msgs = append(msgs, m.Messages...)
+		}
+	}
+	if ed.Row.Severity != "error" {
+		return where + " is valid." + left
+	}
+	if len(msgs) == 0 {
+		msgs = ed.Row.Problems
+	}
+	return where + " still has errors: " + strings.Join(msgs, " · ") + "." + left
+}
+
+func errorText(err error) string {
+	if we, ok := err.(*worker.Error); ok {
+		return we.Message
+	}
+	return err.Error()
+}

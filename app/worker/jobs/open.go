@@ -1,0 +1,354 @@
+package jobs
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/review"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// CodeUnreadable is the error code of a file that cannot be read at all;
+// the message says why and what to do.
+const CodeUnreadable = "unreadable"
+
+// open runs worker.JobOpen.
+func (s *Server) open(c *Call) (any, error) {
+	var req worker.Open
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d := &Document{FileName: req.FileName, data: c.Data, text: req.Text, BackOffice: req.BackOffice}
+	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter}
+	if req.Text != "" && d.FileName == "" {
+		d.FileName = "Pasted rows"
+	}
+	if req.Kind != "" {
+		k, err := lookupKind(req.Kind, req.BackOffice)
+		if err != nil {
+			return nil, err
+		}
+		d.Kind = k
+	}
+	if err := s.read(c, d); err != nil {
+		return nil, err
+	}
+	c.Documents().Add(d)
+	if err := s.readTable(c, d, ""); err != nil {
+		return nil, err
+	}
+	if err := s.chooseKind(c, d); err != nil {
+		return nil, err
+	}
+	return s.finish(c, d, req.Auto, false)
+}
+
+// finish describes how a document is read and builds it when asked to
+// (build), when it is a request body, which needs no more choices once
+// its kind is known, or when asked to if nothing needs confirming (auto).
+func (s *Server) finish(c *Call, d *Document, auto, build bool) (worker.Prepared, error) {
+	p := s.prepared(d)
+	request := d.file != nil && d.file.IsRequest()
+	if d.review == nil && d.Kind != nil && (build || request || auto && p.Ready) {
+		if err := s.buildDocument(c, d); err != nil {
+			return p, err
+		}
+	}
+	if d.review != nil {
+		sum := s.summary(d)
+		p.Summary = &sum
+	}
+	return p, nil
+}
+
+// prepare runs worker.JobPrepare.
+func (s *Server) prepare(c *Call) (any, error) {
+	var req worker.Prepare
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d, err := c.Documents().Get(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	backOffice := d.BackOffice
+	if req.BackOffice != nil {
+		backOffice = *req.BackOffice
+	}
+	if req.Kind != "" || backOffice != d.BackOffice {
+		id := req.Kind
+		if id == "" && d.Kind != nil {
+			id = d.Kind.ID
+		}
+		k, err := lookupKind(id, backOffice)
+		if err != nil {
+			return nil, err
+		}
+		changed := d.Kind != k
+		d.Kind, d.BackOffice, d.KindSuggested = k, backOffice, false
+		if changed {
+			d.im, d.review = nil, nil
+		} else if d.review != nil {
+			d.review.BackOffice = backOffice
+		}
+	}
+	reread := req.Encoding != "" && req.Encoding != d.opts.Encoding || req.Delimiter != "" && req.Delimiter != d.opts.Delimiter
+	if reread {
+		if req.Encoding != "" {
+			d.opts.Encoding = req.Encoding
+		}
+		if req.Delimiter != "" {
+			d.opts.Delimiter = req.Delimiter
+		}
+		if err := s.read(c, d); err != nil {
+			return nil, err
+		}
+	}
+	if reread || req.Sheet != "" && d.table != nil && req.Sheet != d.table.Sheet {
+		// The mapping of the table read before is applied again to the new
+		// one, matched by header, so the operator's choices are kept.
+		var saved *ingest.Mapping
+		if d.im != nil {
+			m := d.im.Mapping()
+			saved = &m
+		}
+		if err := s.readTable(c, d, req.Sheet); err != nil {
+			return nil, err
+		}
+		if saved != nil && d.im != nil {
+			_, _ = d.im.UseSavedMapping(*saved)
+		}
+	}
+	if d.im == nil && d.table != nil && d.Kind != nil {
+		d.im = ingest.NewImport(d.table, d.Kind, s.validator)
+	}
+	if err := s.applyMapping(d, req); err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	return s.finish(c, d, req.Auto, req.Build)
+}
+
+// applyMapping applies the header row, mapping and settings a Prepare
+// asks for; any of them makes the built document stale.
+func (s *Server) applyMapping(d *Document, req worker.Prepare) error {
+	if d.im == nil {
+		if req.HeaderRow > 0 || len(req.Columns) > 0 || req.SavedMapping != "" || req.Settings != nil {
+			return errors.New("choose the kind before the columns")
+		}
+		return nil
+	}
+	stale := false
+	if req.HeaderRow > 0 && req.HeaderRow != d.im.Mapping().HeaderRow {
+		if err := d.im.SetHeaderRow(req.HeaderRow); err != nil {
+			return err
+		}
+		stale = true
+	}
+	if req.SavedMapping != "" {
+		saved, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
+		if err != nil {
+			return fmt.Errorf("the mapping file: %w", err)
+		}
+		missing, err := d.im.UseSavedMapping(saved)
+		if err != nil {
+			return fmt.Errorf("the mapping file: %w", err)
+		}
+		if len(missing) > 0 {
+			d.table.Notes = appendOnce(d.table.Notes, fmt.Sprintf("The mapping file names columns this file lacks: %s.", strings.Join(missing, ", ")))
+		}
+		stale = true
+	}
+	if len(req.Columns) > 0 {
+		m := d.im.Mapping()
+		for _, ch := range req.Columns {
+			if err := m.Set(ch.Column, ch.Field); err != nil {
+				return err
+			}
+		}
+		settings, detected := d.im.Settings(), d.im.DetectedSettings()
+		if err := d.im.SetMapping(m); err != nil {
+			return err
+		}
+		// The operator's settings outlive a change of columns; detection
+		// only fills in what was never chosen.
+		if settings != detected {
+			_ = d.im.SetSettings(settings)
+		}
+		stale = true
+	}
+	if req.Settings != nil {
+		if err := d.im.SetSettings(fromWireSettings(*req.Settings)); err != nil {
+			return err
+		}
+		stale = true
+	}
+	if stale {
+		d.review = nil
+	}
+	return nil
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// lookupKind finds a kind and checks it has the variant asked for.
+func lookupKind(id string, backOffice bool) (*schema.Kind, error) {
+	k, err := schema.Lookup(id)
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	if _, err := k.Endpoint(backOffice); err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	return k, nil
+}
+
+// read opens the document's bytes or text. A JSON file that does not
+// parse becomes a request with one problem saying where; any other file
+// that cannot be read is an error naming the place at fault.
+func (s *Server) read(c *Call, d *Document) error {
+	var f *ingest.File
+	var err error
+	if d.text != "" {
+		f, err = ingest.OpenText(d.text)
+	} else {
+		f, err = ingest.Open(d.FileName, d.data, d.opts)
+	}
+	d.file, d.table, d.im, d.review = nil, nil, nil, nil
+	var syntax *schema.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		d.review = notJSON(d, syntax)
+		return nil
+	case err != nil:
+		return worker.Errorf(CodeUnreadable, "%v", err)
+	}
+	d.file = f
+	return nil
+}
+
+// notJSON is the document of a JSON file that does not parse.
+func notJSON(d *Document, syntax *schema.SyntaxError) *review.Document {
+	k := d.Kind
+	if k == nil {
+		k = schema.Kinds()[0]
+	}
+	r := &schema.Report{Kind: k.ID}
+	r.Add(schema.Problem{
+		Element:  schema.RequestLevel,
+		Code:     "not-json",
+		Message:  fmt.Sprintf("%s is not a JSON request body: %v", displayName(d.FileName), syntax),
+		Severity: schema.Error,
+	})
+	return review.FromRequest(k, d.BackOffice, d.FileName, nil, r, schema.Default())
+}
+
+// readTable reads a sheet of a table file ("" for the default sheet), and
+// prepares its import when the kind is known.
+func (s *Server) readTable(c *Call, d *Document, sheet string) error {
+	if d.file == nil || d.file.IsRequest() {
+		return nil
+	}
+	if sheet == "" {
+		sheet = d.file.DefaultSheet()
+	}
+	t, err := d.file.TableContext(c.Context(), sheet, func(done, total int) {
+		c.Progress(worker.Progress{Phase: "reading", Done: done, Total: total})
+	})
+	if err != nil {
+		if c.Context().Err() != nil {
+			return c.Context().Err()
+		}
+		return worker.Errorf(CodeUnreadable, "%v", err)
+	}
+	d.table, d.im, d.review = t, nil, nil
+	if d.Kind != nil {
+		d.im = ingest.NewImport(t, d.Kind, s.validator)
+	}
+	return nil
+}
+
+// chooseKind suggests kinds from the file's headers or fields, and takes
+// the best when the operator chose none.
+func (s *Server) chooseKind(c *Call, d *Document) error {
+	switch {
+	case d.table != nil:
+		d.suggestions = suggestForTable(d.table, s.validator)
+	case d.file != nil && d.file.IsRequest():
+		doc, _, _ := d.file.Request()
+		d.suggestions = suggestForRequest(doc, s.validator)
+	}
+	if d.Kind != nil || len(d.suggestions) == 0 {
+		return nil
+	}
+	best := d.suggestions[0]
+	if best.Matched == 0 || len(d.suggestions) > 1 && sameScore(best, d.suggestions[1]) {
+		return nil
+	}
+	k, err := schema.Lookup(best.Kind)
+	if err != nil {
+		return err
+	}
+	d.Kind, d.KindSuggested, d.BackOffice = k, true, false
+	if d.table != nil {
+		d.im = ingest.NewImport(d.table, k, s.validator)
+	}
+	return nil
+}
+
+// buildDocument builds and validates the document's elements.
+func (s *Server) buildDocument(c *Call, d *Document) error {
+	if d.file != nil && d.file.IsRequest() {
+		return s.buildRequest(c, d)
+	}
+	if d.im == nil {
+		return worker.Errorf(worker.CodeBadRequest, "choose the bulk kind of %s first", displayName(d.FileName))
+	}
+	_, err := d.im.BuildContext(c.Context(), func(done, total int) {
+		c.Progress(worker.Progress{Phase: "validating", Done: done, Total: total})
+	})
+	if err != nil {
+		return err
+	}
+	rd, err := review.FromImport(d.im, d.BackOffice, d.FileName)
+	if err != nil {
+		return err
+	}
+	d.review = rd
+	return nil
+}
+
+// buildRequest validates a JSON request body: the file's text the first
+// time, which also finds keys written twice, and its elements as edited
+// when the operator changes the kind afterwards.
+func (s *Server) buildRequest(c *Call, d *Document) error {
+	doc, _, _ := d.file.Request()
+	elements, _ := doc.([]any)
+	progress := func(done, total int) {
+		c.Progress(worker.Progress{Phase: "validating", Done: done, Total: total})
+	}
+	var report *schema.Report
+	var err error
+	if !d.checked {
+		report, err = s.validator.CheckRequestContext(c.Context(), d.Kind, d.data, progress)
+	} else if elements != nil {
+		report, err = s.validator.ValidateRequestContext(c.Context(), d.Kind, elements, func(done int) { progress(done, len(elements)) })
+	} else {
+		report, err = s.validator.CheckRequestContext(c.Context(), d.Kind, d.data, progress)
+	}
+	if err != nil {
+		return err
+	}
+	d.checked = true
+	d.review = review.FromRequest(d.Kind, d.BackOffice, d.FileName, elements, report, s.validator)
+	return nil
+}

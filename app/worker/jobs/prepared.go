@@ -1,0 +1,138 @@
+package jobs
+
+import (
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// samples is how many values of each column the mapping step shows.
+const samples = 3
+
+// prepared describes how a document will be read, for the page.
+func (s *Server) prepared(d *Document) worker.Prepared {
+	p := worker.Prepared{
+		Document:      d.ID,
+		FileName:      d.FileName,
+		BackOffice:    d.BackOffice,
+		KindSuggested: d.KindSuggested,
+		Suggestions:   d.suggestions,
+		Format:        string(ingest.JSON),
+		Request:       true,
+	}
+	if d.Kind != nil {
+		p.Kind = d.Kind.ID
+	}
+	if d.file == nil {
+		return p // a JSON file that does not parse
+	}
+	f := d.file
+	p.Format, p.Request = string(f.Format), f.IsRequest()
+	p.Encoding, p.Delimiter = f.Encoding, f.Delimiter
+	p.Notes = append(p.Notes, f.Notes...)
+	for _, sh := range f.Sheets() {
+		p.Sheets = append(p.Sheets, worker.Sheet{Name: sh.Name, Hidden: sh.Hidden, Empty: sh.Empty})
+	}
+	if d.table == nil {
+		return p
+	}
+	p.Sheet = d.table.Sheet
+	for _, n := range d.table.Notes {
+		p.Notes = appendOnce(p.Notes, n)
+	}
+	if d.im == nil {
+		return p
+	}
+	im := d.im
+	m := im.Mapping()
+	p.HeaderRow, p.DataRows = m.HeaderRow, im.DataRows()
+	required := make(map[string]bool)
+	for _, t := range im.Targets() {
+		p.Targets = append(p.Targets, worker.Target{Path: t.Path, Title: t.Title, Required: t.Required, Rules: t.Rules})
+		if t.Required {
+			required[t.Path] = true
+		}
+	}
+	unknown := false
+	for _, c := range m.Columns {
+		cv := worker.ColumnView{
+			Column: c.Column, Letter: c.Letter, Header: c.Header, Field: c.Field,
+			Match: string(c.Match), Suggestions: c.Suggestions, Samples: columnSamples(d.table, m.HeaderRow, c.Column),
+		}
+		p.Columns = append(p.Columns, cv)
+		delete(required, c.Field)
+		if c.Field == "" && c.Match != ingest.MatchIgnored && len(cv.Samples) > 0 {
+			unknown = true
+		}
+	}
+	for _, t := range im.Targets() {
+		if required[t.Path] {
+			p.Missing = append(p.Missing, t.Path)
+		}
+	}
+	p.Settings, p.Detected = toWireSettings(im.Settings()), toWireSettings(im.DetectedSettings())
+	exampleError := false
+	for _, e := range im.Examples() {
+		p.Examples = append(p.Examples, worker.Example(e))
+		exampleError = exampleError || e.Error != ""
+	}
+	p.SettingsMatter = settingsMatter(d, p.Examples)
+	choosable := 0
+	for _, sh := range p.Sheets {
+		if !sh.Hidden && !sh.Empty {
+			choosable++
+		}
+	}
+	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && choosable <= 1 && p.DataRows > 0
+	return p
+}
+
+// settingsMatter says which settings change how the file reads: those of
+// the amount and date columns it maps.
+func settingsMatter(d *Document, examples []worker.Example) []string {
+	var out []string
+	add := func(s string) {
+		for _, x := range out {
+			if x == s {
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	for _, e := range examples {
+		if strings.HasSuffix(e.Field, "amount") || strings.Contains(strings.ToLower(e.Field), "amount") {
+			add("amounts")
+			add("separators")
+			if d.Kind.Amount == "" {
+				add("currency")
+			}
+		} else {
+			add("dates")
+		}
+	}
+	return out
+}
+
+// columnSamples returns the first values of a column below the header, in
+// the first thousand rows.
+func columnSamples(t *ingest.Table, header, col int) []string {
+	var out []string
+	for i := range min(len(t.Rows), 1000) {
+		r := &t.Rows[i]
+		if r.Number <= header {
+			continue
+		}
+		if c := r.Cell(col); !c.Empty() {
+			out = append(out, t.Display(c))
+			if len(out) == samples {
+				break
+			}
+		}
+	}
+	return out
+}
+
+func toWireSettings(s ingest.Settings) worker.Settings { return worker.Settings(s) }
+
+func fromWireSettings(s worker.Settings) ingest.Settings { return ingest.Settings(s) }

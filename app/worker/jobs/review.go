@@ -1,0 +1,292 @@
+package jobs
+
+import (
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/review"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// firstPage is how many problems a summary carries; the page asks for more
+// with worker.JobProblems.
+const firstPage = 100
+
+// maxWindow is the most rows one JobRows answer holds.
+const maxWindow = 500
+
+// build runs worker.JobBuild.
+func (s *Server) build(c *Call) (any, error) {
+	var req worker.Build
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d, err := c.Documents().Get(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	if d.review == nil {
+		if err := s.buildDocument(c, d); err != nil {
+			return nil, err
+		}
+	}
+	return s.summary(d), nil
+}
+
+// summary returns the counts, totals, columns and first problems of a
+// built document.
+func (s *Server) summary(d *Document) worker.Summary {
+	rd := d.review
+	sum := rd.Summary()
+	out := worker.Summary{
+		Document:   d.ID,
+		Kind:       rd.Kind.ID,
+		BackOffice: rd.BackOffice,
+		FileName:   d.FileName,
+		ReadAs:     rd.ReadAs(),
+		Version:    rd.Version(),
+		Elements:   sum.Elements,
+		Valid:      sum.Valid,
+		Invalid:    sum.Invalid,
+		Errors:     sum.Errors,
+		Warnings:   sum.Warnings,
+		Duplicates: sum.Duplicates,
+		Totals:     wireTotals(sum.Totals),
+		Problems:   problemPage(rd.Report().Problems, 0, firstPage),
+	}
+	if d.table != nil {
+		out.Sheet = d.table.Sheet
+		if d.file != nil && d.file.Encoding != "" && d.table.Sheet != "" {
+			out.ReadAs = strings.TrimPrefix(out.ReadAs+"; "+d.file.Encoding+", "+delimiterName(d.file.Delimiter), "; ")
+		}
+	}
+	out.SourceCount = len(sum.Sources)
+	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
+		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: wireTotals(st.Totals)})
+	}
+	for _, col := range rd.Columns() {
+		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required})
+	}
+	return out
+}
+
+func delimiterName(d string) string {
+	if d == "" {
+		return ""
+	}
+	return "delimiter " + strings.ToLower(ingest.DelimiterName(d))
+}
+
+func wireTotals(ts []review.Total) []worker.Total {
+	out := make([]worker.Total, len(ts))
+	for i, t := range ts {
+		out[i] = worker.Total{Currency: t.Currency, Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
+	}
+	return out
+}
+
+// rows runs worker.JobRows.
+func (s *Server) rows(c *Call) (any, error) {
+	var req worker.RowsWindow
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d, err := c.Documents().built(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	rd := d.review
+	out := worker.Rows{Document: d.ID, Version: rd.Version(), Total: rd.ViewLen(req.ErrorsOnly), Position: -1}
+	limit := min(max(req.Limit, 0), maxWindow)
+	offset := req.Offset
+	if req.Around != nil {
+		out.Position = rd.Position(*req.Around, req.ErrorsOnly)
+		if out.Position >= 0 {
+			offset = out.Position - limit/2
+		}
+	}
+	offset = max(0, min(offset, out.Total-limit))
+	out.Offset = offset
+	for _, r := range rd.Rows(offset, limit, req.ErrorsOnly) {
+		out.Rows = append(out.Rows, wireRow(r))
+	}
+	return out, nil
+}
+
+func wireRow(r review.Row) worker.GridRow {
+	g := worker.GridRow{Element: r.Element, Label: r.Label, Cells: r.Cells, Problems: r.Problems, Severity: string(r.Severity)}
+	for _, m := range r.Marks {
+		g.Marks = append(g.Marks, worker.CellMark{Column: m.Column, Severity: string(m.Severity), Messages: m.Messages})
+	}
+	return g
+}
+
+// edit runs worker.JobEdit.
+func (s *Server) edit(c *Call) (any, error) {
+	var req worker.Edit
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d, err := c.Documents().built(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.review.Edit(req.Element, req.Column, req.Text); err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	return worker.Edited{Row: wireRow(d.review.Row(req.Element)), Summary: s.summary(d)}, nil
+}
+
+// replace runs worker.JobReplace.
+func (s *Server) replace(c *Call) (any, error) {
+	var req worker.Replace
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d, err := c.Documents().built(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	n, err := d.review.Replace(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	return worker.Replaced{Cells: n, Summary: s.summary(d)}, nil
+}
+
+// nextProblem runs worker.JobNextProblem.
+func (s *Server) nextProblem(c *Call) (any, error) {
+	var req worker.NextProblem
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	d, err := c.Documents().built(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := d.review.NextProblem(req.After, req.Back, req.ErrorsOnly)
+	if !ok {
+		return worker.FoundProblem{Column: -1, Position: -1}, nil
+	}
+	ps := problemPage([]schema.Problem{f.Problem}, 0, 1)
+	return worker.FoundProblem{Found: true, Wrapped: f.Wrapped, Element: f.Element, Column: f.Column, Position: f.Position, Problem: ps[0]}, nil
+}
+
+// problems runs worker.JobProblems.
+func (s *Server) problems(c *Call) (any, error) {
+	var req worker.ProblemsPage
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.Offset < 0 || req.Limit <= 0 {
+		return nil, worker.Errorf(worker.CodeBadRequest, "a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit)
+	}
+	d, err := c.Documents().built(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	all := d.review.Report().Problems
+	return worker.Problems{Total: len(all), Offset: req.Offset, Problems: problemPage(all, req.Offset, req.Limit)}, nil
+}
+
+// problemPage converts problems[offset:offset+limit] for the page.
+func problemPage(problems []schema.Problem, offset, limit int) []worker.Problem {
+	offset = min(offset, len(problems))
+	end := min(offset+limit, len(problems))
+	out := make([]worker.Problem, 0, end-offset)
+	for _, p := range problems[offset:end] {
+		out = append(out, worker.Problem{
+			Element:  p.Element,
+			Field:    p.Field,
+			Code:     p.Code,
+			Message:  p.Message,
+			Severity: string(p.Severity),
+			Sheet:    p.Sheet,
+			Row:      p.Row,
+			Column:   p.Column,
+		})
+	}
+	return out
+}
+
+// export runs worker.JobExport.
+func (s *Server) export(c *Call) (any, error) {
+	var req worker.Export
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.What == worker.ExportMapping {
+		return exportMapping(c, req.Document)
+	}
+	d, err := c.Documents().built(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	base := baseName(d.FileName)
+	var data []byte
+	var out worker.Exported
+	switch req.What {
+	case worker.ExportRequest:
+		data, err = d.review.RequestBody()
+		out = worker.Exported{FileName: base + ".request.json", MediaType: "application/json"}
+	case worker.ExportErrorWorkbook:
+		data, err = d.review.ErrorWorkbook()
+		out = worker.Exported{FileName: base + ".errors.xlsx", MediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+	case worker.ExportErrorCSV:
+		data, err = d.review.ErrorCSV()
+		out = worker.Exported{FileName: base + ".errors.csv", MediaType: "text/csv"}
+	case worker.ExportManifest:
+		data, err = d.review.Manifest(time.Now())
+		out = worker.Exported{FileName: base + ".manifest.csv", MediaType: "text/csv"}
+	default:
+		return nil, worker.Errorf(worker.CodeBadRequest, "there is no export %q", req.What)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Size = len(data)
+	c.SetData(data)
+	return out, nil
+}
+
+// exportMapping writes the mapping file of a table's import, with the
+// settings it reads with, to reuse with the next file of the same shape.
+func exportMapping(c *Call, id int) (any, error) {
+	d, err := c.Documents().Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if d.im == nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "only a spreadsheet or CSV file has a column mapping")
+	}
+	m := d.im.Mapping()
+	settings := d.im.Settings()
+	m.Settings = &settings
+	data, err := ingest.MarshalMapping(m)
+	if err != nil {
+		return nil, err
+	}
+	c.SetData(data)
+	return worker.Exported{FileName: baseName(d.FileName) + ".mapping.json", MediaType: "application/json", Size: len(data)}, nil
+}
+
+// baseName is a file's name without its extension, or "bulk".
+func baseName(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	if name == "" {
+		return "bulk"
+	}
+	return name
+}
+
+// displayName is how messages name a file the page did not name.
+func displayName(name string) string {
+	if name == "" {
+		return "the file"
+	}
+	return name
+}

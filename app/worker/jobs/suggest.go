@@ -1,0 +1,116 @@
+package jobs
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// suggestRows is how many rows of a table kind suggestions look at: the
+// header is near the top.
+const suggestRows = 50
+
+// suggestForTable ranks the kinds by how many of the table's headers they
+// recognise, then by how many of their required fields those fill.
+func suggestForTable(t *ingest.Table, v *schema.Validator) []worker.KindSuggestion {
+	top := *t
+	top.Rows = t.Rows[:min(len(t.Rows), suggestRows)]
+	var out []worker.KindSuggestion
+	for _, k := range schema.Kinds() {
+		im := ingest.NewImport(&top, k, v)
+		required := make(map[string]bool)
+		for _, tg := range im.Targets() {
+			if tg.Required {
+				required[tg.Path] = true
+			}
+		}
+		ks := worker.KindSuggestion{Kind: k.ID, RequiredTotal: len(required)}
+		for _, c := range im.Mapping().Columns {
+			if c.Header != "" && c.Match != ingest.MatchIgnored {
+				ks.Columns++
+			}
+			if c.Match == ingest.MatchExact || c.Match == ingest.MatchAlias {
+				ks.Matched++
+				if required[c.Field] {
+					ks.Required++
+				}
+			}
+		}
+		out = append(out, ks)
+	}
+	rank(out)
+	return out
+}
+
+// suggestForRequest ranks the kinds by how many of the fields a request
+// body's first elements carry they know.
+func suggestForRequest(doc any, v *schema.Validator) []worker.KindSuggestion {
+	list, _ := doc.([]any)
+	keys := make(map[string]bool)
+	for _, e := range list[:min(len(list), suggestRows)] {
+		obj, _ := e.(map[string]any)
+		if body, ok := obj["requestBody"].(map[string]any); ok {
+			for k := range body {
+				keys[k] = true
+			}
+		}
+		if params, ok := obj["pathParams"].(map[string]any); ok {
+			for k := range params {
+				keys["pathParams."+k] = true
+			}
+		}
+	}
+	var out []worker.KindSuggestion
+	for _, k := range schema.Kinds() {
+		roots := make(map[string]bool)
+		required := make(map[string]bool)
+		for _, f := range v.Fields(k) {
+			root := f.Path
+			if !strings.HasPrefix(root, "pathParams.") {
+				root, _, _ = strings.Cut(root, ".")
+				root, _, _ = strings.Cut(root, "[")
+			}
+			roots[root] = true
+			if f.Required && !f.Conditional {
+				required[root] = true
+			}
+		}
+		ks := worker.KindSuggestion{Kind: k.ID, Columns: len(keys), RequiredTotal: len(required)}
+		for key := range keys {
+			if roots[key] {
+				ks.Matched++
+			}
+			if required[key] {
+				ks.Required++
+			}
+		}
+		out = append(out, ks)
+	}
+	rank(out)
+	return out
+}
+
+// rank sorts suggestions best first: most columns recognised, then the
+// largest share of required fields filled, then the most required fields
+// filled (the kind the headers describe most precisely).
+func rank(s []worker.KindSuggestion) {
+	slices.SortStableFunc(s, func(a, b worker.KindSuggestion) int {
+		return cmp.Or(b.Matched-a.Matched, cmp.Compare(share(b), share(a)), b.Required-a.Required)
+	})
+}
+
+func share(s worker.KindSuggestion) float64 {
+	if s.RequiredTotal == 0 {
+		return 0
+	}
+	return float64(s.Required) / float64(s.RequiredTotal)
+}
+
+// sameScore reports two suggestions the headers cannot tell apart.
+func sameScore(a, b worker.KindSuggestion) bool {
+	return share(a) == share(b) && a.Matched == b.Matched && a.Required == b.Required
+}
