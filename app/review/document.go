@@ -27,6 +27,8 @@ type source interface {
 	count() int
 	// value is element i as it is sent.
 	value(i int) any
+	// eachValue calls f with every element in order; f must not keep it.
+	eachValue(f func(i int, v any))
 	// origin is where element i came from in the file.
 	origin(i int) (sheet string, row int)
 	// report holds the problems of reading and validating, kept up to
@@ -63,9 +65,12 @@ type Document struct {
 	byLetter map[string]int
 	byField  map[string]int
 
-	facts  []facts
-	dupOf  []int
-	report *schema.Report
+	// amountPath and sourcePath find the amount and the source
+	// instrument in an element's body.
+	amountPath, sourcePath []any
+	facts                  []facts
+	dupOf                  []int
+	report                 *schema.Report
 	// starts[i] is where element i's problems begin in report.Problems;
 	// starts has one more entry than there are elements.
 	starts  []int
@@ -74,7 +79,8 @@ type Document struct {
 }
 
 func newDocument(k *schema.Kind, backOffice bool, fileName string, src source) *Document {
-	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src}
+	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src,
+		amountPath: pathTokens(k.Amount), sourcePath: pathTokens(k.Source)}
 	d.cols = src.columns()
 	d.byLetter = make(map[string]int, len(d.cols))
 	d.byField = make(map[string]int, len(d.cols))
@@ -149,9 +155,7 @@ func (d *Document) refresh(changed []int) {
 	n := d.src.count()
 	if changed == nil || len(d.facts) != n {
 		d.facts = make([]facts, n)
-		for i := range n {
-			d.facts[i] = d.factsOf(d.src.value(i))
-		}
+		d.src.eachValue(func(i int, v any) { d.facts[i] = d.factsOf(v) })
 	} else {
 		for _, i := range changed {
 			d.facts[i] = d.factsOf(d.src.value(i))

@@ -35,8 +35,13 @@ type requestSource struct {
 	cols   []Column
 }
 
-func (s *requestSource) count() int                 { return len(s.elements) }
-func (s *requestSource) value(i int) any            { return s.elements[i] }
+func (s *requestSource) count() int      { return len(s.elements) }
+func (s *requestSource) value(i int) any { return s.elements[i] }
+func (s *requestSource) eachValue(f func(int, any)) {
+	for i, e := range s.elements {
+		f(i, e)
+	}
+}
 func (s *requestSource) origin(i int) (string, int) { return "", i }
 func (s *requestSource) report() *schema.Report     { return s.rep }
 func (s *requestSource) columns() []Column          { return s.cols }

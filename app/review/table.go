@@ -28,6 +28,10 @@ func (s *tableSource) count() int { return len(s.res().Elements) }
 
 func (s *tableSource) value(i int) any { return s.res().Value(i) }
 
+func (s *tableSource) eachValue(f func(i int, v any)) {
+	s.res().EachValue(func(i int, v map[string]any) { f(i, v) })
+}
+
 func (s *tableSource) origin(i int) (string, int) {
 	return s.im.Table.Sheet, s.res().Elements[i].Row
 }

@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -30,14 +29,10 @@ type facts struct {
 var hashSeed = maphash.MakeSeed()
 
 func (d *Document) factsOf(v any) facts {
-	var f facts
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	hashValue(&h, v)
-	f.hash = h.Sum64()
-	body := lookup(v, []any{"requestBody"})
-	if d.Kind.Amount != "" {
-		if obj, ok := lookup(body, pathTokens(d.Kind.Amount)).(map[string]any); ok {
+	f := facts{hash: hashOf(v)}
+	body := lookup(v, requestBody)
+	if d.amountPath != nil {
+		if obj, ok := lookup(body, d.amountPath).(map[string]any); ok {
 			cur, _ := obj["currency"].(string)
 			var digits string
 			switch a := obj["amount"].(type) {
@@ -51,8 +46,8 @@ func (d *Document) factsOf(v any) facts {
 			}
 		}
 	}
-	if d.Kind.Source != "" {
-		switch src := lookup(body, pathTokens(d.Kind.Source)).(type) {
+	if d.sourcePath != nil {
+		switch src := lookup(body, d.sourcePath).(type) {
 		case map[string]any:
 			typ, id := display(src["type"]), display(src["id"])
 			f.source = strings.TrimSpace(typ + " " + id)
@@ -64,8 +59,14 @@ func (d *Document) factsOf(v any) facts {
 	return f
 }
 
-// pathTokens splits a dotted path of object keys.
+// requestBody is the path of an element's body.
+var requestBody = []any{"requestBody"}
+
+// pathTokens splits a dotted path of object keys; "" gives nil.
 func pathTokens(path string) []any {
+	if path == "" {
+		return nil
+	}
 	parts := strings.Split(path, ".")
 	out := make([]any, len(parts))
 	for i, p := range parts {
@@ -74,49 +75,57 @@ func pathTokens(path string) []any {
 	return out
 }
 
-// hashValue writes a decoded JSON value to h, object keys in order, so that
-// equal values hash alike whatever their maps' order.
-func hashValue(h *maphash.Hash, v any) {
+// Tags keep values of different types apart in hashOf.
+const (
+	tagNull uint64 = iota + 0x51ed27
+	tagFalse
+	tagTrue
+	tagString
+	tagNumber
+	tagList
+	tagObject
+	tagOther
+)
+
+// hashOf hashes a decoded JSON value so that equal values hash alike
+// whatever their maps' order: an object's members are combined with a sum,
+// which needs no sorting of keys.
+func hashOf(v any) uint64 {
 	switch v := v.(type) {
 	case nil:
-		h.WriteByte('n')
+		return tagNull
 	case bool:
 		if v {
-			h.WriteByte('t')
-		} else {
-			h.WriteByte('f')
+			return tagTrue
 		}
+		return tagFalse
 	case string:
-		h.WriteByte('s')
-		h.WriteString(strconv.Itoa(len(v)))
-		h.WriteByte(':')
-		h.WriteString(v)
+		return mix(tagString, maphash.String(hashSeed, v))
 	case json.Number:
-		h.WriteByte('#')
-		h.WriteString(string(v))
-		h.WriteByte(';')
+		return mix(tagNumber, maphash.String(hashSeed, string(v)))
 	case []any:
-		h.WriteByte('[')
+		h := tagList
 		for _, x := range v {
-			hashValue(h, x)
+			h = mix(h, hashOf(x))
 		}
-		h.WriteByte(']')
+		return h
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+		var sum uint64
+		for k, x := range v {
+			sum += mix(maphash.String(hashSeed, k), hashOf(x))
 		}
-		slices.Sort(keys)
-		h.WriteByte('{')
-		for _, k := range keys {
-			hashValue(h, k)
-			hashValue(h, v[k])
-		}
-		h.WriteByte('}')
-	default:
-		h.WriteByte('?')
-		h.WriteString(reflect.TypeOf(v).String())
+		return mix(tagObject, sum)
 	}
+	return mix(tagOther, maphash.String(hashSeed, reflect.TypeOf(v).String()))
+}
+
+// mix combines two hashes, in order.
+func mix(a, b uint64) uint64 {
+	h := a ^ (b + 0x9e3779b97f4a7c15 + a<<6 + a>>2)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
 }
 
 // duplicates returns, for each element, the index of the first earlier

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"runtime"
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
@@ -37,4 +38,20 @@ func mark(name string) {
 	if app.IsClient {
 		app.Window().Get("performance").Call("mark", "bulkdesk:"+name)
 	}
+}
+
+// markMemory records a named moment with the memory the page's program
+// and the worker's hold, in bytes, as the mark's detail {page, worker}.
+func markMemory(name string, worker uint64) {
+	if !app.IsClient {
+		return
+	}
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	detail := app.Window().Get("Object").New()
+	detail.Set("page", float64(mem.Sys))
+	detail.Set("worker", float64(worker))
+	opts := app.Window().Get("Object").New()
+	opts.Set("detail", detail)
+	app.Window().Get("performance").Call("mark", "bulkdesk:"+name, opts)
 }

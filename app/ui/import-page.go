@@ -379,6 +379,7 @@ func (p *importPage) start(ctx app.Context, label string, send func(run int, h w
 				p.jobFailed(err)
 				return
 			}
+			mark("result-received")
 			done(p.ctx, body)
 		})
 	p.busy.cancel = send(run, h)

@@ -68,10 +68,15 @@ func (p *importPage) renderSuggestion() app.UI {
 		app.P().Text(fmt.Sprintf("The headers suggest %s.%s Confirm it, or choose another kind above.", title, detail)),
 		app.Button().ID("confirm-kind").Type("button").Class("button", "button-quiet").
 			Text("Read it as "+title).
-			OnClick(func(ctx app.Context, e app.Event) {
-				p.prepare(ctx, worker.Prepare{Kind: pr.Kind}, "Reading "+pr.FileName+" as "+title)
-			}),
+			OnClick(p.confirmKind),
 	)
+}
+
+// confirmKind takes the suggested kind as the operator's choice.
+func (p *importPage) confirmKind(ctx app.Context, e app.Event) {
+	if pr := p.prep; pr != nil && pr.Kind != "" {
+		p.prepare(ctx, worker.Prepare{Kind: pr.Kind}, "Reading "+pr.FileName)
+	}
 }
 
 func (p *importPage) renderSheetPicker() app.UI {
@@ -167,12 +172,10 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 		suggested[s] = true
 	}
 	targets := p.prep.Targets
-	sel := app.Select().ID(id).Class("select").
+	sel := app.Select().ID(id).Class("select").DataSet("column", c.Column).
 		Aria("label", fmt.Sprintf("Field for column %s, %s", c.Letter, header)).
 		Aria("describedby", id+"-status").
-		OnChange(func(ctx app.Context, e app.Event) {
-			p.columnChosen(c.Column, ctx.JSSrc().Get("value").String())
-		})
+		OnChange(p.columnSelected)
 	if tone == "bad" {
 		sel = sel.Aria("invalid", "true")
 	}
@@ -200,6 +203,17 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 		),
 		app.Td().ID(id+"-status").Class("status-"+tone).Text(label),
 	)
+}
+
+// columnSelected takes a column's new field from its menu. The column is
+// read from the menu itself: go-app keeps an element's first handler when
+// a newer one comes from the same code, so a handler would remember the
+// column its menu was first made for.
+func (p *importPage) columnSelected(ctx app.Context, e app.Event) {
+	col, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("column").String())
+	if err == nil {
+		p.columnChosen(col, ctx.JSSrc().Get("value").String())
+	}
 }
 
 // mappingDelay is how long the page waits after a column's field changes

@@ -35,6 +35,7 @@ func (p *importPage) renderReview() app.UI {
 			Columns(s.Columns).
 			ErrorsOnly(p.errorsOnly).
 			Focus(p.focus).
+			MemoryNote(s.WorkerMemory).
 			OnEdited(p.edited).
 			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }),
 		p.renderProblems(),
@@ -317,9 +318,7 @@ func (p *importPage) renderProblems() app.UI {
 	}
 	return app.Div().Class("problem-list").Body(
 		app.H3().Text(fmt.Sprintf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
-		problemList(p.problems, func(ctx app.Context, pr worker.Problem) {
-			p.focusOn(pr.Element, gridColumnOf(s.Columns, pr))
-		}),
+		problemList(p.problems, p.showProblem),
 		app.If(len(p.problems) < total, func() app.UI {
 			more := app.Button().ID("more-problems").Type("button").Class("button").
 				Text(fmt.Sprintf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
@@ -330,6 +329,15 @@ func (p *importPage) renderProblems() app.UI {
 			return more
 		}),
 	)
+}
+
+// showProblem shows the cell of the problem at index i of the list.
+func (p *importPage) showProblem(ctx app.Context, i int) {
+	if p.sum == nil || i < 0 || i >= len(p.problems) {
+		return
+	}
+	pr := p.problems[i]
+	p.focusOn(pr.Element, gridColumnOf(p.sum.Columns, pr))
 }
 
 func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -10,17 +11,28 @@ import (
 // problemList shows problems in element order, each with its place (the
 // element and field, or the sheet, row and column it came from), its
 // severity in words as well as colour, and its message. The place of a
-// problem in an element is a button that shows its cell.
-func problemList(problems []worker.Problem, show func(ctx app.Context, p worker.Problem)) app.UI {
-	return app.Ol().ID("problems").Class("problems").Body(
+// problem in an element is a button; show receives the index of the one
+// clicked. The list listens for clicks once, for all its buttons, and
+// show must read the problems it was given afresh: go-app keeps an
+// element's first handler when a newer one comes from the same code.
+func problemList(problems []worker.Problem, show func(ctx app.Context, i int)) app.UI {
+	return app.Ol().ID("problems").Class("problems").OnClick(func(ctx app.Context, e app.Event) {
+		b := e.Get("target").Call("closest", "button[data-problem]")
+		if !b.Truthy() || show == nil {
+			return
+		}
+		if i, err := strconv.Atoi(b.Get("dataset").Get("problem").String()); err == nil {
+			show(ctx, i)
+		}
+	}).Body(
 		app.Range(problems).Slice(func(i int) app.UI {
 			p := problems[i]
 			var where app.UI = app.Span().Class("problem-where").Text(problemPlace(p))
 			if p.Element >= 0 && show != nil {
 				where = app.Button().Type("button").Class("problem-where", "link-button").
+					DataSet("problem", i).
 					Title("Show this cell in the table").
-					Text(problemPlace(p)).
-					OnClick(func(ctx app.Context, e app.Event) { show(ctx, p) })
+					Text(problemPlace(p))
 			}
 			return app.Li().Class("problem", "problem-"+p.Severity).Body(
 				app.Span().Class("problem-severity").Text(severityWord(p.Severity)),

@@ -33,6 +33,9 @@ type reviewGrid struct {
 	Icolumns    []worker.GridColumn
 	IerrorsOnly bool
 	Ifocus      gridFocus
+	// ImemoryNote is the worker's memory, recorded when the table first
+	// shows a document's rows (see markMemory).
+	ImemoryNote uint64
 	IonEdited   func(ctx app.Context, e worker.Edited)
 	IonAnnounce func(ctx app.Context, text string)
 
@@ -83,6 +86,12 @@ func (g *reviewGrid) Columns(c []worker.GridColumn) *reviewGrid {
 // ErrorsOnly shows only the rows with errors.
 func (g *reviewGrid) ErrorsOnly(v bool) *reviewGrid {
 	g.IerrorsOnly = v
+	return g
+}
+
+// MemoryNote sets the worker's memory, for the performance timeline.
+func (g *reviewGrid) MemoryNote(bytes uint64) *reviewGrid {
+	g.ImemoryNote = bytes
 	return g
 }
 
@@ -184,6 +193,10 @@ func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
 		if err != nil || json.Unmarshal(body, &r) != nil {
 			return
 		}
+		if !g.loaded {
+			memory := g.ImemoryNote
+			g.ctx.Defer(func(app.Context) { markMemory("table-shown", memory) })
+		}
 		g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
 		g.activePos = min(g.activePos, max(0, g.total-1))
 		if around != nil && r.Position >= 0 {
@@ -270,7 +283,9 @@ func (g *reviewGrid) Render() app.UI {
 		rows = append(rows, pos)
 	}
 	return app.Div().Class("grid-box").Body(
-		app.Div().ID("grid").Class("grid-scroll").OnScroll(g.onScroll).OnKeyDown(g.onKey).Body(
+		app.Div().ID("grid").Class("grid-scroll").
+			OnScroll(g.onScroll).OnKeyDown(g.onKey).
+			OnClick(g.onClick).OnDblClick(g.onDblClick).Body(
 			app.Table().Class("grid").Role("grid").
 				Aria("label", label).
 				Aria("rowcount", g.total+1).
@@ -293,11 +308,15 @@ func (g *reviewGrid) Render() app.UI {
 						}),
 						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text("Other problems"),
 					)),
+					// The empty rows that stand for those out of view have
+					// bodies of their own: go-app matches children by
+					// position, and would otherwise turn a spacer, with
+					// its height, into a row as the window moves.
+					app.TBody().Body(app.Tr().ID("grid-above").Class("grid-spacer").Aria("hidden", "true")),
 					app.TBody().Body(
-						app.Tr().ID("grid-above").Class("grid-spacer").Aria("hidden", "true"),
 						app.Range(rows).Slice(func(i int) app.UI { return g.renderRow(rows[i]) }),
-						app.Tr().ID("grid-below").Class("grid-spacer").Aria("hidden", "true"),
 					),
+					app.TBody().Body(app.Tr().ID("grid-below").Class("grid-spacer").Aria("hidden", "true")),
 				),
 		),
 		app.If(g.loaded && g.total == 0, func() app.UI {
@@ -345,8 +364,7 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]worker.CellMark) app.UI {
 	active := pos == g.activePos && c == g.activeCol
 	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Aria("colindex", c+2).
-		OnClick(func(ctx app.Context, e app.Event) { g.activate(ctx, pos, c) }).
-		OnDblClick(func(ctx app.Context, e app.Event) { g.activate(ctx, pos, c); g.startEdit(ctx) })
+		DataSet("pos", pos).DataSet("col", c)
 	if active {
 		td = td.TabIndex(0).Class("cell-active")
 	} else {
@@ -406,6 +424,34 @@ func (g *reviewGrid) detail() string {
 		return s + ". The row: " + strings.Join(r.Problems, " · ")
 	}
 	return s + "."
+}
+
+// cellOf returns the position and column of the cell an event happened
+// in. The table listens for clicks once, for all its cells: go-app keeps
+// an element's first handler when a newer one comes from the same code,
+// so a handler of each cell would remember the row it was first made for.
+func cellOf(e app.Event) (pos, col int, ok bool) {
+	td := e.Get("target").Call("closest", "td[data-pos]")
+	if !td.Truthy() {
+		return 0, 0, false
+	}
+	ds := td.Get("dataset")
+	pos, err1 := strconv.Atoi(ds.Get("pos").String())
+	col, err2 := strconv.Atoi(ds.Get("col").String())
+	return pos, col, err1 == nil && err2 == nil
+}
+
+func (g *reviewGrid) onClick(ctx app.Context, e app.Event) {
+	if pos, col, ok := cellOf(e); ok && !(g.editing && pos == g.activePos && col == g.activeCol) {
+		g.activate(ctx, pos, col)
+	}
+}
+
+func (g *reviewGrid) onDblClick(ctx app.Context, e app.Event) {
+	if pos, col, ok := cellOf(e); ok && !g.editing {
+		g.activate(ctx, pos, col)
+		g.startEdit(ctx)
+	}
 }
 
 func (g *reviewGrid) activate(ctx app.Context, pos, col int) {

@@ -232,6 +232,9 @@ type Summary struct {
 
 	// Columns are the review table's columns.
 	Columns []GridColumn `json:"columns"`
+	// WorkerMemory is how many bytes of memory the worker's program holds.
+	// WebAssembly memory only grows: it is the most the worker has needed.
+	WorkerMemory uint64 `json:"workerMemory,omitempty"`
 	// Problems is the first page of problems (JobProblems gives more).
 	Problems []Problem `json:"problems"`
 }

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"runtime"
 	"strings"
 	"time"
 
@@ -10,9 +11,10 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// firstPage is how many problems a summary carries; the page asks for more
-// with worker.JobProblems.
-const firstPage = 100
+// firstPage is how many problems a summary carries: the review table shows
+// every problem at its cell, and the list starts short so that it renders
+// at once; the page asks for more with worker.JobProblems.
+const firstPage = 25
 
 // maxWindow is the most rows one JobRows answer holds.
 const maxWindow = 500
@@ -69,6 +71,9 @@ func (s *Server) summary(d *Document) worker.Summary {
 	for _, col := range rd.Columns() {
 		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required})
 	}
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	out.WorkerMemory = mem.Sys
 	return out
 }
 

@@ -5,19 +5,13 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -109,11 +103,11 @@ func (s *Server) Receive(m worker.Message) {
 // Run runs the jobs received, one at a time, until ctx is done. While no
 // job waits, it warms the validator up (see warmUp).
 func (s *Server) Run(ctx context.Context) {
-	cold := schema.Kinds()
+	cold := s.warmUpSteps()
 	for {
 		m, ok := s.next()
 		if !ok && len(cold) > 0 {
-			s.warmUp(cold[0])
+			cold[0]()
 			if s.Yield != nil {
 				s.Yield()
 			}
@@ -132,74 +126,6 @@ func (s *Server) Run(ctx context.Context) {
 		}
 		s.run(ctx, m)
 	}
-}
-
-// warmUpBody is a small request of made-up elements, wrong for every kind.
-var warmUpBody = func() []byte {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := range 200 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"pathParams":{"_id_":"%d","_user_id_":"%d"},"requestBody":{"name":"Warm up %d","email":"a%d@example.com","amount":{"currency":"EUR","amount":%d},"on":true,"list":[1,2.5,null]}}`, i, i, i, i, i*7)
-	}
-	b.WriteByte(']')
-	return []byte(b.String())
-}()
-
-// warmUp compiles a kind's schema and reads, builds and checks small files
-// of it: a request body, a CSV file and an xlsx workbook. A browser first
-// runs new code slowly, compiling each function as it is first called and
-// optimizing it later: doing this while the operator picks a file makes
-// the first file of each kind as fast as the next.
-func (s *Server) warmUp(k *schema.Kind) {
-	_, _ = s.validator.CheckRequest(k, warmUpBody)
-	csv := warmUpCSV(k, s.validator)
-	f, err := ingest.Open("warm-up.csv", csv, ingest.Options{})
-	if err != nil {
-		return
-	}
-	t, err := f.Table("", nil)
-	if err != nil {
-		return
-	}
-	ingest.NewImport(t, k, s.validator).Build(nil)
-	xlsx, err := workbook.ErrorWorkbook(t, 1, &schema.Report{Kind: k.ID})
-	if err != nil {
-		return
-	}
-	if f, err = ingest.Open("warm-up.xlsx", xlsx, ingest.Options{}); err != nil {
-		return
-	}
-	if t, err = f.Table("", nil); err != nil {
-		return
-	}
-	ingest.NewImport(t, k, s.validator).Build(nil)
-}
-
-// warmUpCSV is a CSV file of a kind's template columns: the example row
-// and variations of it.
-func warmUpCSV(k *schema.Kind, v *schema.Validator) []byte {
-	cols := ingest.TemplateColumns(k, v.Fields(k))
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	rec := make([]string, len(cols))
-	for i, c := range cols {
-		rec[i] = c.Header
-	}
-	w.Write(rec)
-	for r := range 200 {
-		for i, c := range cols {
-			rec[i] = c.Example
-			if r%2 == 1 && c.Field.Type == "string" && c.Field.Enum == nil {
-				rec[i] += strconv.Itoa(r)
-			}
-		}
-		w.Write(rec)
-	}
-	w.Flush()
-	return buf.Bytes()
 }
 
 // next takes the first waiting request, if any.

@@ -14,14 +14,14 @@ import (
 
 // harness runs a Server in the background and collects what it posts.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	server *jobs.Server
 	posted chan worker.Message
 	warm   chan struct{}
 	nextID int
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{})}
 	h.server = jobs.NewServer(func(m worker.Message) {
@@ -224,8 +224,8 @@ func TestProblemsPages(t *testing.T) {
 		bad = append(bad, 2*i)
 	}
 	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(400, bad...)))
-	if v.Errors != 150 || len(v.Problems) != 100 {
-		t.Fatalf("got %d errors and a first page of %d, want 150 and 100", v.Errors, len(v.Problems))
+	if v.Errors != 150 || len(v.Problems) != 25 {
+		t.Fatalf("got %d errors and a first page of %d, want 150 and 25", v.Errors, len(v.Problems))
 	}
 
 	var page worker.Problems

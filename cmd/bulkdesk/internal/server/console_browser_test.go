@@ -151,10 +151,15 @@ func TestConsoleShowsProblemsPageByPage(t *testing.T) {
 	b.WaitFor(30*time.Second, "the validation result", resultShown)
 
 	shown := `document.querySelectorAll("#problems li").length`
-	if n := browsertest.Eval[int](b, 5*time.Second, shown); n != 100 {
-		t.Fatalf("%d problems shown first, want 100", n)
+	if n := browsertest.Eval[int](b, 5*time.Second, shown); n != 25 {
+		t.Fatalf("%d problems shown first, want 25", n)
 	}
-	if label := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("more-problems").textContent`); label != "Show 50 more" {
+	if label := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("more-problems").textContent`); label != "Show 100 more" {
+		t.Errorf("button %q", label)
+	}
+	b.Do(5*time.Second, chromedp.Click(chromedp.ID("more-problems")))
+	b.WaitFor(10*time.Second, "125 problems", shown+` === 125`)
+	if label := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("more-problems").textContent`); label != "Show 25 more" {
 		t.Errorf("button %q", label)
 	}
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("more-problems")))

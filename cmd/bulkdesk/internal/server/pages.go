@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -84,13 +85,12 @@ func newPages(res *resolver, m *console.Manifest) (*pages, error) {
 		},
 		BackgroundColor: "#f4f6f9",
 		ThemeColor:      "#12355b",
-		LoadingLabel:    "Loading Bulkdesk… {progress}%",
+		LoadingLabel:    "Loading Bulkdesk…",
 		Styles:          []string{"/web/" + stylesheet},
 		Resources:       res,
 		// The build's content hash: go-app's default changes at every
 		// start, which makes every browser download everything again.
 		Version: m.Version,
-		// The progress bar counts the bytes after decompression.
 		WasmContentLength:  strconv.FormatInt(wasm.Size, 10),
 		CacheableResources: cacheable,
 		Env: map[string]string{
@@ -110,10 +110,17 @@ func newPages(res *resolver, m *console.Manifest) (*pages, error) {
 	return &pages{goapp: h, appJS: appJS, etag: `"` + m.Version + `-app"`}, nil
 }
 
-// startWorkerAfterWasm returns go-app's app.js, changed to register the
-// service worker once the page's wasm runs rather than first thing: on a
-// first visit, the worker's installation downloads every file of the
+// startWorkerAfterWasm returns go-app's app.js, changed in two ways.
+//
+// The service worker registers once the page's wasm runs rather than first
+// thing: on a first visit, its installation downloads every file of the
 // console, and would compete with the page's own download and compilation.
+//
+// The page's wasm is compiled from the response of fetch itself rather
+// than from go-app's copy of it, which counts bytes for a progress bar:
+// the browser compiles a response while it downloads either way, but
+// keeps the compiled code for the next visit only for a response that
+// comes from the network or a cache with its URL, which the copy lacks.
 func startWorkerAfterWasm(h *app.Handler) ([]byte, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
@@ -122,11 +129,13 @@ func startWorkerAfterWasm(h *app.Handler) ([]byte, error) {
 		registerFirst = "\ngoappInitServiceWorker();\n"
 		wasmStarted   = "    go.run(wasm.instance);\n    loader.remove();\n"
 	)
-	if rec.Code != http.StatusOK || strings.Count(js, registerFirst) != 1 || strings.Count(js, wasmStarted) != 1 {
+	fetchCopy := regexp.MustCompile(`fetchWithProgress\(("[^"]+"), showProgress\)`)
+	if rec.Code != http.StatusOK || strings.Count(js, registerFirst) != 1 || strings.Count(js, wasmStarted) != 1 || len(fetchCopy.FindAllString(js, -1)) != 1 {
 		return nil, fmt.Errorf("go-app's app.js is not the one this server knows (status %d): check the go-app version", rec.Code)
 	}
 	js = strings.Replace(js, registerFirst, "\n", 1)
 	js = strings.Replace(js, wasmStarted, wasmStarted+"    goappInitServiceWorker();\n", 1)
+	js = fetchCopy.ReplaceAllString(js, "fetch($1)")
 	return []byte(js), nil
 }
 

@@ -134,6 +134,10 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 		t.Errorf("highlighted cells = %q, want rows 3 and 5's currency", marked)
 	}
 
+	// A problem in the list shows its cell, out of view until then.
+	b.Do(5*time.Second, chromedp.Click(chromedp.CSS("#problems li:nth-child(3) button")))
+	b.WaitFor(10*time.Second, "row 32's currency in focus", `document.activeElement.matches("#grid td.cell-error") && document.activeElement.closest("tr").querySelector("th").textContent === "32"`)
+
 	// Fixing a cell in place validates its row at once.
 	id := browsertest.Eval[string](b, 5*time.Second, cellWith("eur"))
 	if id == "" {
@@ -143,13 +147,13 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 	b.WaitFor(5*time.Second, "the cell editor", browsertest.ActiveElement+` === "#cell-editor"`)
 	b.Do(5*time.Second, chromedp.KeyEvent("EUR"), chromedp.KeyEvent(kb.Enter))
 	b.WaitFor(10*time.Second, "the count to drop", `document.getElementById("count-invalid").textContent === "2"`)
-	rows[1].currency = "EUR"
+	rows[30].currency = "EUR"
 
 	// The filter shows the rows with errors only.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("errors-only")))
 	b.WaitFor(10*time.Second, "the two rows with errors", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length === 2`)
-	if labels := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#grid tbody tr[aria-rowindex] th")].map(th => th.textContent)`); strings.Join(labels, ",") != "5,32" {
-		t.Errorf("rows with errors: %q, want rows 5 and 32", labels)
+	if labels := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#grid tbody tr[aria-rowindex] th")].map(th => th.textContent)`); strings.Join(labels, ",") != "3,5" {
+		t.Errorf("rows with errors: %q, want rows 3 and 5", labels)
 	}
 
 	// Find and replace fixes the rest.
@@ -163,7 +167,7 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 		chromedp.Click(chromedp.ID("replace-all")),
 	)
 	b.WaitFor(10*time.Second, "every row valid", `document.getElementById("count-invalid").textContent === "0"`)
-	rows[3].currency, rows[30].currency = "EUR", "EUR"
+	rows[1].currency, rows[3].currency = "EUR", "EUR"
 
 	// The request body is exactly what would be sent.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("export-request")))
@@ -185,6 +189,40 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 		t.Errorf("offline summary = %v, want %v", got, want)
 	}
 	b.AssertNoErrors("net::ERR_FAILED", "net::ERR_CONNECTION_REFUSED")
+}
+
+func TestConsoleReviewTableRendersOnlyTheRowsInView(t *testing.T) {
+	b := browsertest.New(t)
+	srv := startConsole(t, "/")
+	file := writeTransfers(t, "big.json", 10000, 9998)
+	b.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
+	b.WaitFor(30*time.Second, "the console to start", interactive)
+	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review table", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 0`)
+
+	rendered := `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length`
+	if n := browsertest.Eval[int](b, 5*time.Second, rendered); n > 60 {
+		t.Errorf("%d rows rendered for a view of a dozen", n)
+	}
+	if n := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#grid table").getAttribute("aria-rowcount")`); n != "10001" {
+		t.Errorf("aria-rowcount = %s", n)
+	}
+	// Scrolling through the table, by steps and then to the end.
+	for _, top := range []int{2000, 40000, 180000} {
+		b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById("grid").scrollTop = %d`, top)))
+		want := top / 36
+		b.WaitFor(10*time.Second, fmt.Sprintf("row %d in view", want+2), fmt.Sprintf(`[...document.querySelectorAll("#grid tbody tr[aria-rowindex] th")].some(th => th.textContent === "#%d")`, want))
+	}
+	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`document.getElementById("grid").scrollTop = 1e9`))
+	b.WaitFor(10*time.Second, "the last row", `[...document.querySelectorAll("#grid tbody tr[aria-rowindex] th")].some(th => th.textContent === "#9999")`)
+	if n := browsertest.Eval[int](b, 5*time.Second, rendered); n > 60 {
+		t.Errorf("%d rows rendered at the end", n)
+	}
+	// The invalid element near the end is marked there.
+	if cls := browsertest.Eval[string](b, 5*time.Second, `[...document.querySelectorAll("#grid tbody tr")].find(tr => tr.querySelector("th")?.textContent === "#9998").className`); !strings.Contains(cls, "row-error") {
+		t.Errorf("row #9998 has classes %q", cls)
+	}
+	b.AssertNoErrors()
 }
 
 // tabTo presses Tab until the element with the id has the focus, as a

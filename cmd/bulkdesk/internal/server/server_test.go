@@ -388,6 +388,11 @@ func TestTheConsoleLearnsItsKindsAndWorker(t *testing.T) {
 		bytes.Count(js, []byte("goappInitServiceWorker();")) != 1 {
 		t.Error("app.js does not register the service worker after starting the wasm")
 	}
+	// The wasm is compiled from fetch's own response, which the browser
+	// can keep compiled for the next visit.
+	if !regexp.MustCompile(`instantiateStreaming\(\s*fetch\("/console/web/app\.[0-9a-f]{10}\.wasm"\),`).Match(js) {
+		t.Error("app.js does not compile the wasm from fetch's response")
+	}
 }
 
 func TestHandlersMountBelowThePrefix(t *testing.T) {
