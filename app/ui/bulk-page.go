@@ -368,7 +368,7 @@ func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
 		case f.Failure != nil:
 			p.workbookNote, p.workbookFail = "", f.Failure
 		default:
-			saveFile(f.Name, f.Type, data)
+			download(data, f.Name, f.Type)
 			p.workbookNote = fmt.Sprintf("%s: %s, %s failed.", f.Name, plural(f.Rows, "row", "rows"), count(f.Failed))
 			p.announcement = p.workbookNote
 		}

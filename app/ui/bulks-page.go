@@ -58,7 +58,7 @@ func (p *bulksPage) Render() app.UI {
 		app.If(len(interrupted) > 0, func() app.UI {
 			return app.Div().ID("interrupted-notice").Class("warning-box").Role("alert").Body(
 				app.Text(fmt.Sprintf("%s did not finish. ", plural(len(interrupted), "submission", "submissions"))),
-				app.A().Href(href("/submit")).Text("Resume it with its original refs"),
+				app.A().Href(href(SubmitPath)).Text("Resume it with its original refs"),
 			)
 		}),
 		app.Div().Class("filters").Body(

@@ -297,7 +297,7 @@ func (p *importPage) submitChosen(ctx app.Context, e app.Event) {
 		ID: r.Document, Kind: r.Kind, BackOffice: p.resultBO, FileName: r.FileName,
 		Elements: r.Elements, Invalid: r.Invalid,
 	})
-	ctx.Navigate(href("/submit"))
+	ctx.Navigate(href(SubmitPath))
 }
 
 func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {

@@ -57,31 +57,3 @@ func jobMessage(err error) string {
 	}
 	return err.Error()
 }
-
-// saveFile hands a file the worker wrote (an ArrayBuffer) to the browser
-// to save under name.
-func saveFile(name, typ string, data app.Value) {
-	if !app.IsClient || data == nil {
-		return
-	}
-	parts := app.Window().Get("Array").New()
-	parts.Call("push", data)
-	opts := app.Window().Get("Object").New()
-	opts.Set("type", typ)
-	blob := app.Window().Get("Blob").New(parts, opts)
-	urlAPI := app.Window().Get("URL")
-	link := urlAPI.Call("createObjectURL", blob)
-	a := app.Window().Get("document").Call("createElement", "a")
-	a.Set("href", link)
-	a.Set("download", name)
-	a.Get("style").Set("display", "none")
-	body := app.Window().Get("document").Get("body")
-	body.Call("appendChild", a)
-	a.Call("click")
-	body.Call("removeChild", a)
-	// The browser reads the blob when the download starts; let it.
-	app.Window().Call("setTimeout", app.FuncOf(func(app.Value, []app.Value) any {
-		urlAPI.Call("revokeObjectURL", link)
-		return nil
-	}), 60000)
-}

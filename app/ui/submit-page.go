@@ -74,7 +74,7 @@ func (p *submitPage) OnDismount() {
 }
 
 func (p *submitPage) Render() app.UI {
-	return newShell().Route("/submit").Announcement(p.announcement).Content(
+	return newShell().Route(SubmitPath).Announcement(p.announcement).Content(
 		p.renderDocument(),
 		p.journal.render(p.api, p.resumed),
 	)
@@ -417,7 +417,7 @@ func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
 			p.asideNote = jobMessage(err)
 			return
 		}
-		saveFile(f.Name, f.Type, data)
+		download(data, f.Name, f.Type)
 		p.asideNote = fmt.Sprintf("%s: %s with their errors, to fix and load again.", f.Name, plural(f.Rows, "element", "elements"))
 		p.announcement = p.asideNote
 	})

@@ -46,7 +46,7 @@ var routes = []route{
 	{"/feed", "Events", "Events", func() app.Composer { return newEventsPage() }, ""},
 	{"/webhooks", "Webhook verifier", "Webhooks", func() app.Composer { return newWebhooksPage() }, ""},
 	{"/settings", "Connection settings", "Settings", func() app.Composer { return newSettingsPage() }, ""},
-	{"/submit", "Submit a bulk", "", func() app.Composer { return newSubmitPage() }, "/"},
+	{SubmitPath, "Submit a bulk", "", func() app.Composer { return newSubmitPage() }, "/"},
 	{"/bulk", "Bulk", "", func() app.Composer { return newBulkPage() }, "/bulks"},
 }
 

@@ -252,7 +252,7 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 	// The result workbook: every element with its bulk and state, the
 	// failed ones first, ready to fix.
 	b.Do(5*time.Second, click("#result-workbook"))
-	data := b.WaitForDownload(60*time.Second, downloads, "mixed-results.xlsx")
+	data := b.Downloaded(60*time.Second, downloads, "mixed-results.xlsx")
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
