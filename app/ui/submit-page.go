@@ -57,6 +57,7 @@ func newSubmitPage() *submitPage { return &submitPage{step: submitNone} }
 
 func (p *submitPage) OnMount(ctx app.Context) {
 	p.page, p.journal.page = ctx, ctx
+	mark("submit-opened")
 	p.api = loadConfig().API
 	ctx.GetState(CurrentDocumentState, &p.doc)
 	p.journal.load(ctx, nil)
@@ -130,6 +131,13 @@ func (p *submitPage) renderSummary() app.UI {
 		}),
 		app.If(len(pr.Chunks) > 1, func() app.UI {
 			return app.P().ID("chunking").Class("note").Text(fmt.Sprintf("A bulk holds at most 10,000 elements: the %s elements go as %s, each with its own idempotency-ref.", count(pr.Sending), plural(len(pr.Chunks), "bulk", "bulks")))
+		}),
+		app.If(len(pr.Chunks) > 0, func() app.UI {
+			total := 0
+			for _, c := range pr.Chunks {
+				total += c.Bytes
+			}
+			return app.P().ID("confirm-size").Class("note").DataSet("bytes", total).Text("Request size: " + byteSize(total) + ".")
 		}),
 	)
 }
@@ -324,6 +332,7 @@ func (p *submitPage) prepare(ctx app.Context) {
 		}
 		p.prepared, p.step = r, submitConfirm
 		p.announcement = p.confirmation()
+		ctx.Defer(func(app.Context) { mark("confirm-shown") })
 	})
 }
 
@@ -485,4 +494,15 @@ func chunkState(c worker.ChunkInfo) string {
 		return "bulk " + c.BulkID
 	}
 	return c.State
+}
+
+// byteSize writes a size in bytes for people: "3.4 MB".
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return plural(n, "byte", "bytes")
 }

@@ -91,6 +91,8 @@ type ChunkInfo struct {
 	FirstRow int    `json:"firstRow,omitempty"`
 	LastRow  int    `json:"lastRow,omitempty"`
 	Ref      string `json:"ref"`
+	// Bytes is the size of the chunk's request body, when planned.
+	Bytes int `json:"bytes,omitempty"`
 	// State is the journal's: planned, sending, submitted or failed.
 	State          string `json:"state,omitempty"`
 	Attempts       int    `json:"attempts,omitempty"`

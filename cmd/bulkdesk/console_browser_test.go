@@ -27,7 +27,7 @@ import (
 
 // startServe runs serve with args (and -addr 127.0.0.1:0 -quiet) until the
 // test ends, and returns the console's URL.
-func startServe(t *testing.T, args ...string) string {
+func startServe(t testing.TB, args ...string) string {
 	t.Helper()
 	if _, err := console.ReadManifest(console.FS()); err != nil {
 		t.Fatalf("the browser tests need the built console: %v", err)
@@ -60,7 +60,7 @@ func startServe(t *testing.T, args ...string) string {
 }
 
 // sandboxClient calls the server's sandbox through its proxy.
-func sandboxClient(t *testing.T, base string) *bulkapi.Client {
+func sandboxClient(t testing.TB, base string) *bulkapi.Client {
 	t.Helper()
 	c, err := bulkapi.New(bulkapi.Config{BaseURL: base + "api", BackOfficeURL: base + "backoffice", APIKey: sandbox.DefaultAPIKey, Token: sandbox.DefaultToken})
 	if err != nil {
@@ -87,7 +87,7 @@ func armFaults(t *testing.T, base, body string) {
 // writeTransfersFile writes n transfers of 1.00 to 1.99 EUR (amount 100 + i%100
 // cents) to a file; the elements listed in failing carry the text the
 // sandbox declines.
-func writeTransfersFile(t *testing.T, name string, n int, failing ...int) (path string, totalMinor int) {
+func writeTransfersFile(t testing.TB, name string, n int, failing ...int) (path string, totalMinor int) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("[\n")
@@ -134,7 +134,7 @@ func pick(id, value string) chromedp.Action[chromedp.Void] {
 
 // waitShowing waits for expr like Browser.WaitFor; when it times out, the
 // failure also shows the text of the main content, which says why.
-func waitShowing(t *testing.T, b *browsertest.Browser, timeout time.Duration, what, expr string) {
+func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, what, expr string) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for !browsertest.Eval[bool](b, 10*time.Second, "Boolean("+expr+")") {
@@ -156,7 +156,7 @@ func text(b *browsertest.Browser, selector string) string {
 
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
-func loadFile(t *testing.T, b *browsertest.Browser, kind, path string) {
+func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
 	b.Do(10*time.Second, pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
 	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+js(filepath.Base(path)))
 	b.Do(5*time.Second, click("#submit-file"))
@@ -164,7 +164,7 @@ func loadFile(t *testing.T, b *browsertest.Browser, kind, path string) {
 }
 
 // openBulk follows the link to a bulk and waits for its page.
-func openBulk(t *testing.T, b *browsertest.Browser, id string) {
+func openBulk(t testing.TB, b *browsertest.Browser, id string) {
 	b.Do(5*time.Second, click(`a[data-bulk="`+id+`"]`))
 	waitShowing(t, b, 30*time.Second, "the page of bulk "+id, `document.querySelector('#bulk[data-bulk="`+id+`"]') !== null`)
 }
@@ -335,7 +335,7 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	b.AssertNoErrors("status of 429", "net::ERR_EMPTY_RESPONSE", "Failed to fetch", "net::ERR_FAILED")
 }
 
-func mustList(t *testing.T, c *bulkapi.Client) []bulkapi.BulkProcess {
+func mustList(t testing.TB, c *bulkapi.Client) []bulkapi.BulkProcess {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

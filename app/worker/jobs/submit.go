@@ -233,7 +233,7 @@ func requestRefused(r *schema.Report) string {
 // chunkInfo describes a planned chunk.
 func chunkInfo(c *submission.Chunk) worker.ChunkInfo {
 	n := c.Count()
-	ci := worker.ChunkInfo{Index: c.Index, Elements: n, Ref: c.Ref, Sheet: c.Sheet}
+	ci := worker.ChunkInfo{Index: c.Index, Elements: n, Ref: c.Ref, Sheet: c.Sheet, Bytes: len(c.Body)}
 	ci.First, _ = c.Elements.At(0)
 	ci.Last, _ = c.Elements.At(n - 1)
 	if c.Sheet != "" {
