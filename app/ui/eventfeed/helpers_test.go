@@ -52,6 +52,18 @@ func (s *stream) isClosed() bool {
 	return s.closed
 }
 
+// closedSoon reports whether the stream is closed within a short while:
+// a stream that fails while the Service is still opening it is closed
+// once the opening returns.
+func (s *stream) closedSoon() bool {
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if s.isClosed() {
+			return true
+		}
+	}
+	return false
+}
+
 func (f *fakeTransport) List(ctx context.Context, q eventfeed.Query) (eventfeed.Listing, error) {
 	c := &listCall{q: q, reply: make(chan listReply, 1)}
 	f.lists <- c

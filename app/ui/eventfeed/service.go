@@ -61,6 +61,10 @@ type Service struct {
 	feed     *webhook.Feed
 	status   Status
 	receiver string // the receiver's id, once known
+	// resumeAfter is the newest event the connections' listings and
+	// streams brought: a new stream starts after it. A backfill, which
+	// brings older events of one type, leaves it be.
+	resumeAfter uint64
 	// conn numbers connections: callbacks and timers of an older one are
 	// ignored.
 	conn        int
@@ -213,7 +217,7 @@ func (s *Service) BulkEnd(bulkID string) (webhook.Event, bool) {
 // reach subscribers as any others.
 func (s *Service) Backfill(types ...string) {
 	s.mu.Lock()
-	conn, receiver := s.conn, s.receiver
+	conn := s.conn
 	started := s.status.State != StateIdle
 	s.mu.Unlock()
 	if !started {
@@ -228,7 +232,9 @@ func (s *Service) Backfill(types ...string) {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if conn == s.conn && (l.Receiver == "" || l.Receiver == receiver) {
+		// Events of another numbering than the feed's are left out; the
+		// connection's own listing or hello deals with the change.
+		if conn == s.conn && (l.Receiver == "" || s.receiver == "" || l.Receiver == s.receiver) {
 			s.mergeLocked(l.Events)
 		}
 	}()
@@ -286,15 +292,17 @@ func (s *Service) list(conn int) {
 		}
 		s.receiver = l.Receiver
 	}
-	// A stream resumed after a drop starts after the newest event held
-	// before this listing, so that what the listing skipped (it holds
+	// A stream resumed after a drop starts after the newest event the
+	// last one brought, so that what this listing skipped (it holds
 	// only the newest) comes from the receiver's memory, or is named as
 	// a gap. A first stream starts after what the listing brought.
-	after := s.feed.Newest()
 	s.mergeLocked(l.Events)
-	if after == 0 {
-		after = s.feed.Newest()
+	if s.resumeAfter == 0 {
+		for _, ev := range l.Events {
+			s.resumeAfter = max(s.resumeAfter, ev.Seq)
+		}
 	}
+	after := s.resumeAfter
 	s.mu.Unlock()
 
 	closeStream := s.opts.Transport.Open(after, &handler{s: s, conn: conn})
@@ -341,6 +349,7 @@ func (s *Service) setStateLocked(st State, problem string) {
 // resetLocked empties the feed: the receiver numbers events anew.
 func (s *Service) resetLocked() {
 	s.feed = webhook.NewFeed(s.opts.Size)
+	s.resumeAfter = 0
 	s.pending = nil
 	s.reset = true
 	s.status.Gaps = nil
@@ -361,7 +370,7 @@ func (s *Service) mergeLocked(evs []webhook.Event) {
 
 func (s *Service) statusLocked() Status {
 	st := s.status
-	st.Newest = s.feed.Newest()
+	st.Newest = s.resumeAfter
 	st.Gaps = append([]Gap(nil), s.status.Gaps...)
 	return st
 }
@@ -424,6 +433,7 @@ func (h *handler) Message(event, data string) {
 			return
 		}
 		s.mergeLocked([]webhook.Event{ev})
+		s.resumeAfter = max(s.resumeAfter, ev.Seq)
 	case "hello":
 		var hello struct {
 			Receiver string `json:"receiver"`

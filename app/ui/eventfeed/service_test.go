@@ -92,7 +92,7 @@ func TestADroppedStreamResumesAfterTheNewestHeld(t *testing.T) {
 	s := r.connect(t, "r1", event(2, transfer), event(1, transfer))
 	r.update(t)
 	s.h.Failed(false)
-	if !s.isClosed() {
+	if !s.closedSoon() {
 		t.Error("the dropped stream is still open: the browser would retry it without the id")
 	}
 	u := r.update(t)
@@ -144,7 +144,7 @@ func TestAClosedStreamIsReopenedWithGrowingDelays(t *testing.T) {
 	s := r.connect(t, "r1", event(5, transfer))
 	r.update(t)
 	s.h.Failed(true)
-	if !s.isClosed() {
+	if !s.closedSoon() {
 		t.Error("the failed stream is still open")
 	}
 	u := r.update(t)
@@ -231,7 +231,7 @@ func TestAHelloFromAnotherReceiverResetsTheFeed(t *testing.T) {
 	old := r.net.nextOpen(t)
 	old.h.Opened()
 	old.h.Message("hello", `{"receiver":"r2","newest":1}`)
-	if !old.isClosed() {
+	if !old.closedSoon() {
 		t.Error("the stream of the new numbering, opened after an old event, is still open")
 	}
 	send(t, old, event(5, transfer)) // too late: ignored
@@ -317,5 +317,33 @@ func TestUnsubscribe(t *testing.T) {
 	r.update(t)
 	if len(got) != 1 {
 		t.Errorf("told after unsubscribing")
+	}
+}
+
+// A page opened filtered asks for its type before the first listing is
+// in: both are taken.
+func TestBackfillBeforeTheFirstListing(t *testing.T) {
+	r := newRig(t)
+	first := r.net.nextList(t)
+	r.Backfill(bulkEnd)
+	backfill := r.net.nextList(t)
+	if len(backfill.q.Types) != 1 {
+		backfill, first = first, backfill
+	}
+	backfill.answer(eventfeed.Listing{Receiver: "r1", Events: []webhook.Event{event(3, bulkEnd)}}, nil)
+	r.until(t, func(u eventfeed.Update) bool { return len(u.Added) == 1 })
+	first.answer(eventfeed.Listing{Receiver: "r1", Events: []webhook.Event{event(9, transfer)}}, nil)
+	if s := r.net.nextOpen(t); s.after != 9 {
+		t.Errorf("the stream opens after %d, want 9", s.after)
+	}
+	if got := seqs(r.Events(0)); !slices.Equal(got, []uint64{9, 3}) {
+		t.Errorf("events %v", got)
+	}
+	// A backfill from another numbering is left out.
+	r.Backfill(bulkEnd)
+	r.net.nextList(t).answer(eventfeed.Listing{Receiver: "r2", Events: []webhook.Event{event(1, bulkEnd)}}, nil)
+	r.net.noCalls(t)
+	if r.Len() != 2 {
+		t.Errorf("%d events held after a backfill of another receiver", r.Len())
 	}
 }

@@ -34,8 +34,8 @@ type Status struct {
 	// Online is false while the console knows its server does not answer
 	// (its connectivity probe failed), whatever the stream last said.
 	Online bool
-	// Newest is the sequence number of the newest event held, after which
-	// a resumed stream starts.
+	// Newest is the sequence number of the newest event the stream (or
+	// the listing before it) brought, after which a resumed stream starts.
 	Newest uint64
 	// Problem says what went wrong last, for people; "" when nothing did.
 	Problem string
