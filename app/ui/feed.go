@@ -97,7 +97,8 @@ func (b browserEvents) List(ctx context.Context, q eventfeed.Query) (eventfeed.L
 	}
 	mt, _, _ := mime.ParseMediaType(res.contentType)
 	switch {
-	case res.status == http.StatusNotFound:
+	case res.status == http.StatusNoContent || res.status == http.StatusNotFound:
+		// bulkdesk serve answers 204 without a receiver; another server 404.
 		return eventfeed.Listing{}, eventfeed.ErrNoReceiver
 	case res.status != http.StatusOK:
 		return eventfeed.Listing{}, fmt.Errorf("the server answered the list of events with %d %s", res.status, http.StatusText(res.status))

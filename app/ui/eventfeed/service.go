@@ -27,8 +27,7 @@ const (
 	firstRetry   = time.Second
 	longestRetry = 30 * time.Second
 	// A server without a receiver rarely gains one without a restart,
-	// which the console notices as offline then online; the check is
-	// repeated seldom, since the browser logs each 404.
+	// which the console notices as offline then online.
 	noReceiverRetry = 5 * time.Minute
 	listTimeout     = 30 * time.Second
 )

@@ -8,7 +8,8 @@ import (
 )
 
 // ErrNoReceiver is what a Transport's List returns when the server has no
-// webhook receiver (it answers GET events with 404).
+// webhook receiver: bulkdesk serve answers GET events with 204 No Content
+// then, another server with 404.
 var ErrNoReceiver = errors.New("the server runs no webhook receiver")
 
 // A Transport reaches the receiver: its list of events and its stream.
