@@ -26,7 +26,7 @@ type liveServe struct {
 // startServe runs "bulkdesk serve -quiet" with args (add -addr to choose
 // the address; 127.0.0.1:0 otherwise) until the test ends or Stop. The
 // console must have been built (make console; make test does it).
-func startServe(t *testing.T, args ...string) *liveServe {
+func startServe(t testing.TB, args ...string) *liveServe {
 	t.Helper()
 	if _, err := console.ReadManifest(console.FS()); err != nil {
 		t.Fatalf("the browser tests need the built console: %v", err)
@@ -54,7 +54,7 @@ func startServe(t *testing.T, args ...string) *liveServe {
 }
 
 // Stop shuts the server down and waits for it; it may be called twice.
-func (s *liveServe) Stop(t *testing.T) {
+func (s *liveServe) Stop(t testing.TB) {
 	t.Helper()
 	s.stop()
 	if s.stopped {
@@ -79,7 +79,7 @@ const (
 
 // openPage starts a browser on a page of the console and waits for it to
 // take input.
-func openPage(t *testing.T, url string) *browsertest.Browser {
+func openPage(t testing.TB, url string) *browsertest.Browser {
 	t.Helper()
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(url))

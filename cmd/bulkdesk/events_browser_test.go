@@ -46,7 +46,7 @@ func runBulk(t *testing.T, base, ref string) string {
 }
 
 // sendEvent posts an event signed with browserKey to the server's receiver.
-func sendEvent(t *testing.T, base, eventType, body string) {
+func sendEvent(t testing.TB, base, eventType, body string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
