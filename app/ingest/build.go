@@ -101,6 +101,7 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 	res := &Result{p: p, Elements: make([]Element, 0, rows)}
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
+	var found problemChunks
 	for n := range rows {
 		if n%progressEvery == 0 && n > 0 {
 			if err := ctx.Err(); err != nil {
@@ -125,8 +126,9 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 		}
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
-		res.problems = append(res.problems, p.check(i, r)...)
+		found.add(p.check(i, r))
 	}
+	res.problems = found.join()
 	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
@@ -135,6 +137,44 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 	}
 	im.result = res
 	return res, nil
+}
+
+// problemChunks collects the problems of a build in chunks that are
+// filled, never grown: a file with a problem in every row would otherwise
+// copy one growing list again and again.
+type problemChunks struct {
+	full [][]schema.Problem
+	last []schema.Problem
+	n    int
+}
+
+const maxProblemChunk = 1024
+
+func (c *problemChunks) add(ps []schema.Problem) {
+	for len(ps) > 0 {
+		if len(c.last) == cap(c.last) {
+			if c.last != nil {
+				c.full = append(c.full, c.last)
+			}
+			c.last = make([]schema.Problem, 0, min(max(2*cap(c.last), 16), maxProblemChunk))
+		}
+		k := min(len(ps), cap(c.last)-len(c.last))
+		c.last = append(c.last, ps[:k]...)
+		ps = ps[k:]
+		c.n += k
+	}
+}
+
+// join returns every problem collected, in one list of its exact size.
+func (c *problemChunks) join() []schema.Problem {
+	if c.n == 0 {
+		return nil
+	}
+	out := make([]schema.Problem, 0, c.n)
+	for _, chunk := range c.full {
+		out = append(out, chunk...)
+	}
+	return append(out, c.last...)
 }
 
 // assemble rebuilds the report from its parts.

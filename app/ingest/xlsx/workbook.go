@@ -2,7 +2,9 @@
 // quickly and with little memory: it streams each sheet's XML out of the
 // zip archive through a lean tokenizer and hands over raw cell values
 // (shared strings resolved, numbers as stored, the number format of each
-// cell), leaving their interpretation to the caller.
+// cell), leaving their interpretation to the caller. Values share a few
+// large blocks of text (the shared strings, and the values a sheet writes
+// in its cells) rather than taking an allocation each.
 //
 // It is the reading half only; writing is left to excelize. Everything is
 // in memory and pure Go, so it runs unchanged under WebAssembly.
