@@ -90,16 +90,8 @@ func csvRoundTrip(t *testing.T, data []byte) {
 	}
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	var want [][]string
-	for _, r := range tab.Rows {
-		rec := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			rec[i] = c.Value
-		}
-		want = append(want, rec)
-		w.Write(rec)
-	}
-	w.Flush()
+	want := cellValues(tab)
+	w.WriteAll(want)
 	if strings.HasPrefix(b.String(), "sep=") {
 		return // read as the line naming the delimiter
 	}
@@ -113,17 +105,20 @@ func csvRoundTrip(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatalf("reading %q again: %v", b.String(), err)
 	}
-	var got [][]string
-	for _, r := range again.Rows {
-		rec := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			rec[i] = c.Value
-		}
-		got = append(got, rec)
-	}
-	if !slices.EqualFunc(got, want, slices.Equal) {
+	if got := cellValues(again); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("read %q, then %q from %q", want, got, b.String())
 	}
+}
+
+// cellValues returns the values of a table's cells, row by row.
+func cellValues(tab *ingest.Table) [][]string {
+	out := make([][]string, len(tab.Rows))
+	for i, r := range tab.Rows {
+		for _, c := range r.Cells {
+			out[i] = append(out[i], c.Value)
+		}
+	}
+	return out
 }
 
 func FuzzJSON(f *testing.F) {

@@ -124,12 +124,7 @@ func TestEditsChangeOnlyTheirCell(t *testing.T) {
 	data := transfersXLSX(3000)
 	im := importOf(t, "t.xlsx", data, "transfers")
 	tab := im.Table
-	before := make([][]string, len(tab.Rows))
-	for i, r := range tab.Rows {
-		for _, c := range r.Cells {
-			before[i] = append(before[i], c.Value)
-		}
-	}
+	before := cellValues(tab)
 	res := im.Build(nil)
 	if !res.Report.Valid() || len(res.Elements) != 3000 {
 		t.Fatalf("%d elements, %v", len(res.Elements), res.Report.Problems)
