@@ -150,7 +150,7 @@ func (p *bulkPage) renderActions() app.UI {
 	return app.Div().ID("bulk-actions").Class("actions").Body(
 		app.Range(b.Actions).Slice(func(i int) app.UI {
 			a := b.Actions[i]
-			btn := app.Button().ID("action-" + a).Type("button").Class("button").Text(actionLabel(a)).
+			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(actionLabel(a)).
 				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
 			if a == "cancel" {
 				btn = btn.Class("button-quiet")

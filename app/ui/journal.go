@@ -113,7 +113,7 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 	}
 	return app.Div().Body(
 		app.If(s.Interrupted && s.Resumable, func() app.UI {
-			return app.Button().ID("resume-" + s.ID).Type("button").Class("button").Text("Resume with the original refs").
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text("Resume with the original refs").
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID)) // see pager
 		}),
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
