@@ -299,7 +299,12 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (w
 		Sender:  cl,
 		Journal: j,
 		OnProgress: func(p submission.Progress) {
-			c.Progress(worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)})
+			pr := worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)}
+			if p.Wait > 0 {
+				c.ProgressNow(pr) // the operator sees why nothing moves
+				return
+			}
+			c.Progress(pr)
 		},
 	}
 	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", plural(total, "chunk", "chunks"))})

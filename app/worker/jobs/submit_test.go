@@ -25,6 +25,7 @@ type fakeAPI struct {
 	bulks    map[string]string // ref → bulk id
 	sizes    map[string]int    // bulk id → operations
 	requests int
+	refs     []string // the idempotency-ref of every submission received
 	refuse   func(n int, body []byte) (status int, answer string)
 	// gate, when set, holds every submission until it is closed.
 	gate chan struct{}
@@ -58,8 +59,12 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.requests++
+		f.refs = append(f.refs, r.Header.Get(bulkapi.HeaderIdempotencyRef))
 		if f.refuse != nil {
 			if status, answer := f.refuse(f.requests, body); status != 0 {
+				if status == http.StatusTooManyRequests {
+					w.Header().Set(bulkapi.HeaderRateLimitReset, "1")
+				}
 				w.WriteHeader(status)
 				io.WriteString(w, answer)
 				return
@@ -343,5 +348,38 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 	h.result(h.send(worker.JobJournal, worker.Journal{}, nil), &list)
 	if list.Storage != "localStorage" || len(list.Submissions) != 1 {
 		t.Errorf("journal %+v", list)
+	}
+}
+
+func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
+	api := newFakeAPI()
+	api.refuse = func(n int, body []byte) (int, string) {
+		switch n {
+		case 1:
+			return http.StatusTooManyRequests, `{"message":"slow down"}`
+		case 2:
+			return http.StatusBadGateway, `{"message":"upstream"}`
+		}
+		return 0, ""
+	}
+	h := newHarness(t, withAPI(api))
+	doc := h.load(transfers(3))
+	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	got, progress := h.submit(p.Plan, conn)
+	if got.Failure != nil || got.Submission.State != "submitted" || got.Submission.Chunks[0].Attempts != 3 || api.bulkCount() != 1 {
+		t.Fatalf("submission %+v, failure %+v, %d bulks", got.Submission, got.Failure, api.bulkCount())
+	}
+	if len(api.refs) != 3 || api.refs[0] != p.Chunks[0].Ref || api.refs[1] != api.refs[0] || api.refs[2] != api.refs[0] {
+		t.Errorf("the attempts carried refs %q, want %s each time", api.refs, p.Chunks[0].Ref)
+	}
+	// Every wait is reported at once, with its reason: the 429's reset.
+	var waits []string
+	for _, pr := range progress {
+		if strings.Contains(pr.Detail, "trying again") {
+			waits = append(waits, pr.Detail)
+		}
+	}
+	if len(waits) != 2 || !strings.Contains(waits[0], "too many requests") || !strings.Contains(waits[0], "in 1s") || !strings.Contains(waits[1], "the API failed") {
+		t.Errorf("the waits reported: %q", waits)
 	}
 }
