@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"net/url"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -459,7 +460,7 @@ func kindTitle(id string) string {
 
 // bulkHref is the address of a bulk's page.
 func bulkHref(id string, backOffice bool) string {
-	u := href("/bulk") + "?id=" + id
+	u := href("/bulk") + "?id=" + url.QueryEscape(id)
 	if backOffice {
 		u += "&api=backoffice"
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -24,7 +23,7 @@ const benchTrials = 5
 // confirmation's preparation (chunks, refs, control totals, earlier
 // submissions). Each trial is a file of other content: a bulk of its own.
 func BenchmarkConsoleSubmit10kTransfers(b *testing.B) {
-	base := startServe(b, "-sandbox")
+	base := startServe(b, "-sandbox").URL
 	br := browsertest.New(b)
 	br.Do(30*time.Second, chromedp.Navigate(base))
 	waitShowing(b, br, 60*time.Second, "the console to start", consoleUp)
@@ -53,13 +52,4 @@ func BenchmarkConsoleSubmit10kTransfers(b *testing.B) {
 	b.ReportMetric(median(validate), "ms-validate")
 	b.ReportMetric(median(prepare), "ms-prepare")
 	b.ReportMetric(0, "ns/op")
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

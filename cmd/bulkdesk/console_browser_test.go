@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/chromedp/chromedp"
 	"github.com/xuri/excelize/v2"
@@ -24,40 +22,6 @@ import (
 
 // The browser tests of submission run "bulkdesk serve -sandbox" as
 // "make run" does, with the built console, on a loopback port.
-
-// startServe runs serve with args (and -addr 127.0.0.1:0 -quiet) until the
-// test ends, and returns the console's URL.
-func startServe(t testing.TB, args ...string) string {
-	t.Helper()
-	if _, err := console.ReadManifest(console.FS()); err != nil {
-		t.Fatalf("the browser tests need the built console: %v", err)
-	}
-	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-quiet"}, args...), func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	urls := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- serveConsole(ctx, cfg, func(u string) { urls <- u }) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not stop")
-		}
-	})
-	select {
-	case u := <-urls:
-		return u
-	case err := <-done:
-		t.Fatalf("serve stopped at once: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
-	return ""
-}
 
 // sandboxClient calls the server's sandbox through its proxy.
 func sandboxClient(t testing.TB, base string) *bulkapi.Client {
@@ -159,10 +123,6 @@ func click(selector string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + js(selector) + `).click()`)
 }
 
-func text(b *browsertest.Browser, selector string) string {
-	return browsertest.Eval[string](b, 5*time.Second, `(document.querySelector(`+js(selector)+`) || {}).textContent || ""`)
-}
-
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
 func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
@@ -179,7 +139,7 @@ func openBulk(t testing.TB, b *browsertest.Browser, id string) {
 }
 
 func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
-	base := startServe(t, "-sandbox")
+	base := startServe(t, "-sandbox").URL
 	api := sandboxClient(t, base)
 	b := browsertest.New(t)
 	downloads := b.AllowDownloads()
@@ -282,7 +242,7 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 // Loading the file again then warns, naming the bulks, and only a
 // deliberate "submit again as a new bulk" makes new ones.
 func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
-	base := startServe(t, "-sandbox")
+	base := startServe(t, "-sandbox").URL
 	api := sandboxClient(t, base)
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(base))

@@ -78,6 +78,7 @@ func New(o Options) (*Server, error) {
 	s.version = pages.version
 	s.mux.Handle("/web/", assets)
 	s.mux.HandleFunc("/healthz", health)
+	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
 	s.mux.Handle("/", pages)
 	s.handler = secure(csp, s.underPrefix(s.mux))
@@ -147,6 +148,21 @@ func cleanPrefix(p string) (string, error) {
 
 // health answers the console's connectivity probe.
 func health(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// noReceiver answers the console's GET events when no webhook receiver is
+// mounted (a receiver's "GET /events" is the more specific pattern and
+// wins): 204 No Content, which the console reads as a server that
+// receives no events. A 404 would say the same, but the browser logs it
+// as an error on every page that shows events.
+func noReceiver(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -417,6 +417,24 @@ func TestHealthAndRobots(t *testing.T) {
 	}
 }
 
+// Without a receiver, GET events says so with 204, which the browser does
+// not log as an error; a receiver mounted answers instead.
+func TestEventsWithoutAReceiver(t *testing.T) {
+	s := newServer(t, server.Options{Prefix: "/console/"})
+	res, _ := get(t, s, "GET", "/console/events")
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("GET events without a receiver: %d, Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	if res, _ := get(t, s, "POST", "/console/events"); res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST events: %d", res.StatusCode)
+	}
+	s = newServer(t, server.Options{})
+	s.Mux().HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	if res, _ := get(t, s, "GET", "/events"); res.StatusCode != http.StatusTeapot {
+		t.Errorf("GET events with a receiver mounted: %d", res.StatusCode)
+	}
+}
+
 func TestTheVersionNamesTheCache(t *testing.T) {
 	s := newServer(t, server.Options{})
 	v := s.Version()
