@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -82,16 +81,11 @@ const (
 	validated = `document.querySelector('#result[data-state="done"]') !== null`
 )
 
-func js(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
 // pick sets a select's value as the operator's choice does.
 func pick(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const s = document.getElementById(` + js(id) + `);
-  s.value = ` + js(value) + `;
+  const s = document.getElementById(` + jsString(id) + `);
+  s.value = ` + jsString(value) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
 }
@@ -110,24 +104,15 @@ func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, wh
 	}
 }
 
-// typeInto sets an input's value as typing does.
-func typeInto(id, value string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const el = document.getElementById(` + js(id) + `);
-  el.value = ` + js(value) + `;
-  el.dispatchEvent(new Event("input", {bubbles: true}));
-})()`)
-}
-
 func click(selector string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + js(selector) + `).click()`)
+	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + jsString(selector) + `).click()`)
 }
 
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
 func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
 	b.Do(10*time.Second, pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
-	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+js(filepath.Base(path)))
+	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+jsString(filepath.Base(path)))
 	b.Do(5*time.Second, click("#submit-file"))
 	waitShowing(t, b, 60*time.Second, "the confirmation step", `document.querySelector('#submission[data-step="confirm"]') !== null`)
 }
@@ -314,7 +299,7 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	b.Do(10*time.Second, click(`nav a[href="/bulks"]`))
 	waitShowing(t, b, 30*time.Second, "the list of bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 2`)
 	b.Do(5*time.Second, pick("bulk-status", "CANCELLED"))
-	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+js(big))
+	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+jsString(big))
 
 	// The same file again: a warning names the earlier bulks before
 	// anything is sent, and sending is only offered as new bulks.
@@ -365,7 +350,7 @@ func thousands(n int) string {
 // and a 401 as the operator sees them: the class, the code and the
 // request-ref.
 func TestConsoleBackOfficeAndRefusals(t *testing.T) {
-	base := startServe(t, "-sandbox")
+	base := startServe(t, "-sandbox").URL
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(base+"settings"))
 	waitShowing(t, b, 60*time.Second, "the console to start", consoleUp)
@@ -420,19 +405,19 @@ func TestConsoleBackOfficeAndRefusals(t *testing.T) {
 	// A wrong api-key: the connection test says so, with the request-ref.
 	b.Do(10*time.Second, click(`nav a[href="/settings"]`))
 	waitShowing(t, b, 10*time.Second, "the settings", `document.getElementById("api-key") !== null`)
-	b.Do(5*time.Second, typeInto("api-key", "not-the-key"), click("#test-connection"))
+	b.Do(5*time.Second, fill("api-key", "not-the-key"), click("#test-connection"))
 	waitShowing(t, b, 30*time.Second, "the refusal", `document.querySelector('#test-failure[data-class="credentials"]') !== null`)
 	if f := text(b, "#test-failure"); !strings.Contains(f, "HTTP 401") || text(b, "#test-failure .request-ref") == "" {
 		t.Errorf("the 401 reads %q", f)
 	}
 	// The operator keeps the credentials for the tab: sessionStorage holds
 	// them, localStorage never does.
-	b.Do(5*time.Second, typeInto("api-key", sandbox.DefaultAPIKey), click("#keep-for-tab"))
+	b.Do(5*time.Second, fill("api-key", sandbox.DefaultAPIKey), click("#keep-for-tab"))
 	waitShowing(t, b, 10*time.Second, "the credentials kept for the tab", `sessionStorage.getItem("bulkdesk.connection") !== null`)
 	if browsertest.Eval[bool](b, 5*time.Second, `JSON.stringify(Object.assign({}, localStorage)).includes("sandbox-")`) {
 		t.Error("localStorage holds a credential")
 	}
 	b.Do(30*time.Second, chromedp.Reload())
-	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+js(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
+	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+jsString(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
 	b.AssertNoErrors("status of 401", "status of 409")
 }
