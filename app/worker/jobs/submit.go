@@ -172,10 +172,10 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 
 // prepare plans doc as req asks; the plan is nil when nothing can be sent,
 // and out.Blocked says why.
-func prepare(doc *Document, req worker.PrepareSubmission) (worker.Prepared, *submission.Plan) {
+func prepare(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
 	elements, report := doc.Elements(), doc.Report()
 	invalid := report.InvalidElements()
-	out := worker.Prepared{
+	out := worker.Confirmation{
 		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
 		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
 	}

@@ -106,9 +106,9 @@ func (h *harness) load(body []byte) worker.Validated {
 	return v
 }
 
-func (h *harness) prepare(req worker.PrepareSubmission) worker.Prepared {
+func (h *harness) prepare(req worker.PrepareSubmission) worker.Confirmation {
 	h.t.Helper()
-	var p worker.Prepared
+	var p worker.Confirmation
 	h.result(h.send(worker.JobPrepareSubmission, req, nil), &p)
 	return p
 }
