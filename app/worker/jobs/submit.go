@@ -174,8 +174,8 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 // and out.Blocked says why.
 func prepare(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
 	elements, report := doc.Elements(), doc.Report()
-	if report == nil { // a document whose reading is not confirmed yet
-		return worker.Confirmation{Document: doc.ID, Kind: doc.Kind.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
+	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
+		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
 	}
 	invalid := report.InvalidElements()
 	out := worker.Confirmation{
