@@ -24,10 +24,9 @@ type submitState struct {
 	order    []string
 	inflight map[string]bool
 
-	journalOnce sync.Once
-	journal     submission.Journal
-	storage     string
-	journalErr  error
+	journalMu sync.Mutex
+	journal   submission.Journal
+	storage   string
 }
 
 func newSubmitState() *submitState {
@@ -45,20 +44,26 @@ func (s *Server) registerSubmission() {
 }
 
 // journal opens the journal on first use: IndexedDB in the browser (see
-// OpenJournal), memory where none is set.
+// OpenJournal), memory where none is set. A failure to open is not kept:
+// the next job tries again.
 func (s *Server) journal(ctx context.Context) (submission.Journal, string, error) {
 	st := s.submit
-	st.journalOnce.Do(func() {
-		if s.OpenJournal == nil {
-			st.journal, st.storage = submission.NewMemory(), "memory"
-			return
-		}
-		st.journal, st.storage, st.journalErr = s.OpenJournal(ctx)
-	})
-	if st.journalErr != nil {
-		return nil, "", worker.Errorf(worker.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", st.journalErr)
+	st.journalMu.Lock()
+	defer st.journalMu.Unlock()
+	if st.journal != nil {
+		return st.journal, st.storage, nil
 	}
-	return st.journal, st.storage, nil
+	if s.OpenJournal == nil {
+		st.journal, st.storage = submission.NewMemory(), "memory"
+		return st.journal, st.storage, nil
+	}
+	// Opened for every job to come: the first one's cancel must not stop it.
+	j, storage, err := s.OpenJournal(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, "", worker.Errorf(worker.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", err)
+	}
+	st.journal, st.storage = j, storage
+	return j, storage, nil
 }
 
 // keep stores a plan for JobSubmit, forgetting the oldest.

@@ -383,3 +383,25 @@ func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
 		t.Errorf("the waits reported: %q", waits)
 	}
 }
+
+func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
+	api := newFakeAPI()
+	opens := 0
+	h := newHarness(t, withAPI(api), func(s *jobs.Server) {
+		s.OpenJournal = func(context.Context) (submission.Journal, string, error) {
+			opens++
+			if opens == 1 {
+				return nil, "", fmt.Errorf("IndexedDB blocked")
+			}
+			return submission.NewMemory(), "IndexedDB", nil
+		}
+	})
+	if e := h.failure(h.send(worker.JobJournal, worker.Journal{}, nil)); e.Code != worker.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {
+		t.Fatalf("the first journal job: %+v", e)
+	}
+	doc := h.load(transfers(2))
+	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	if got, _ := h.submit(p.Plan, conn); got.Submission.State != "submitted" || api.bulkCount() != 1 {
+		t.Errorf("once the journal opens: %+v, %d bulks", got.Submission, api.bulkCount())
+	}
+}
