@@ -161,6 +161,11 @@ func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.Submission
 }
 
 func (j *journalView) forget(ctx app.Context, s worker.SubmissionInfo) {
+	// The record is what warns when the same file is loaded again after
+	// the API has forgotten its refs: the operator decides knowingly.
+	if app.IsClient && !app.Window().Call("confirm", "Forget this submission? Loading the same file again will then no longer warn that it was submitted.").Bool() {
+		return
+	}
 	runJob(j.page, worker.JobForgetSubmission, worker.ForgetSubmission{Submission: s.ID}, nil, func(l worker.JournalList, _ app.Value, err error) {
 		if err != nil {
 			j.failedID, j.message = s.ID, jobMessage(err)
