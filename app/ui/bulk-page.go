@@ -4,20 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
-
-// RefreshBulkAction is the go-app action that makes the bulk page read its
-// bulk again at once, such as when the bulk_process_end event of that bulk
-// arrives. Its value is the bulk id (a string): a page showing another
-// bulk ignores it. See RefreshBulk.
-const RefreshBulkAction = "bulk-refresh"
-
-// RefreshBulk asks the bulk page showing bulkID, if any, to read it again.
-func RefreshBulk(ctx app.Context, bulkID string) {
-	ctx.NewActionWithValue(RefreshBulkAction, bulkID)
-}
 
 // Polling of a running bulk, and the size of a page of operations.
 const (
@@ -48,6 +38,7 @@ type bulkPage struct {
 	acting  string
 	mode    string
 	polls   int // numbers poll chains; a stale one stops
+	unwatch func()
 
 	opStatus   string
 	opOffset   int
@@ -68,11 +59,6 @@ func newBulkPage() *bulkPage { return &bulkPage{mode: "ON_FAILURE_CONTINUE"} }
 func (p *bulkPage) OnMount(ctx app.Context) {
 	p.page = ctx
 	p.api = loadConfig().API
-	ctx.Handle(RefreshBulkAction, func(ctx app.Context, a app.Action) {
-		if id, _ := a.Value.(string); id == p.id {
-			p.refresh(ctx, true)
-		}
-	})
 }
 
 func (p *bulkPage) OnNav(ctx app.Context) {
@@ -87,9 +73,28 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 		return
 	}
 	p.refresh(ctx, true)
+	// The bulk_process_end event of the bulk, when the server's receiver
+	// gets it, shows the end at once rather than at the next poll.
+	p.stopWatching()
+	id := p.id
+	p.unwatch = watchBulkEnds(ctx, id, func(ctx app.Context, _ webhook.Event) {
+		if id == p.id {
+			p.refresh(ctx, true)
+		}
+	})
 }
 
-func (p *bulkPage) OnDismount() { p.polls++ }
+func (p *bulkPage) OnDismount() {
+	p.polls++
+	p.stopWatching()
+}
+
+func (p *bulkPage) stopWatching() {
+	if p.unwatch != nil {
+		p.unwatch()
+		p.unwatch = nil
+	}
+}
 
 func (p *bulkPage) Render() app.UI {
 	return newShell().Route("/bulk").Announcement(p.announcement).Content(
@@ -150,8 +155,8 @@ func (p *bulkPage) renderActions() app.UI {
 	return app.Div().ID("bulk-actions").Class("actions").Body(
 		app.Range(b.Actions).Slice(func(i int) app.UI {
 			a := b.Actions[i]
-			btn := app.Button().ID("action-" + a).Type("button").Class("button").Text(actionLabel(a)).
-				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) })
+			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(actionLabel(a)).
+				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
 			if a == "cancel" {
 				btn = btn.Class("button-quiet")
 			}

@@ -209,17 +209,21 @@ func statusBadge(s string) app.UI {
 
 // pager offers the previous and next pages of a list: the page shown
 // starts at offset and holds shown of total items.
+//
+// Handlers that close over values carry an event scope of those values:
+// go-app keeps an element's handler while its code is the same, so without
+// the scope a button would go on moving from the offset it first had.
 func pager(id string, offset, shown, total, size int, move func(ctx app.Context, offset int)) app.UI {
 	return app.Div().Class("actions").Body(
 		app.If(offset > 0, func() app.UI {
 			return app.Button().ID(id+"-previous").Type("button").Class("button", "button-quiet").Text("Previous").OnClick(func(ctx app.Context, e app.Event) {
 				move(ctx, max(0, offset-size))
-			})
+			}, app.EventScope(offset))
 		}),
 		app.If(offset+shown < total, func() app.UI {
 			return app.Button().ID(id+"-next").Type("button").Class("button", "button-quiet").Text("Next").OnClick(func(ctx app.Context, e app.Event) {
 				move(ctx, offset+size)
-			})
+			}, app.EventScope(offset))
 		}),
 	)
 }

@@ -101,11 +101,10 @@ func defaultConnection(api APIConfig) Connection {
 	var c Connection
 	c.Direct = !api.Proxy
 	if sb := api.Sandbox; sb != nil {
+		// Its own URLs too, for an operator who chooses direct calls.
 		c.APIKey, c.Token, c.Identity = sb.APIKey, sb.Token, sb.Identity
-		if !sb.Proxied {
-			c.Direct = true
-			c.APIURL, c.BackOfficeURL = localURL(sb.Path), localURL(sb.BackOfficePath)
-		}
+		c.APIURL, c.BackOfficeURL = localURL(sb.Path), localURL(sb.BackOfficePath)
+		c.Direct = !sb.Proxied
 	}
 	return c
 }

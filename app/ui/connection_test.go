@@ -24,6 +24,12 @@ func TestTheSandboxIsTheDefaultConnection(t *testing.T) {
 	if got := c.ready(withSandbox, true); !strings.Contains(got, "back-office token") {
 		t.Errorf("back-office calls without a token: %q", got)
 	}
+	// Its direct URLs are there for an operator who chooses direct calls.
+	direct := c
+	direct.Direct = true
+	if !strings.HasSuffix(direct.APIURL, "/sandbox/multi") || !strings.HasSuffix(direct.BackOfficeURL, "/sandbox/multi/backoffice") || !direct.isSandbox(withSandbox) {
+		t.Errorf("the sandbox's direct URLs: %#v", direct)
+	}
 	w := c.forWorker(false)
 	if !strings.HasSuffix(w.APIURL, "/api") || !strings.HasSuffix(w.BackOfficeURL, "/backoffice") || w.APIKey != "k" || w.Token != "t" || w.BackOffice {
 		t.Errorf("through the proxy the worker calls %+v", w)

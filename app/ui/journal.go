@@ -113,19 +113,19 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 	}
 	return app.Div().Body(
 		app.If(s.Interrupted && s.Resumable, func() app.UI {
-			return app.Button().ID("resume-" + s.ID).Type("button").Class("button").Text("Resume with the original refs").
-				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) })
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text("Resume with the original refs").
+				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID)) // see pager
 		}),
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
 			return app.P().Class("note").Text("Load the file again to resume: its chunks get the same refs.")
 		}),
 		app.If(s.State == "failed" && s.Resumable, func() app.UI {
 			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text("Send again").
-				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) })
+				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID))
 		}),
 		app.If(!s.Interrupted || s.State == "failed", func() app.UI {
 			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text("Forget").
-				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) })
+				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) }, app.EventScope(s.ID))
 		}),
 		app.If(j.failedID == s.ID && j.resumeFailure != nil, func() app.UI { return failureView("resume-failure", j.resumeFailure) }),
 		app.If(j.failedID == s.ID && j.message != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.message) }),
@@ -161,6 +161,11 @@ func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.Submission
 }
 
 func (j *journalView) forget(ctx app.Context, s worker.SubmissionInfo) {
+	// The record is what warns when the same file is loaded again after
+	// the API has forgotten its refs: the operator decides knowingly.
+	if app.IsClient && !app.Window().Call("confirm", "Forget this submission? Loading the same file again will then no longer warn that it was submitted.").Bool() {
+		return
+	}
 	runJob(j.page, worker.JobForgetSubmission, worker.ForgetSubmission{Submission: s.ID}, nil, func(l worker.JournalList, _ app.Value, err error) {
 		if err != nil {
 			j.failedID, j.message = s.ID, jobMessage(err)

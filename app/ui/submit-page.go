@@ -38,7 +38,7 @@ type submitPage struct {
 	// validOnly and newBulk are the operator's explicit choices.
 	validOnly bool
 	newBulk   bool
-	prepared  worker.Prepared
+	prepared  worker.Confirmation
 
 	progress worker.Progress
 	cancel   func()
@@ -325,7 +325,7 @@ func (p *submitPage) prepare(ctx app.Context) {
 	p.failure, p.message = nil, ""
 	conn := p.connection().forWorker(p.doc.BackOffice)
 	req := worker.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
-	runJob(p.page, worker.JobPrepareSubmission, req, nil, func(r worker.Prepared, _ app.Value, err error) {
+	runJob(p.page, worker.JobPrepareSubmission, req, nil, func(r worker.Confirmation, _ app.Value, err error) {
 		if err != nil {
 			p.step, p.message = submitStopped, jobMessage(err)
 			p.announcement = p.message

@@ -10,14 +10,14 @@ func TestTheConfirmationOffersWhatThePriorsAllow(t *testing.T) {
 	chunks := []worker.ChunkInfo{{Index: 0}, {Index: 1}}
 	for _, tc := range []struct {
 		name                string
-		prepared            worker.Prepared
+		prepared            worker.Confirmation
 		interrupted, before bool
 	}{
-		{"first time", worker.Prepared{Chunks: chunks}, false, false},
-		{"submitted before", worker.Prepared{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}, {Chunk: 1, SameRef: true, State: "submitted"}}}, false, true},
-		{"one chunk sent without an answer", worker.Prepared{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}, {Chunk: 1, SameRef: true, State: "sending"}}}, true, false},
-		{"part of the file submitted before", worker.Prepared{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}}}, false, false},
-		{"again as new bulks", worker.Prepared{Chunks: chunks, NewBulk: true, Priors: []worker.PriorInfo{{Chunk: 0, State: "submitted"}, {Chunk: 1, State: "submitted"}}}, false, false},
+		{"first time", worker.Confirmation{Chunks: chunks}, false, false},
+		{"submitted before", worker.Confirmation{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}, {Chunk: 1, SameRef: true, State: "submitted"}}}, false, true},
+		{"one chunk sent without an answer", worker.Confirmation{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}, {Chunk: 1, SameRef: true, State: "sending"}}}, true, false},
+		{"part of the file submitted before", worker.Confirmation{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}}}, false, false},
+		{"again as new bulks", worker.Confirmation{Chunks: chunks, NewBulk: true, Priors: []worker.PriorInfo{{Chunk: 0, State: "submitted"}, {Chunk: 1, State: "submitted"}}}, false, false},
 	} {
 		p := &submitPage{prepared: tc.prepared}
 		if p.interrupted() != tc.interrupted || p.submittedBefore() != tc.before {

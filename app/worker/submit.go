@@ -5,7 +5,7 @@ import "time"
 // JobPrepareSubmission plans the submission of a loaded document: its
 // chunks, their idempotency-refs and control totals, and any earlier
 // submission of the same content in the journal. Nothing is sent. Request:
-// PrepareSubmission. Result: Prepared.
+// PrepareSubmission. Result: Confirmation.
 const JobPrepareSubmission = "prepare-submission"
 
 // PrepareSubmission is the request of JobPrepareSubmission.
@@ -24,9 +24,9 @@ type PrepareSubmission struct {
 	Connection *Connection `json:"connection,omitempty"`
 }
 
-// Prepared is the result of JobPrepareSubmission: what the confirmation
-// step shows.
-type Prepared struct {
+// Confirmation is the result of JobPrepareSubmission: what the
+// confirmation step shows.
+type Confirmation struct {
 	// Plan names the plan in JobSubmit; empty when nothing can be sent.
 	Plan       string `json:"plan,omitempty"`
 	Document   int    `json:"document"`
@@ -44,15 +44,15 @@ type Prepared struct {
 	Blocked string      `json:"blocked,omitempty"`
 	Chunks  []ChunkInfo `json:"chunks,omitempty"`
 	// Totals are the control totals of the elements sent, by currency.
-	Totals []Total `json:"totals,omitempty"`
+	Totals []ControlTotal `json:"totals,omitempty"`
 	// Priors are earlier submissions of the same chunks.
 	Priors []PriorInfo `json:"priors,omitempty"`
 	// NewBulk is set when the refs are fresh (PrepareSubmission.NewBulk).
 	NewBulk bool `json:"newBulk,omitempty"`
 }
 
-// A Total is the control total of one currency.
-type Total struct {
+// A ControlTotal is the control total of one currency.
+type ControlTotal struct {
 	Currency string `json:"currency"`
 	// Amount is the sum in major units, as people write it ("12,345.67").
 	Amount string `json:"amount"`

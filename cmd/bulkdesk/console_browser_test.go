@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -82,16 +81,11 @@ const (
 	validated = `document.querySelector('#result[data-state="done"]') !== null`
 )
 
-func js(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
 // pick sets a select's value as the operator's choice does.
 func pick(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const s = document.getElementById(` + js(id) + `);
-  s.value = ` + js(value) + `;
+  const s = document.getElementById(` + jsString(id) + `);
+  s.value = ` + jsString(value) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
 }
@@ -111,14 +105,14 @@ func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, wh
 }
 
 func click(selector string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + js(selector) + `).click()`)
+	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + jsString(selector) + `).click()`)
 }
 
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
 func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
 	b.Do(10*time.Second, pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
-	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+js(filepath.Base(path)))
+	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+jsString(filepath.Base(path)))
 	b.Do(5*time.Second, click("#submit-file"))
 	waitShowing(t, b, 60*time.Second, "the confirmation step", `document.querySelector('#submission[data-step="confirm"]') !== null`)
 }
@@ -271,6 +265,42 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 		t.Fatalf("the sandbox holds bulks of %v elements, want one per chunk: 10,000 and 2,000", sizes)
 	}
 
+	// The bulk of the first chunk runs long enough to pause, resume and
+	// cancel it; each state offers only what it allows.
+	var big string
+	for _, bp := range bulks {
+		if bp.SubmittedItemsCount == 10000 {
+			big = bp.BulkID
+		}
+	}
+	openBulk(t, b, big)
+	actions := func() []string {
+		return browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#bulk-actions button")].map(b => b.id)`)
+	}
+	b.Do(5*time.Second, click("#action-execute"))
+	waitShowing(t, b, 30*time.Second, "the bulk to run", `document.getElementById("bulk").dataset.status === "RUNNING"`)
+	if got := actions(); !slices.Equal(got, []string{"action-pause", "action-cancel"}) {
+		t.Errorf("a RUNNING bulk offers %v", got)
+	}
+	b.Do(5*time.Second, click("#action-pause"))
+	waitShowing(t, b, 30*time.Second, "the bulk to pause", `document.getElementById("bulk").dataset.status === "PAUSED"`)
+	if got := actions(); !slices.Equal(got, []string{"action-resume", "action-cancel"}) {
+		t.Errorf("a PAUSED bulk offers %v", got)
+	}
+	b.Do(5*time.Second, click("#action-resume"))
+	waitShowing(t, b, 30*time.Second, "the bulk to run again", `document.getElementById("bulk").dataset.status === "RUNNING"`)
+	// Cancelling asks first; the operator agrees.
+	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), click("#action-cancel"))
+	waitShowing(t, b, 30*time.Second, "the bulk to be cancelled", `document.getElementById("bulk").dataset.status === "CANCELLED"`)
+	if got := actions(); len(got) != 0 {
+		t.Errorf("a CANCELLED bulk offers %v", got)
+	}
+	// The list of bulks, filtered by state.
+	b.Do(10*time.Second, click(`nav a[href="/bulks"]`))
+	waitShowing(t, b, 30*time.Second, "the list of bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 2`)
+	b.Do(5*time.Second, pick("bulk-status", "CANCELLED"))
+	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+jsString(big))
+
 	// The same file again: a warning names the earlier bulks before
 	// anything is sent, and sending is only offered as new bulks.
 	b.Do(10*time.Second, click(`nav a[href="/"]`))
@@ -313,4 +343,81 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestConsoleBackOfficeAndRefusals obtains a back-office token for an
+// identity, submits and runs a back-office bulk with it, and shows a 409
+// and a 401 as the operator sees them: the class, the code and the
+// request-ref.
+func TestConsoleBackOfficeAndRefusals(t *testing.T) {
+	base := startServe(t, "-sandbox").URL
+	b := browsertest.New(t)
+	b.Do(30*time.Second, chromedp.Navigate(base+"settings"))
+	waitShowing(t, b, 60*time.Second, "the console to start", consoleUp)
+	if id := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("identity").value`); id != "CORPORATE:1001" {
+		t.Errorf("the identity is prefilled with %q", id)
+	}
+	b.Do(5*time.Second, click("#obtain-token"))
+	waitShowing(t, b, 30*time.Second, "the back-office token", `document.getElementById("backoffice-token").textContent.includes("token for CORPORATE:1001 is held")`)
+
+	b.Do(10*time.Second, click(`nav a[href="/"]`))
+	waitShowing(t, b, 10*time.Second, "the Import page", `document.getElementById("request-file") !== null`)
+	file, _ := writeTransfersFile(t, "office.json", 20)
+	b.Do(5*time.Second, pick("kind", "transfers"))
+	waitShowing(t, b, 10*time.Second, "the back-office choice", `document.getElementById("backoffice") !== null`)
+	b.Do(5*time.Second, click("#backoffice"))
+	loadFile(t, b, "transfers", file)
+	if kind := text(b, "#confirm-kind"); !strings.Contains(kind, "(back-office)") {
+		t.Errorf("the confirmation's kind reads %q", kind)
+	}
+	b.Do(5*time.Second, click("#confirm-submit"))
+	waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
+	link := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").getAttribute("href")`)
+	id := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
+	if !strings.HasSuffix(link, "&api=backoffice") {
+		t.Errorf("the bulk's link %q does not name the back-office API", link)
+	}
+	openBulk(t, b, id)
+
+	// The bulk is cancelled behind the page's back: executing it from the
+	// stale page is refused with a 409, shown with its code.
+	office, err := sandboxClient(t, base).BackOffice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tok, err := office.AccessToken(ctx, sandbox.DefaultIdentity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := office.WithToken(tok.Token).Cancel(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	b.Do(5*time.Second, click("#action-execute"))
+	waitShowing(t, b, 30*time.Second, "the refusal", `document.querySelector('#bulk-failure[data-class="conflict"]') !== null`)
+	failure := text(b, "#bulk-failure")
+	if !strings.Contains(failure, "HTTP 409") || !strings.Contains(failure, "code INVALID_STATE") || text(b, "#bulk-failure .request-ref") == "" {
+		t.Errorf("the 409 reads %q", failure)
+	}
+	waitShowing(t, b, 30*time.Second, "the bulk's state read again", `document.getElementById("bulk").dataset.status === "CANCELLED"`)
+
+	// A wrong api-key: the connection test says so, with the request-ref.
+	b.Do(10*time.Second, click(`nav a[href="/settings"]`))
+	waitShowing(t, b, 10*time.Second, "the settings", `document.getElementById("api-key") !== null`)
+	b.Do(5*time.Second, fill("api-key", "not-the-key"), click("#test-connection"))
+	waitShowing(t, b, 30*time.Second, "the refusal", `document.querySelector('#test-failure[data-class="credentials"]') !== null`)
+	if f := text(b, "#test-failure"); !strings.Contains(f, "HTTP 401") || text(b, "#test-failure .request-ref") == "" {
+		t.Errorf("the 401 reads %q", f)
+	}
+	// The operator keeps the credentials for the tab: sessionStorage holds
+	// them, localStorage never does.
+	b.Do(5*time.Second, fill("api-key", sandbox.DefaultAPIKey), click("#keep-for-tab"))
+	waitShowing(t, b, 10*time.Second, "the credentials kept for the tab", `sessionStorage.getItem("bulkdesk.connection") !== null`)
+	if browsertest.Eval[bool](b, 5*time.Second, `JSON.stringify(Object.assign({}, localStorage)).includes("sandbox-")`) {
+		t.Error("localStorage holds a credential")
+	}
+	b.Do(30*time.Second, chromedp.Reload())
+	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+jsString(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
+	b.AssertNoErrors("status of 401", "status of 409")
 }

@@ -40,15 +40,15 @@ func groupDigits(s string) string {
 // totals writes control totals for people, exactly, in major units with
 // the currency's minor digits: a total too large for any int64 is written
 // all the same.
-func totals(t submission.Totals) []worker.Total {
-	out := make([]worker.Total, 0, len(t.Amounts))
+func totals(t submission.Totals) []worker.ControlTotal {
+	out := make([]worker.ControlTotal, 0, len(t.Amounts))
 	for _, ct := range t.Amounts {
 		digits, ok := money.Digits(ct.Currency)
 		if !ok {
 			digits = 2
 		}
 		minor := ct.Minor.String()
-		out = append(out, worker.Total{Currency: ct.Currency, Amount: majorUnits(minor, digits), Minor: minor, Count: ct.Count})
+		out = append(out, worker.ControlTotal{Currency: ct.Currency, Amount: majorUnits(minor, digits), Minor: minor, Count: ct.Count})
 	}
 	return out
 }

@@ -24,10 +24,9 @@ type submitState struct {
 	order    []string
 	inflight map[string]bool
 
-	journalOnce sync.Once
-	journal     submission.Journal
-	storage     string
-	journalErr  error
+	journalMu sync.Mutex
+	journal   submission.Journal
+	storage   string
 }
 
 func newSubmitState() *submitState {
@@ -45,20 +44,26 @@ func (s *Server) registerSubmission() {
 }
 
 // journal opens the journal on first use: IndexedDB in the browser (see
-// OpenJournal), memory where none is set.
+// OpenJournal), memory where none is set. A failure to open is not kept:
+// the next job tries again.
 func (s *Server) journal(ctx context.Context) (submission.Journal, string, error) {
 	st := s.submit
-	st.journalOnce.Do(func() {
-		if s.OpenJournal == nil {
-			st.journal, st.storage = submission.NewMemory(), "memory"
-			return
-		}
-		st.journal, st.storage, st.journalErr = s.OpenJournal(ctx)
-	})
-	if st.journalErr != nil {
-		return nil, "", worker.Errorf(worker.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", st.journalErr)
+	st.journalMu.Lock()
+	defer st.journalMu.Unlock()
+	if st.journal != nil {
+		return st.journal, st.storage, nil
 	}
-	return st.journal, st.storage, nil
+	if s.OpenJournal == nil {
+		st.journal, st.storage = submission.NewMemory(), "memory"
+		return st.journal, st.storage, nil
+	}
+	// Opened for every job to come: the first one's cancel must not stop it.
+	j, storage, err := s.OpenJournal(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, "", worker.Errorf(worker.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", err)
+	}
+	st.journal, st.storage = j, storage
+	return j, storage, nil
 }
 
 // keep stores a plan for JobSubmit, forgetting the oldest.
@@ -172,10 +177,13 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 
 // prepare plans doc as req asks; the plan is nil when nothing can be sent,
 // and out.Blocked says why.
-func prepare(doc *Document, req worker.PrepareSubmission) (worker.Prepared, *submission.Plan) {
+func prepare(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
 	elements, report := doc.Elements(), doc.Report()
+	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
+		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
+	}
 	invalid := report.InvalidElements()
-	out := worker.Prepared{
+	out := worker.Confirmation{
 		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
 		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
 	}
@@ -299,7 +307,12 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (w
 		Sender:  cl,
 		Journal: j,
 		OnProgress: func(p submission.Progress) {
-			c.Progress(worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)})
+			pr := worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)}
+			if p.Wait > 0 {
+				c.ProgressNow(pr) // the operator sees why nothing moves
+				return
+			}
+			c.Progress(pr)
 		},
 	}
 	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", plural(total, "chunk", "chunks"))})

@@ -25,6 +25,7 @@ type fakeAPI struct {
 	bulks    map[string]string // ref → bulk id
 	sizes    map[string]int    // bulk id → operations
 	requests int
+	refs     []string // the idempotency-ref of every submission received
 	refuse   func(n int, body []byte) (status int, answer string)
 	// gate, when set, holds every submission until it is closed.
 	gate chan struct{}
@@ -58,8 +59,12 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.requests++
+		f.refs = append(f.refs, r.Header.Get(bulkapi.HeaderIdempotencyRef))
 		if f.refuse != nil {
 			if status, answer := f.refuse(f.requests, body); status != 0 {
+				if status == http.StatusTooManyRequests {
+					w.Header().Set(bulkapi.HeaderRateLimitReset, "1")
+				}
 				w.WriteHeader(status)
 				io.WriteString(w, answer)
 				return
@@ -101,9 +106,9 @@ func (h *harness) load(body []byte) worker.Validated {
 	return v
 }
 
-func (h *harness) prepare(req worker.PrepareSubmission) worker.Prepared {
+func (h *harness) prepare(req worker.PrepareSubmission) worker.Confirmation {
 	h.t.Helper()
-	var p worker.Prepared
+	var p worker.Confirmation
 	h.result(h.send(worker.JobPrepareSubmission, req, nil), &p)
 	return p
 }
@@ -343,5 +348,60 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 	h.result(h.send(worker.JobJournal, worker.Journal{}, nil), &list)
 	if list.Storage != "localStorage" || len(list.Submissions) != 1 {
 		t.Errorf("journal %+v", list)
+	}
+}
+
+func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
+	api := newFakeAPI()
+	api.refuse = func(n int, body []byte) (int, string) {
+		switch n {
+		case 1:
+			return http.StatusTooManyRequests, `{"message":"slow down"}`
+		case 2:
+			return http.StatusBadGateway, `{"message":"upstream"}`
+		}
+		return 0, ""
+	}
+	h := newHarness(t, withAPI(api))
+	doc := h.load(transfers(3))
+	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	got, progress := h.submit(p.Plan, conn)
+	if got.Failure != nil || got.Submission.State != "submitted" || got.Submission.Chunks[0].Attempts != 3 || api.bulkCount() != 1 {
+		t.Fatalf("submission %+v, failure %+v, %d bulks", got.Submission, got.Failure, api.bulkCount())
+	}
+	if len(api.refs) != 3 || api.refs[0] != p.Chunks[0].Ref || api.refs[1] != api.refs[0] || api.refs[2] != api.refs[0] {
+		t.Errorf("the attempts carried refs %q, want %s each time", api.refs, p.Chunks[0].Ref)
+	}
+	// Every wait is reported at once, with its reason: the 429's reset.
+	var waits []string
+	for _, pr := range progress {
+		if strings.Contains(pr.Detail, "trying again") {
+			waits = append(waits, pr.Detail)
+		}
+	}
+	if len(waits) != 2 || !strings.Contains(waits[0], "too many requests") || !strings.Contains(waits[0], "in 1s") || !strings.Contains(waits[1], "the API failed") {
+		t.Errorf("the waits reported: %q", waits)
+	}
+}
+
+func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
+	api := newFakeAPI()
+	opens := 0
+	h := newHarness(t, withAPI(api), func(s *jobs.Server) {
+		s.OpenJournal = func(context.Context) (submission.Journal, string, error) {
+			opens++
+			if opens == 1 {
+				return nil, "", fmt.Errorf("IndexedDB blocked")
+			}
+			return submission.NewMemory(), "IndexedDB", nil
+		}
+	})
+	if e := h.failure(h.send(worker.JobJournal, worker.Journal{}, nil)); e.Code != worker.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {
+		t.Fatalf("the first journal job: %+v", e)
+	}
+	doc := h.load(transfers(2))
+	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	if got, _ := h.submit(p.Plan, conn); got.Submission.State != "submitted" || api.bulkCount() != 1 {
+		t.Errorf("once the journal opens: %+v, %d bulks", got.Submission, api.bulkCount())
 	}
 }

@@ -46,7 +46,7 @@ func (s *Server) asideWorkbook(c *Call) (any, error) {
 		return nil, fmt.Errorf("writing the workbook: %w", err)
 	}
 	c.SetData(data)
-	return worker.File{Name: baseName(doc.FileName) + "-invalid.xlsx", Type: xlsxType, Rows: len(elements)}, nil
+	return worker.File{Name: fileStem(doc.FileName) + "-invalid.xlsx", Type: xlsxType, Rows: len(elements)}, nil
 }
 
 // placeNote names where an element was in the operator's file, first in
@@ -58,8 +58,8 @@ func placeNote(doc *Document, i int) string {
 	return fmt.Sprintf("(was element %d) ", i)
 }
 
-// baseName is a file name without its folder and extension.
-func baseName(name string) string {
+// fileStem is a file name without its folder and extension.
+func fileStem(name string) string {
 	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
 	if name == "." || name == "/" || name == "" {
 		return "bulk"
@@ -167,7 +167,7 @@ func (s *Server) resultWorkbook(c *Call) (any, error) {
 	c.SetData(data)
 	name := "bulk-" + req.BulkID
 	if entries[0].Source != "" {
-		name = baseName(entries[0].Source)
+		name = fileStem(entries[0].Source)
 	}
 	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: xlsxType, Rows: len(results)}, Failed: len(failed)}, nil
 }
