@@ -10,7 +10,7 @@ WASM_OUT  := build/wasm
 CONSOLE   := cmd/bulkdesk/internal/console/dist
 WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser fuzz clean
+.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz clean
 
 all: build
 
@@ -48,6 +48,7 @@ WASM_TEST_PKGS += ./app/bulkapi/...
 WASM_TEST_PKGS += ./app/submission/...
 WASM_TEST_PKGS += ./app/ingest/...
 WASM_TEST_PKGS += ./app/money/...
+WASM_TEST_PKGS += ./app/workbook/...
 WASM_TEST_PKGS += ./app/worker/...
 WASM_TEST_PKGS += ./app/ui/...
 test-wasm:
@@ -67,10 +68,17 @@ bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/submission/
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./app/webhook/
 
+## bench-ingest: the ingest figures of BENCHMARKS.md, natively and in Node
+bench-ingest:
+	$(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -benchmem -count 5 ./app/ingest/
+	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./app/workbook/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
+
 # The console in headless Chromium: each benchmark runs once and reports
 # the medians of the trials it makes.
 bench-browser: console
 	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
+	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,38 +15,51 @@ import (
 type Element struct {
 	// Row is the number of the row it was built from.
 	Row int
-	// Value is the element as it is sent: map[string]any with
-	// "pathParams" and "requestBody", numbers as json.Number.
-	Value map[string]any
 }
 
 // A Result is the outcome of a build: the elements in file order and one
 // report of every problem, coercion and validation alike, each located at
 // its sheet, row and column.
+//
+// A Result holds row numbers and problems, not the element values: those
+// are built again from the table when asked for ([Result.Value],
+// [Result.Request]), which keeps an import of 10,000 rows in a few
+// megabytes. They are built with the mapping and settings of the build,
+// from the table as it is now (with the operator's edits).
 type Result struct {
 	Elements []Element
 	Report   *schema.Report
 
+	p *plan
 	// fileProblems are about the file, the mapping or the request as a
 	// whole; problems[i] are element i's.
 	fileProblems []schema.Problem
 	problems     [][]schema.Problem
-	byRow        map[int]int
 }
 
-// Request returns the element values in file order: the request body.
+// Value builds element i as it is sent: map[string]any with "pathParams"
+// and "requestBody", numbers as json.Number.
+func (r *Result) Value(i int) map[string]any {
+	row := r.p.Table.RowIndex(r.Elements[i].Row)
+	if row < 0 {
+		return r.p.newElement(nil)
+	}
+	v, _ := r.p.buildRow(&r.p.Table.Rows[row], nil)
+	return v
+}
+
+// Request builds every element in file order: the request body.
 func (r *Result) Request() []any {
 	out := make([]any, len(r.Elements))
-	for i, e := range r.Elements {
-		out[i] = e.Value
+	for i := range r.Elements {
+		out[i] = r.Value(i)
 	}
 	return out
 }
 
 // ElementOfRow returns the index of the element built from row n.
 func (r *Result) ElementOfRow(n int) (int, bool) {
-	i, ok := r.byRow[n]
-	return i, ok
+	return slices.BinarySearchFunc(r.Elements, n, func(e Element, n int) int { return cmp.Compare(e.Row, n) })
 }
 
 // Problems returns the problems of element i.
@@ -59,41 +73,57 @@ func (r *Result) Problems(i int) []schema.Problem {
 // Result returns the last build's result, or nil before the first build.
 func (im *Import) Result() *Result { return im.result }
 
-// buildChunk is how many rows are built between two progress reports.
-const buildChunk = 500
-
 // Build builds and validates an element from every data row. progress,
-// if not nil, is called every 500 rows with the count of rows done; it may
-// sleep to let a browser page repaint.
+// if not nil, is called every 500 rows with the count of rows done and
+// the count of data rows; it may sleep to let a browser page repaint.
 func (im *Import) Build(progress Progress) *Result {
-	res := &Result{byRow: make(map[int]int)}
-	rows := im.dataRows()
-	res.fileProblems = im.fileProblems()
+	res, _ := im.BuildContext(context.Background(), progress)
+	return res
+}
+
+// BuildContext is Build for callers that let the operator cancel: it
+// stops with ctx's error as soon as ctx is done, and the last complete
+// build stays the Import's Result.
+func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result, error) {
+	p := im.p
+	res := &Result{p: p}
+	rows := p.dataRows()
+	res.fileProblems = p.fileProblems()
+	examples := p.exampleValues()
 	for n, ri := range rows {
-		r := &im.Table.Rows[ri]
-		if !im.rowHasMappedValues(r) {
-			if p, ok := im.leftOutRow(r); ok {
-				res.fileProblems = append(res.fileProblems, p)
+		if n%progressEvery == 0 && n > 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(n, len(rows))
+			}
+		}
+		r := &p.Table.Rows[ri]
+		if n == 0 && examples != nil && isExampleRow(r, examples) {
+			res.fileProblems = append(res.fileProblems, schema.Problem{
+				Element: schema.RequestLevel, Code: "example-row", Severity: schema.Warning, Sheet: p.Table.Sheet, Row: r.Number,
+				Message: fmt.Sprintf("row %d is the template's example row, unchanged; it is left out", r.Number)})
+			continue
+		}
+		if !p.rowHasMappedValues(r) {
+			if lp, ok := p.leftOutRow(r); ok {
+				res.fileProblems = append(res.fileProblems, lp)
 			}
 			continue
 		}
 		i := len(res.Elements)
-		value, problems := im.buildRow(i, r)
-		res.Elements = append(res.Elements, Element{Row: r.Number, Value: value})
-		res.problems = append(res.problems, problems)
-		res.byRow[r.Number] = i
-		if progress != nil && (n+1)%buildChunk == 0 {
-			progress(n + 1)
-		}
+		res.Elements = append(res.Elements, Element{Row: r.Number})
+		res.problems = append(res.problems, p.check(i, r))
 	}
-	res.fileProblems = append(res.fileProblems, im.requestProblems(len(res.Elements))...)
+	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
 	if progress != nil {
-		progress(len(rows))
+		progress(len(rows), len(rows))
 	}
 	im.result = res
-	return res
+	return res, nil
 }
 
 // assemble rebuilds the report from its parts.
@@ -112,16 +142,18 @@ func (r *Result) assemble() {
 }
 
 // EditCell changes one cell, as the operator corrects it, then rebuilds
-// and validates the element of that row only and updates the report. It
-// returns the element's new problems. Leading-zero profiles and detected
-// settings are not recomputed. A row without an element (it was empty)
-// gets one; an element whose row becomes empty stays, with its problems.
+// and validates the element of that row only and updates the last
+// build's report. It returns the element's new problems. A row without an
+// element (it was empty) gets one; an element whose row becomes empty
+// stays, with its problems. Leading-zero profiles and detected settings
+// are not recomputed.
 func (im *Import) EditCell(row, col int, text string) ([]schema.Problem, error) {
-	if im.result == nil {
+	res := im.result
+	if res == nil {
 		return nil, fmt.Errorf("build the import before editing cells")
 	}
-	if row <= im.mapping.HeaderRow {
-		return nil, fmt.Errorf("row %d is not a data row: the header is row %d", row, im.mapping.HeaderRow)
+	if row <= res.p.mapping.HeaderRow {
+		return nil, fmt.Errorf("row %d is not a data row: the header is row %d", row, res.p.mapping.HeaderRow)
 	}
 	if im.Table.RowIndex(row) < 0 {
 		im.insertRow(row)
@@ -133,7 +165,7 @@ func (im *Import) EditCell(row, col int, text string) ([]schema.Problem, error) 
 }
 
 // RebuildRow builds and validates the element of row n again, after its
-// cells changed, and updates the report.
+// cells changed, and updates the last build's report.
 func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 	res := im.result
 	if res == nil {
@@ -144,34 +176,24 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 		return nil, fmt.Errorf("the sheet has no row %d", n)
 	}
 	r := &im.Table.Rows[ri]
-	i, ok := res.byRow[n]
+	i, ok := res.ElementOfRow(n)
 	if !ok {
-		// A new element, in file order.
-		i = len(res.Elements)
-		for j, e := range res.Elements {
-			if e.Row > n {
-				i = j
-				break
-			}
-		}
-		res.Elements = append(res.Elements[:i], append([]Element{{Row: n}}, res.Elements[i:]...)...)
-		res.problems = append(res.problems[:i], append([][]schema.Problem{nil}, res.problems[i:]...)...)
+		// A new element, in file order: i is where it goes.
+		res.Elements = slices.Insert(res.Elements, i, Element{Row: n})
+		res.problems = slices.Insert(res.problems, i, []schema.Problem(nil))
 		for j := i; j < len(res.Elements); j++ {
-			res.byRow[res.Elements[j].Row] = j
 			for k := range res.problems[j] {
 				res.problems[j][k].Element = j
 			}
 		}
 		res.fileProblems = dropProblems(res.fileProblems, func(p schema.Problem) bool {
-			return (p.Row == n && p.Code == "left-out-row") || p.Code == "empty" || p.Code == "too-many-elements"
+			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row")) || p.Code == "empty" || p.Code == "too-many-elements"
 		})
-		res.fileProblems = append(res.fileProblems, im.requestProblems(len(res.Elements))...)
+		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}
-	value, problems := im.buildRow(i, r)
-	res.Elements[i].Value = value
-	res.problems[i] = problems
+	res.problems[i] = res.p.check(i, r)
 	res.assemble()
-	return problems, nil
+	return res.problems[i], nil
 }
 
 func (im *Import) insertRow(n int) {
@@ -180,7 +202,7 @@ func (im *Import) insertRow(n int) {
 	for i < len(t.Rows) && t.Rows[i].Number < n {
 		i++
 	}
-	t.Rows = append(t.Rows[:i], append([]Row{{Number: n}}, t.Rows[i:]...)...)
+	t.Rows = slices.Insert(t.Rows, i, Row{Number: n})
 }
 
 // dropProblems removes the problems drop says.
@@ -195,7 +217,7 @@ func dropProblems(ps []schema.Problem, drop func(schema.Problem) bool) []schema.
 }
 
 // rowHasMappedValues reports whether a row fills at least one field.
-func (im *Import) rowHasMappedValues(r *Row) bool {
+func (im *plan) rowHasMappedValues(r *Row) bool {
 	for _, col := range im.cols {
 		c := r.Cell(col.index)
 		if !c.Empty() || c.Flags&(NoCachedValue|MergedPart) != 0 || c.Kind == ErrorValue {
@@ -207,7 +229,7 @@ func (im *Import) rowHasMappedValues(r *Row) bool {
 
 // leftOutRow reports a row with values only in columns that are not
 // imported: it is not an element, and the operator is told so.
-func (im *Import) leftOutRow(r *Row) (schema.Problem, bool) {
+func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
 	for col, c := range r.Cells {
 		if !c.Empty() {
 			return schema.Problem{
@@ -220,69 +242,125 @@ func (im *Import) leftOutRow(r *Row) (schema.Problem, bool) {
 	return schema.Problem{}, false
 }
 
-// buildRow builds element i from row r and returns it with its problems:
-// those of reading its cells, then those of validating it, located.
-func (im *Import) buildRow(i int, r *Row) (map[string]any, []schema.Problem) {
-	elem := im.newElement()
+// buildRow builds the element of row r, with the problems of reading its
+// cells (element index and place not yet filled in). With a scratch, the
+// element is made of its reused containers and is valid only until the
+// next row is built.
+func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) {
+	elem := im.newElement(s)
 	var problems []schema.Problem
-	failed := make(map[string]bool)
-	for _, col := range im.cols {
+	for ci := range im.cols {
+		col := &im.cols[ci]
 		c := r.Cell(col.index)
 		v, p := im.coerce(c, col, r)
 		if p != nil {
-			ptr := col.target.Pointer()
-			failed[ptr] = true
 			problems = append(problems, schema.Problem{
-				Element: i, Pointer: ptr, Field: col.target.Path, Code: p.code, Severity: p.severity,
+				Pointer: col.target.Pointer(), Field: col.target.Path, Code: p.code, Severity: p.severity,
 				Message: col.target.Path + ": " + p.msg, Value: truncate(c.Value, 60),
 			})
 			continue
 		}
 		if v != nil {
-			setValue(elem, col.target.tokens, v)
+			setValue(elem, &col.target, v, s)
 		}
 	}
 	if im.hasLists {
 		settle(elem)
 	}
+	return elem, problems
+}
+
+// check builds element i from row r, validates it and returns its
+// problems, located: those of reading its cells, then those of the
+// contract, in the order schema.Report.Sort gives.
+func (im *plan) check(i int, r *Row) []schema.Problem {
+	// The element is validated and dropped: its maps are reused for the
+	// next row, so checking 10,000 rows leaves no garbage of elements.
+	elem, problems := im.buildRow(r, im.scratch)
+	cellProblems := len(problems)
 	if r.Hidden {
-		problems = append(problems, schema.Problem{Element: i, Code: "hidden-row", Severity: schema.Warning,
+		problems = append(problems, schema.Problem{Code: "hidden-row", Severity: schema.Warning,
 			Message: fmt.Sprintf("row %d is hidden in the spreadsheet; it is imported like the others", r.Number)})
 	}
 	for _, p := range im.v.ValidateElement(im.Kind, i, elem) {
-		if failed[p.Pointer] {
+		if slices.ContainsFunc(problems[:cellProblems], func(q schema.Problem) bool { return q.Pointer == p.Pointer }) {
 			continue // the cell's own problem says more
 		}
 		problems = append(problems, p)
 	}
 	for k := range problems {
+		problems[k].Element = i
 		im.locate(&problems[k], r.Number)
 	}
-	// In the order schema.Report.Sort gives: by pointer, errors first.
 	slices.SortStableFunc(problems, func(a, b schema.Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Severity), string(b.Severity)))
 	})
-	return elem, problems
+	return problems
 }
 
-// newElement returns an empty element with the parts its kind sends.
-func (im *Import) newElement() map[string]any {
-	elem := make(map[string]any, 2)
+// newElement returns an empty element with the parts its kind sends,
+// made of the scratch's containers when there is one.
+func (im *plan) newElement(s *scratch) map[string]any {
+	var elem map[string]any
+	if s != nil {
+		s.reset()
+		elem = s.root
+	} else {
+		elem = make(map[string]any, 2)
+	}
 	if im.Kind.PathParam != "" {
-		elem["pathParams"] = make(map[string]any, 1)
+		elem["pathParams"] = s.container("pathParams", false)
 	}
 	for _, f := range im.cat.fields {
 		if !strings.HasPrefix(f.Path, "pathParams.") {
-			elem["requestBody"] = make(map[string]any, 8)
+			elem["requestBody"] = s.container("requestBody", false)
 			break
 		}
 	}
 	return elem
 }
 
-// setValue puts v at the location toks inside elem, creating the objects
-// and lists on the way. List items not given are null.
-func setValue(elem map[string]any, toks []string, v any) {
+// A scratch holds the containers of the element being checked, reused
+// from row to row.
+type scratch struct {
+	root  map[string]any
+	parts map[string]any // container key (target.keys) → map or buildList
+}
+
+func newScratch() *scratch {
+	return &scratch{root: make(map[string]any, 2), parts: make(map[string]any)}
+}
+
+func (s *scratch) reset() {
+	clear(s.root)
+	for _, c := range s.parts {
+		switch x := c.(type) {
+		case map[string]any:
+			clear(x)
+		case buildList:
+			clear(x)
+		}
+	}
+}
+
+// container returns the container named key, empty; a nil scratch makes
+// a new one.
+func (s *scratch) container(key string, list bool) any {
+	if s == nil {
+		return newContainer(list)
+	}
+	if c, ok := s.parts[key]; ok {
+		return c
+	}
+	c := newContainer(list)
+	s.parts[key] = c
+	return c
+}
+
+// setValue puts v at the target's location inside elem, creating the
+// objects and lists on the way. List items not given are null.
+func setValue(elem map[string]any, t *target, v any, s *scratch) {
+	toks := t.tokens
 	var cur any = elem
 	for k, tok := range toks {
 		last := k == len(toks)-1
@@ -295,7 +373,7 @@ func setValue(elem map[string]any, toks []string, v any) {
 			}
 			next = c[tok]
 			if next == nil {
-				next = newContainer(isIndex(toks[k+1]))
+				next = s.container(t.keys[k], isIndex(toks[k+1]))
 				c[tok] = next
 			}
 		case buildList:
@@ -306,7 +384,7 @@ func setValue(elem map[string]any, toks []string, v any) {
 			}
 			next = c[n]
 			if next == nil {
-				next = newContainer(isIndex(toks[k+1]))
+				next = s.container(t.keys[k], isIndex(toks[k+1]))
 				c[n] = next
 			}
 		default:
@@ -327,10 +405,7 @@ func newContainer(list bool) any {
 	return make(map[string]any, 4)
 }
 
-func isIndex(tok string) bool {
-	_, err := strconv.Atoi(tok)
-	return err == nil
-}
+func isIndex(tok string) bool { return allDigits(tok) }
 
 // settle replaces the buildLists inside v by plain lists.
 func settle(v any) any {

@@ -1,7 +1,9 @@
 package ingest_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -116,7 +118,7 @@ func runCellCase(t *testing.T, tc cellCase, extra ...xlsxgen.Row) {
 	}
 	res := im.Build(nil)
 	field := m.Columns[0].Field
-	got, ok := valueAt(res.Elements[0].Value, field)
+	got, ok := valueAt(res.Value(0), field)
 	gotText := "-"
 	if ok {
 		gotText = asJSON(got)
@@ -155,6 +157,7 @@ func TestCoercion(t *testing.T) {
 		{"minor text with decimals", "transfers", "amount", xlsxgen.S("10.50"), &ingest.Settings{Amounts: ingest.Minor, Decimal: "."}, "-", "amount"},
 		{"major number", "transfers", "amount", xlsxgen.N("12.34"), major, "1234", ""},
 		{"major number float noise", "transfers", "amount", xlsxgen.N("0.30000000000000004"), major, "-", "amount"},
+		{"major number as Excel stores a typed 10.2", "transfers", "amount", xlsxgen.N("10.199999999999999"), major, "1020", ""},
 		{"major decimal comma", "transfers", "amount", xlsxgen.S("1.234,56"), major, "123456", ""},
 		{"major too many decimals", "transfers", "amount", xlsxgen.S("12,345"), major, "-", "amount"},
 		{"major ambiguous separators", "transfers", "amount", xlsxgen.S("1.000"), majorUnknown, "-", "amount"},
@@ -209,7 +212,7 @@ func TestDate1904(t *testing.T) {
 	}}}}
 	im := importOf(t, "old.xlsx", book.Bytes(), "users")
 	res := im.Build(nil)
-	if got := asJSON(res.Elements[0].Value["requestBody"].(map[string]any)["dateOfBirth"]); got != `{"day":1,"month":1,"year":1904}` {
+	if got := asJSON(res.Value(0)["requestBody"].(map[string]any)["dateOfBirth"]); got != `{"day":1,"month":1,"year":1904}` {
 		t.Errorf("date %s, problems %v", got, res.Report.Problems)
 	}
 }
@@ -229,7 +232,7 @@ func TestSpendLimitsByPosition(t *testing.T) {
 		`{"pathParams":{"_id_":"102"},"requestBody":{"spendLimit":[{"interval":"ALWAYS","value":{"amount":100,"currency":"GBP"}}]}}`,
 	}
 	for i, w := range want {
-		if got := asJSON(res.Elements[i].Value); got != w {
+		if got := asJSON(res.Value(i)); got != w {
 			t.Errorf("element %d:\n%s\nwant\n%s", i, got, w)
 		}
 	}
@@ -367,7 +370,7 @@ func TestMappingEditsAndFiles(t *testing.T) {
 		t.Fatalf("use saved: %v %v", missing, err)
 	}
 	res := next.Build(nil)
-	body := res.Elements[0].Value["requestBody"].(map[string]any)
+	body := res.Value(0)["requestBody"].(map[string]any)
 	if asJSON(body["source"]) != `{"id":"1002"}` || asJSON(body["destinationAmount"]) != `{"amount":2000,"currency":"EUR"}` {
 		t.Errorf("element %s", asJSON(body))
 	}
@@ -494,9 +497,9 @@ func TestBuildReportsProgress(t *testing.T) {
 		fmt.Fprintf(&b, "%d\n", 1000+i)
 	}
 	im := importOf(t, "c.csv", []byte(b.String()), "card_blocks")
-	var seen []int
-	res := im.Build(func(n int) { seen = append(seen, n) })
-	if fmt.Sprint(seen) != "[500 1000 1234]" || len(res.Elements) != 1234 || !res.Report.Valid() {
+	var seen []string
+	res := im.Build(func(n, total int) { seen = append(seen, fmt.Sprintf("%d/%d", n, total)) })
+	if fmt.Sprint(seen) != "[500/1234 1000/1234 1234/1234]" || len(res.Elements) != 1234 || !res.Report.Valid() {
 		t.Errorf("progress %v, %d elements", seen, len(res.Elements))
 	}
 }
@@ -562,5 +565,86 @@ func TestJSONTableImport(t *testing.T) {
 	res = im.Build(nil)
 	if !res.Report.Valid() || asJSON(res.Request()) != `[{"requestBody":{"destination":{"id":"20","type":"managed_cards"},"destinationAmount":{"amount":1250,"currency":"EUR"},"profileId":"1","source":{"id":"10","type":"managed_accounts"}}}]` {
 		t.Errorf("request %s problems %v", asJSON(res.Request()), res.Report.Problems)
+	}
+}
+
+func TestTemplateExampleRowIsLeftOut(t *testing.T) {
+	k := kind(t, "card_blocks")
+	cols := ingest.TemplateColumns(k, validator(t).Fields(k))
+	header, example := cols[0].Header, cols[0].Example
+	for _, tc := range []struct {
+		name, csv string
+		rows      []int
+		problems  []string
+	}{
+		{"example first", header + "\n" + example + "\n101\n", []int{3}, []string{"c row 2 example-row"}},
+		{"example value further down", header + "\n101\n" + example + "\n", []int{2, 3}, nil},
+		{"example changed", header + "\n" + example + "9\n", []int{2}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			im := importOf(t, "c.csv", []byte(tc.csv), "card_blocks")
+			res := im.Build(nil)
+			var rows []int
+			for _, e := range res.Elements {
+				rows = append(rows, e.Row)
+			}
+			if !slices.Equal(rows, tc.rows) || !slices.Equal(problems(res.Report), tc.problems) {
+				t.Errorf("rows %v problems %v", rows, problems(res.Report))
+			}
+		})
+	}
+}
+
+// TestRowsDoNotShareValues: the containers reused while checking must not
+// carry one row's values into the next.
+func TestRowsDoNotShareValues(t *testing.T) {
+	csv := "card id,allowAtm,spendLimit[0].value.amount,spendLimit[0].value.currency,spendLimit[0].interval\n" +
+		"101,TRUE,500,EUR,DAILY\n" +
+		"102,,,,\n"
+	im := importOf(t, "c.csv", []byte(csv), "card_spend_rules")
+	res := im.Build(nil)
+	if got := problems(res.Report); !slices.Equal(got, []string{"c!B3 no-change"}) {
+		t.Errorf("problems %v", got)
+	}
+	if got := asJSON(res.Value(1)); got != `{"pathParams":{"_id_":"102"},"requestBody":{}}` {
+		t.Errorf("second element %s", got)
+	}
+}
+
+func TestCancelledBuildAndRead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("card id\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "%d\n", 1000+i)
+	}
+	f, err := ingest.Open("c.csv", []byte(b.String()), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var reads []string
+	_, err = f.TableContext(ctx, "", func(n, total int) {
+		reads = append(reads, fmt.Sprintf("%d/%d", n, total))
+		if n >= 1000 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || fmt.Sprint(reads) != "[500/3001 1000/3001]" {
+		t.Errorf("read: %v, progress %v", err, reads)
+	}
+	tab, err := f.Table("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := ingest.NewImport(tab, kind(t, "card_blocks"), validator(t))
+	first := im.Build(nil)
+	ctx, cancel = context.WithCancel(context.Background())
+	_, err = im.BuildContext(ctx, func(n, total int) {
+		if n >= 1000 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || im.Result() != first {
+		t.Errorf("build: %v; the last complete result kept: %v", err, im.Result() == first)
 	}
 }

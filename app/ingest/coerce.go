@@ -19,13 +19,32 @@ import (
 // A column is a mapped column, ready to read cells.
 type column struct {
 	index  int
-	target Target
+	target target
 	// currency is the target path of an amount's currency, or "".
 	currency string
 	// zeroWidth is the width of the values with leading zeros in this
 	// column ("00123"), when it has some; numbers shorter than it have
 	// lost their zeros.
 	zeroWidth int
+	// boxes shares the values of a column that repeat ("EUR",
+	// "managed_accounts"): each conversion of a string to an interface
+	// allocates, and under WebAssembly allocation is most of the cost.
+	boxes map[string]any
+}
+
+// maxBoxes bounds the values shared per column.
+const maxBoxes = 256
+
+// box returns s as an interface value, shared with earlier equal values.
+func (col *column) box(s string) any {
+	if v, ok := col.boxes[s]; ok {
+		return v
+	}
+	var v any = s
+	if len(col.boxes) < maxBoxes {
+		col.boxes[s] = v
+	}
+	return v
 }
 
 // A cellProblem is why a cell could not be read.
@@ -41,7 +60,7 @@ func cellError(code, format string, args ...any) *cellProblem {
 
 // coerce reads cell c of row r for its column's target. A nil value with
 // no problem means the field is left out.
-func (im *Import) coerce(c Cell, col column, r *Row) (any, *cellProblem) {
+func (im *plan) coerce(c Cell, col *column, r *Row) (any, *cellProblem) {
 	if p := im.cellState(c, col.index, r.Number); p != nil {
 		return nil, p
 	}
@@ -76,7 +95,7 @@ func (im *Import) coerce(c Cell, col column, r *Row) (any, *cellProblem) {
 
 // cellState reports cells whose value is not there to read: merged parts,
 // formulas without a result, spreadsheet errors.
-func (im *Import) cellState(c Cell, col, row int) *cellProblem {
+func (im *plan) cellState(c Cell, col, row int) *cellProblem {
 	switch {
 	case c.Flags&MergedPart != 0:
 		m, _ := im.Table.mergedRange(col, row)
@@ -92,17 +111,18 @@ func (im *Import) cellState(c Cell, col, row int) *cellProblem {
 func itoaNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 
 // text returns a text cell's value without surrounding spaces, and
-// without the apostrophe that CSV exports put before a leading = + - @ to
-// keep spreadsheets from running it as a formula.
+// without the apostrophe that CSV exports put before a leading = + - @
+// (or tab, or carriage return) to keep spreadsheets from running it as a
+// formula.
 func text(c Cell) string {
-	s := strings.TrimSpace(c.Value)
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+	s := c.Value
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
 		s = s[1:]
 	}
-	return s
+	return strings.TrimSpace(s)
 }
 
-func (im *Import) readString(c Cell, col column) (any, *cellProblem) {
+func (im *plan) readString(c Cell, col *column) (any, *cellProblem) {
 	f := col.target.Field
 	switch c.Kind {
 	case Number:
@@ -143,7 +163,7 @@ func (im *Import) readString(c Cell, col column) (any, *cellProblem) {
 		}
 		return d.String(), nil
 	}
-	return s, nil
+	return col.box(s), nil
 }
 
 // numberText is the text of a number cell read into a text field (an id,
@@ -189,7 +209,7 @@ func readInteger(c Cell) (any, *cellProblem) {
 	s := strings.TrimSpace(c.Value)
 	switch c.Kind {
 	case Number:
-		n, err := money.ParseNumber(s, 0)
+		n, err := money.ParseStored(s, 0)
 		if err != nil {
 			return nil, cellError("not-a-whole-number", "%s is not a whole number", s)
 		}
@@ -224,7 +244,7 @@ func readBool(c Cell) (any, *cellProblem) {
 }
 
 // readList splits a cell into the items of a list: "GB, FR; DE".
-func (im *Import) readList(c Cell, col column) (any, *cellProblem) {
+func (im *plan) readList(c Cell, col *column) (any, *cellProblem) {
 	var raw string
 	if c.Kind == Number {
 		s, p := numberText(c.Value, im.Table.NumberFormat(c))
@@ -265,7 +285,7 @@ func (im *Import) readList(c Cell, col column) (any, *cellProblem) {
 }
 
 // readDate reads a date from a date serial, an ISO date cell or text.
-func (im *Import) readDate(c Cell) (date, *cellProblem) {
+func (im *plan) readDate(c Cell) (date, *cellProblem) {
 	switch c.Kind {
 	case Number:
 		d, err := serialDate(c.Value, im.Table.Date1904)
@@ -288,7 +308,7 @@ func (im *Import) readDate(c Cell) (date, *cellProblem) {
 }
 
 // readAmount reads an amount into minor units, as the settings say.
-func (im *Import) readAmount(c Cell, col column, r *Row) (any, *cellProblem) {
+func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 	s := strings.TrimSpace(c.Value)
 	if c.Kind == Text {
 		s = text(c)
@@ -308,13 +328,16 @@ func (im *Import) readAmount(c Cell, col column, r *Row) (any, *cellProblem) {
 			return nil, cellError("amount-currency", "amounts are read in major units, but %q is not an ISO 4217 currency, so its minor units are unknown", cur)
 		}
 		if c.Kind == Number {
-			n, err = money.ParseNumber(s, digits)
+			n, err = money.ParseStored(s, digits)
 		} else {
 			n, err = money.ParseMajor(s, digits, im.settings.separators())
 		}
 	} else {
 		if c.Kind == Number {
-			n, err = money.ParseNumber(s, 0)
+			if canonicalInteger(s) {
+				return json.Number(s), nil
+			}
+			n, err = money.ParseStored(s, 0)
 			if err != nil {
 				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
 			}
@@ -330,9 +353,9 @@ func (im *Import) readAmount(c Cell, col column, r *Row) (any, *cellProblem) {
 
 // currencyOf returns the currency an amount cell is in: its row's
 // currency column, or the import's currency.
-func (im *Import) currencyOf(col column, r *Row) string {
+func (im *plan) currencyOf(col *column, r *Row) string {
 	if col.currency != "" {
-		for _, other := range im.columns() {
+		for _, other := range im.cols {
 			if other.target.Path == col.currency {
 				if c := r.Cell(other.index); !c.Empty() {
 					return strings.ToUpper(strings.TrimSpace(c.Value))
@@ -341,4 +364,11 @@ func (im *Import) currencyOf(col column, r *Row) string {
 		}
 	}
 	return im.settings.Currency
+}
+
+// canonicalInteger reports a whole number written as JSON writes it:
+// digits without leading zeros, an optional minus.
+func canonicalInteger(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	return allDigits(d) && (d == "0" || d[0] != '0') && len(d) < 19
 }

@@ -147,8 +147,8 @@ func describeImport(t *testing.T, name string, data []byte) string {
 	}
 	res := im.Build(nil)
 	b.WriteString("request:\n")
-	for _, e := range res.Elements {
-		j, _ := json.Marshal(e.Value)
+	for i, e := range res.Elements {
+		j, _ := json.Marshal(res.Value(i))
 		fmt.Fprintf(&b, "  row %d: %s\n", e.Row, j)
 	}
 	b.WriteString("problems:\n")

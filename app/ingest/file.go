@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -285,16 +286,24 @@ func (f *File) tableName() string {
 	return strings.TrimSuffix(f.Name, path.Ext(f.Name))
 }
 
-// Progress reports how far reading or building has come. It may sleep
-// (time.Sleep) to let a browser page repaint between chunks.
-type Progress func(done int)
+// Progress reports how far reading or building has come: done rows of
+// about total (0 when not known yet). It may sleep (time.Sleep) to let a
+// browser page repaint between chunks.
+type Progress func(done, total int)
 
-// progressEvery is how many rows pass between two progress reports.
-const progressEvery = 1000
+// progressEvery is how many rows pass between two progress reports and
+// two looks at the context.
+const progressEvery = 500
 
 // Table reads one sheet into a table; sheet "" is the default sheet.
-// progress, if not nil, is called every 1,000 rows with the count so far.
+// progress, if not nil, is called every 500 rows with the count so far.
 func (f *File) Table(sheet string, progress Progress) (*Table, error) {
+	return f.TableContext(context.Background(), sheet, progress)
+}
+
+// TableContext is Table for callers that let the operator cancel: it
+// stops with ctx's error as soon as ctx is done.
+func (f *File) TableContext(ctx context.Context, sheet string, progress Progress) (*Table, error) {
 	if sheet == "" {
 		sheet = f.DefaultSheet()
 	}
@@ -302,7 +311,7 @@ func (f *File) Table(sheet string, progress Progress) (*Table, error) {
 	case XLSX:
 		for i, s := range f.wb.Sheets {
 			if s.Name == sheet {
-				return f.xlsxTable(i, progress)
+				return f.xlsxTable(ctx, i, progress)
 			}
 		}
 		names := make([]string, len(f.wb.Sheets))
@@ -314,7 +323,7 @@ func (f *File) Table(sheet string, progress Progress) (*Table, error) {
 		if sheet != f.tableName() {
 			return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("a CSV file has a single sheet, %q; there is no sheet %q", f.tableName(), sheet)}
 		}
-		return f.csvTable(progress)
+		return f.csvTable(ctx, progress)
 	case JSON:
 		if f.json.request {
 			return nil, &ReadError{File: f.Name, Msg: "the file is a request body (elements with pathParams and requestBody), not a table: validate it as it is"}

@@ -16,15 +16,26 @@ type Import struct {
 	Kind  *schema.Kind
 	Table *Table
 
+	p        *plan
+	detected Settings
+	result   *Result
+}
+
+// A plan is how rows are read: the mapping, its resolved columns and the
+// settings. Changing the mapping or the settings makes a new plan, so a
+// Result keeps reading its rows the way it was built.
+type plan struct {
+	Kind     *schema.Kind
+	Table    *Table
 	v        *schema.Validator
 	cat      *catalog
 	mt       *matcher
 	mapping  Mapping
 	settings Settings
-	detected Settings
 	cols     []column
 	hasLists bool
-	result   *Result
+	// scratch is reused by every check of this plan and its copies.
+	scratch *scratch
 }
 
 // NewImport prepares the import of table t as elements of kind k: it
@@ -32,18 +43,19 @@ type Import struct {
 // settings. v validates the elements (schema.Default() will do).
 func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	cat := newCatalog(k, v.Fields(k))
-	im := &Import{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}}
-	im.mapping = autoMapping(t, im.mt)
-	im.compile()
-	im.detected = im.detectSettings()
-	im.settings = im.detected
-	im.profile()
+	p := &plan{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
+	p.mapping = autoMapping(t, p.mt)
+	p.compile()
+	im := &Import{Kind: k, Table: t, p: p}
+	im.detected = p.detectSettings()
+	p.settings = im.detected
+	p.profile()
 	return im
 }
 
 // Mapping returns the current mapping.
 func (im *Import) Mapping() Mapping {
-	m := im.mapping
+	m := im.p.mapping
 	m.Columns = slices.Clone(m.Columns)
 	return m
 }
@@ -59,7 +71,7 @@ func (im *Import) SetMapping(m Mapping) error {
 		if c.Field == "" {
 			continue
 		}
-		t, err := im.cat.resolve(c.Field)
+		t, err := im.p.cat.resolve(c.Field)
 		if err != nil {
 			return fmt.Errorf("column %s: %w", c.Letter, err)
 		}
@@ -75,19 +87,22 @@ func (im *Import) SetMapping(m Mapping) error {
 		ptrs = append(ptrs, p)
 		seen[t.Path] = c.Letter
 	}
-	m.Kind = im.Kind.ID
-	im.mapping = m
-	im.compile()
-	im.detected = im.detectSettings()
 	if m.Settings != nil {
 		if err := m.Settings.Check(); err != nil {
 			return fmt.Errorf("the mapping's settings: %w", err)
 		}
-		im.settings = *m.Settings
-	} else {
-		im.settings = im.detected
 	}
-	im.profile()
+	m.Kind = im.Kind.ID
+	np := *im.p
+	np.mapping = m
+	np.compile()
+	im.detected = np.detectSettings()
+	np.settings = im.detected
+	if m.Settings != nil {
+		np.settings = *m.Settings
+	}
+	np.profile()
+	im.p = &np
 	return nil
 }
 
@@ -98,7 +113,7 @@ func (im *Import) UseSavedMapping(saved Mapping) (missing []string, err error) {
 	if saved.Kind != im.Kind.ID {
 		return nil, fmt.Errorf("the mapping is for %s, not %s", saved.Kind, im.Kind.ID)
 	}
-	m, missing := applySaved(im.Table, im.mt, saved)
+	m, missing := applySaved(im.Table, im.p.mt, saved)
 	return missing, im.SetMapping(m)
 }
 
@@ -108,11 +123,11 @@ func (im *Import) SetHeaderRow(n int) error {
 	if im.Table.RowIndex(n) < 0 {
 		return fmt.Errorf("the sheet has no row %d", n)
 	}
-	return im.SetMapping(mapColumns(im.Table, im.mt, n, Mapping{Kind: im.Kind.ID}))
+	return im.SetMapping(mapColumns(im.Table, im.p.mt, n, Mapping{Kind: im.Kind.ID}))
 }
 
 // Settings returns the current settings.
-func (im *Import) Settings() Settings { return im.settings }
+func (im *Import) Settings() Settings { return im.p.settings }
 
 // DetectedSettings returns the settings detected from the file.
 func (im *Import) DetectedSettings() Settings { return im.detected }
@@ -126,7 +141,9 @@ func (im *Import) SetSettings(s Settings) error {
 	if err := s.Check(); err != nil {
 		return err
 	}
-	im.settings = s
+	np := *im.p
+	np.settings = s
+	im.p = &np
 	return nil
 }
 
@@ -141,9 +158,9 @@ type TargetInfo struct {
 // Targets lists the fields a column can be mapped to, list fields with
 // position 0 (positions 1, 2, … are accepted too).
 func (im *Import) Targets() []TargetInfo {
-	out := make([]TargetInfo, 0, len(im.mt.listed))
-	for _, p := range im.mt.listed {
-		t, err := im.cat.resolve(p)
+	out := make([]TargetInfo, 0, len(im.p.mt.listed))
+	for _, p := range im.p.mt.listed {
+		t, err := im.p.cat.resolve(p)
 		if err != nil {
 			continue
 		}
@@ -158,8 +175,8 @@ func (im *Import) Targets() []TargetInfo {
 
 // compile resolves the mapped columns; fields that do not resolve (only
 // possible from a hand-made Mapping) are left out.
-func (im *Import) compile() {
-	im.cols = im.cols[:0]
+func (im *plan) compile() {
+	im.cols = nil
 	im.hasLists = false
 	for _, c := range im.mapping.Columns {
 		if c.Field == "" {
@@ -169,7 +186,7 @@ func (im *Import) compile() {
 		if err != nil {
 			continue
 		}
-		col := column{index: c.Column, target: t}
+		col := column{index: c.Column, target: t, boxes: make(map[string]any)}
 		if isAmount(t.Field) {
 			col.currency = im.cat.currencyPath(t)
 		}
@@ -189,11 +206,9 @@ func btoi(b bool) int {
 	return 0
 }
 
-func (im *Import) columns() []column { return im.cols }
-
 // profile records, for text columns, the width of values written with
 // leading zeros, against which numbers that lost theirs are caught.
-func (im *Import) profile() {
+func (im *plan) profile() {
 	for i := range im.cols {
 		col := &im.cols[i]
 		col.zeroWidth = 0
@@ -225,7 +240,7 @@ func (im *Import) profile() {
 }
 
 // dataRows returns the indexes in Table.Rows of the rows below the header.
-func (im *Import) dataRows() []int {
+func (im *plan) dataRows() []int {
 	var out []int
 	for i := range im.Table.Rows {
 		if im.Table.Rows[i].Number > im.mapping.HeaderRow {
@@ -241,7 +256,7 @@ func (im *Import) dataRows() []int {
 func (im *Import) DataRows() int {
 	n := 0
 	for i := range im.Table.Rows {
-		if im.Table.Rows[i].Number > im.mapping.HeaderRow {
+		if im.Table.Rows[i].Number > im.p.mapping.HeaderRow {
 			n++
 		}
 	}

@@ -44,7 +44,7 @@ type ColumnMapping struct {
 }
 
 // Mapped returns the columns that fill a field.
-func (m *Mapping) Mapped() []ColumnMapping {
+func (m Mapping) Mapped() []ColumnMapping {
 	var out []ColumnMapping
 	for _, c := range m.Columns {
 		if c.Field != "" {
@@ -56,7 +56,7 @@ func (m *Mapping) Mapped() []ColumnMapping {
 
 // Unmapped returns the columns that fill nothing and are not ignored by
 // design: they are reported, never silently dropped.
-func (m *Mapping) Unmapped() []ColumnMapping {
+func (m Mapping) Unmapped() []ColumnMapping {
 	var out []ColumnMapping
 	for _, c := range m.Columns {
 		if c.Field == "" && c.Match != MatchIgnored {

@@ -10,7 +10,7 @@ import (
 
 // locate fills in where a problem of the element built from row n lies:
 // the sheet, the row, and the column whose field the problem is about.
-func (im *Import) locate(p *schema.Problem, row int) {
+func (im *plan) locate(p *schema.Problem, row int) {
 	p.Sheet, p.Row = im.Table.Sheet, row
 	if col, ok := im.columnOf(p.Pointer); ok {
 		p.Column = im.Table.ColumnName(col)
@@ -24,7 +24,7 @@ func (im *Import) locate(p *schema.Problem, row int) {
 // columnOf returns the column that holds the value at a pointer: the one
 // mapped to it, to a list holding it, or else the first one mapped inside
 // it (for a problem about a whole object).
-func (im *Import) columnOf(ptr string) (int, bool) {
+func (im *plan) columnOf(ptr string) (int, bool) {
 	if ptr == "" {
 		return 0, false
 	}
@@ -52,7 +52,7 @@ func (im *Import) columnOf(ptr string) (int, bool) {
 
 // fileProblems are the warnings about the file and the mapping: notes
 // from reading, a hidden sheet, formulas, columns not imported.
-func (im *Import) fileProblems() []schema.Problem {
+func (im *plan) fileProblems() []schema.Problem {
 	t := im.Table
 	var out []schema.Problem
 	file := func(code, msg string) schema.Problem {
@@ -99,7 +99,7 @@ func (im *Import) fileProblems() []schema.Problem {
 
 // requestProblems are the problems of the request as a whole: no
 // elements, or more than one bulk holds.
-func (im *Import) requestProblems(n int) []schema.Problem {
+func (im *plan) requestProblems(n int) []schema.Problem {
 	req := func(code, msg string) schema.Problem {
 		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Error, Sheet: im.Table.Sheet}
 	}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -143,7 +144,7 @@ func countOutsideQuotes(line string, d byte) int {
 // leniency real files need (bare quotes inside unquoted values, CR, LF or
 // CRLF line ends), and strictness where a value would silently change (an
 // unclosed quote, NUL bytes, invalid UTF-8).
-func (f *File) csvTable(progress Progress) (*Table, error) {
+func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) {
 	t := &Table{File: f.Name, Sheet: f.tableName(), Format: CSV, Formats: []string{""}, Notes: f.Notes}
 	text, d := f.text, f.Delimiter[0]
 	fail := func(row, col int, msg string) (*Table, error) {
@@ -151,6 +152,10 @@ func (f *File) csvTable(progress Progress) (*Table, error) {
 	}
 	var cells []Cell
 	var arena []Cell
+	lines := 0
+	if progress != nil {
+		lines = strings.Count(text, "\n")
+	}
 	row, line := 1, 1
 	i := 0
 	var field strings.Builder
@@ -230,8 +235,14 @@ func (f *File) csvTable(progress Progress) (*Table, error) {
 			n := copy(arena, cells)
 			t.Rows = append(t.Rows, Row{Number: row, Cells: arena[:n:n]})
 			arena = arena[n:]
-			if progress != nil && len(t.Rows)%progressEvery == 0 {
-				progress(len(t.Rows))
+			if len(t.Rows)%progressEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if progress != nil {
+					// Lines overcount records only by quoted line breaks.
+					progress(len(t.Rows), max(lines, len(t.Rows)))
+				}
 			}
 		}
 		cells = cells[:0]
@@ -241,7 +252,7 @@ func (f *File) csvTable(progress Progress) (*Table, error) {
 		}
 	}
 	if progress != nil {
-		progress(len(t.Rows))
+		progress(len(t.Rows), len(t.Rows))
 	}
 	return t, nil
 }

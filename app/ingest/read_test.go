@@ -244,8 +244,8 @@ func TestSpreadsheetReading(t *testing.T) {
 	if f.DefaultSheet() != "Payroll" {
 		t.Errorf("default sheet %q", f.DefaultSheet())
 	}
-	var reports []int
-	tab, err := f.Table("", func(n int) { reports = append(reports, n) })
+	var reports []string
+	tab, err := f.Table("", func(n, total int) { reports = append(reports, fmt.Sprintf("%d/%d", n, total)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestSpreadsheetReading(t *testing.T) {
 	if !tab.IsDate(tab.Rows[2].Cells[2]) || tab.IsDate(tab.Rows[2].Cells[1]) {
 		t.Error("date format not told apart")
 	}
-	if fmt.Sprint(reports) != "[5]" {
+	if fmt.Sprint(reports) != "[5/5]" {
 		t.Errorf("progress %v", reports)
 	}
 	hidden, err := f.Table("Instructions", nil)
@@ -328,5 +328,19 @@ func TestRowLimit(t *testing.T) {
 	}
 	if _, err := f.Table("", nil); err == nil || !strings.Contains(err.Error(), "more than 2 rows") {
 		t.Errorf("error %v", err)
+	}
+}
+
+func TestDisplay(t *testing.T) {
+	book := xlsxgen.Book{Formats: []string{"dd/mm/yyyy", "00000"}, Sheets: []xlsxgen.Sheet{{Name: "S", Rows: []xlsxgen.Row{
+		{Cells: []xlsxgen.Cell{{Value: "45000", Style: 1}, {Value: "42", Style: 2}, xlsxgen.N("1.5"), xlsxgen.B(true), xlsxgen.S("x")}},
+	}}}}
+	_, tab := readTable(t, "d.xlsx", book.Bytes(), ingest.Options{})
+	var got []string
+	for _, c := range tab.Rows[0].Cells {
+		got = append(got, tab.Display(c))
+	}
+	if strings.Join(got, "|") != "2023-03-15|00042|1.5|TRUE|x" {
+		t.Errorf("display %v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,10 +9,14 @@ import (
 )
 
 // xlsxTable reads sheet i of the workbook into a table.
-func (f *File) xlsxTable(i int, progress Progress) (*Table, error) {
+func (f *File) xlsxTable(ctx context.Context, i int, progress Progress) (*Table, error) {
 	sh := f.wb.Sheets[i]
 	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes}
 	formatIndex := map[int]uint16{} // style → index in t.Formats
+	total := f.wb.Dimension(i)
+	if total > 0 && total <= f.limits.MaxRows {
+		t.Rows = make([]Row, 0, total)
+	}
 	var arena []Cell
 	tooMany := errors.New("too many rows")
 	extras, err := f.wb.ReadSheet(i, func(r *xlsx.Row) error {
@@ -67,13 +72,21 @@ func (f *File) xlsxTable(i int, progress Progress) (*Table, error) {
 			cells[c.Col] = cell
 		}
 		t.Rows = append(t.Rows, Row{Number: r.Number, Hidden: r.Hidden, Cells: cells})
-		if progress != nil && len(t.Rows)%progressEvery == 0 {
-			progress(len(t.Rows))
+		if len(t.Rows)%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(len(t.Rows), max(total, len(t.Rows)))
+			}
 		}
 		return nil
 	})
 	if err == tooMany {
 		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: fmt.Sprintf("the sheet has more than %d rows", f.limits.MaxRows)}
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	if err != nil {
 		msg := "the sheet cannot be read: " + err.Error()
@@ -85,7 +98,7 @@ func (f *File) xlsxTable(i int, progress Progress) (*Table, error) {
 	t.Merged = extras.Merged
 	t.markMerged()
 	if progress != nil {
-		progress(len(t.Rows))
+		progress(len(t.Rows), len(t.Rows))
 	}
 	return t, nil
 }

@@ -106,13 +106,13 @@ const sampleRows = 500
 
 // detectSettings proposes settings from the values of the mapped amount
 // and date columns.
-func (im *Import) detectSettings() Settings {
+func (im *plan) detectSettings() Settings {
 	s := Settings{Amounts: Minor}
 	decVotes := map[string]int{}
 	grpVotes := map[string]int{}
 	orders := map[string]int{}
 	major := false
-	im.eachSample(func(c Cell, t Target) {
+	im.eachSample(func(c Cell, t target) {
 		switch {
 		case isAmount(t.Field):
 			v := strings.TrimSpace(c.Value)
@@ -205,8 +205,8 @@ func separatorEvidence(v string) (dec, grp string) {
 
 // eachSample calls f for the non-empty cells of the mapped columns in the
 // first data rows.
-func (im *Import) eachSample(f func(Cell, Target)) {
-	cols := im.columns()
+func (im *plan) eachSample(f func(Cell, target)) {
+	cols := im.cols
 	n := 0
 	for i := range im.Table.Rows {
 		r := &im.Table.Rows[i]
@@ -224,6 +224,11 @@ func (im *Import) eachSample(f func(Cell, Target)) {
 	}
 }
 
+// Examples returns, for each mapped amount and date column, up to three
+// raw → parsed examples under the current settings, errors first, so the
+// operator can see the settings are right before building.
+func (im *Import) Examples() []Example { return im.p.examples() }
+
 // An Example shows how one value of the file is read with the current
 // settings: the raw text and what it becomes, or why it cannot be read.
 type Example struct {
@@ -235,12 +240,10 @@ type Example struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// Examples returns, for each mapped amount and date column, up to three
-// raw → parsed examples under the current settings, errors first, so the
-// operator can see the settings are right before building.
-func (im *Import) Examples() []Example {
+func (im *plan) examples() []Example {
 	var out []Example
-	for _, col := range im.columns() {
+	for ci := range im.cols {
+		col := &im.cols[ci]
 		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts {
 			continue
 		}
@@ -273,19 +276,18 @@ func (im *Import) Examples() []Example {
 	return out
 }
 
-// shown is a cell's value as the operator would recognise it.
-func (im *Import) shown(c Cell) string {
+// shown is a cell's value as the operator would recognise it, with the
+// serial of a date cell.
+func (im *plan) shown(c Cell) string {
 	if im.Table.IsDate(c) {
-		if d, err := serialDate(c.Value, im.Table.Date1904); err == nil {
-			return d.String() + " (date cell " + c.Value + ")"
-		}
+		return im.Table.Display(c) + " (date cell " + c.Value + ")"
 	}
-	return c.Value
+	return im.Table.Display(c)
 }
 
 // describeValue writes a coerced value for an example: amounts with their
 // currency.
-func (im *Import) describeValue(v any, col column, r *Row) string {
+func (im *plan) describeValue(v any, col *column, r *Row) string {
 	if isAmount(col.target.Field) {
 		cur := im.currencyOf(col, r)
 		if n, ok := v.(interface{ String() string }); ok {

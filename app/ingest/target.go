@@ -8,23 +8,34 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// A Target is a value of an element a column can fill: a leaf field of the
+// A target is a value of an element a column can fill: a leaf field of the
 // kind, with list positions filled in ("spendLimit[0].value.amount"), or a
 // whole date given as year, month and day fields ("dateOfBirth").
-type Target struct {
+type target struct {
 	// Path is the target as mappings write it.
 	Path string
 	// Field describes the value; for a whole date it is the year field.
 	Field schema.Field
 	// DateParts is set for a date filling an object of year, month and day.
 	DateParts bool
-	// tokens locate the value inside the element.
+	// tokens locate the value inside the element; keys[k] names the
+	// container that tokens[k] opens, for reusing it (see scratch).
 	tokens []string
+	keys   []string
+}
+
+func newTarget(path string, f schema.Field, dateParts bool) target {
+	t := target{Path: path, Field: f, DateParts: dateParts, tokens: elementTokens(path)}
+	t.keys = make([]string, len(t.tokens))
+	for k := range t.tokens {
+		t.keys[k] = strings.Join(t.tokens[:k+1], "/")
+	}
+	return t
 }
 
 // Pointer returns the JSON pointer of the value inside the element, as
 // schema.Problem.Pointer writes it.
-func (t *Target) Pointer() string {
+func (t *target) Pointer() string {
 	var b strings.Builder
 	for _, tok := range t.tokens {
 		b.WriteByte('/')
@@ -62,17 +73,16 @@ func newCatalog(k *schema.Kind, fields []schema.Field) *catalog {
 	return c
 }
 
-// resolve turns a mapped path into a Target.
-func (c *catalog) resolve(path string) (Target, error) {
+// resolve turns a mapped path into a target.
+func (c *catalog) resolve(path string) (target, error) {
 	p := strings.TrimSpace(path)
 	p = strings.TrimPrefix(p, "requestBody.")
 	if i, ok := c.dateParts[p]; ok {
-		t := Target{Path: p, Field: c.fields[i], DateParts: true, tokens: elementTokens(p)}
-		return t, nil
+		return newTarget(p, c.fields[i], true), nil
 	}
 	generic, indexes, err := splitIndexes(p)
 	if err != nil {
-		return Target{}, err
+		return target{}, err
 	}
 	i, ok := c.byPath[generic]
 	if !ok {
@@ -81,15 +91,15 @@ func (c *catalog) resolve(path string) (Target, error) {
 			if j, ok3 := c.byPath[base]; ok3 && c.fields[j].Type == "array" && len(indexes) > 0 {
 				f := c.fields[j]
 				f.Path, f.Type = p, f.ItemType
-				return Target{Path: p, Field: f, tokens: elementTokens(p)}, nil
+				return newTarget(p, f, false), nil
 			}
 		}
-		return Target{}, fmt.Errorf("%s has no field %q", c.kind.ID, path)
+		return target{}, fmt.Errorf("%s has no field %q", c.kind.ID, path)
 	}
 	if strings.Count(generic, "[]") != len(indexes) {
-		return Target{}, fmt.Errorf("%q needs a list position such as %s", path, strings.Replace(generic, "[]", "[0]", 1))
+		return target{}, fmt.Errorf("%q needs a list position such as %s", path, strings.Replace(generic, "[]", "[0]", 1))
 	}
-	return Target{Path: p, Field: c.fields[i], tokens: elementTokens(p)}, nil
+	return newTarget(p, c.fields[i], false), nil
 }
 
 // splitIndexes replaces "[3]" list positions by "[]" and returns them.
@@ -161,7 +171,7 @@ func isAmount(f schema.Field) bool {
 
 // currencyPath returns the path of the currency that goes with an amount
 // target: its sibling "currency", when the kind has one.
-func (c *catalog) currencyPath(t Target) string {
+func (c *catalog) currencyPath(t target) string {
 	i := strings.LastIndexByte(t.Path, '.')
 	if i < 0 {
 		return ""

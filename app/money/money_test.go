@@ -1,6 +1,7 @@
 package money_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -79,6 +80,16 @@ func TestParseMajor(t *testing.T) {
 	}
 }
 
+func TestAmbiguityIsAnError(t *testing.T) {
+	_, err := money.ParseMajor("1.000", 2, money.Separators{})
+	if !errors.Is(err, money.ErrAmbiguous) {
+		t.Errorf("error %v is not ErrAmbiguous", err)
+	}
+	if _, err := money.ParseMajor("12.345", 2, money.Point); errors.Is(err, money.ErrAmbiguous) {
+		t.Errorf("a wrong amount reported as ambiguous: %v", err)
+	}
+}
+
 func TestParseMinor(t *testing.T) {
 	for _, tc := range []struct {
 		text string
@@ -122,6 +133,30 @@ func TestParseNumber(t *testing.T) {
 		got, err := money.ParseNumber(tc.text, tc.digits)
 		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
 			t.Errorf("ParseNumber(%q, %d) = %d, %v", tc.text, tc.digits, got, err)
+		}
+	}
+}
+
+func TestParseStored(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		digits int
+		want   int64
+		err    bool
+	}{
+		{"10.199999999999999", 2, 1020, false}, // a typed 10.2, as Excel stores it
+		{"1234.5599999999999", 2, 123456, false},
+		{"12.34", 2, 1234, false},
+		{"1050", 0, 1050, false},
+		{"0.30000000000000004", 2, 0, true}, // 0.1+0.2: not the double of 0.30
+		{"12.345", 2, 0, true},
+		{"10.5", 0, 0, true},
+		{"1.2345678901234568E+18", 0, 1234567890123456800, false},
+		{"abc", 2, 0, true},
+	} {
+		got, err := money.ParseStored(tc.text, tc.digits)
+		if (err != nil) != tc.err || (!tc.err && got != tc.want) {
+			t.Errorf("ParseStored(%q, %d) = %d, %v", tc.text, tc.digits, got, err)
 		}
 	}
 }

@@ -48,9 +48,13 @@ func (s Separators) String() string {
 type Error struct {
 	Text string
 	Msg  string
+	err  error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%q %s", e.Text, e.Msg) }
+
+// Unwrap returns ErrAmbiguous for texts that read two ways.
+func (e *Error) Unwrap() error { return e.err }
 
 func fail(text, format string, args ...any) error {
 	return &Error{Text: text, Msg: fmt.Sprintf(format, args...)}
@@ -182,7 +186,7 @@ func guessSeparators(orig, t string) (dec, grp rune, err error) {
 	// decimals, since groups hold three digits and a number starts with
 	// no zero.
 	if len(after) == 3 && allDigits(after) && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
-		return 0, 0, &Error{Text: orig, Msg: fmt.Sprintf("could be read two ways (%q as decimal separator or as thousands separator): set the decimal separator", mark)}
+		return 0, 0, &Error{Text: orig, Msg: fmt.Sprintf("could be read two ways (%q as decimal separator or as thousands separator): set the decimal separator", mark), err: ErrAmbiguous}
 	}
 	if mark == '.' {
 		return '.', ',', nil
@@ -283,4 +287,29 @@ func describeOdd(s string) string {
 		}
 	}
 	return "a misplaced character"
+}
+
+// ParseStored reads a number as a spreadsheet stores it: a binary
+// floating-point value written in decimal, sometimes with 17 significant
+// digits (Excel stores a typed 10.2 as "10.199999999999999"). It returns
+// the number multiplied by 10^digits when that is a whole number, as
+// ParseNumber does; otherwise, when a number with at most digits decimals
+// is the very same floating-point value, that is the number that was
+// typed and it is returned. Any other value (0.30000000000000004 from a
+// formula adding 0.1 and 0.2, 12.345 for a currency of 2 decimals) is an
+// error: nothing is rounded.
+func ParseStored(s string, digits int) (int64, error) {
+	n, err := ParseNumber(s, digits)
+	if err == nil {
+		return n, nil
+	}
+	f, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if ferr != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, err
+	}
+	short := strconv.FormatFloat(f, 'f', digits, 64)
+	if g, gerr := strconv.ParseFloat(short, 64); gerr != nil || g != f {
+		return 0, err
+	}
+	return ParseNumber(short, digits)
 }

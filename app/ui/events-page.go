@@ -245,7 +245,7 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 		),
 		app.If(open, func() app.UI {
 			return app.Div().ID(payloadID).Class("event-payload").Body(
-				app.P().Class("event-signatures").Text(fmt.Sprintf("signature-v2 matched on arrival; the deprecated signature header was %s.", statusWord(ev.DeprecatedSignature))),
+				app.P().Class("event-signatures").Text(fmt.Sprintf("signature-v2 matched on arrival; the deprecated signature header was %s.", verdictWord(ev.DeprecatedSignature))),
 				app.Pre().Class("event-headers").Text(eventHeaderLines(ev)),
 				app.Pre().Class("event-body").Text(ev.Body),
 			)
@@ -258,7 +258,7 @@ func renderField(s webhook.Summary, f webhook.Field) app.UI {
 	value := app.Dd().Text(f.Value)
 	if s.BulkID != "" && f.Value == s.BulkID && f.Path == "bulkId" {
 		value = app.Dd().Body(
-			app.A().Class("bulk-link").Href(bulkHref(s.BulkID)).Aria("label", "Open bulk "+s.BulkID+" on the bulk page").Text(s.BulkID),
+			app.A().Class("bulk-link").Href(bulkHref(s.BulkID, false)).Aria("label", "Open bulk "+s.BulkID+" on the bulk page").Text(s.BulkID),
 		)
 	}
 	return app.Div().Class("event-field").Body(app.Dt().Text(f.Label), value)

@@ -21,11 +21,6 @@ func eventTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }
 
-// bulkHref returns the URL of a bulk on the bulk page.
-func bulkHref(bulkID string) string {
-	return href("/bulks/" + url.PathEscape(bulkID))
-}
-
 // verifyHref returns the URL of the verifier page, loaded with the
 // headers and body of an event the console holds.
 func verifyHref(seq uint64) string {

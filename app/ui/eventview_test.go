@@ -10,10 +10,10 @@ import (
 )
 
 func TestEventLinks(t *testing.T) {
-	if got := bulkHref("118231498219765760"); got != "/bulks/118231498219765760" {
+	if got := bulkHref("118231498219765760", false); got != "/bulk?id=118231498219765760" {
 		t.Errorf("bulk link %s", got)
 	}
-	if got := bulkHref("a/b c"); got != "/bulks/a%2Fb%20c" {
+	if got := bulkHref("a/b c&d", false); got != "/bulk?id=a%2Fb+c%26d" {
 		t.Errorf("bulk link of an odd id %s", got)
 	}
 	if got := verifyHref(42); got != "/webhooks?event=42" {

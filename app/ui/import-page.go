@@ -36,6 +36,7 @@ type importPage struct {
 	step         string
 	progress     worker.Progress
 	result       worker.Validated
+	resultBO     bool // the result was validated for the back-office API
 	problems     []worker.Problem
 	loadingMore  bool
 	failure      string
@@ -133,6 +134,12 @@ func (p *importPage) renderResult() app.UI {
 			summaryItem("count-errors", "Errors", r.Errors, "bad"),
 			summaryItem("count-warnings", "Warnings", r.Warnings, "warn"),
 		),
+		app.If(r.Elements > 0, func() app.UI {
+			return app.Div().Class("actions").Body(
+				app.Button().ID("submit-file").Type("button").Class("button").Text("Submit…").OnClick(p.submitChosen),
+				app.Span().Class("hint").Text("Nothing is sent before you confirm the kind, the counts and the control totals."),
+			)
+		}),
 		app.If(len(p.problems) == 0, func() app.UI {
 			return app.P().Class("all-clear").Text(fmt.Sprintf("Every element is valid. %s can be submitted as it is.", r.FileName))
 		}).Else(func() app.UI {
@@ -233,7 +240,8 @@ func (p *importPage) validate(ctx app.Context) {
 	p.announcement = "Validating " + p.fileName + "…"
 	p.run++
 	run := p.run
-	req := worker.ValidateJSON{Kind: p.kindID, BackOffice: p.backOffice, FileName: p.fileName}
+	backOffice := p.backOffice
+	req := worker.ValidateJSON{Kind: p.kindID, BackOffice: backOffice, FileName: p.fileName}
 	p.cancel = work.RunFile(worker.JobValidateJSON, req, p.file, workerHandlers(ctx,
 		func(pr worker.Progress) {
 			if run == p.run {
@@ -254,6 +262,7 @@ func (p *importPage) validate(ctx app.Context) {
 				p.fail("The validation result could not be read: " + err.Error())
 				return
 			}
+			p.resultBO = backOffice
 			p.showResult(ctx, v)
 		}))
 }
@@ -279,6 +288,16 @@ func (p *importPage) showResult(ctx app.Context, v worker.Validated) {
 		v.FileName, plural(v.Elements, "element", "elements"), count(v.Valid), count(v.Invalid),
 		plural(v.Errors, "error", "errors"), plural(v.Warnings, "warning", "warnings"))
 	ctx.Defer(func(app.Context) { mark("result-shown") })
+}
+
+// submitChosen hands the validated document to the submission page.
+func (p *importPage) submitChosen(ctx app.Context, e app.Event) {
+	r := p.result
+	ctx.SetState(CurrentDocumentState, CurrentDocument{
+		ID: r.Document, Kind: r.Kind, BackOffice: p.resultBO, FileName: r.FileName,
+		Elements: r.Elements, Invalid: r.Invalid,
+	})
+	ctx.Navigate(href(SubmitPath))
 }
 
 func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {

@@ -51,8 +51,8 @@ func verifyPasted(headers string, body []byte, key webhook.Key, checkClock bool,
 	return v
 }
 
-// statusWord names a verdict's status for people.
-func statusWord(s webhook.Status) string {
+// verdictWord names a verdict's status for people.
+func verdictWord(s webhook.Status) string {
 	switch s {
 	case webhook.StatusValid:
 		return "valid"

@@ -127,7 +127,7 @@ func TestStatusWordsAndTones(t *testing.T) {
 		{webhook.Verdict{Status: webhook.StatusUnchecked}, "not compared with the clock", "plain"},
 		{webhook.Verdict{Status: webhook.StatusMalformed, Fails: true}, "malformed", "bad"},
 	} {
-		if w, tone := statusWord(tc.v.Status), verdictTone(tc.v); w != tc.word || tone != tc.tone {
+		if w, tone := verdictWord(tc.v.Status), verdictTone(tc.v); w != tc.word || tone != tc.tone {
 			t.Errorf("%+v: %q %q, want %q %q", tc.v, w, tone, tc.word, tc.tone)
 		}
 	}

@@ -206,7 +206,7 @@ func renderVerdict(v webhook.Verdict) app.UI {
 	expected := v.Expected != "" && v.Status != webhook.StatusValid && (v.Header == webhook.HeaderSignatureV2 || v.Header == webhook.HeaderSignature)
 	return app.Tr().Class("verdict-row", "verdict-"+verdictTone(v)).DataSet("header", v.Header).DataSet("status", string(v.Status)).Body(
 		app.Th().Scope("row").Class("mono").Text(v.Header),
-		app.Td().Class("verdict-status").Text(statusWord(v.Status)),
+		app.Td().Class("verdict-status").Text(verdictWord(v.Status)),
 		app.Td().Body(
 			app.P().Class("verdict-reason").Text(v.Reason),
 			app.If(v.Value != "", func() app.UI {

@@ -96,7 +96,7 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 	if !strings.Contains(fields, "bulk"+bulkID) || !strings.Contains(fields, "submitted2") || !strings.Contains(fields, "COMPLETED 2") {
 		t.Errorf("fields %q, want the bulk id, 2 submitted and 2 completed", fields)
 	}
-	if href := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+jsString(ev+" a.bulk-link")+`).getAttribute("href")`); href != "/bulks/"+bulkID {
+	if href := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+jsString(ev+" a.bulk-link")+`).getAttribute("href")`); href != "/bulk?id="+bulkID {
 		t.Errorf("the bulk links to %q", href)
 	}
 

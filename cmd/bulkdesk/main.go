@@ -27,12 +27,13 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"check":   {"validate a bulk request file against its kind's contract", runCheck},
-	"serve":   {"serve the browser console", runServe},
-	"sandbox": {"serve a stand-in for the bulk API on 127.0.0.1", runSandbox},
-	"submit":  {"submit a request file as bulks, exactly once", runSubmit},
-	"bulks":   {"list, read, execute, pause, resume or cancel bulk processes", runBulks},
-	"webhook": {"verify, sign and send signed webhook events", runWebhook},
+	"check":    {"validate a bulk request file against its kind's contract", runCheck},
+	"template": {"write a spreadsheet template of a bulk kind to fill in", runTemplate},
+	"serve":    {"serve the browser console", runServe},
+	"sandbox":  {"serve a stand-in for the bulk API on 127.0.0.1", runSandbox},
+	"submit":   {"submit a request file as bulks, exactly once", runSubmit},
+	"bulks":    {"list, read, execute, pause, resume or cancel bulk processes", runBulks},
+	"webhook":  {"verify, sign and send signed webhook events", runWebhook},
 }
 
 func main() {

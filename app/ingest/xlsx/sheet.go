@@ -94,6 +94,37 @@ func (w *Workbook) ReadSheet(i int, visit func(*Row) error) (*SheetExtras, error
 	return &r.extras, nil
 }
 
+// Dimension returns the number of rows sheet i declares it spans (its
+// <dimension> element), reading only the start of the sheet; 0 when it
+// declares none. It is a hint for allocating, not a promise.
+func (w *Workbook) Dimension(i int) int {
+	if i < 0 || i >= len(w.Sheets) || w.Sheets[i].Chart {
+		return 0
+	}
+	rc, err := w.open(w.Sheets[i].part)
+	if err != nil {
+		return 0
+	}
+	defer rc.Close()
+	s := newScanner(rc)
+	for s.next() == nil && s.kind != tokEOF {
+		if s.kind != tokStart {
+			continue
+		}
+		switch string(s.name) {
+		case "dimension":
+			rg, err := parseRange(attrString(s.attrs, "ref"))
+			if err != nil {
+				return 0
+			}
+			return rg.LastRow
+		case "sheetData":
+			return 0
+		}
+	}
+	return 0
+}
+
 // HasCells reports whether sheet i holds at least one value, reading only
 // as far as the first one.
 func (w *Workbook) HasCells(i int) (bool, error) {
@@ -128,6 +159,8 @@ type sheetReader struct {
 	hasValue bool
 	text     []byte
 	lastCol  int
+	sIndex   int
+	sIndexOK bool
 }
 
 func (r *sheetReader) run() error {
@@ -160,80 +193,194 @@ func (r *sheetReader) run() error {
 
 func (r *sheetReader) start() error {
 	s := r.s
-	name := string(s.name)
+	name := s.name
 	switch {
-	case name == "sheetData":
+	case string(name) == "sheetData":
 		r.inData = !s.selfClosing
-	case name == "row" && r.inData:
-		n := r.row.Number + 1
-		if v, ok := attr(s.attrs, "r"); ok {
-			var err error
-			if n, err = strconv.Atoi(string(v)); err != nil || n < 1 || n > MaxRows {
-				return fmt.Errorf("row %d: bad row number %q", r.row.Number+1, v)
-			}
-		}
-		if n <= r.row.Number {
-			return fmt.Errorf("row %d comes after row %d: the sheet's rows are out of order", n, r.row.Number)
-		}
-		r.row.Number = n
-		h, _ := attr(s.attrs, "hidden")
-		r.row.Hidden = string(h) == "1" || string(h) == "true"
-		r.row.Cells = r.row.Cells[:0]
-		r.lastCol = -1
-		r.inRow = true
-		if s.selfClosing {
-			return r.endRow()
-		}
-	case name == "c" && r.inRow:
-		col := r.lastCol + 1
-		if v, ok := attr(s.attrs, "r"); ok {
-			c, _, err := ParseRef(string(v))
-			if err != nil {
-				return fmt.Errorf("row %d: bad cell reference %q", r.row.Number, v)
-			}
-			col = c
-		}
-		if col <= r.lastCol || col >= MaxColumns {
-			return fmt.Errorf("row %d: cell %s is out of order", r.row.Number, ColumnName(col))
-		}
-		r.lastCol = col
-		r.cell = Cell{Col: col}
-		if v, ok := attr(s.attrs, "s"); ok {
-			r.cell.Style, _ = strconv.Atoi(string(v))
-		}
-		t, _ := attr(s.attrs, "t")
-		r.cellType = append(r.cellType[:0], t...)
-		r.hasValue, r.inIS, r.text = false, false, r.text[:0]
-		r.inCell = true
-		if s.selfClosing {
-			return r.endCell()
-		}
+	case string(name) == "row" && r.inData:
+		return r.startRow()
+	case string(name) == "c" && r.inRow:
+		return r.startCell()
 	case !r.inCell:
-		if name == "mergeCell" {
+		if string(name) == "mergeCell" {
 			if rg, err := parseRange(attrString(s.attrs, "ref")); err == nil {
 				r.extras.Merged = append(r.extras.Merged, rg)
 			}
-		} else if name == "col" {
+		} else if string(name) == "col" {
 			r.hiddenCols()
 		}
-	case name == "v":
+	case string(name) == "v":
 		r.hasValue = true
 		if !s.selfClosing {
 			r.in, r.text = 'v', r.text[:0]
 		}
-	case name == "f":
+	case string(name) == "f":
 		r.cell.Formula = true
 		if !s.selfClosing {
 			r.in, r.text = 'f', r.text[:0]
 		}
-	case name == "is":
+	case string(name) == "is":
 		r.inIS, r.hasValue, r.text = true, true, r.text[:0]
-	case name == "t" && r.inIS && !s.selfClosing:
+	case string(name) == "t" && r.inIS && !s.selfClosing:
 		r.in = 't'
-	case name == "rPh":
+	case string(name) == "rPh":
 		r.phonetic++
 	}
 	return nil
+}
+
+func (r *sheetReader) startRow() error {
+	s := r.s
+	n := r.row.Number + 1
+	r.row.Hidden = false
+	for it := (attrIter{b: s.attrs}); ; {
+		key, val, ok := it.next()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "r":
+			v, ok := atoi(val)
+			if !ok || v < 1 || v > MaxRows {
+				return fmt.Errorf("row %d: bad row number %q", r.row.Number+1, val)
+			}
+			n = v
+		case "hidden":
+			r.row.Hidden = string(val) == "1" || string(val) == "true"
+		}
+	}
+	if n <= r.row.Number {
+		return fmt.Errorf("row %d comes after row %d: the sheet's rows are out of order", n, r.row.Number)
+	}
+	r.row.Number = n
+	r.row.Cells = r.row.Cells[:0]
+	r.lastCol = -1
+	r.inRow = true
+	if s.selfClosing {
+		return r.endRow()
+	}
+	return nil
+}
+
+func (r *sheetReader) startCell() error {
+	s := r.s
+	col := r.lastCol + 1
+	r.cell = Cell{Col: col}
+	r.cellType = r.cellType[:0]
+	for it := (attrIter{b: s.attrs}); ; {
+		key, val, ok := it.next()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "r":
+			c, _, ok := refParts(val)
+			if !ok {
+				return fmt.Errorf("row %d: bad cell reference %q", r.row.Number, val)
+			}
+			col = c
+		case "s":
+			r.cell.Style, _ = atoi(val)
+		case "t":
+			r.cellType = append(r.cellType, val...)
+		}
+	}
+	if col <= r.lastCol || col >= MaxColumns {
+		return fmt.Errorf("row %d: cell %s is out of order", r.row.Number, ColumnName(col))
+	}
+	r.lastCol = col
+	r.cell.Col = col
+	r.hasValue, r.inIS, r.text, r.sIndexOK = false, false, r.text[:0], false
+	r.inCell = true
+	if s.selfClosing {
+		return r.endCell()
+	}
+	if v, ok := s.cellValue(); ok {
+		r.hasValue = true
+		if string(r.cellType) == "s" {
+			r.sIndex, r.sIndexOK = atoi(v)
+			if !r.sIndexOK {
+				r.cell.Value = decodeText(v)
+			}
+		} else {
+			r.cell.Value = decodeText(v)
+		}
+		return r.endCell()
+	}
+	return nil
+}
+
+// attrIter walks the attributes of a start tag without allocating.
+type attrIter struct{ b []byte }
+
+func (it *attrIter) next() (key, val []byte, ok bool) {
+	b := it.b
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	ks := i
+	for i < len(b) && b[i] != '=' && !isSpace(b[i]) {
+		i++
+	}
+	key = localName(b[ks:i])
+	for i < len(b) && (isSpace(b[i]) || b[i] == '=') {
+		i++
+	}
+	if i >= len(b) || (b[i] != '"' && b[i] != '\'') {
+		it.b = nil
+		return nil, nil, false
+	}
+	q := b[i]
+	i++
+	vs := i
+	for i < len(b) && b[i] != q {
+		i++
+	}
+	val = b[vs:min(i, len(b))]
+	it.b = b[min(i+1, len(b)):]
+	return key, val, true
+}
+
+// atoi parses a small non-negative decimal number.
+func atoi(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// refParts splits a cell reference such as "AB12" into its 0-based
+// column and the digits of its row, which may be empty.
+func refParts(ref []byte) (col int, row []byte, ok bool) {
+	i := 0
+	for i < len(ref) {
+		c := ref[i] | 0x20
+		if c < 'a' || c > 'z' {
+			break
+		}
+		col = col*26 + int(c-'a'+1)
+		if col > MaxColumns {
+			return 0, nil, false
+		}
+		i++
+	}
+	if i == 0 {
+		return 0, nil, false
+	}
+	if i < len(ref) {
+		if n, ok := atoi(ref[i:]); !ok || n < 1 || n > MaxRows {
+			return 0, nil, false
+		}
+	}
+	return col - 1, ref[i:], true
 }
 
 func (r *sheetReader) end() error {
@@ -250,7 +397,16 @@ func (r *sheetReader) end() error {
 		}
 	case "v":
 		if r.in == 'v' {
-			r.cell.Value = string(r.text)
+			if string(r.cellType) == "s" {
+				// A shared string's index: resolved in endCell without
+				// making a string of it.
+				r.sIndex, r.sIndexOK = atoi(r.text)
+				if !r.sIndexOK {
+					r.cell.Value = string(r.text)
+				}
+			} else {
+				r.cell.Value = string(r.text)
+			}
 			r.in = 0
 		}
 	case "f":
@@ -276,16 +432,17 @@ func (r *sheetReader) endCell() error {
 	r.inCell, r.in = false, 0
 	c := &r.cell
 	c.Cached = r.hasValue
+
 	switch string(r.cellType) {
 	case "s":
-		idx, err := strconv.Atoi(c.Value)
-		if err != nil || idx < 0 || idx >= len(r.w.strings) {
-			if !r.hasValue {
-				break
-			}
+		if !r.hasValue {
+			c.Type = String
+			break
+		}
+		if !r.sIndexOK || r.sIndex >= len(r.w.strings) {
 			return fmt.Errorf("cell %s%d: shared string %q does not exist", ColumnName(c.Col), r.row.Number, c.Value)
 		}
-		c.Type, c.Value = String, r.w.strings[idx]
+		c.Type, c.Value = String, r.w.strings[r.sIndex]
 	case "inlineStr", "str":
 		c.Type = String
 		c.Value = unescapeOOXML(c.Value)
@@ -331,29 +488,14 @@ func (r *sheetReader) hiddenCols() {
 // ParseRef splits a cell reference such as "AB12" into its 0-based column
 // and 1-based row. A reference without digits gives row 0.
 func ParseRef(ref string) (col, row int, err error) {
-	i := 0
-	col = 0
-	for i < len(ref) {
-		c := ref[i] | 0x20
-		if c < 'a' || c > 'z' {
-			break
-		}
-		col = col*26 + int(c-'a'+1)
-		if col > MaxColumns {
-			return 0, 0, fmt.Errorf("bad cell reference %q", ref)
-		}
-		i++
-	}
-	if i == 0 {
+	col, rowText, ok := refParts([]byte(ref))
+	if !ok {
 		return 0, 0, fmt.Errorf("bad cell reference %q", ref)
 	}
-	if i < len(ref) {
-		row, err = strconv.Atoi(ref[i:])
-		if err != nil || row < 1 {
-			return 0, 0, fmt.Errorf("bad cell reference %q", ref)
-		}
+	if len(rowText) > 0 {
+		row, _ = atoi(rowText)
 	}
-	return col - 1, row, nil
+	return col, row, nil
 }
 
 func parseRange(ref string) (Range, error) {

@@ -90,6 +90,9 @@ func TestSheetsAndCells(t *testing.T) {
 	if f := w.NumberFormat(2); f != "000000" || xlsx.IsDateFormat(f) {
 		t.Errorf("style 2 format %q", f)
 	}
+	if n := w.Dimension(1); n != 5 {
+		t.Errorf("dimension of sheet 1: %d rows", n)
+	}
 	for i, want := range []bool{true, true, false, false} {
 		has, err := w.HasCells(i)
 		if err != nil || has != want {

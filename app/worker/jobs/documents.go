@@ -8,13 +8,41 @@ import (
 )
 
 // A Document is a request a job has loaded, kept for the jobs that follow
-// (pages of problems, and later the review table, edits and exports).
+// (pages of problems, the review table, edits, exports and submission).
 type Document struct {
 	ID         int
 	Kind       *schema.Kind
 	BackOffice bool
 	FileName   string
-	Report     *schema.Report
+
+	elements []any
+	report   *schema.Report
+	// origin locates element i in the operator's file; nil for a JSON
+	// request body, whose elements are their own places.
+	origin func(i int) (sheet string, row int)
+}
+
+// NewDocument returns a document of decoded elements (as by
+// schema.DecodeJSON) and their validation report. origin, when not nil,
+// gives the file row of each element; nil means a JSON request body.
+func NewDocument(kind *schema.Kind, backOffice bool, fileName string, elements []any, report *schema.Report, origin func(i int) (string, int)) *Document {
+	return &Document{Kind: kind, BackOffice: backOffice, FileName: fileName, elements: elements, report: report, origin: origin}
+}
+
+// Elements returns the request's elements as they would be sent, in file
+// order.
+func (d *Document) Elements() []any { return d.elements }
+
+// Report returns the validation report of the elements.
+func (d *Document) Report() *schema.Report { return d.report }
+
+// Origin returns where element i came from: the sheet and row of a
+// spreadsheet, or for a JSON request body "" and the element's index.
+func (d *Document) Origin(i int) (sheet string, row int) {
+	if d.origin == nil {
+		return "", i
+	}
+	return d.origin(i)
 }
 
 // Documents keeps the most recently loaded documents: an operator works on

@@ -43,14 +43,22 @@ func (s *Server) validateJSON(c *Call) (any, error) {
 		return nil, err
 	}
 
-	doc := &Document{Kind: kind, BackOffice: req.BackOffice, FileName: req.FileName, Report: report}
+	// The report came from a decoding of its own; the elements are kept
+	// for submission. A body that is not an array has none.
+	var elements []any
+	if syntax == nil {
+		if v, _, err := schema.DecodeJSON(c.Data); err == nil {
+			elements, _ = v.([]any)
+		}
+	}
+	doc := NewDocument(kind, req.BackOffice, req.FileName, elements, report, nil)
 	c.Documents().Add(doc)
 	return summarize(doc), nil
 }
 
 // summarize returns a document's counts and first page of problems.
 func summarize(d *Document) worker.Validated {
-	r := d.Report
+	r := d.Report()
 	invalid := len(r.InvalidElements())
 	return worker.Validated{
 		Document: d.ID,
@@ -78,7 +86,7 @@ func (s *Server) problems(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := d.Report.Problems
+	all := d.Report().Problems
 	return worker.Problems{Total: len(all), Offset: req.Offset, Problems: problemPage(all, req.Offset, req.Limit)}, nil
 }
 

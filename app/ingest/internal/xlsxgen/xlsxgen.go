@@ -133,7 +133,20 @@ func (b Book) Bytes() []byte {
 func (b Book) sheetXML(s Sheet, sst *sharedStrings) string {
 	var x strings.Builder
 	x.Grow(64 * len(s.Rows) * 8)
-	x.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheetViews><sheetView workbookViewId="0"/></sheetViews>`)
+	x.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n" + `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">`)
+	// Excel writes the sheet's extent first.
+	if s.RawData == "" && len(s.Rows) > 0 {
+		last, width := 0, 0
+		for _, r := range s.Rows {
+			last++
+			if r.Number > 0 {
+				last = r.Number
+			}
+			width = max(width, len(r.Cells))
+		}
+		fmt.Fprintf(&x, `<dimension ref="A1:%s%d"/>`, colName(max(width, 1)-1), last)
+	}
+	x.WriteString(`<sheetViews><sheetView workbookViewId="0"/></sheetViews>`)
 	if s.RawData != "" {
 		x.WriteString(s.RawData)
 	} else {

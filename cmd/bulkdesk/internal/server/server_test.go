@@ -437,9 +437,18 @@ func TestEventsWithoutAReceiver(t *testing.T) {
 
 func TestTheVersionNamesTheCache(t *testing.T) {
 	s := newServer(t, server.Options{})
+	v := s.Version()
 	res, worker := get(t, s, "GET", "/app-worker.js")
-	if s.Version() != "0123456789abcdef" || !strings.Contains(string(worker), `"app-" + "0123456789abcdef"`) || res.Header.Get("ETag") != `"0123456789abcdef"` {
-		t.Errorf("version %q, ETag %q", s.Version(), res.Header.Get("ETag"))
+	if !strings.HasPrefix(v, "0123456789abcdef-") || !strings.Contains(string(worker), `"app-" + "`+v+`"`) || res.Header.Get("ETag") != `"`+v+`"` {
+		t.Errorf("version %q, ETag %q", v, res.Header.Get("ETag"))
+	}
+	// The pages carry the server's configuration, and the service worker
+	// serves them from its cache: a server started with other flags must
+	// announce another version, or browsers keep the stale pages.
+	again := newServer(t, server.Options{})
+	sandboxed := newServer(t, server.Options{API: ui.APIConfig{Proxy: true, Sandbox: &ui.SandboxConfig{Path: "sandbox/multi", Proxied: true}}})
+	if again.Version() != v || sandboxed.Version() == v || !strings.HasPrefix(sandboxed.Version(), "0123456789abcdef-") {
+		t.Errorf("versions %q, %q (same flags), %q (with a sandbox)", v, again.Version(), sandboxed.Version())
 	}
 }
 

@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// download hands bytes the worker produced (an ArrayBuffer) to the browser
+// as a file to save, without a round trip to the server: the console
+// works offline, and the operator's data never leaves the browser.
+func download(data app.Value, fileName, mediaType string) {
+	win := app.Window()
+	parts := win.Get("Array").New()
+	if data != nil && data.Truthy() {
+		parts.Call("push", data)
+	}
+	opts := win.Get("Object").New()
+	opts.Set("type", mediaType)
+	blob := win.Get("Blob").New(parts, opts)
+	url := win.Get("URL").Call("createObjectURL", blob)
+	doc := win.Get("document")
+	a := doc.Call("createElement", "a")
+	a.Set("href", url)
+	a.Set("download", fileName)
+	a.Set("hidden", true)
+	doc.Get("body").Call("appendChild", a)
+	a.Call("click")
+	a.Call("remove")
+	// The browser reads the blob when the download starts; release it
+	// once it surely has.
+	go func() {
+		time.Sleep(time.Minute)
+		win.Get("URL").Call("revokeObjectURL", url)
+	}()
+}
+
+// readText reads a File as text and calls done with it, or with the
+// browser's error.
+func readText(file app.Value, done func(text string, err string)) {
+	var ok, fail app.Func
+	release := func() { ok.Release(); fail.Release() }
+	ok = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		release()
+		done(args[0].String(), "")
+		return nil
+	})
+	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		release()
+		msg := "the browser could not read the file"
+		if m := args[0].Get("message"); m.Truthy() {
+			msg += ": " + m.String()
+		}
+		done("", msg)
+		return nil
+	})
+	file.Call("text").Call("then", ok, fail)
+}

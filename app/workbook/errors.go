@@ -1,0 +1,252 @@
+package workbook
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/schema"
+	"github.com/xuri/excelize/v2"
+)
+
+// problemsSheet lists every problem of an error workbook, with its place.
+const problemsSheet = "Problems"
+
+// rowProblems gathers the problems of one row: by column for the cells,
+// and all of them for the Errors column.
+type rowProblems struct {
+	byColumn map[int][]schema.Problem
+	all      []schema.Problem
+}
+
+// problemsByRow sorts a report's problems by the row and column they are
+// at. Problems of the whole file go to row 0.
+func problemsByRow(t *ingest.Table, r *schema.Report) map[int]*rowProblems {
+	cols := make(map[string]int)
+	for c := range t.Width() + 1 {
+		cols[t.ColumnName(c)] = c
+	}
+	out := make(map[int]*rowProblems)
+	for _, p := range r.Problems {
+		rp := out[p.Row]
+		if rp == nil {
+			rp = &rowProblems{byColumn: make(map[int][]schema.Problem)}
+			out[p.Row] = rp
+		}
+		rp.all = append(rp.all, p)
+		if c, ok := cols[p.Column]; ok && p.Column != "" {
+			rp.byColumn[c] = append(rp.byColumn[c], p)
+		}
+	}
+	return out
+}
+
+// ErrorWorkbook writes the operator's own rows back as an xlsx workbook:
+// the same sheet name and cells, every cell with a problem filled (red for
+// errors, yellow for warnings) and commented with what is wrong, and an
+// Errors column that sums up each row. A Problems sheet lists them all.
+// Once corrected, the sheet imports again with the same mapping: its
+// headers are unchanged and the Errors column is ignored.
+//
+// header is the number of the header row (Mapping.HeaderRow), whose Errors
+// cell gets the column's name.
+func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	sheet := t.Sheet
+	if sheet == "" {
+		sheet = "Data"
+	}
+	if err := f.SetSheetName("Sheet1", sheet); err != nil {
+		return nil, err
+	}
+	st, err := newErrorStyles(f)
+	if err != nil {
+		return nil, err
+	}
+	byRow := problemsByRow(t, r)
+	width := t.Width()
+	errCol, _ := excelize.ColumnNumberToName(width + 1)
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		n := row.Number
+		if t.Keyed {
+			n = row.Number + 1 // a JSON table's keys become row 1
+		}
+		for c, cell := range row.Cells {
+			if cell.Empty() {
+				continue
+			}
+			name := fmt.Sprintf("%s%d", xlsx.ColumnName(c), n)
+			if err := writeCell(f, sheet, name, cell); err != nil {
+				return nil, fmt.Errorf("writing %s: %w", name, err)
+			}
+		}
+		rp := byRow[row.Number]
+		if row.Number == header {
+			if err := f.SetCellStr(sheet, fmt.Sprintf("%s%d", errCol, n), ingest.ErrorsColumn); err != nil {
+				return nil, err
+			}
+			f.SetCellStyle(sheet, fmt.Sprintf("%s%d", errCol, n), fmt.Sprintf("%s%d", errCol, n), st.header)
+			continue
+		}
+		if rp == nil || row.Number == 0 {
+			continue
+		}
+		if err := markRow(f, sheet, n, errCol, rp, st); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.SetColWidth(sheet, errCol, errCol, 60); err != nil {
+		return nil, err
+	}
+	if err := writeProblemsSheet(f, r); err != nil {
+		return nil, err
+	}
+	f.SetActiveSheet(0)
+	return writeBytes(f)
+}
+
+// markRow colours and comments the cells of one row and fills its Errors
+// cell.
+func markRow(f *excelize.File, sheet string, n int, errCol string, rp *rowProblems, st *errorStyles) error {
+	for c, ps := range rp.byColumn {
+		name := fmt.Sprintf("%s%d", xlsx.ColumnName(c), n)
+		style := st.warning
+		var lines []string
+		for _, p := range ps {
+			if p.Severity == schema.Error {
+				style = st.error
+			}
+			lines = append(lines, string(p.Severity)+": "+p.Message)
+		}
+		if err := f.SetCellStyle(sheet, name, name, style); err != nil {
+			return err
+		}
+		if err := f.AddComment(sheet, excelize.Comment{Cell: name, Author: "Bulkdesk", Text: strings.Join(lines, "\n"), Width: 320, Height: 120}); err != nil {
+			return err
+		}
+	}
+	var lines []string
+	for _, p := range rp.all {
+		lines = append(lines, placeOf(p)+string(p.Severity)+": "+p.Message)
+	}
+	cell := fmt.Sprintf("%s%d", errCol, n)
+	if err := f.SetCellStr(sheet, cell, strings.Join(lines, "\n")); err != nil {
+		return err
+	}
+	return f.SetCellStyle(sheet, cell, cell, st.errorsText)
+}
+
+func placeOf(p schema.Problem) string {
+	if p.Column != "" && p.Row > 0 {
+		return p.Column + ": "
+	}
+	return ""
+}
+
+// writeCell writes a cell with the type it had: numbers as the file
+// stored them, text as text, booleans as booleans. Formulas are written
+// as their last value.
+func writeCell(f *excelize.File, sheet, name string, c ingest.Cell) error {
+	switch c.Kind {
+	case ingest.Number:
+		return f.SetCellDefault(sheet, name, c.Value)
+	case ingest.Bool:
+		return f.SetCellBool(sheet, name, c.Value == "TRUE")
+	}
+	return f.SetCellStr(sheet, name, c.Value)
+}
+
+type errorStyles struct{ error, warning, header, errorsText int }
+
+func newErrorStyles(f *excelize.File) (*errorStyles, error) {
+	var st errorStyles
+	m := &styleMaker{f: f}
+	mk := m.style
+	st.error = mk(&excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}}, Font: &excelize.Font{Color: "9C0006"}})
+	st.warning = mk(&excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFEB9C"}}, Font: &excelize.Font{Color: "9C5700"}})
+	st.header = mk(&excelize.Style{Font: &excelize.Font{Bold: true, Color: "9C0006"}})
+	st.errorsText = mk(&excelize.Style{Font: &excelize.Font{Color: "9C0006"}, Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
+	return &st, m.err
+}
+
+func writeProblemsSheet(f *excelize.File, r *schema.Report) error {
+	if _, err := f.NewSheet(problemsSheet); err != nil {
+		return err
+	}
+	rows := [][]any{{"Where", "Field", "Severity", "Problem"}}
+	for _, p := range r.Problems {
+		rows = append(rows, []any{ingest.Where(p), p.Field, string(p.Severity), p.Message})
+	}
+	for i, row := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow(problemsSheet, cell, &row); err != nil {
+			return err
+		}
+	}
+	for col, w := range map[string]float64{"A": 16, "B": 30, "C": 10, "D": 100} {
+		if err := f.SetColWidth(problemsSheet, col, col, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ErrorCSV writes the operator's rows back as CSV with an Errors column,
+// every cell made inert for spreadsheets (see neutralize). It reads back
+// through app/ingest unchanged: the apostrophes are removed on import.
+func ErrorCSV(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
+	byRow := problemsByRow(t, r)
+	width := t.Width()
+	var buf bytes.Buffer
+	buf.WriteString("\ufeff")
+	w := csv.NewWriter(&buf)
+	next := 1
+	if t.Keyed {
+		next = 0
+	}
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		// Keep the row numbers: blank lines stand for the rows a sheet had.
+		for ; next < row.Number; next++ {
+			w.Write(nil)
+		}
+		next = row.Number + 1
+		rec := make([]string, width+1)
+		for c, cell := range row.Cells {
+			rec[c] = neutralize(cell.Value, cell.Kind == ingest.Number)
+		}
+		switch rp := byRow[row.Number]; {
+		case row.Number == header:
+			rec[width] = ingest.ErrorsColumn
+		case rp != nil && row.Number > 0:
+			var lines []string
+			for _, p := range rp.all {
+				lines = append(lines, placeOf(p)+string(p.Severity)+": "+p.Message)
+			}
+			rec[width] = neutralize(strings.Join(lines, "\n"), false)
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
+
+// neutralize makes a value inert for spreadsheets: a text starting with
+// =, +, -, @, a tab or a carriage return would be run as a formula when
+// the CSV is opened, so it gets a leading apostrophe, which spreadsheets
+// show as text and app/ingest removes on import. Numbers stay as they are.
+func neutralize(v string, number bool) string {
+	if v == "" || number {
+		return v
+	}
+	switch v[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + v
+	}
+	return v
+}

@@ -1,0 +1,64 @@
+package browsertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// AllowDownloads lets the page download files, as a person saving what
+// the page offers, into a fresh folder it returns.
+func (b *Browser) AllowDownloads() string {
+	b.tb.Helper()
+	dir := b.tb.TempDir()
+	b.Do(10*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior:     browser.SetDownloadBehaviorBehaviorAllow,
+			DownloadPath: dir,
+		})
+		return err
+	}))
+	return dir
+}
+
+// Downloaded waits up to timeout for the file name to be downloaded into
+// dir (see AllowDownloads) and returns its content.
+func (b *Browser) Downloaded(timeout time.Duration, dir, name string) []byte {
+	b.tb.Helper()
+	path := filepath.Join(dir, name)
+	deadline := time.Now().Add(timeout)
+	for {
+		if data, err := os.ReadFile(path); err == nil {
+			if _, partial := os.Stat(path + ".crdownload"); os.IsNotExist(partial) {
+				return data
+			}
+		}
+		if time.Now().After(deadline) {
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			b.tb.Fatalf("no download %s within %v; the folder holds %q%s", name, timeout, names, b.problemList())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Screenshot saves a PNG of the tab's viewport to path.
+func (b *Browser) Screenshot(path string) {
+	b.tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		b.tb.Fatalf("taking a screenshot: %v", err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.tb.Fatal(err)
+	}
+}
