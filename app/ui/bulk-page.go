@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -61,6 +62,7 @@ type bulkPage struct {
 	workbookFail *worker.APIFailure
 
 	announcement string
+	stopEvents   func()
 }
 
 func newBulkPage() *bulkPage { return &bulkPage{mode: "ON_FAILURE_CONTINUE"} }
@@ -72,6 +74,11 @@ func (p *bulkPage) OnMount(ctx app.Context) {
 		if id, _ := a.Value.(string); id == p.id {
 			p.refresh(ctx, true)
 		}
+	})
+	// A bulk that ends while the page is not polling it (paused, or run
+	// from elsewhere) is read again when its bulk_process_end arrives.
+	p.stopEvents = watchBulkEnds(ctx, func(ctx app.Context, ev webhook.Event) {
+		RefreshBulk(ctx, ev.Summary.BulkID)
 	})
 }
 
@@ -89,7 +96,12 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.refresh(ctx, true)
 }
 
-func (p *bulkPage) OnDismount() { p.polls++ }
+func (p *bulkPage) OnDismount() {
+	p.polls++
+	if p.stopEvents != nil {
+		p.stopEvents()
+	}
+}
 
 func (p *bulkPage) Render() app.UI {
 	return newShell().Route("/bulk").Announcement(p.announcement).Content(

@@ -50,15 +50,15 @@ func subscribeEvents(ctx app.Context, f func(ctx app.Context, u eventfeed.Update
 	})
 }
 
-// watchBulkEnds calls refresh on the UI goroutine for every end-of-bulk
-// event of the bulk that arrives (of any bulk when bulkID is ""), until
-// the returned function is called. It is the bulk page's hook: call it in
-// OnMount with the bulk shown, and stop it in OnDismount.
-func watchBulkEnds(ctx app.Context, bulkID string, refresh func(ctx app.Context, ev webhook.Event)) (stop func()) {
+// watchBulkEnds calls ended on the UI goroutine for every end-of-bulk
+// event that arrives, until the returned function is called. It is the
+// bulk page's hook: it starts in OnMount and stops in OnDismount, and
+// reads its bulk again when the event names it.
+func watchBulkEnds(ctx app.Context, ended func(ctx app.Context, ev webhook.Event)) (stop func()) {
 	return subscribeEvents(ctx, func(ctx app.Context, u eventfeed.Update) {
 		for _, ev := range u.Added {
-			if ev.Type == bulkEndType && (bulkID == "" || ev.Summary.BulkID == bulkID) {
-				refresh(ctx, ev)
+			if ev.Type == bulkEndType && ev.Summary.BulkID != "" {
+				ended(ctx, ev)
 			}
 		}
 	})
