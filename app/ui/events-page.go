@@ -13,7 +13,13 @@ import (
 // eventsPageSize is how many events the page shows at first, and how many
 // more "Show more" adds: a window, since a list of thousands takes
 // seconds to render.
-const eventsPageSize = 100
+const eventsPageSize = 50
+
+// drawEvery is how often, at most, the page draws the list again while
+// events arrive. go-app updates every row of the window when an event
+// arrives on top, which costs the page tens of milliseconds a time; and
+// nobody reads a list that changes faster.
+const drawEvery = time.Second
 
 // eventsPage lists the webhook events the server's receiver accepted,
 // newest first, live: those it held when the page opened and those it
@@ -35,6 +41,11 @@ type eventsPage struct {
 
 	announcement string
 	stop         func()
+	// drawn is when the list was last drawn; drawing says a later draw
+	// is scheduled; arrived counts the events that came since the last.
+	drawn   time.Time
+	drawing bool
+	arrived int
 }
 
 func newEventsPage() *eventsPage {
@@ -70,16 +81,39 @@ func (p *eventsPage) OnDismount() {
 	}
 }
 
-// update takes what the feed brought.
+// update takes what the feed brought, and draws it at most once every
+// drawEvery.
 func (p *eventsPage) update(ctx app.Context, u eventfeed.Update) {
+	p.arrived += len(u.Added)
 	if u.Reset {
 		p.open = map[uint64]bool{}
 		p.dismissed = time.Time{}
+		p.arrived = 0
 		p.announcement = "The receiver restarted; the list shows the events it holds now."
-	} else if n := len(u.Added); n > 0 {
-		p.announcement = plural(n, "new event", "new events") + "."
+	}
+	wait := drawEvery - time.Since(p.drawn)
+	if u.Reset || wait <= 0 {
+		p.draw()
+		return
+	}
+	if !p.drawing {
+		p.drawing = true
+		ctx.After(wait, func(app.Context) {
+			p.drawing = false
+			p.draw()
+		})
+	}
+	ctx.PreventUpdate()
+}
+
+// draw reads the feed again for the next render.
+func (p *eventsPage) draw() {
+	if p.arrived > 0 {
+		p.announcement = plural(p.arrived, "new event", "new events") + "."
+		p.arrived = 0
 	}
 	p.refresh()
+	p.drawn = time.Now()
 }
 
 // refresh reads the feed again.

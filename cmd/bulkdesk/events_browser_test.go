@@ -15,7 +15,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/chromedp/chromedp"
 )
@@ -23,15 +22,9 @@ import (
 // browserKey signs the events of the browser tests.
 const browserKey = "browser-test-webhook-key"
 
-// runBulk submits a bulk of two card blocks through the console's API
-// proxy and executes it; the sandbox ends it and sends its end-of-bulk
-// event to the server's receiver. It returns the bulk's id.
-func runBulk(t *testing.T, base, ref string) string {
+// submitBulk submits a bulk of two card blocks and returns its id.
+func submitBulk(t *testing.T, client *bulkapi.Client, ref string) string {
 	t.Helper()
-	client, err := bulkapi.New(bulkapi.Config{BaseURL: base + "api", BackOfficeURL: base + "backoffice", APIKey: sandbox.DefaultAPIKey, Token: sandbox.DefaultToken})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	kind, _ := schema.Lookup("card_blocks")
@@ -39,10 +32,28 @@ func runBulk(t *testing.T, base, ref string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := client.Execute(ctx, receipt.BulkID, bulkapi.ExecuteOptions{}); err != nil {
+	return receipt.BulkID
+}
+
+// executeBulk executes a bulk; the sandbox ends it and sends its
+// end-of-bulk event to the server's receiver.
+func executeBulk(t *testing.T, client *bulkapi.Client, bulkID string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := client.Execute(ctx, bulkID, bulkapi.ExecuteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	return receipt.BulkID
+}
+
+// runBulk submits a bulk of two card blocks through the console's API
+// proxy and executes it. It returns the bulk's id.
+func runBulk(t *testing.T, base, ref string) string {
+	t.Helper()
+	client := sandboxClient(t, base)
+	id := submitBulk(t, client, ref)
+	executeBulk(t, client, id)
+	return id
 }
 
 // sendEvent posts an event signed with browserKey to the server's receiver.
@@ -150,6 +161,31 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 	verifyURL := browsertest.Eval[string](b, 5*time.Second, `location.href`)
 	b.Do(30*time.Second, chromedp.Navigate(verifyURL))
 	b.WaitFor(30*time.Second, "the verifier loaded with the event again", `document.getElementById("verify-body")?.value === `+jsString(body))
+	b.AssertNoErrors()
+}
+
+// The sandbox executes a bulk, run from outside the console, while the
+// bulk page shows it: the page does not poll a bulk that is not running,
+// so it is the bulk_process_end event that makes it read the bulk again.
+// The events page then lists the event, linked to the same bulk.
+func TestABulkEndUpdatesTheBulkPage(t *testing.T) {
+	srv := startServe(t, "-sandbox", "-webhook-key", browserKey)
+	client := sandboxClient(t, srv.URL)
+	bulkID := submitBulk(t, client, "browser-bulk-page-1")
+	b := openPage(t, srv.URL+"bulk?id="+bulkID)
+	b.WaitFor(20*time.Second, "the bulk, submitted", `document.querySelector('#bulk[data-status="SUBMITTED"]') !== null`)
+
+	executeBulk(t, client, bulkID)
+	b.WaitFor(20*time.Second, "the bulk page to show the bulk ended", `document.querySelector('#bulk[data-status="COMPLETED"]') !== null`)
+	if got := text(b, "#bulk-completed"); got != "2" {
+		t.Errorf("completed operations shown: %q", got)
+	}
+
+	b.Do(10*time.Second, chromedp.Click(chromedp.CSS(`nav a[href="/feed"]`)))
+	link := `#events li.event[data-type="/bulk_process_end/watch"] a.bulk-link`
+	b.WaitFor(20*time.Second, "the end-of-bulk event", `document.querySelector(`+jsString(link)+`)?.textContent === `+jsString(bulkID))
+	b.Do(10*time.Second, chromedp.Click(chromedp.CSS(link)))
+	b.WaitFor(20*time.Second, "the bulk page from the event's link", `document.querySelector('#bulk[data-status="COMPLETED"]')?.dataset.bulk === `+jsString(bulkID))
 	b.AssertNoErrors()
 }
 

@@ -19,7 +19,7 @@ const (
 	DefaultListLimit = 500
 	// DefaultFlushDelay is how long it gathers events before telling
 	// subscribers.
-	DefaultFlushDelay = 100 * time.Millisecond
+	DefaultFlushDelay = 250 * time.Millisecond
 )
 
 // Delays before trying again.
