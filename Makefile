@@ -79,6 +79,7 @@ bench-ingest:
 # the medians of the trials it makes.
 bench-browser: console
 	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
+	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
 FUZZTIME ?= 60s

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -32,9 +33,10 @@ type Result struct {
 
 	p *plan
 	// fileProblems are about the file, the mapping or the request as a
-	// whole; problems[i] are element i's.
+	// whole; problems are the elements', element after element: one list
+	// rather than one per element, as most elements have none.
 	fileProblems []schema.Problem
-	problems     [][]schema.Problem
+	problems     []schema.Problem
 }
 
 // Value builds element i as it is sent: map[string]any with "pathParams"
@@ -64,10 +66,18 @@ func (r *Result) ElementOfRow(n int) (int, bool) {
 
 // Problems returns the problems of element i.
 func (r *Result) Problems(i int) []schema.Problem {
-	if i < 0 || i >= len(r.problems) {
+	lo, hi := r.problemRange(i)
+	if lo == hi {
 		return nil
 	}
-	return r.problems[i]
+	return r.problems[lo:hi:hi]
+}
+
+// problemRange returns where element i's problems are in r.problems.
+func (r *Result) problemRange(i int) (lo, hi int) {
+	lo = sort.Search(len(r.problems), func(k int) bool { return r.problems[k].Element >= i })
+	hi = lo + sort.Search(len(r.problems)-lo, func(k int) bool { return r.problems[lo+k].Element > i })
+	return lo, hi
 }
 
 // Result returns the last build's result, or nil before the first build.
@@ -86,20 +96,22 @@ func (im *Import) Build(progress Progress) *Result {
 // build stays the Import's Result.
 func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result, error) {
 	p := im.p
-	res := &Result{p: p}
-	rows := p.dataRows()
+	first := p.firstDataRow()
+	rows := len(p.Table.Rows) - first
+	res := &Result{p: p, Elements: make([]Element, 0, rows)}
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
-	for n, ri := range rows {
+	var found problemChunks
+	for n := range rows {
 		if n%progressEvery == 0 && n > 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			if progress != nil {
-				progress(n, len(rows))
+				progress(n, rows)
 			}
 		}
-		r := &p.Table.Rows[ri]
+		r := &p.Table.Rows[first+n]
 		if n == 0 && examples != nil && isExampleRow(r, examples) {
 			res.fileProblems = append(res.fileProblems, schema.Problem{
 				Element: schema.RequestLevel, Code: "example-row", Severity: schema.Warning, Sheet: p.Table.Sheet, Row: r.Number,
@@ -114,29 +126,62 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 		}
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
-		res.problems = append(res.problems, p.check(i, r))
+		found.add(p.check(i, r))
 	}
+	res.problems = found.join()
 	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
 	if progress != nil {
-		progress(len(rows), len(rows))
+		progress(rows, rows)
 	}
 	im.result = res
 	return res, nil
 }
 
+// problemChunks collects the problems of a build in chunks that are
+// filled, never grown: a file with a problem in every row would otherwise
+// copy one growing list again and again.
+type problemChunks struct {
+	full [][]schema.Problem
+	last []schema.Problem
+	n    int
+}
+
+const maxProblemChunk = 1024
+
+func (c *problemChunks) add(ps []schema.Problem) {
+	for len(ps) > 0 {
+		if len(c.last) == cap(c.last) {
+			if c.last != nil {
+				c.full = append(c.full, c.last)
+			}
+			c.last = make([]schema.Problem, 0, min(max(2*cap(c.last), 16), maxProblemChunk))
+		}
+		k := min(len(ps), cap(c.last)-len(c.last))
+		c.last = append(c.last, ps[:k]...)
+		ps = ps[k:]
+		c.n += k
+	}
+}
+
+// join returns every problem collected, in one list of its exact size.
+func (c *problemChunks) join() []schema.Problem {
+	if c.n == 0 {
+		return nil
+	}
+	out := make([]schema.Problem, 0, c.n)
+	for _, chunk := range c.full {
+		out = append(out, chunk...)
+	}
+	return append(out, c.last...)
+}
+
 // assemble rebuilds the report from its parts.
 func (r *Result) assemble() {
-	n := len(r.fileProblems)
-	for _, ps := range r.problems {
-		n += len(ps)
-	}
-	all := make([]schema.Problem, 0, n)
+	all := make([]schema.Problem, 0, len(r.fileProblems)+len(r.problems))
 	all = append(all, r.fileProblems...)
-	for _, ps := range r.problems {
-		all = append(all, ps...)
-	}
+	all = append(all, r.problems...)
 	r.Report.Elements = len(r.Elements)
 	r.Report.Problems = all
 }
@@ -180,20 +225,20 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 	if !ok {
 		// A new element, in file order: i is where it goes.
 		res.Elements = slices.Insert(res.Elements, i, Element{Row: n})
-		res.problems = slices.Insert(res.problems, i, []schema.Problem(nil))
-		for j := i; j < len(res.Elements); j++ {
-			for k := range res.problems[j] {
-				res.problems[j][k].Element = j
-			}
+		lo, _ := res.problemRange(i)
+		for k := lo; k < len(res.problems); k++ {
+			res.problems[k].Element++
 		}
 		res.fileProblems = dropProblems(res.fileProblems, func(p schema.Problem) bool {
 			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row")) || p.Code == "empty" || p.Code == "too-many-elements"
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}
-	res.problems[i] = res.p.check(i, r)
+	ps := res.p.check(i, r)
+	lo, hi := res.problemRange(i)
+	res.problems = slices.Replace(res.problems, lo, hi, ps...)
 	res.assemble()
-	return res.problems[i], nil
+	return ps, nil
 }
 
 func (im *Import) insertRow(n int) {

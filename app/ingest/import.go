@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -239,26 +240,16 @@ func (im *plan) profile() {
 	}
 }
 
-// dataRows returns the indexes in Table.Rows of the rows below the header.
-func (im *plan) dataRows() []int {
-	var out []int
-	for i := range im.Table.Rows {
-		if im.Table.Rows[i].Number > im.mapping.HeaderRow {
-			out = append(out, i)
-		}
-	}
-	return out
+// firstDataRow returns the index in Table.Rows of the first row below
+// the header: the rows from there on are data, as rows are in order.
+func (im *plan) firstDataRow() int {
+	rows := im.Table.Rows
+	return sort.Search(len(rows), func(i int) bool { return rows[i].Number > im.mapping.HeaderRow })
 }
 
 // DataRows returns how many rows with values lie below the header: the
 // number of elements a build will give, at most. A file of more than
 // schema.MaxElements rows must be split into several bulks.
 func (im *Import) DataRows() int {
-	n := 0
-	for i := range im.Table.Rows {
-		if im.Table.Rows[i].Number > im.p.mapping.HeaderRow {
-			n++
-		}
-	}
-	return n
+	return len(im.Table.Rows) - im.p.firstDataRow()
 }

@@ -151,14 +151,13 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 		return nil, &ReadError{File: f.Name, Sheet: t.Sheet, Row: row, Column: columnLetters(col), Msg: msg}
 	}
 	var cells []Cell
-	var arena []Cell
-	lines := 0
-	if progress != nil {
-		lines = strings.Count(text, "\n")
-	}
+	var blocks cellBlocks
+	// Records are lines but for quoted line breaks: counting the lines
+	// sizes the table at once instead of growing it record by record.
+	lines := strings.Count(text, "\n")
+	t.Rows = make([]Row, 0, min(lines+1, f.limits.MaxRows))
 	row, line := 1, 1
 	i := 0
-	var field strings.Builder
 	for i <= len(text) {
 		if len(t.Rows) >= f.limits.MaxRows {
 			return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("the file has more than %d rows", f.limits.MaxRows)}
@@ -167,19 +166,18 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 		var value string
 		if i < len(text) && text[i] == '"' {
 			startLine := line
-			field.Reset()
 			i++
-			closed := false
+			start := i
+			closed, doubled := false, false
 			for i < len(text) {
 				j := strings.IndexByte(text[i:], '"')
 				if j < 0 {
 					break
 				}
-				field.WriteString(text[i : i+j])
 				line += strings.Count(text[i:i+j], "\n")
 				i += j + 1
 				if i < len(text) && text[i] == '"' {
-					field.WriteByte('"')
+					doubled = true
 					i++
 					continue
 				}
@@ -194,9 +192,16 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 			for end < len(text) && text[end] != d && text[end] != '\n' && text[end] != '\r' {
 				end++
 			}
-			field.WriteString(text[i:end])
+			// Most quoted values are the text between the quotes, shared
+			// with the file's text rather than copied.
+			value = text[start : i-1]
+			if doubled {
+				value = strings.ReplaceAll(value, `""`, `"`)
+			}
+			if end > i {
+				value += text[i:end]
+			}
 			i = end
-			value = field.String()
 		} else {
 			end := i
 			for end < len(text) && text[end] != d && text[end] != '\n' && text[end] != '\r' {
@@ -229,12 +234,13 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 		}
 		line++
 		if !(len(cells) == 1 && cells[0].Kind == Blank) {
-			if len(arena) < len(cells) {
-				arena = make([]Cell, max(len(cells), 1<<14))
+			if len(t.Rows) == 0 {
+				// As wide as the first record, in the lines left.
+				blocks.expect(len(cells) * (lines - line + 3))
 			}
-			n := copy(arena, cells)
-			t.Rows = append(t.Rows, Row{Number: row, Cells: arena[:n:n]})
-			arena = arena[n:]
+			rc := blocks.take(len(cells))
+			copy(rc, cells)
+			t.Rows = append(t.Rows, Row{Number: row, Cells: rc})
 			if len(t.Rows)%progressEvery == 0 {
 				if err := ctx.Err(); err != nil {
 					return nil, err

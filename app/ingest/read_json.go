@@ -101,13 +101,16 @@ func (f *File) jsonTable() (*Table, error) {
 			t.keys = append(t.keys, k)
 		}
 	}
-	header := Row{Number: 0, Cells: make([]Cell, len(t.keys))}
+	t.Rows = make([]Row, 0, len(arr)+1)
+	var blocks cellBlocks
+	blocks.expect(len(t.keys) * (len(arr) + 1))
+	header := Row{Number: 0, Cells: blocks.take(len(t.keys))}
 	for i, k := range t.keys {
 		header.Cells[i] = Cell{Kind: Text, Value: k}
 	}
 	t.Rows = append(t.Rows, header)
 	for n, item := range arr {
-		cells := make([]Cell, len(t.keys))
+		cells := blocks.take(len(t.keys))
 		for k, v := range item.(map[string]any) {
 			c, err := jsonCell(v)
 			if err != nil {

@@ -13,11 +13,11 @@ func (f *File) xlsxTable(ctx context.Context, i int, progress Progress) (*Table,
 	sh := f.wb.Sheets[i]
 	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes}
 	formatIndex := map[int]uint16{} // style → index in t.Formats
-	total := f.wb.Dimension(i)
-	if total > 0 && total <= f.limits.MaxRows {
-		t.Rows = make([]Row, 0, total)
-	}
-	var arena []Cell
+	hint := f.wb.SizeHint(i)
+	total := hint.LastRow
+	t.Rows = make([]Row, 0, min(hint.Rows, f.limits.MaxRows))
+	var blocks cellBlocks
+	blocks.expect(hint.Cells)
 	tooMany := errors.New("too many rows")
 	extras, err := f.wb.ReadSheet(i, func(r *xlsx.Row) error {
 		if len(t.Rows) >= f.limits.MaxRows {
@@ -27,13 +27,7 @@ func (f *File) xlsxTable(ctx context.Context, i int, progress Progress) (*Table,
 		if n := len(r.Cells); n > 0 {
 			width = r.Cells[n-1].Col + 1
 		}
-		// Cells of all rows share large blocks: one allocation per
-		// thousands of cells instead of one per row.
-		if len(arena) < width {
-			arena = make([]Cell, max(width, 1<<14))
-		}
-		cells := arena[:width:width]
-		arena = arena[width:]
+		cells := blocks.take(width)
 		for _, c := range r.Cells {
 			cell := Cell{Value: c.Value}
 			switch c.Type {

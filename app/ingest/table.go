@@ -73,6 +73,12 @@ func (r *Row) Cell(col int) Cell {
 
 // A Table is the grid of one sheet: a spreadsheet's worksheet, a CSV file,
 // or a JSON array of flat objects.
+//
+// A table read from a file keeps its memory to a few large blocks: the
+// rows' cells are slices of shared blocks of cells (each with no room to
+// grow, so that a row that grows moves out), and their values share the
+// text of a CSV file or blocks of a spreadsheet's strings. A value kept
+// after the table is dropped keeps its block alive.
 type Table struct {
 	// File is the name of the file the table was read from.
 	File string

@@ -20,15 +20,14 @@ import (
 // (go-app's ctx.Async), never straight from an event handler.
 type Browser struct {
 	name string
-	db   js.Value // an IDBDatabase, or undefined
-	ls   js.Value // localStorage, when db is undefined
+	db   js.Value         // an IDBDatabase, or undefined
+	ls   *KeyValueJournal // in localStorage, when db is undefined
 	mu   sync.Mutex
 }
 
 const (
-	idbStore    = "entries"
-	idbVersion  = 1
-	lsKeyPrefix = "bulkdesk.journal."
+	idbStore   = "entries"
+	idbVersion = 1
 )
 
 // OpenBrowser opens the journal called name (one per console origin is
@@ -40,7 +39,7 @@ func OpenBrowser(ctx context.Context, name string) (*Browser, error) {
 // OpenBrowserStorage is OpenBrowser with the storage objects given: an
 // IDBFactory and a Storage, either undefined when missing. Tests pass
 // stand-ins.
-func OpenBrowserStorage(ctx context.Context, name string, indexedDB, localStorage js.Value) (*Browser, error) {
+func OpenBrowserStorage(ctx context.Context, name string, indexedDB, storage js.Value) (*Browser, error) {
 	b := &Browser{name: name}
 	if truthy(indexedDB) {
 		db, err := openIDB(ctx, indexedDB, name)
@@ -50,14 +49,14 @@ func OpenBrowserStorage(ctx context.Context, name string, indexedDB, localStorag
 		}
 		// An IndexedDB that refuses to open (blocked by settings) is as
 		// good as none: fall back.
-		if !truthy(localStorage) {
+		if !truthy(storage) {
 			return nil, fmt.Errorf("opening the journal: %w", err)
 		}
 	}
-	if !truthy(localStorage) {
+	if !truthy(storage) {
 		return nil, errors.New("opening the journal: this browser has neither IndexedDB nor localStorage")
 	}
-	b.ls = localStorage
+	b.ls = NewKeyValue(localStorage{storage}, name)
 	return b, nil
 }
 
@@ -167,11 +166,11 @@ func (b *Browser) tx(ctx context.Context, mode string, f func(store js.Value) js
 
 // Put stores e, durably once it returns.
 func (b *Browser) Put(ctx context.Context, e Entry) error {
+	if !truthy(b.db) {
+		return b.ls.Put(ctx, e)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !truthy(b.db) {
-		return b.lsPut(e)
-	}
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err
@@ -184,11 +183,11 @@ func (b *Browser) Put(ctx context.Context, e Entry) error {
 
 // Entries returns every entry, oldest first.
 func (b *Browser) Entries(ctx context.Context) ([]Entry, error) {
+	if !truthy(b.db) {
+		return b.ls.Entries(ctx)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !truthy(b.db) {
-		return b.lsLoad()
-	}
 	res, err := b.tx(ctx, "readonly", func(s js.Value) js.Value { return s.Call("getAll") })
 	if err != nil {
 		return nil, err
@@ -207,15 +206,11 @@ func (b *Browser) Entries(ctx context.Context) ([]Entry, error) {
 
 // Delete removes entries.
 func (b *Browser) Delete(ctx context.Context, refs ...string) error {
+	if !truthy(b.db) {
+		return b.ls.Delete(ctx, refs...)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !truthy(b.db) {
-		entries, err := b.lsLoad()
-		if err != nil {
-			return err
-		}
-		return b.lsSave(without(entries, refs))
-	}
 	_, err := b.tx(ctx, "readwrite", func(s js.Value) js.Value {
 		for _, r := range refs {
 			s.Call("delete", r)
@@ -225,48 +220,20 @@ func (b *Browser) Delete(ctx context.Context, refs ...string) error {
 	return err
 }
 
-func (b *Browser) lsKey() string { return lsKeyPrefix + b.name }
+// localStorage is the browser's localStorage as a KeyValue.
+type localStorage struct{ ls js.Value }
 
-func (b *Browser) lsLoad() ([]Entry, error) {
+func (l localStorage) Get(_ context.Context, key string) (string, bool, error) {
 	var v js.Value
-	if err := jsError("localStorage.getItem", func() { v = b.ls.Call("getItem", b.lsKey()) }); err != nil {
-		return nil, err
+	if err := jsError("localStorage.getItem", func() { v = l.ls.Call("getItem", key) }); err != nil {
+		return "", false, err
 	}
 	if !truthy(v) {
-		return nil, nil
+		return "", false, nil
 	}
-	var entries []Entry
-	if err := json.Unmarshal([]byte(v.String()), &entries); err != nil {
-		return nil, fmt.Errorf("reading the journal from localStorage: %w", err)
-	}
-	return entries, nil
+	return v.String(), true, nil
 }
 
-func (b *Browser) lsSave(entries []Entry) error {
-	data, err := json.Marshal(entries)
-	if err != nil {
-		return err
-	}
-	return jsError("localStorage.setItem", func() { b.ls.Call("setItem", b.lsKey(), string(data)) })
-}
-
-// lsPut stores e. localStorage holds a few megabytes: when the entries do
-// not fit, the kept bodies go (resuming then needs the file again), never
-// the entries themselves.
-func (b *Browser) lsPut(e Entry) error {
-	entries, err := b.lsLoad()
-	if err != nil {
-		return err
-	}
-	entries = upsert(entries, e)
-	if err := b.lsSave(entries); err == nil {
-		return nil
-	}
-	for i := range entries {
-		entries[i].Body = nil
-	}
-	if err := b.lsSave(entries); err != nil {
-		return fmt.Errorf("the journal does not fit in localStorage: %w", err)
-	}
-	return nil
+func (l localStorage) Set(_ context.Context, key, value string) error {
+	return jsError("localStorage.setItem", func() { l.ls.Call("setItem", key, value) })
 }

@@ -47,6 +47,10 @@ type Entry struct {
 	Elements Spans `json:"elements"`
 	// PlanElements is how many elements the whole plan holds.
 	PlanElements int `json:"planElements"`
+	// Sheet and Rows locate the elements in a spreadsheet or CSV file
+	// (see Chunk); empty for a JSON body.
+	Sheet string `json:"sheet,omitempty"`
+	Rows  Spans  `json:"rows,omitempty"`
 
 	State    State `json:"state"`
 	Attempts int   `json:"attempts"`
@@ -198,4 +202,18 @@ func upsert(entries []Entry, e Entry) []Entry {
 
 func without(entries []Entry, refs []string) []Entry {
 	return slices.DeleteFunc(entries, func(e Entry) bool { return slices.Contains(refs, e.Ref) })
+}
+
+// Row returns the sheet and file row of the element at position i of the
+// entry's chunk (its sequence in the bulk), or "" and 0 when the chunk
+// came from a JSON body.
+func (e Entry) Row(i int) (sheet string, row int) {
+	if e.Sheet == "" {
+		return "", 0
+	}
+	row, ok := e.Rows.At(i)
+	if !ok {
+		return "", 0
+	}
+	return e.Sheet, row
 }

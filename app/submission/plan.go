@@ -31,6 +31,11 @@ type PlanOptions struct {
 	Salt string
 	// Source names the file the elements came from, for the journal.
 	Source string
+	// Origin, when set, locates element i in a spreadsheet or CSV file:
+	// its sheet and row. Chunks then keep their elements' rows, so that
+	// the journal maps a bulk's operations back to the file on its own.
+	// A sheet of "" means the element is its own place (a JSON body).
+	Origin func(i int) (sheet string, row int)
 }
 
 // A Plan is a request cut into chunks, ready to submit.
@@ -61,6 +66,11 @@ type Chunk struct {
 	Digest string
 	// Ref is the idempotency-ref.
 	Ref string
+	// Sheet and Rows locate the chunk's elements in the operator's file,
+	// in the order of Elements, when it was a spreadsheet or CSV file
+	// (see PlanOptions.Origin); otherwise they are empty.
+	Sheet string
+	Rows  Spans
 }
 
 // Count returns how many elements the chunk holds.
@@ -102,12 +112,29 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 			return nil, err
 		}
 		c := Chunk{Index: len(p.Chunks), Elements: spansOf(part), Body: body}
+		if opts.Origin != nil {
+			c.Sheet, c.Rows = rowsOf(part, opts.Origin)
+		}
 		c.Digest = digest(k, opts.BackOffice, ep, body)
 		c.Ref = refOf(c.Digest, opts.Salt)
 		p.Chunks = append(p.Chunks, c)
 	}
 	p.ID = planID(p.Chunks)
 	return p, nil
+}
+
+// rowsOf returns the sheet and file rows of the elements idx, or nothing
+// when they are not in a sheet.
+func rowsOf(idx []int, origin func(int) (string, int)) (string, Spans) {
+	sheet, _ := origin(idx[0])
+	if sheet == "" {
+		return "", nil
+	}
+	rows := make([]int, len(idx))
+	for n, i := range idx {
+		_, rows[n] = origin(i)
+	}
+	return sheet, spansOf(rows)
 }
 
 // canonicalBody writes the elements as a compact JSON array, object keys

@@ -16,6 +16,10 @@ var lookupKind = schema.Lookup
 type Result struct {
 	// Element is the element's index in the operator's request.
 	Element int
+	// Sheet and Row locate the element in a spreadsheet or CSV file; they
+	// are empty for a JSON body.
+	Sheet string
+	Row   int
 	// Chunk and BulkID say which bulk it went into; Sequence is its
 	// position there.
 	Chunk       int
@@ -46,10 +50,12 @@ func MapOperations(e Entry, ops []bulkapi.Operation) (results []Result, stray []
 			stray = append(stray, op)
 			continue
 		}
-		results = append(results, Result{
+		r := Result{
 			Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: op.Sequence,
 			OperationID: op.OperationID, Status: op.Status, Error: op.Failure(),
-		})
+		}
+		r.Sheet, r.Row = e.Row(op.Sequence - base)
+		results = append(results, r)
 	}
 	return results, stray
 }
@@ -68,8 +74,10 @@ func Results(ctx context.Context, l OperationLister, s Submission, status bulkap
 	for _, e := range s.Entries {
 		if e.State != Submitted {
 			if status == "" {
-				for _, el := range e.Elements.Indexes() {
-					out = append(out, Result{Element: el, Chunk: e.Chunk, Sequence: -1})
+				for i, el := range e.Elements.Indexes() {
+					r := Result{Element: el, Chunk: e.Chunk, Sequence: -1}
+					r.Sheet, r.Row = e.Row(i)
+					out = append(out, r)
 				}
 			}
 			continue
@@ -99,7 +107,9 @@ func fillMissing(e Entry, got []Result) []Result {
 	}
 	for i, el := range e.Elements.Indexes() {
 		if !have[el] {
-			got = append(got, Result{Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: i})
+			r := Result{Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: i}
+			r.Sheet, r.Row = e.Row(i)
+			got = append(got, r)
 		}
 	}
 	return got

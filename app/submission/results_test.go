@@ -95,3 +95,32 @@ func TestResultsCoverEveryElement(t *testing.T) {
 		t.Errorf("failed results %+v", failed)
 	}
 }
+
+func TestOperationsMapBackToTheFilesRows(t *testing.T) {
+	// Rows 2 to 11 of sheet "Payroll" hold elements 0 to 9; element 4
+	// (row 6) is left out, and a row is blank between elements 6 and 7.
+	row := func(i int) (string, int) {
+		if i >= 7 {
+			return "Payroll", i + 3
+		}
+		return "Payroll", i + 2
+	}
+	only := []int{0, 1, 2, 3, 5, 6, 7, 8, 9}
+	p := mustPlan(t, request(10), submission.PlanOptions{Only: only, ChunkSize: 5, Origin: row})
+	if c := p.Chunks[1]; c.Sheet != "Payroll" || !slices.Equal(c.Rows.Indexes(), []int{8, 10, 11, 12}) {
+		t.Fatalf("chunk 2 is at %q rows %v", c.Sheet, c.Rows.Indexes())
+	}
+	e := submission.Entry{Chunk: 1, BulkID: "5", Elements: p.Chunks[1].Elements, Sheet: p.Chunks[1].Sheet, Rows: p.Chunks[1].Rows}
+	got, _ := submission.MapOperations(e, ops(bulkapi.OpCompleted, bulkapi.OpFailed, bulkapi.OpCompleted, bulkapi.OpCompleted))
+	if r := got[1]; r.Element != 7 || r.Sheet != "Payroll" || r.Row != 10 {
+		t.Errorf("the failed operation maps to %+v, want element 7 at row 10", r)
+	}
+	// A JSON body has no rows: its elements are their own places.
+	plain := mustPlan(t, request(3), submission.PlanOptions{Origin: func(i int) (string, int) { return "", i }})
+	if c := plain.Chunks[0]; c.Sheet != "" || c.Rows != nil {
+		t.Errorf("a JSON body's chunk has rows %q %v", c.Sheet, c.Rows)
+	}
+	if s, r := (submission.Entry{Elements: plain.Chunks[0].Elements}).Row(1); s != "" || r != 0 {
+		t.Errorf("Row of a JSON chunk = %q %d", s, r)
+	}
+}

@@ -6,11 +6,12 @@ type Span struct {
 	To   int `json:"to"`
 }
 
-// Spans is a set of element indexes in increasing order, kept as runs so
+// Spans is a sequence of indexes (element indexes in increasing order, or
+// the file rows of those elements), kept as runs of consecutive numbers so
 // that a journal entry stays small.
 type Spans []Span
 
-// spansOf packs increasing indexes into runs.
+// spansOf packs indexes into runs.
 func spansOf(idx []int) Spans {
 	var out Spans
 	for _, i := range idx {

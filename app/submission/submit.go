@@ -176,7 +176,7 @@ func (s *Submitter) newEntry(p *Plan, c *Chunk) Entry {
 	return Entry{
 		Ref: c.Ref, Digest: c.Digest, Submission: p.ID, Salt: p.Salt, Source: p.Source,
 		Kind: p.Kind.ID, BackOffice: p.BackOffice, Chunk: c.Index, Chunks: len(p.Chunks),
-		Elements: c.Elements, PlanElements: p.Elements, State: Planned,
+		Elements: c.Elements, PlanElements: p.Elements, Sheet: c.Sheet, Rows: c.Rows, State: Planned,
 		Body: c.Body, Created: now, Updated: now,
 	}
 }
@@ -268,7 +268,7 @@ func PlanFromJournal(entries []Entry) (*Plan, error) {
 		if e.State != Submitted && len(e.Body) == 0 {
 			return nil, fmt.Errorf("chunk %d of %d: %w", e.Chunk+1, e.Chunks, ErrNoBody)
 		}
-		p.Chunks[e.Chunk] = Chunk{Index: e.Chunk, Elements: e.Elements, Body: e.Body, Digest: e.Digest, Ref: e.Ref}
+		p.Chunks[e.Chunk] = Chunk{Index: e.Chunk, Elements: e.Elements, Body: e.Body, Digest: e.Digest, Ref: e.Ref, Sheet: e.Sheet, Rows: e.Rows}
 		seen[e.Chunk] = true
 	}
 	for i, ok := range seen {

@@ -1,15 +1,229 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"fmt"
+	"time"
 
-// bulksPage is the Bulks page. It says what it will hold; its features come
-// with the packages that do the work.
-type bulksPage struct{ app.Compo }
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// bulksPageSize is how many bulks a page of the list shows.
+const bulksPageSize = 25
+
+// bulkStatuses are the states of a bulk process, for the filter.
+var bulkStatuses = []string{"SUBMITTED", "RUNNING", "PAUSED", "COMPLETED", "PARTIALLY_COMPLETED", "FAILED", "CANCELLED"}
+
+// bulksPage lists the identity's bulk processes, a page at a time,
+// filtered by state, with what the journal knows of each (the file and
+// chunk it came from), and reminds of interrupted submissions.
+type bulksPage struct {
+	app.Compo
+
+	// page is the component's own context: a job's answer updates the
+	// page through it, since the control that started the job may be
+	// gone by then (go-app drops updates of unmounted elements).
+	page app.Context
+
+	api        APIConfig
+	backOffice bool
+	status     string
+	offset     int
+
+	list    worker.BulkList
+	loading bool
+	loaded  bool
+	failure *worker.APIFailure
+	message string
+
+	journal journalView
+	run     int
+
+	announcement string
+}
 
 func newBulksPage() *bulksPage { return &bulksPage{} }
 
+func (p *bulksPage) OnMount(ctx app.Context) {
+	p.page, p.journal.page = ctx, ctx
+	p.api = loadConfig().API
+	p.journal.load(ctx, nil)
+	p.reload(ctx)
+}
+
 func (p *bulksPage) Render() app.UI {
-	return plannedPage("/bulks",
-		"Bulks you submit from this console will be listed here with their state (submitted, running, paused, finished, canceled) and their progress. From this page you will execute, pause, resume or cancel a bulk process and watch it finish.",
-		"Submitting a bulk needs the connection settings and the API client; until then, import and validate files on the Import page.")
+	interrupted := p.journal.interrupted()
+	return newShell().Route("/bulks").Announcement(p.announcement).Content(
+		app.P().Class("lead").Text("The bulk processes of the identity your credentials act for. Open one to execute, pause, resume or cancel it and to watch it run."),
+		app.If(len(interrupted) > 0, func() app.UI {
+			return app.Div().ID("interrupted-notice").Class("warning-box").Role("alert").Body(
+				app.Text(fmt.Sprintf("%s did not finish. ", plural(len(interrupted), "submission", "submissions"))),
+				app.A().Href(href(SubmitPath)).Text("Resume it with its original refs"),
+			)
+		}),
+		app.Div().Class("filters").Body(
+			app.Div().Class("field").Body(
+				app.Label().For("bulk-status").Text("State"),
+				app.Select().ID("bulk-status").Class("select").OnChange(p.statusChosen).Body(
+					option("", "Every state", p.status == ""),
+					app.Range(bulkStatuses).Slice(func(i int) app.UI {
+						return option(bulkStatuses[i], statusWord(bulkStatuses[i]), bulkStatuses[i] == p.status)
+					}),
+				),
+			),
+			app.Div().Class("field").Body(
+				app.Label().For("bulk-api").Text("API"),
+				app.Select().ID("bulk-api").Class("select").OnChange(p.apiChosen).Body(
+					option("standard", "Standard", !p.backOffice),
+					option("backoffice", "Back-office", p.backOffice),
+				),
+			),
+			app.Button().ID("refresh-bulks").Type("button").Class("button", "button-quiet").Text("Refresh").OnClick(func(ctx app.Context, e app.Event) { p.reload(ctx) }),
+		),
+		p.renderList(),
+	)
+}
+
+func (p *bulksPage) renderList() app.UI {
+	switch {
+	case p.message != "":
+		return app.Div().ID("bulk-list").Class("alert").Role("alert").Body(
+			app.Text(p.message+" "),
+			app.A().Href(href("/settings")).Text("Open the connection settings"),
+		)
+	case p.failure != nil:
+		return app.Div().ID("bulk-list").Body(failureView("bulks-failure", p.failure))
+	case !p.loaded:
+		return app.P().ID("bulk-list").Class("status").Text("Loading the bulks…")
+	case len(p.list.Bulks) == 0:
+		return app.P().ID("bulk-list").DataSet("loaded", true).Class("note").Text("No bulk in this state.")
+	}
+	l := p.list
+	return app.Div().ID("bulk-list").DataSet("loaded", !p.loading).Body(
+		app.Table().Class("table").Body(
+			app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Bulks)), plural(l.Count, "bulk", "bulks"))),
+			app.THead().Body(app.Tr().Body(
+				app.Th().Text("Bulk"), app.Th().Text("State"), app.Th().Class("num").Text("Operations"), app.Th().Text("Operation"),
+				app.Th().Text("From"), app.Th().Text("Started"), app.Th().Text("Finished"),
+			)),
+			app.TBody().Body(app.Range(l.Bulks).Slice(func(i int) app.UI {
+				b := l.Bulks[i]
+				return app.Tr().DataSet("bulk", b.BulkID).DataSet("status", b.Status).Body(
+					app.Td().Body(app.A().Href(bulkHref(b.BulkID, p.backOffice)).Text(b.BulkID)),
+					app.Td().Body(statusBadge(b.Status)),
+					app.Td().Class("num").Text(count(b.Operations)),
+					app.Td().Text(b.Operation),
+					app.Td().Text(bulkSource(b)),
+					app.Td().Text(millis(b.Started)),
+					app.Td().Text(millis(b.Finished)),
+				)
+			})),
+		),
+		pager("bulks", l.Offset, len(l.Bulks), l.Count, bulksPageSize, func(ctx app.Context, offset int) {
+			p.offset = offset
+			p.reload(ctx)
+		}),
+	)
+}
+
+func (p *bulksPage) statusChosen(ctx app.Context, e app.Event) {
+	p.status, p.offset = ctx.JSSrc().Get("value").String(), 0
+	p.reload(ctx)
+}
+
+func (p *bulksPage) apiChosen(ctx app.Context, e app.Event) {
+	p.backOffice, p.offset = ctx.JSSrc().Get("value").String() == "backoffice", 0
+	p.reload(ctx)
+}
+
+// reload reads the page of bulks the filters ask for.
+func (p *bulksPage) reload(ctx app.Context) {
+	conn := currentConnection(ctx)
+	if missing := conn.ready(p.api, p.backOffice); missing != "" {
+		p.message, p.loaded = "The connection is not ready: "+missing, true
+		return
+	}
+	p.message, p.loading = "", true
+	p.run++
+	run := p.run
+	req := worker.ListBulks{Connection: conn.forWorker(p.backOffice), Status: p.status, Offset: p.offset, Limit: bulksPageSize}
+	runJob(p.page, worker.JobBulks, req, nil, func(l worker.BulkList, _ app.Value, err error) {
+		if run != p.run {
+			return
+		}
+		p.loading, p.loaded = false, true
+		switch {
+		case err != nil:
+			p.failure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+		case l.Failure != nil:
+			p.failure = l.Failure
+		default:
+			p.list, p.failure = l, nil
+			p.announcement = fmt.Sprintf("%s listed.", plural(l.Count, "bulk", "bulks"))
+		}
+	})
+}
+
+// bulkSource names the file and chunk a bulk came from, when known.
+func bulkSource(b worker.BulkInfo) string {
+	if b.Submission == "" {
+		return ""
+	}
+	s := b.Source
+	if b.Chunks > 1 {
+		s += fmt.Sprintf(" (chunk %d of %d)", b.Chunk+1, b.Chunks)
+	}
+	return s
+}
+
+// millis writes a Unix time in milliseconds, or nothing for 0.
+func millis(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).Local().Format(time.DateTime)
+}
+
+// statusWord writes a state for people: "PARTIALLY_COMPLETED" →
+// "Partially completed".
+func statusWord(s string) string {
+	if s == "" {
+		return ""
+	}
+	b := []byte(s)
+	for i := 1; i < len(b); i++ {
+		switch {
+		case b[i] == '_':
+			b[i] = ' '
+		case b[i] >= 'A' && b[i] <= 'Z':
+			b[i] += 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// statusBadge shows a state in words and colour.
+func statusBadge(s string) app.UI {
+	return app.Span().Class("state", "state-"+s).Text(statusWord(s))
+}
+
+// pager offers the previous and next pages of a list: the page shown
+// starts at offset and holds shown of total items.
+//
+// Handlers that close over values carry an event scope of those values:
+// go-app keeps an element's handler while its code is the same, so without
+// the scope a button would go on moving from the offset it first had.
+func pager(id string, offset, shown, total, size int, move func(ctx app.Context, offset int)) app.UI {
+	return app.Div().Class("actions").Body(
+		app.If(offset > 0, func() app.UI {
+			return app.Button().ID(id+"-previous").Type("button").Class("button", "button-quiet").Text("Previous").OnClick(func(ctx app.Context, e app.Event) {
+				move(ctx, max(0, offset-size))
+			}, app.EventScope(offset))
+		}),
+		app.If(offset+shown < total, func() app.UI {
+			return app.Button().ID(id+"-next").Type("button").Class("button", "button-quiet").Text("Next").OnClick(func(ctx app.Context, e app.Event) {
+				move(ctx, offset+size)
+			}, app.EventScope(offset))
+		}),
+	)
 }

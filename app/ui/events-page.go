@@ -1,15 +1,305 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"fmt"
+	"strconv"
+	"time"
 
-// eventsPage is the Events page. It says what it will hold; its features come
-// with the packages that do the work.
-type eventsPage struct{ app.Compo }
+	"github.com/bulkdesk/bulkdesk/app/ui/eventfeed"
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
-func newEventsPage() *eventsPage { return &eventsPage{} }
+// eventsPageSize is how many events the page shows at first, and how many
+// more "Show more" adds: a window, since a list of thousands takes
+// seconds to render.
+const eventsPageSize = 50
+
+// drawEvery is how often, at most, the page draws the list again while
+// events arrive. go-app updates every row of the window when an event
+// arrives on top, which costs the page tens of milliseconds a time; and
+// nobody reads a list that changes faster.
+const drawEvery = time.Second
+
+// eventsPage lists the webhook events the server's receiver accepted,
+// newest first, live: those it held when the page opened and those it
+// accepts while the page is open. An operator filters them by type, reads
+// their key fields, opens a payload, follows an ended bulk to the bulk
+// page, and takes an event to the verifier.
+type eventsPage struct {
+	app.Compo
+
+	status     eventfeed.Status
+	events     []webhook.Event // shown: the newest of the filter's type
+	matching   int             // events held of the filter's type
+	counts     map[string]int
+	filter     string // an event path, or "" for every type
+	shown      int
+	open       map[uint64]bool // events whose payload is shown
+	dismissed  time.Time       // gaps learned of before it are hidden
+	webhookURL string
+
+	announcement string
+	stop         func()
+	// drawn is when the list was last drawn; drawing says a later draw
+	// is scheduled; arrived counts the events that came since the last.
+	drawn   time.Time
+	drawing bool
+	arrived int
+}
+
+func newEventsPage() *eventsPage {
+	return &eventsPage{shown: eventsPageSize, open: map[uint64]bool{}, status: eventfeed.Status{Online: true}}
+}
+
+func (p *eventsPage) OnNav(ctx app.Context) {
+	t := ctx.Page().URL().Query().Get("type")
+	if typ, ok := webhook.LookupType(t); ok {
+		p.filter = typ.Path
+	} else {
+		p.filter = ""
+	}
+	if app.IsClient {
+		u := app.Window().URL()
+		u.Path, u.RawQuery, u.Fragment = href("/webhooks"), "", ""
+		p.webhookURL = u.String()
+	}
+	p.refresh()
+}
+
+func (p *eventsPage) OnMount(ctx app.Context) {
+	p.stop = subscribeEvents(ctx, p.update)
+	if svc := consoleEvents(); svc != nil && p.filter != "" {
+		svc.Backfill(p.filter)
+	}
+	p.refresh()
+}
+
+func (p *eventsPage) OnDismount() {
+	if p.stop != nil {
+		p.stop()
+	}
+}
+
+// update takes what the feed brought, and draws it at most once every
+// drawEvery.
+func (p *eventsPage) update(ctx app.Context, u eventfeed.Update) {
+	p.arrived += len(u.Added)
+	if u.Reset {
+		p.open = map[uint64]bool{}
+		p.dismissed = time.Time{}
+		p.arrived = 0
+		p.announcement = "The receiver restarted; the list shows the events it holds now."
+	}
+	wait := drawEvery - time.Since(p.drawn)
+	if u.Reset || wait <= 0 {
+		p.draw()
+		return
+	}
+	if !p.drawing {
+		p.drawing = true
+		ctx.After(wait, func(app.Context) {
+			p.drawing = false
+			p.draw()
+		})
+	}
+	ctx.PreventUpdate()
+}
+
+// draw reads the feed again for the next render.
+func (p *eventsPage) draw() {
+	if p.arrived > 0 {
+		p.announcement = plural(p.arrived, "new event", "new events") + "."
+		p.arrived = 0
+	}
+	p.refresh()
+	p.drawn = time.Now()
+}
+
+// refresh reads the feed again.
+func (p *eventsPage) refresh() {
+	svc := consoleEvents()
+	if svc == nil {
+		return
+	}
+	p.status = svc.Status()
+	p.counts = svc.Counts()
+	var types []string
+	if p.filter != "" {
+		types = []string{p.filter}
+		p.matching = p.counts[p.filter]
+	} else {
+		p.matching = svc.Len()
+	}
+	p.events = svc.Events(p.shown, types...)
+}
 
 func (p *eventsPage) Render() app.UI {
-	return plannedPage("/feed",
-		"The webhook events the console's receiver gets for your bulks will stream in here as they arrive, newest first, with their type, the bulk and element they concern, and whether their signature checked out.",
-		"Nothing is received yet: the receiver is not connected to this console.")
+	state, text := feedNotice(p.status, p.webhookURL)
+	return newShell().Route("/feed").Announcement(p.announcement).Content(
+		app.P().Class("lead").Text("The webhook events this server's receiver accepted, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier."),
+		app.P().ID("feed-status").Class("feed-status", "feed-"+state).DataSet("state", state).Role("status").Body(
+			app.Text(text),
+			app.If(state == "offline" || state == "reconnecting" || state == "no-receiver", func() app.UI {
+				return app.Button().ID("feed-retry").Type("button").Class("button", "button-quiet", "feed-retry").Text("Try now").OnClick(p.retry)
+			}),
+		),
+		p.renderNotices(),
+		app.If(state != "no-receiver" || len(p.counts) > 0, p.renderFeed),
+	)
+}
+
+// renderNotices warns of events the console missed and of a receiver that
+// started over.
+func (p *eventsPage) renderNotices() app.UI {
+	var gaps []eventfeed.Gap
+	for _, g := range p.status.Gaps {
+		if g.At.After(p.dismissed) {
+			gaps = append(gaps, g)
+		}
+	}
+	restarted := p.status.Restarted
+	if len(gaps) == 0 && restarted.IsZero() {
+		return app.Div().ID("feed-notices")
+	}
+	return app.Div().ID("feed-notices").Class("feed-notices", "alert-warning").Role("alert").Body(
+		app.If(!restarted.IsZero(), func() app.UI {
+			return app.P().ID("feed-restarted").Text("At " + restarted.UTC().Format("15:04:05 UTC") + " the receiver was found numbering events anew: it restarted without stored events, so the events listed before are gone from it, and the list shows the ones it holds now.")
+		}),
+		app.Range(gaps).Slice(func(i int) app.UI {
+			return app.P().Class("feed-gap").Text(gapText(gaps[i]))
+		}),
+		app.If(len(gaps) > 0, func() app.UI {
+			return app.Button().Type("button").Class("button", "button-quiet").Text("Dismiss").OnClick(p.dismissGaps)
+		}),
+	)
+}
+
+func (p *eventsPage) renderFeed() app.UI {
+	options := typeOptions(p.counts, p.filter)
+	total := 0
+	for _, n := range p.counts {
+		total += n
+	}
+	return app.Div().Body(
+		app.Div().Class("field", "feed-filter").Body(
+			app.Label().For("event-type").Text("Event type"),
+			app.Select().ID("event-type").Class("select").OnChange(p.filterChosen).Body(
+				option("", fmt.Sprintf("Every type (%s)", count(total)), p.filter == ""),
+				app.Range(options).Slice(func(i int) app.UI {
+					o := options[i]
+					return option(o.path, o.label, o.path == p.filter)
+				}),
+			),
+		),
+		app.If(len(p.events) == 0, func() app.UI {
+			text := "No events yet. They appear here as the receiver accepts them: execute a bulk, and its end-of-bulk event arrives when it finishes."
+			if p.filter != "" {
+				text = "No events of this type yet."
+			}
+			return app.P().ID("events-empty").Class("note").Text(text)
+		}).Else(func() app.UI {
+			return app.Ol().ID("events").Class("events").Body(
+				app.Range(p.events).Slice(func(i int) app.UI { return p.renderEvent(p.events[i]) }),
+			)
+		}),
+		app.If(len(p.events) < p.matching, func() app.UI {
+			return app.Button().ID("more-events").Type("button").Class("button").
+				Text(fmt.Sprintf("Show %s more", count(min(eventsPageSize, p.matching-len(p.events))))).
+				OnClick(p.showMore)
+		}),
+	)
+}
+
+func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
+	seq := strconv.FormatUint(ev.Seq, 10)
+	open := p.open[ev.Seq]
+	payloadID := "payload-" + seq
+	toggle := "Show payload"
+	if open {
+		toggle = "Hide payload"
+	}
+	s := ev.Summary
+	return app.Li().Class("event").DataSet("seq", seq).DataSet("type", ev.Type).Body(
+		app.Div().Class("event-head").Body(
+			app.Span().Class("event-title").Text(s.Title),
+			app.If(s.Status != "", func() app.UI {
+				return app.Span().Class("event-status").Text(s.Status)
+			}),
+			app.Time().Class("event-time").DateTime(ev.PublishedAt.UTC().Format(time.RFC3339)).Title("Received "+eventTime(ev.ReceivedAt)).Text(eventTime(ev.PublishedAt)),
+			app.Span().Class("event-seq").Text("#"+seq),
+		),
+		app.If(len(s.Fields) > 0, func() app.UI {
+			return app.Dl().Class("event-fields").Body(
+				app.Range(s.Fields).Slice(func(i int) app.UI { return renderField(s, s.Fields[i]) }),
+			)
+		}),
+		app.If(s.Problem != "", func() app.UI {
+			return app.P().Class("event-problem").Text(s.Problem)
+		}),
+		app.Div().Class("event-actions").Body(
+			app.Button().Type("button").Class("button", "button-quiet", "payload-toggle").
+				Aria("expanded", open).Aria("controls", payloadID).
+				Text(toggle).OnClick(func(ctx app.Context, e app.Event) { p.toggle(ev.Seq) }),
+			app.A().Class("verify-link").Href(verifyHref(ev.Seq)).Text("Check its signature"),
+		),
+		app.If(open, func() app.UI {
+			return app.Div().ID(payloadID).Class("event-payload").Body(
+				app.P().Class("event-signatures").Text(fmt.Sprintf("signature-v2 matched on arrival; the deprecated signature header was %s.", verdictWord(ev.DeprecatedSignature))),
+				app.Pre().Class("event-headers").Text(eventHeaderLines(ev)),
+				app.Pre().Class("event-body").Text(ev.Body),
+			)
+		}),
+	)
+}
+
+// renderField shows one key field; a bulk's id links to its bulk.
+func renderField(s webhook.Summary, f webhook.Field) app.UI {
+	value := app.Dd().Text(f.Value)
+	if s.BulkID != "" && f.Value == s.BulkID && f.Path == "bulkId" {
+		value = app.Dd().Body(
+			app.A().Class("bulk-link").Href(bulkHref(s.BulkID, false)).Aria("label", "Open bulk "+s.BulkID+" on the bulk page").Text(s.BulkID),
+		)
+	}
+	return app.Div().Class("event-field").Body(app.Dt().Text(f.Label), value)
+}
+
+func (p *eventsPage) filterChosen(ctx app.Context, e app.Event) {
+	p.filter = ctx.JSSrc().Get("value").String()
+	p.shown = eventsPageSize
+	u := *ctx.Page().URL()
+	q := u.Query()
+	if p.filter == "" {
+		q.Del("type")
+	} else {
+		q.Set("type", p.filter)
+		if svc := consoleEvents(); svc != nil {
+			svc.Backfill(p.filter)
+		}
+	}
+	u.RawQuery = q.Encode()
+	ctx.Page().ReplaceURL(&u)
+	p.refresh()
+	p.announcement = fmt.Sprintf("%s shown.", plural(p.matching, "event", "events"))
+}
+
+func (p *eventsPage) showMore(ctx app.Context, e app.Event) {
+	p.shown += eventsPageSize
+	p.refresh()
+}
+
+func (p *eventsPage) toggle(seq uint64) {
+	p.open[seq] = !p.open[seq]
+}
+
+func (p *eventsPage) dismissGaps(ctx app.Context, e app.Event) {
+	if n := len(p.status.Gaps); n > 0 {
+		p.dismissed = p.status.Gaps[n-1].At
+	}
+}
+
+func (p *eventsPage) retry(ctx app.Context, e app.Event) {
+	if svc := consoleEvents(); svc != nil {
+		svc.Retry()
+	}
 }

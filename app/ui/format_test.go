@@ -40,8 +40,12 @@ func TestProblemPlace(t *testing.T) {
 func TestEveryRouteHasAPageTitleAndName(t *testing.T) {
 	seen := make(map[string]bool)
 	for _, r := range routes {
-		if r.title == "" || r.nav == "" || r.page == nil || seen[r.path] {
+		// A page is in the navigation bar, or belongs to an entry of it.
+		if r.title == "" || (r.nav == "") == (r.section == "") || r.page == nil || seen[r.path] {
 			t.Errorf("route %+v", r)
+		}
+		if r.section != "" && routeOf(r.section).nav == "" {
+			t.Errorf("route %s belongs to %s, which is not in the bar", r.path, r.section)
 		}
 		seen[r.path] = true
 		if routeOf(r.path).path != r.path {

@@ -1,15 +1,283 @@
 package ui
 
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"fmt"
 
-// settingsPage is the Settings page. It says what it will hold; its features come
-// with the packages that do the work.
-type settingsPage struct{ app.Compo }
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// settingsPage is the Connection settings page: where the console sends
+// bulks, through the server's proxy or directly, and with which
+// credentials. Credentials stay in the page's memory unless the operator
+// keeps them for the tab.
+type settingsPage struct {
+	app.Compo
+
+	// page is the component's own context: a job's answer updates the
+	// page through it, since the control that started the job may be
+	// gone by then (go-app drops updates of unmounted elements).
+	page app.Context
+
+	api  APIConfig
+	conn Connection
+
+	tokenBusy    bool
+	tokenFailure *worker.APIFailure
+
+	testBusy    bool
+	testResult  string
+	testFailure *worker.APIFailure
+
+	announcement string
+}
 
 func newSettingsPage() *settingsPage { return &settingsPage{} }
 
+func (p *settingsPage) OnMount(ctx app.Context) {
+	p.page = ctx
+	p.api = loadConfig().API
+	p.conn = currentConnection(ctx)
+}
+
 func (p *settingsPage) Render() app.UI {
-	return plannedPage("/settings",
-		"Where the console sends bulks: the API's base URL, whether to use the back-office API, and the api-key and bearer token. Secrets stay in this tab's memory unless you choose otherwise, and never appear in the URL.",
-		"No connection can be set up yet: submitting is not part of this console yet.")
+	c := p.conn
+	return newShell().Route("/settings").Announcement(p.announcement).Content(
+		app.P().Class("lead").Text("Where the console sends bulks, and with which credentials. Credentials stay in this page's memory unless you keep them for the tab; they are never written to localStorage, the URL, logs or exports."),
+		app.If(c.isSandbox(p.api), func() app.UI {
+			return app.Div().ID("sandbox-notice").Class("notice").Role("note").Body(
+				app.Strong().Text("This is the sandbox. "),
+				app.Text("The server runs a stand-in of the API in its memory, with public credentials prefilled below: bulks submitted here move no money and are gone when the server stops."),
+			)
+		}),
+		app.Section().Class("settings-group").Aria("labelledby", "route-title").Body(
+			app.H2().ID("route-title").Text("How the console reaches the API"),
+			p.routeChoice("route-proxy", false, "Through this console's server (same origin)", p.proxyHint()),
+			p.routeChoice("route-direct", true, "Directly", "The browser calls the API itself: the API must allow this console's origin (CORS), and this server must list the API's origin (bulkdesk serve -connect-src)."),
+			app.If(c.Direct, func() app.UI {
+				return app.Div().Body(
+					p.textField("api-url", "Standard API base URL", c.APIURL, "https://api.example.com/multi", "url", func(v string) { p.conn.APIURL = v }),
+					p.originWarning(c.APIURL),
+					p.textField("backoffice-url", "Back-office API base URL", c.BackOfficeURL, "https://api.example.com/multi/backoffice", "url", func(v string) { p.conn.BackOfficeURL = v }),
+					p.originWarning(c.BackOfficeURL),
+				)
+			}),
+		),
+		app.Section().Class("settings-group").Aria("labelledby", "credentials-title").Body(
+			app.H2().ID("credentials-title").Text("Credentials"),
+			p.secretField("api-key", "api-key", c.APIKey, func(v string) { p.conn.APIKey = v }),
+			p.secretField("token", "Bearer token (standard API)", c.Token, func(v string) { p.conn.Token = v }),
+			p.keepChoice(),
+			app.Div().Class("actions").Body(
+				p.testButton(),
+				app.Button().ID("forget-credentials").Type("button").Class("button", "button-quiet").Text("Forget the credentials").OnClick(p.forget),
+				app.If(p.api.Sandbox != nil && !c.isSandbox(p.api), func() app.UI {
+					return app.Button().ID("use-sandbox").Type("button").Class("button", "button-quiet").Text("Use the sandbox").OnClick(p.useSandbox)
+				}),
+			),
+			app.If(p.testResult != "", func() app.UI {
+				return app.P().ID("test-result").Class("all-clear").Role("status").Text(p.testResult)
+			}),
+			app.If(p.testFailure != nil, func() app.UI { return failureView("test-failure", p.testFailure) }),
+		),
+		app.Section().Class("settings-group").Aria("labelledby", "backoffice-title").Body(
+			app.H2().ID("backoffice-title").Text("Back-office API"),
+			app.P().Class("note").Text("Back-office bulks (card spend rules, transfers) act for an identity: the console asks POST /access_token for a token for it, with the api-key alone, and keeps the token like the other credentials."),
+			p.textField("identity", "Identity (TYPE:ID)", c.Identity, "CORPORATE:1001", "text", func(v string) {
+				// A token acts for the identity it was issued for.
+				p.conn.Identity, p.conn.BackOfficeToken = v, ""
+			}),
+			app.Div().Class("actions").Body(p.tokenButton()),
+			app.P().ID("backoffice-token").Role("status").Text(p.tokenStatus()),
+			app.If(p.tokenFailure != nil, func() app.UI { return failureView("token-failure", p.tokenFailure) }),
+		),
+	)
+}
+
+// proxyHint says where the proxy forwards, or that there is none.
+func (p *settingsPage) proxyHint() string {
+	a := p.api
+	switch {
+	case !a.Proxy:
+		return "This server forwards no API calls (it was started without -api-url or -sandbox)."
+	case a.Sandbox != nil && a.Sandbox.Proxied:
+		return "The server forwards api/… and backoffice/… to its sandbox. No CORS is needed."
+	}
+	s := "The server forwards api/… to " + a.ProxyTarget
+	if a.BackOfficeProxy {
+		s += " and backoffice/… to " + a.BackOfficeTarget
+	}
+	return s + ". No CORS is needed."
+}
+
+func (p *settingsPage) routeChoice(id string, direct bool, label, hint string) app.UI {
+	radio := app.Input().Type("radio").ID(id).Name("route").Aria("describedby", id+"-hint").OnChange(func(ctx app.Context, e app.Event) {
+		p.conn.Direct = direct
+		p.changed(ctx)
+	})
+	if p.conn.Direct == direct {
+		radio = radio.Checked(true)
+	}
+	if !direct && !p.api.Proxy {
+		radio = radio.Disabled(true)
+	}
+	return app.Div().Class("check", "choice").Body(
+		radio,
+		app.Label().For(id).Body(
+			app.Span().Text(label),
+			app.Span().ID(id+"-hint").Class("hint").Text(hint),
+		),
+	)
+}
+
+func (p *settingsPage) textField(id, label, value, placeholder, typ string, set func(string)) app.UI {
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		app.Input().ID(id).Type(typ).Class("input").Value(value).Placeholder(placeholder).
+			Attr("autocomplete", "off").Spellcheck(false).
+			OnInput(func(ctx app.Context, e app.Event) {
+				set(ctx.JSSrc().Get("value").String())
+				p.changed(ctx)
+			}),
+	)
+}
+
+// secretField is an input for a credential: masked, never autocompleted
+// or checked for spelling (which would send it to a dictionary service).
+func (p *settingsPage) secretField(id, label, value string, set func(string)) app.UI {
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(label),
+		app.Input().ID(id).Type("password").Class("input").Value(value).
+			Attr("autocomplete", "off").Spellcheck(false).
+			OnInput(func(ctx app.Context, e app.Event) {
+				set(ctx.JSSrc().Get("value").String())
+				p.changed(ctx)
+			}),
+	)
+}
+
+func (p *settingsPage) keepChoice() app.UI {
+	box := app.Input().Type("checkbox").ID("keep-for-tab").Aria("describedby", "keep-for-tab-hint").OnChange(func(ctx app.Context, e app.Event) {
+		p.conn.KeepForTab = ctx.JSSrc().Get("checked").Bool()
+		p.changed(ctx)
+		if p.conn.KeepForTab {
+			p.announcement = "The credentials are kept for this tab until it is closed."
+		} else {
+			p.announcement = "The credentials are kept in this page's memory only."
+		}
+	})
+	if p.conn.KeepForTab {
+		box = box.Checked(true)
+	}
+	return app.Div().Class("check", "choice").Body(
+		box,
+		app.Label().For("keep-for-tab").Body(
+			app.Span().Text("Keep the credentials for this tab"),
+			app.Span().ID("keep-for-tab-hint").Class("hint").Text("They then survive a reload, in the tab's sessionStorage, until the tab is closed. Otherwise they live in this page's memory and a reload forgets them."),
+		),
+	)
+}
+
+// originWarning warns that the content security policy will refuse a
+// direct call to a URL's origin.
+func (p *settingsPage) originWarning(raw string) app.UI {
+	origin := unreachableOrigin(p.api, raw)
+	if origin == "" {
+		return nil
+	}
+	return app.P().Class("warning-text").Text(fmt.Sprintf("This console's server does not list %s among the origins the page may call: start it with -connect-src %s.", origin, origin))
+}
+
+// changed applies an edit: the connection is the operator's from now on.
+func (p *settingsPage) changed(ctx app.Context) {
+	if err := setConnection(ctx, p.conn); err != nil {
+		p.announcement = "The credentials could not be kept for the tab: " + err.Error()
+	}
+	p.testResult, p.testFailure = "", nil
+}
+
+func (p *settingsPage) forget(ctx app.Context, e app.Event) {
+	forgetConnection(ctx)
+	p.conn = Connection{Direct: p.conn.Direct, APIURL: p.conn.APIURL, BackOfficeURL: p.conn.BackOfficeURL}
+	setConnection(ctx, p.conn)
+	p.testResult, p.testFailure, p.tokenFailure = "", nil, nil
+	p.announcement = "The credentials are forgotten."
+}
+
+func (p *settingsPage) useSandbox(ctx app.Context, e app.Event) {
+	p.conn = defaultConnection(p.api)
+	p.changed(ctx)
+	p.announcement = "The sandbox's public credentials are set."
+}
+
+func (p *settingsPage) testButton() app.UI {
+	b := app.Button().ID("test-connection").Type("button").Class("button").Text("Test the connection").OnClick(p.test)
+	if p.testBusy {
+		b = b.Disabled(true)
+	}
+	return b
+}
+
+// test lists one bulk: it proves the URL, the api-key and the token.
+func (p *settingsPage) test(ctx app.Context, e app.Event) {
+	if missing := p.conn.ready(p.api, false); missing != "" {
+		p.testFailure = &worker.APIFailure{Class: "other", Summary: missing, Chunk: -1}
+		return
+	}
+	p.testBusy, p.testResult, p.testFailure = true, "", nil
+	req := worker.ListBulks{Connection: p.conn.forWorker(false), Limit: 1}
+	runJob(p.page, worker.JobBulks, req, nil, func(r worker.BulkList, _ app.Value, err error) {
+		p.testBusy = false
+		switch {
+		case err != nil:
+			p.testFailure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+		case r.Failure != nil:
+			p.testFailure = r.Failure
+		default:
+			p.testResult = fmt.Sprintf("Connected: the API answers, and lists %s for this token.", plural(r.Count, "bulk", "bulks"))
+		}
+		p.announcement = p.testResult
+	})
+}
+
+func (p *settingsPage) tokenButton() app.UI {
+	b := app.Button().ID("obtain-token").Type("button").Class("button").Text("Obtain a back-office token").OnClick(p.obtainToken)
+	if p.tokenBusy {
+		b = b.Disabled(true)
+	}
+	return b
+}
+
+func (p *settingsPage) tokenStatus() string {
+	switch {
+	case p.tokenBusy:
+		return "Asking the back-office API for a token…"
+	case p.conn.BackOfficeToken != "":
+		return "A back-office token for " + p.conn.Identity + " is held."
+	}
+	return "No back-office token yet."
+}
+
+// obtainToken asks POST /access_token for the identity named.
+func (p *settingsPage) obtainToken(ctx app.Context, e app.Event) {
+	p.tokenFailure = nil
+	if missing := p.conn.readyForToken(p.api); missing != "" {
+		p.tokenFailure = &worker.APIFailure{Class: "other", Summary: missing, Chunk: -1}
+		return
+	}
+	p.tokenBusy = true
+	req := worker.AccessTokenRequest{Connection: p.conn.forWorker(true), Identity: p.conn.Identity}
+	runJob(p.page, worker.JobAccessToken, req, nil, func(r worker.AccessToken, _ app.Value, err error) {
+		p.tokenBusy = false
+		switch {
+		case err != nil:
+			p.tokenFailure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+		case r.Failure != nil:
+			p.tokenFailure = r.Failure
+		default:
+			p.conn.BackOfficeToken, p.conn.Identity = r.Token, r.Identity
+			p.changed(ctx)
+			p.announcement = "A back-office token for " + r.Identity + " is held."
+		}
+	})
 }

@@ -80,6 +80,11 @@ func (s *shell) OnAppUpdate(ctx app.Context) {
 
 func (s *shell) Render() app.UI {
 	current := routeOf(s.Iroute)
+	section := current.path
+	if current.section != "" {
+		section = current.section
+	}
+	nav := navRoutes()
 	badge := "badge-online"
 	if !s.online {
 		badge = "badge-offline"
@@ -93,10 +98,10 @@ func (s *shell) Render() app.UI {
 			),
 			app.Nav().Class("nav").Aria("label", "Main").Body(
 				app.Ul().Body(
-					app.Range(routes).Slice(func(i int) app.UI {
-						r := routes[i]
+					app.Range(nav).Slice(func(i int) app.UI {
+						r := nav[i]
 						a := app.A().Href(href(r.path)).Text(r.nav)
-						if r.path == current.path {
+						if r.path == section {
 							a = a.Aria("current", "page")
 						}
 						return app.Li().Body(a)

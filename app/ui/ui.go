@@ -27,9 +27,13 @@ type route struct {
 	path string
 	// title heads the page and names it in the browser's title bar.
 	title string
-	// nav is the page's name in the navigation bar.
+	// nav is the page's name in the navigation bar; "" keeps it out of
+	// the bar (pages opened from others, such as one bulk).
 	nav  string
 	page func() app.Composer
+	// section is the path of the bar's entry a page belongs to, when it
+	// is not in the bar itself.
+	section string
 }
 
 // routes are the console's pages, in navigation order. Their paths stay
@@ -37,11 +41,24 @@ type route struct {
 // (/api/…, /backoffice/…) and the webhook receiver (POST /webhooks/…,
 // GET /events, GET /events/stream).
 var routes = []route{
-	{"/", "Import a bulk", "Import", func() app.Composer { return newImportPage() }},
-	{"/bulks", "Bulks", "Bulks", func() app.Composer { return newBulksPage() }},
-	{"/feed", "Events", "Events", func() app.Composer { return newEventsPage() }},
-	{"/webhooks", "Webhook verifier", "Webhooks", func() app.Composer { return newWebhooksPage() }},
-	{"/settings", "Connection settings", "Settings", func() app.Composer { return newSettingsPage() }},
+	{"/", "Import a bulk", "Import", func() app.Composer { return newImportPage() }, ""},
+	{"/bulks", "Bulks", "Bulks", func() app.Composer { return newBulksPage() }, ""},
+	{"/feed", "Events", "Events", func() app.Composer { return newEventsPage() }, ""},
+	{"/webhooks", "Webhook verifier", "Webhooks", func() app.Composer { return newWebhooksPage() }, ""},
+	{"/settings", "Connection settings", "Settings", func() app.Composer { return newSettingsPage() }, ""},
+	{SubmitPath, "Submit a bulk", "", func() app.Composer { return newSubmitPage() }, "/"},
+	{"/bulk", "Bulk", "", func() app.Composer { return newBulkPage() }, "/bulks"},
+}
+
+// navRoutes are the routes of the navigation bar.
+func navRoutes() []route {
+	var out []route
+	for _, r := range routes {
+		if r.nav != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 var registerOnce sync.Once
@@ -88,6 +105,41 @@ type Config struct {
 	// WorkerScript and WorkerWasm are the URLs of worker.js and worker.wasm.
 	WorkerScript string `json:"workerScript"`
 	WorkerWasm   string `json:"workerWasm"`
+	// API says how the server lets the console reach the API.
+	API APIConfig `json:"api"`
+}
+
+// APIConfig is what the server offers for calling the API: its
+// same-origin proxy, its sandbox, and the origins the page may call
+// directly. It holds no secret but the sandbox's public credentials.
+type APIConfig struct {
+	// Proxy is set when the server forwards api/… to the standard API;
+	// BackOfficeProxy when it forwards backoffice/… to the back-office
+	// API. ProxyTarget and BackOfficeTarget say where, for the operator.
+	Proxy            bool   `json:"proxy,omitempty"`
+	BackOfficeProxy  bool   `json:"backOfficeProxy,omitempty"`
+	ProxyTarget      string `json:"proxyTarget,omitempty"`
+	BackOfficeTarget string `json:"backOfficeTarget,omitempty"`
+	// Sandbox is set when the server runs the sandbox API.
+	Sandbox *SandboxConfig `json:"sandbox,omitempty"`
+	// ConnectSources are the origins, besides the console's own, that the
+	// page's content security policy lets it call directly.
+	ConnectSources []string `json:"connectSources,omitempty"`
+}
+
+// SandboxConfig describes the sandbox API the server runs: where it is
+// and its public default credentials, which the connection settings
+// prefill.
+type SandboxConfig struct {
+	// Path and BackOfficePath are the sandbox's base URLs below the
+	// console's root ("sandbox/multi").
+	Path           string `json:"path"`
+	BackOfficePath string `json:"backOfficePath"`
+	// Proxied is set when the proxy's api/ and backoffice/ lead to it.
+	Proxied  bool   `json:"proxied,omitempty"`
+	APIKey   string `json:"apiKey"`
+	Token    string `json:"token"`
+	Identity string `json:"identity"`
 }
 
 // A Kind is a bulk kind as the console offers it.

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/money"
 )
 
 // Summary holds what an operator scans a list of events for: the type,
@@ -39,6 +42,16 @@ type Summary struct {
 type Amount struct {
 	Currency string `json:"currency"`
 	Minor    string `json:"minor"`
+}
+
+// Text writes the amount for people, in major units: "EUR 12.50". An
+// amount too large for 64 bits is written as its minor units.
+func (a Amount) Text() string {
+	minor, err := strconv.ParseInt(a.Minor, 10, 64)
+	if err != nil {
+		return a.Minor + " " + a.Currency + " (minor units)"
+	}
+	return money.Format(minor, a.Currency)
 }
 
 // Field is one labelled value of a summary.
@@ -183,7 +196,7 @@ func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
 				continue
 			}
 			s.Amount = &a
-			text = a.Minor + " " + a.Currency + " (minor units)"
+			text = a.Text()
 		case counts:
 			text = formatCounts(v)
 		default:

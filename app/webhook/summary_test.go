@@ -22,11 +22,11 @@ func TestSummarize(t *testing.T) {
 		{typ: "transfers/watch",
 			body:  `{"eventType":"COMPLETED","transfer":{"id":{"type":"transfers","id":"1120"},"profileId":"7","source":{"type":"managed_accounts","id":"55"},"destination":{"type":"managed_cards","id":"66"},"destinationAmount":{"currency":"EUR","amount":"1250"},"state":"COMPLETED","creationTimestamp":"1761909500000"},"publishedTimestamp":"1761909600000"}`,
 			title: "Transfer", txn: "1120", status: "COMPLETED", amount: &webhook.Amount{Currency: "EUR", Minor: "1250"},
-			fields: map[string]string{"event": "COMPLETED", "from": "55", "to": "66", "amount": "1250 EUR (minor units)"}},
+			fields: map[string]string{"event": "COMPLETED", "from": "55", "to": "66", "amount": "EUR 12.50"}},
 		{typ: "/webhooks/managed_cards/payments/watch",
 			body:  `{"eventType":"SETTLEMENT","cardPayment":{"id":"9","type":"PURCHASE","card":{"id":"66","type":"managed_cards"},"merchant":{"id":"m","name":"Café Zoë"},"displayAmount":{"currency":"GBP","amount":499},"status":"SETTLED","events":[],"creationTimestamp":1}}`,
 			title: "Card payment", txn: "9", status: "SETTLED", amount: &webhook.Amount{Currency: "GBP", Minor: "499"},
-			fields: map[string]string{"merchant": "Café Zoë", "card": "66"}},
+			fields: map[string]string{"merchant": "Café Zoë", "card": "66", "amount": "GBP 4.99"}},
 		{typ: "/outgoing_wire_transfers/watch",
 			body:  `{"eventType":"SUBMITTED","transfer":{"id":{"type":"outgoing_wire_transfers","id":"77"},"state":"SUBMITTED","type":"SEPA","transferAmount":{"currency":"EUR","amount":"100"},"destination":{"beneficiaryName":"ACME"}}}`,
 			title: "Outgoing wire transfer", txn: "77", status: "SUBMITTED", amount: &webhook.Amount{Currency: "EUR", Minor: "100"},
@@ -34,7 +34,7 @@ func TestSummarize(t *testing.T) {
 		{typ: "/managed_cards/authorisations/watch",
 			body:  `{"id":{"type":"managed_cards","id":"66"},"transactionId":"5","authorisationType":"DECLINED","approved":false,"declineReason":"INSUFFICIENT_BALANCE","transactionAmount":{"currency":"EUR","amount":"10"}}`,
 			title: "Card authorisation", txn: "5", status: "DECLINED", amount: &webhook.Amount{Currency: "EUR", Minor: "10"},
-			fields: map[string]string{"card": "66", "decline reason": "INSUFFICIENT_BALANCE"}},
+			fields: map[string]string{"card": "66", "decline reason": "INSUFFICIENT_BALANCE", "amount": "EUR 0.10"}},
 		{typ: "/corporates/kyb/beneficiaries/watch",
 			body:  `{"event":["STATUS_UPDATED","EMAIL_UPDATED"],"additionalInformation":{"corporateId":"3","beneficiary":{"status":"APPROVED"}}}`,
 			title: "Corporate beneficiary verification", status: "APPROVED",
@@ -97,6 +97,19 @@ func TestEveryTypeHasSummaryFields(t *testing.T) {
 		}
 		if !webhook.HasSummaryFields(ty.Path) {
 			t.Errorf("%s has no summary fields", ty.Path)
+		}
+	}
+}
+
+func TestAmountText(t *testing.T) {
+	for a, want := range map[webhook.Amount]string{
+		{Currency: "EUR", Minor: "1250"}:                 "EUR 12.50",
+		{Currency: "JPY", Minor: "1250"}:                 "JPY 1,250",
+		{Currency: "BHD", Minor: "-1"}:                   "BHD -0.001",
+		{Currency: "EUR", Minor: "99999999999999999999"}: "99999999999999999999 EUR (minor units)",
+	} {
+		if got := a.Text(); got != want {
+			t.Errorf("%+v: %q, want %q", a, got, want)
 		}
 	}
 }

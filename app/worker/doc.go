@@ -45,4 +45,19 @@
 // function in package jobs and register it in jobs.NewServer; call it from
 // the page with the worker client (app/ui/workerclient). A job reports
 // progress with Call.Progress, which also lets a cancel message through.
+//
+// # Submission and the API
+//
+// The jobs that call the API (connection.go, submit.go, bulks.go) take a
+// Connection with every request: the page keeps the credentials, and the
+// worker keeps nothing of them. They wait on the network rather than the
+// processor, so they run beside the other jobs (jobs.RegisterConcurrent):
+// a submission retrying for minutes, or a bulk being watched, never holds
+// up the next file. An API's refusal is part of their result (APIFailure),
+// with its request-ref and every syntax error placed in the file.
+//
+// The submission journal lives in the worker's IndexedDB. Where the
+// browser gives the worker none, it lives in the page's localStorage, which
+// a worker cannot reach: the worker asks the page with a "storage" message
+// (StorageRequest) and waits for its "storage-reply".
 package worker

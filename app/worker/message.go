@@ -20,6 +20,11 @@ const (
 	TypeWarm Type = "warm"
 	// TypeFatal tells the page the worker could not start; Body is an Error.
 	TypeFatal Type = "fatal"
+	// TypeStorage asks the page to read or write its localStorage for the
+	// worker, which has none; Body is a StorageRequest. The page answers
+	// with TypeStorageReply and the same ID.
+	TypeStorage      Type = "storage"
+	TypeStorageReply Type = "storage-reply"
 )
 
 // A Message is one message between the page and the worker.
@@ -44,6 +49,31 @@ type Progress struct {
 	// when it is not known yet.
 	Done  int `json:"done"`
 	Total int `json:"total"`
+	// Detail says more about the step, in an operator's words ("chunk 2
+	// of 3: the API asks to wait 2s").
+	Detail string `json:"detail,omitempty"`
+}
+
+// StorageRequest is the body of a TypeStorage message: "get" or "set" the
+// item Key of the page's localStorage. The page serves only the keys of
+// the submission journal.
+type StorageRequest struct {
+	Op    string `json:"op"`
+	Key   string `json:"key"`
+	Value string `json:"value,omitempty"`
+}
+
+// StorageKeyPrefix starts every key the page serves for the worker: the
+// submission journal's (submission.KeyPrefix).
+const StorageKeyPrefix = "bulkdesk.journal."
+
+// StorageReply is the body of a TypeStorageReply message.
+type StorageReply struct {
+	Value string `json:"value,omitempty"`
+	Found bool   `json:"found,omitempty"`
+	// Error says why the page could not serve the request ("the storage
+	// is full").
+	Error string `json:"error,omitempty"`
 }
 
 // Error codes.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,14 +16,10 @@ import (
 
 // checkFlags are the settings of one "bulkdesk check".
 type checkFlags struct {
+	inputFlags
 	kind       *schema.Kind
 	backOffice bool
 	format     string
-	sheet      string
-	mapping    string
-	settings   ingest.Settings
-	override   map[string]bool // settings given on the command line
-	read       ingest.Options
 	out        string
 	split      string
 }
@@ -42,7 +37,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
 	}
-	checked, err := checkFile(cf, path, data, stderr)
+	checked, err := readBulkFile(&cf.inputFlags, cf.kind, path, data, "check", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
@@ -70,18 +65,10 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	kindID := fs.String("kind", "", "bulk kind: "+kindList(schema.KindIDs()))
-	cf := &checkFlags{override: make(map[string]bool)}
+	cf := &checkFlags{}
 	fs.BoolVar(&cf.backOffice, "backoffice", false, "check for the back-office variant of the kind")
 	fs.StringVar(&cf.format, "format", "text", "output format: text or json")
-	fs.StringVar(&cf.sheet, "sheet", "", "the sheet of a workbook to read (default: the first visible sheet with values)")
-	fs.StringVar(&cf.mapping, "mapping", "", "a mapping file (JSON) saying which column fills which field")
-	fs.StringVar(&cf.settings.Amounts, "amounts", "", "amounts are written in minor units (1050 = 10.50) or major units (10.50): minor or major (default: detected)")
-	fs.StringVar(&cf.settings.Decimal, "decimal", "", `decimal separator of amounts written as text: "." or "," (default: detected)`)
-	fs.StringVar(&cf.settings.Group, "group", "", `digit-group separator of amounts: ",", ".", " ", "'" or "none" (default: detected)`)
-	fs.StringVar(&cf.settings.DateOrder, "dates", "", "order of text dates such as 03/04/2025: DMY, MDY or YMD (default: detected)")
-	fs.StringVar(&cf.settings.Currency, "currency", "", "currency of amounts whose row gives none (card spend rules), to read major units")
-	fs.StringVar(&cf.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
-	fs.StringVar(&cf.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
+	cf.inputFlags.register(fs)
 	fs.StringVar(&cf.out, "o", "", "write the request body, as it would be sent, to this file")
 	fs.StringVar(&cf.split, "split", "", "write the request as numbered JSON files of at most 10,000 elements into this directory")
 	fs.Usage = func() {
@@ -98,16 +85,12 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool
 		fs.Usage()
 		return nil, "", false
 	}
-	fs.Visit(func(f *flag.Flag) { cf.override[f.Name] = true })
-	if cf.settings.Group == "none" {
-		cf.settings.Group = ""
-	}
 	kind, err := schema.Lookup(*kindID)
 	if err == nil {
 		_, err = kind.Endpoint(cf.backOffice)
 	}
 	if err == nil {
-		err = cf.settings.Check()
+		err = cf.inputFlags.parsed(fs)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
@@ -115,121 +98,6 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool
 	}
 	cf.kind = kind
 	return cf, fs.Arg(0), true
-}
-
-// A checked file is the outcome of checking one file.
-type checked struct {
-	report   *schema.Report
-	elements []any
-	// source describes how a table was read; nil for request bodies.
-	source *sourceInfo
-}
-
-// sourceInfo is how a spreadsheet or CSV file was read, for the reports.
-type sourceInfo struct {
-	File      string                 `json:"file"`
-	Format    ingest.Format          `json:"format"`
-	Sheet     string                 `json:"sheet,omitempty"`
-	Encoding  string                 `json:"encoding,omitempty"`
-	Delimiter string                 `json:"delimiter,omitempty"`
-	HeaderRow int                    `json:"headerRow"`
-	Settings  ingest.Settings        `json:"settings"`
-	Columns   []ingest.ColumnMapping `json:"columns"`
-}
-
-// valid reports whether the check passes: no errors, counting a request
-// that is only too large as valid when it is split.
-func (c *checked) valid(split bool) bool {
-	for _, p := range c.report.Problems {
-		if p.Severity == schema.Error && !(split && p.Code == "too-many-elements") {
-			return false
-		}
-	}
-	return true
-}
-
-func checkFile(cf *checkFlags, path string, data []byte, stderr io.Writer) (*checked, error) {
-	f, err := ingest.Open(path, data, cf.read)
-	if err != nil {
-		var se *schema.SyntaxError
-		if errors.As(err, &se) {
-			return nil, fmt.Errorf("%s: not a JSON request body: %w", path, se)
-		}
-		return nil, err
-	}
-	v := schema.Default()
-	if doc, _, ok := f.Request(); ok {
-		return checkRequestBody(v, cf.kind, data, doc)
-	}
-	table, err := f.Table(cf.sheet, nil)
-	if err != nil {
-		return nil, err
-	}
-	im := ingest.NewImport(table, cf.kind, v)
-	if cf.mapping != "" {
-		data, err := os.ReadFile(cf.mapping)
-		if err != nil {
-			return nil, err
-		}
-		saved, err := ingest.UnmarshalMapping(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cf.mapping, err)
-		}
-		missing, err := im.UseSavedMapping(saved)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cf.mapping, err)
-		}
-		if len(missing) > 0 {
-			fmt.Fprintf(stderr, "bulkdesk check: %s: the file has no column %s\n", cf.mapping, strings.Join(missing, ", "))
-		}
-	}
-	if err := im.SetSettings(overrideSettings(im.Settings(), cf)); err != nil {
-		return nil, err
-	}
-	res := im.Build(nil)
-	m := im.Mapping()
-	return &checked{
-		report:   res.Report,
-		elements: res.Request(),
-		source: &sourceInfo{
-			File: f.Name, Format: f.Format, Sheet: table.Sheet, Encoding: f.Encoding, Delimiter: f.Delimiter,
-			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns,
-		},
-	}, nil
-}
-
-// overrideSettings applies the settings given on the command line over
-// the detected (or mapping file's) ones.
-func overrideSettings(s ingest.Settings, cf *checkFlags) ingest.Settings {
-	if cf.override["amounts"] {
-		s.Amounts = cf.settings.Amounts
-	}
-	if cf.override["decimal"] {
-		s.Decimal = cf.settings.Decimal
-		if !cf.override["group"] {
-			// The other usual mark becomes the group separator.
-			s.Group = map[string]string{".": ",", ",": "."}[s.Decimal]
-		}
-	}
-	if cf.override["group"] {
-		s.Group = cf.settings.Group
-	}
-	if cf.override["dates"] {
-		s.DateOrder = cf.settings.DateOrder
-	}
-	if cf.override["currency"] {
-		s.Currency = cf.settings.Currency
-	}
-	return s
-}
-
-func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any) (*checked, error) {
-	report, err := v.CheckRequest(k, data)
-	if err != nil {
-		return nil, err
-	}
-	elements, _ := doc.([]any)
-	return &checked{report: report, elements: elements}, nil
 }
 
 // jsonReport is the one object "check -format json" prints.

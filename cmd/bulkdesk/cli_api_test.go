@@ -163,3 +163,36 @@ func TestAPICommandsExplainBadUse(t *testing.T) {
 		t.Errorf("unknown action: %d %s", code, errOut)
 	}
 }
+
+// TestSubmitReadsSpreadsheetsAsCheckDoes submits a semicolon CSV with
+// amounts in major units and decimal commas: the problem of its bad row is
+// named by its cell, and the bulk holds the exact minor-unit amounts.
+func TestSubmitReadsSpreadsheetsAsCheckDoes(t *testing.T) {
+	api := startSandboxCommand(t)
+	useSandboxCredentials(t)
+	file := writeFile(t, "pay.csv", "profileId;source.type;source.id;destination.type;destination.id;destinationAmount.currency;destinationAmount.amount\n"+
+		"110321;managed_accounts;1001;managed_cards;2001;EUR;1.234,56\n"+
+		"110321;managed_accounts;1001;managed_cards;2002;EUR;7,50\n"+
+		"110321;managed_accounts;1001;card;2003;EUR;1,00\n")
+	code, _, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-amounts", "major", file)
+	if code != exitInvalid || !strings.Contains(errOut, "pay!D4") || !strings.Contains(errOut, "nothing was sent") {
+		t.Fatalf("invalid row: exit %d, %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-amounts", "major", "-valid-only", "-format", "json", file)
+	if code != exitOK {
+		t.Fatalf("-valid-only: exit %d, %s", code, errOut)
+	}
+	var chunks []entryJSON
+	if err := json.Unmarshal([]byte(out), &chunks); err != nil || len(chunks) != 1 || chunks[0].Elements != 2 {
+		t.Fatalf("output %s: %v", out, err)
+	}
+	code, out, errOut = runCLI(t, "bulks", "operations", "-all", "-format", "json", "-api-url", api, chunks[0].BulkID)
+	if code != exitOK {
+		t.Fatalf("operations: %s", errOut)
+	}
+	for _, want := range []string{`\"amount\":123456`, `\"amount\":750`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("operations lack %s:\n%s", want, out)
+		}
+	}
+}

@@ -9,9 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
@@ -26,6 +30,7 @@ const (
 	envPrefix         = "BULKDESK_PREFIX"
 	envFrameAncestors = "BULKDESK_FRAME_ANCESTORS"
 	envSandbox        = "BULKDESK_SANDBOX"
+	envConnectSrc     = "BULKDESK_CONNECT_SRC"
 	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
 	// with the commands that call the API (connect.go).
 )
@@ -85,6 +90,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	frame := fs.String("frame-ancestors", or(envFrameAncestors, ""), "origins allowed to embed the console in a frame, separated by spaces or commas; default: its own origin only (env "+envFrameAncestors+")")
 	apiURL := fs.String("api-url", or(envAPIURL, ""), "the API's base URL, such as https://api.example/multi: the console's calls to api/… are forwarded there (env "+envAPIURL+")")
 	boURL := fs.String("backoffice-url", or(envBackOfficeURL, ""), "the back-office API's base URL, such as https://api.example/multi/backoffice: calls to backoffice/… are forwarded there (env "+envBackOfficeURL+")")
+	connect := fs.String("connect-src", or(envConnectSrc, ""), "origins of APIs the console may call directly rather than through its proxy, separated by spaces or commas; the origins of -api-url and -backoffice-url are always allowed (env "+envConnectSrc+")")
 	sandboxDefault, _ := strconv.ParseBool(getenv(envSandbox))
 	withSandbox := fs.Bool("sandbox", sandboxDefault, "also serve the sandbox API under sandbox/multi (credentials "+sandbox.DefaultAPIKey+" and "+sandbox.DefaultToken+") and, without -api-url, forward the console's calls to it (env "+envSandbox+"=1)")
 	quiet := fs.Bool("quiet", false, "do not log proxied and sandbox requests")
@@ -115,6 +121,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		options: server.Options{
 			Prefix:         *prefix,
 			FrameAncestors: server.ParseSources(*frame),
+			ConnectSources: append(server.ParseSources(*connect), origins(*apiURL, *boURL)...),
 		},
 		apiURL:        *apiURL,
 		backOfficeURL: *boURL,
@@ -127,9 +134,49 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	return cfg, nil
 }
 
+// origins returns the origins of the given URLs, leaving out empty and
+// unreadable ones (their flags are checked where they are used).
+func origins(urls ...string) []string {
+	var out []string
+	for _, raw := range urls {
+		if u, err := url.Parse(raw); err == nil && u.Scheme != "" && u.Host != "" && !slices.Contains(out, u.Scheme+"://"+u.Host) {
+			out = append(out, u.Scheme+"://"+u.Host)
+		}
+	}
+	return out
+}
+
+// consoleAPI is what the console learns about reaching the API: the
+// proxy and the sandbox this server runs, and the origins it may call
+// directly.
+func consoleAPI(cfg serveConfig) ui.APIConfig {
+	api := ui.APIConfig{ConnectSources: cfg.options.ConnectSources}
+	proxiesSandbox := cfg.sandbox && cfg.apiURL == ""
+	if cfg.sandbox {
+		api.Sandbox = &ui.SandboxConfig{
+			Path:           strings.TrimPrefix(sandboxMount+sandbox.StandardBase, "/"),
+			BackOfficePath: strings.TrimPrefix(sandboxMount+sandbox.BackOfficeBase, "/"),
+			Proxied:        proxiesSandbox,
+			APIKey:         sandbox.DefaultAPIKey,
+			Token:          sandbox.DefaultToken,
+			Identity:       sandbox.DefaultIdentity.String(),
+		}
+	}
+	api.Proxy = cfg.apiURL != "" || proxiesSandbox
+	api.BackOfficeProxy = cfg.backOfficeURL != "" || proxiesSandbox
+	if !proxiesSandbox {
+		api.ProxyTarget, api.BackOfficeTarget = cfg.apiURL, cfg.backOfficeURL
+	}
+	return api
+}
+
+// sandboxMount is where serve mounts the sandbox below the console's root.
+const sandboxMount = "/sandbox"
+
 // serveConsole runs the server until ctx is done; ready receives the
 // console's URL once it listens.
 func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) error {
+	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)
 	if err != nil {
 		return err
@@ -158,9 +205,9 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 			return err
 		}
 		defer sb.Close()
-		s.Handle("sandbox/", http.StripPrefix("/sandbox", sb)) // handlers see paths below the prefix
+		s.Handle(sandboxMount+"/", http.StripPrefix(sandboxMount, sb)) // handlers see paths below the prefix
 		if cfg.apiURL == "" {
-			cfg.apiURL, cfg.backOfficeURL = base+"sandbox/multi", base+"sandbox/multi/backoffice"
+			cfg.apiURL, cfg.backOfficeURL = base+cfg.options.API.Sandbox.Path, base+cfg.options.API.Sandbox.BackOfficePath
 		}
 	}
 	if cfg.apiURL != "" {

@@ -201,3 +201,33 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestServeTellsTheConsoleWhatItOffers checks the ui.APIConfig that serve
+// hands the page: the proxy, the sandbox and its public credentials, and
+// the origins the page may call directly.
+func TestServeTellsTheConsoleWhatItOffers(t *testing.T) {
+	parse := func(args ...string) serveConfig {
+		t.Helper()
+		cfg, err := parseServe(args, func(string) string { return "" }, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	if api := consoleAPI(parse()); api.Proxy || api.BackOfficeProxy || api.Sandbox != nil {
+		t.Errorf("a plain console: %+v", api)
+	}
+	api := consoleAPI(parse("-sandbox"))
+	if sb := api.Sandbox; !api.Proxy || !api.BackOfficeProxy || sb == nil || !sb.Proxied || sb.Path != "sandbox/multi" ||
+		sb.BackOfficePath != "sandbox/multi/backoffice" || sb.APIKey != sandbox.DefaultAPIKey || sb.Token != sandbox.DefaultToken || sb.Identity != "CORPORATE:1001" {
+		t.Errorf("with the sandbox: %+v %+v", api, api.Sandbox)
+	}
+	cfg := parse("-sandbox", "-api-url", "https://api.example/multi", "-connect-src", "https://other.example")
+	api = consoleAPI(cfg)
+	if !api.Proxy || api.BackOfficeProxy || api.ProxyTarget != "https://api.example/multi" || api.Sandbox == nil || api.Sandbox.Proxied {
+		t.Errorf("with a real API and the sandbox beside it: %+v", api)
+	}
+	if got := strings.Join(api.ConnectSources, " "); got != "https://other.example https://api.example" {
+		t.Errorf("the page may call %q directly", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,9 +40,12 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	execute := fs.Bool("execute", false, "execute each bulk once submitted")
 	mode := fs.String("mode", string(bulkapi.OnFailureContinue), "with -execute: ON_FAILURE_CONTINUE or ON_FAILURE_STOP")
 	format := fs.String("format", "text", "output format: text or json")
+	var in inputFlags
+	in.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-new-bulk] [-valid-only] [-execute] FILE")
-		fmt.Fprintln(stderr, "\nFILE is a JSON request body. Over 10,000 elements make several bulks. Every chunk is")
+		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-new-bulk] [-valid-only] [-execute] [input flags] FILE")
+		fmt.Fprintln(stderr, "\nFILE is read as \"bulkdesk check\" reads it: a workbook (.xlsx), a CSV file or a JSON request")
+		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements make several bulks. Every chunk is")
 		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
 		fmt.Fprintln(stderr, "resume an interrupted submission; content already submitted is not sent twice.")
 		fmt.Fprintln(stderr, credentialsHelp)
@@ -63,20 +67,29 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	if err := in.parsed(fs); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	if *journalPath == "" {
 		return fail(exitUsage, "no journal: pass -journal FILE or set $%s", envJournal)
 	}
 	path := fs.Arg(0)
-	elements, err := readRequest(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	report := schema.Default().ValidateRequest(kind, elements)
+	read, err := readBulkFile(&in, kind, path, data, "submit", stderr)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	elements, report := read.elements, read.report
+	// More than 10,000 elements is no problem here: the plan splits them.
+	report.Problems = slices.DeleteFunc(report.Problems, func(p schema.Problem) bool { return p.Code == "too-many-elements" })
 	var only []int
 	if !report.Valid() {
 		if report.RequestErrors() || !*validOnly {
 			for _, p := range firstErrors(report, 10) {
-				fmt.Fprintf(stderr, "%s: %s\n", where(p), p.Message)
+				fmt.Fprintf(stderr, "%s: %s\n", problemPlace(p), p.Message)
 			}
 			return fail(exitInvalid, "%s: %d of %d elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, len(report.InvalidElements()), len(elements))
 		}
@@ -139,25 +152,6 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
-}
-
-// readRequest reads the operator's request file into elements. JSON
-// request bodies today; spreadsheets join here when the ingest package
-// reads them.
-func readRequest(path string) ([]any, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	doc, _, err := schema.DecodeJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a JSON request body: %w", path, err)
-	}
-	elements, ok := doc.([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: a request body is a JSON array of elements", path)
-	}
-	return elements, nil
 }
 
 func defaultJournal() string {
@@ -250,13 +244,6 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry) {
 func firstErrors(r *schema.Report, n int) []schema.Problem {
 	errs := r.Errors()
 	return errs[:min(n, len(errs))]
-}
-
-func where(p schema.Problem) string {
-	if p.Element == schema.RequestLevel {
-		return "request"
-	}
-	return fmt.Sprintf("element %d %s", p.Element, p.Pointer)
 }
 
 // indexList writes at most n indexes, "2, 5, 9 and 12 more".

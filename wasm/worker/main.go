@@ -12,6 +12,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 )
@@ -22,6 +23,9 @@ func main() {
 	// A millisecond's sleep hands the thread back to the worker's event
 	// loop, which then delivers the page's waiting messages (a cancel).
 	server.Yield = func() { time.Sleep(time.Millisecond) }
+	server.OpenJournal = func(ctx context.Context) (submission.Journal, string, error) {
+		return openJournal(ctx, self, server.PageStorage())
+	}
 
 	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		m, err := fromJS(args[0])
@@ -37,4 +41,20 @@ func main() {
 	self.Call("bulkdeskWorkerReady", receive)
 	post(self, worker.Message{Type: worker.TypeReady})
 	server.Run(context.Background())
+}
+
+// journalName names the console's submission journal: one per origin.
+const journalName = "bulkdesk"
+
+// openJournal opens the submission journal in the worker's IndexedDB, or,
+// where the browser gives the worker none (or refuses to open it), in the
+// page's localStorage, reached through the page.
+func openJournal(ctx context.Context, self js.Value, page submission.KeyValue) (submission.Journal, string, error) {
+	if idb := self.Get("indexedDB"); idb.Truthy() {
+		j, err := submission.OpenBrowserStorage(ctx, journalName, idb, js.Undefined())
+		if err == nil {
+			return j, "IndexedDB", nil
+		}
+	}
+	return submission.NewKeyValue(page, journalName), "localStorage", nil
 }

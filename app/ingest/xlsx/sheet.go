@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -84,7 +85,8 @@ func (w *Workbook) ReadSheet(i int, visit func(*Row) error) (*SheetExtras, error
 		return nil, err
 	}
 	defer rc.Close()
-	r := sheetReader{w: w, s: newScanner(rc), visit: visit}
+	r := sheetReader{w: w, s: w.newScanner(rc), visit: visit}
+	defer w.release(r.s)
 	if err := r.run(); err != nil {
 		if err == errStop {
 			return &r.extras, nil
@@ -98,15 +100,50 @@ func (w *Workbook) ReadSheet(i int, visit func(*Row) error) (*SheetExtras, error
 // <dimension> element), reading only the start of the sheet; 0 when it
 // declares none. It is a hint for allocating, not a promise.
 func (w *Workbook) Dimension(i int) int {
+	rg, _ := w.dimension(i)
+	return rg.LastRow
+}
+
+// A SizeHint is what a sheet declares it holds, for allocating: its
+// <dimension>, bounded by what the size of its XML can hold, so that a
+// small hostile file cannot make the reader allocate much.
+type SizeHint struct {
+	// LastRow is the number of the last row, as Dimension returns it.
+	LastRow int
+	// Rows is the number of rows, and Cells the number of cells of rows
+	// read from column A to their last cell.
+	Rows, Cells int
+}
+
+// Shortest XML a row and a cell with a value take: <row><c><v>1</v></c></row>.
+const minRowXML, minCellXML = 25, 15
+
+// SizeHint returns the size sheet i declares, all zero when it declares
+// none.
+func (w *Workbook) SizeHint(i int) SizeHint {
+	rg, ok := w.dimension(i)
+	if !ok {
+		return SizeHint{}
+	}
+	size := int64(w.file(w.Sheets[i].part).UncompressedSize64)
+	rows := int64(rg.LastRow - rg.FirstRow + 1)
+	rows = min(rows, max(size, 0)/minRowXML)
+	cells := min(rows*int64(rg.LastCol+1), max(size, 0)/minCellXML)
+	return SizeHint{LastRow: rg.LastRow, Rows: int(rows), Cells: int(cells)}
+}
+
+// dimension reads the range sheet i declares it spans.
+func (w *Workbook) dimension(i int) (Range, bool) {
 	if i < 0 || i >= len(w.Sheets) || w.Sheets[i].Chart {
-		return 0
+		return Range{}, false
 	}
 	rc, err := w.open(w.Sheets[i].part)
 	if err != nil {
-		return 0
+		return Range{}, false
 	}
 	defer rc.Close()
-	s := newScanner(rc)
+	s := w.newScanner(rc)
+	defer w.release(s)
 	for s.next() == nil && s.kind != tokEOF {
 		if s.kind != tokStart {
 			continue
@@ -114,15 +151,12 @@ func (w *Workbook) Dimension(i int) int {
 		switch string(s.name) {
 		case "dimension":
 			rg, err := parseRange(attrString(s.attrs, "ref"))
-			if err != nil {
-				return 0
-			}
-			return rg.LastRow
+			return rg, err == nil && rg.LastRow > 0
 		case "sheetData":
-			return 0
+			return Range{}, false
 		}
 	}
-	return 0
+	return Range{}, false
 }
 
 // HasCells reports whether sheet i holds at least one value, reading only
@@ -158,6 +192,9 @@ type sheetReader struct {
 	phonetic int
 	hasValue bool
 	text     []byte
+	// values holds the text of cells that are not shared strings.
+	values   textArena
+	decoded  []byte
 	lastCol  int
 	sIndex   int
 	sIndexOK bool
@@ -300,14 +337,24 @@ func (r *sheetReader) startCell() error {
 		if string(r.cellType) == "s" {
 			r.sIndex, r.sIndexOK = atoi(v)
 			if !r.sIndexOK {
-				r.cell.Value = decodeText(v)
+				r.cell.Value = r.value(v)
 			}
 		} else {
-			r.cell.Value = decodeText(v)
+			r.cell.Value = r.value(v)
 		}
 		return r.endCell()
 	}
 	return nil
+}
+
+// value returns a cell's raw text with its entities decoded, kept in the
+// sheet's text blocks.
+func (r *sheetReader) value(raw []byte) string {
+	if bytes.IndexByte(raw, '&') < 0 {
+		return r.values.add(raw)
+	}
+	r.decoded = appendDecoded(r.decoded[:0], raw)
+	return r.values.add(r.decoded)
 }
 
 // attrIter walks the attributes of a start tag without allocating.
@@ -402,10 +449,10 @@ func (r *sheetReader) end() error {
 				// making a string of it.
 				r.sIndex, r.sIndexOK = atoi(r.text)
 				if !r.sIndexOK {
-					r.cell.Value = string(r.text)
+					r.cell.Value = r.values.add(r.text)
 				}
 			} else {
-				r.cell.Value = string(r.text)
+				r.cell.Value = r.values.add(r.text)
 			}
 			r.in = 0
 		}
@@ -421,7 +468,8 @@ func (r *sheetReader) end() error {
 		}
 	case "is":
 		r.inIS = false
-		r.cell.Value = unescapeOOXML(string(r.text))
+		r.decoded = appendUnescapedOOXML(r.decoded[:0], r.text)
+		r.cell.Value = r.values.add(r.decoded)
 	case "rPh":
 		r.phonetic--
 	}
@@ -439,10 +487,11 @@ func (r *sheetReader) endCell() error {
 			c.Type = String
 			break
 		}
-		if !r.sIndexOK || r.sIndex >= len(r.w.strings) {
+		v, ok := r.w.strings.get(r.sIndex)
+		if !r.sIndexOK || !ok {
 			return fmt.Errorf("cell %s%d: shared string %q does not exist", ColumnName(c.Col), r.row.Number, c.Value)
 		}
-		c.Type, c.Value = String, r.w.strings[r.sIndex]
+		c.Type, c.Value = String, v
 	case "inlineStr", "str":
 		c.Type = String
 		c.Value = unescapeOOXML(c.Value)

@@ -2,7 +2,9 @@
 // quickly and with little memory: it streams each sheet's XML out of the
 // zip archive through a lean tokenizer and hands over raw cell values
 // (shared strings resolved, numbers as stored, the number format of each
-// cell), leaving their interpretation to the caller.
+// cell), leaving their interpretation to the caller. Values share a few
+// large blocks of text (the shared strings, and the values a sheet writes
+// in its cells) rather than taking an allocation each.
 //
 // It is the reading half only; writing is left to excelize. Everything is
 // in memory and pure Go, so it runs unchanged under WebAssembly.
@@ -72,8 +74,11 @@ type Workbook struct {
 	files   map[string]*zip.File
 	limits  Limits
 	total   int64
-	strings []string
+	strings *sharedStrings
 	formats []string // number format code per cell style index
+	// spare is a scanner buffer kept for the next part read: a workbook
+	// is read part after part, and each would otherwise allocate one.
+	spare []byte
 }
 
 var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
@@ -93,7 +98,7 @@ func Open(data []byte, lim Limits) (*Workbook, error) {
 		}
 		return nil, ErrNotZip
 	}
-	w := &Workbook{zr: zr, files: make(map[string]*zip.File, len(zr.File)), limits: lim}
+	w := &Workbook{zr: zr, files: make(map[string]*zip.File, len(zr.File)), limits: lim, strings: newSharedStrings(0)}
 	for _, f := range zr.File {
 		w.files[strings.ToLower(strings.TrimPrefix(f.Name, "/"))] = f
 	}
@@ -230,7 +235,8 @@ func (w *Workbook) scan(name string, visit func(*scanner) error) error {
 		return err
 	}
 	defer rc.Close()
-	s := newScanner(rc)
+	s := w.newScanner(rc)
+	defer w.release(s)
 	for {
 		if err := s.next(); err != nil {
 			return fmt.Errorf("reading %s: %w", name, err)
@@ -275,21 +281,27 @@ func (w *Workbook) readWorkbook(name string, rels []relationship) error {
 }
 
 func (w *Workbook) readSharedStrings(name string) error {
+	maxStrings := 0
+	if f := w.file(name); f != nil {
+		maxStrings = int(min(f.UncompressedSize64/5, 1<<24))
+	}
 	var b []byte
 	inSI, phonetic, inT := false, 0, false
-	return w.scan(name, func(s *scanner) error {
+	err := w.scan(name, func(s *scanner) error {
 		switch s.kind {
 		case tokStart:
 			switch string(s.name) {
 			case "sst":
-				if n, err := strconv.Atoi(attrString(s.attrs, "uniqueCount")); err == nil && n > 0 && n < 1<<22 {
-					w.strings = make([]string, 0, n)
+				// Room for the strings the part says it holds, within what
+				// its size can hold: an empty string is "<si/>".
+				if n, err := strconv.Atoi(attrString(s.attrs, "uniqueCount")); err == nil && n > 0 && w.strings.len() == 0 {
+					w.strings = newSharedStrings(min(n, maxStrings))
 				}
 			case "si":
 				inSI, b = true, b[:0]
 				if s.selfClosing {
 					inSI = false
-					w.strings = append(w.strings, "")
+					return w.strings.add(nil)
 				}
 			case "rPh":
 				phonetic++
@@ -300,7 +312,7 @@ func (w *Workbook) readSharedStrings(name string) error {
 			switch string(s.name) {
 			case "si":
 				inSI = false
-				w.strings = append(w.strings, unescapeOOXML(string(b)))
+				return w.strings.add(b)
 			case "rPh":
 				phonetic--
 			case "t":
@@ -313,27 +325,8 @@ func (w *Workbook) readSharedStrings(name string) error {
 		}
 		return nil
 	})
-}
-
-// unescapeOOXML decodes the _xHHHH_ escapes OOXML uses for characters XML
-// cannot carry (Excel writes a carriage return as _x000D_).
-func unescapeOOXML(s string) string {
-	if !strings.Contains(s, "_x") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if i+7 <= len(s) && s[i] == '_' && s[i+1] == 'x' && s[i+6] == '_' {
-			if n, err := strconv.ParseUint(s[i+2:i+6], 16, 16); err == nil {
-				b.WriteRune(rune(n))
-				i += 7
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
+	w.strings.done()
+	return err
 }
 
 func (w *Workbook) readStyles(name string) error {

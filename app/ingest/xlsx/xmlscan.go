@@ -49,8 +49,27 @@ type scanner struct {
 	text        []byte // raw text, entities not yet decoded
 }
 
-func newScanner(r io.Reader) *scanner {
-	return &scanner{r: r, buf: make([]byte, 64<<10)}
+// scanBuffer is the size of a scanner's window.
+const scanBuffer = 64 << 10
+
+// newScanner returns a scanner of r, with the workbook's spare buffer
+// when it has one; release gives the buffer back.
+func (w *Workbook) newScanner(r io.Reader) *scanner {
+	buf := w.spare
+	w.spare = nil
+	if buf == nil {
+		buf = make([]byte, scanBuffer)
+	}
+	return &scanner{r: r, buf: buf}
+}
+
+// release keeps the scanner's buffer for the next part, unless it grew
+// for a long token.
+func (w *Workbook) release(s *scanner) {
+	if len(s.buf) == scanBuffer {
+		w.spare = s.buf
+	}
+	s.buf = nil
 }
 
 // fill reads more input, keeping buf[from:end]; it returns the new offset

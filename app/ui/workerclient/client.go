@@ -6,6 +6,8 @@ package workerclient
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -193,6 +195,8 @@ func (c *Client) receive(v app.Value) {
 		c.reach(&c.warm, &c.onWarm)
 	case worker.TypeFatal:
 		c.fail(decodeError(body))
+	case worker.TypeStorage:
+		c.serveStorage(id, body)
 	case worker.TypeProgress:
 		h, ok := c.handlers(id, false)
 		if ok && h.Progress != nil {
@@ -254,4 +258,51 @@ func jsError(v app.Value) string {
 		return m.String()
 	}
 	return v.String()
+}
+
+// serveStorage serves the worker's request for the page's localStorage,
+// which a Web Worker lacks, and only for the submission journal's keys.
+func (c *Client) serveStorage(id int, body []byte) {
+	var req worker.StorageRequest
+	var reply worker.StorageReply
+	switch err := json.Unmarshal(body, &req); {
+	case err != nil:
+		reply.Error = "unreadable request: " + err.Error()
+	case !strings.HasPrefix(req.Key, worker.StorageKeyPrefix):
+		reply.Error = "the page serves no key " + req.Key
+	default:
+		reply = localStorage(req)
+	}
+	answer, _ := json.Marshal(reply) // strings and a bool: cannot fail
+	m := app.Window().Get("Object").New()
+	m.Set("id", id)
+	m.Set("type", string(worker.TypeStorageReply))
+	m.Set("body", string(answer))
+	c.w.Call("postMessage", m)
+}
+
+// localStorage reads or writes an item, turning the browser's exceptions
+// (a full or forbidden storage) into the reply's error.
+func localStorage(req worker.StorageRequest) (reply worker.StorageReply) {
+	defer func() {
+		if r := recover(); r != nil {
+			reply = worker.StorageReply{Error: fmt.Sprint(r)}
+		}
+	}()
+	ls := app.Window().Get("localStorage")
+	if !ls.Truthy() {
+		return worker.StorageReply{Error: "this browser has no localStorage"}
+	}
+	switch req.Op {
+	case "get":
+		v := ls.Call("getItem", req.Key)
+		if v.Type() == app.TypeString {
+			return worker.StorageReply{Value: v.String(), Found: true}
+		}
+		return worker.StorageReply{}
+	case "set":
+		ls.Call("setItem", req.Key, req.Value)
+		return worker.StorageReply{}
+	}
+	return worker.StorageReply{Error: "unknown operation " + req.Op}
 }

@@ -45,8 +45,16 @@ func (c *Call) Progress(p worker.Progress) {
 	if now.Sub(c.lastPost) < ProgressInterval && (p.Total == 0 || p.Done < p.Total) {
 		return
 	}
+	c.post(p, now)
+}
+
+// ProgressNow reports progress at once, however recent the last report:
+// for a step the operator must see, such as a wait before a retry.
+func (c *Call) ProgressNow(p worker.Progress) { c.post(p, time.Now()) }
+
+func (c *Call) post(p worker.Progress, now time.Time) {
 	c.lastPost = now
-	body, _ := json.Marshal(p) // a string and two ints: cannot fail
+	body, _ := json.Marshal(p) // strings and ints: cannot fail
 	c.server.post(worker.Message{ID: c.id, Type: worker.TypeProgress, Body: body})
 	if c.server.Yield != nil {
 		c.server.Yield()

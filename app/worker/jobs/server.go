@@ -9,9 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -33,29 +35,41 @@ type Server struct {
 	// it before Run.
 	Yield func()
 
-	post      func(worker.Message)
-	jobs      map[string]Func
-	documents *Documents
-	validator *schema.Validator
+	// Transport sends the API's requests; nil means the default, which in
+	// the browser is fetch. Tests serve them in-process. Set it before Run.
+	Transport http.RoundTripper
+	// OpenJournal opens the submission journal on first use; nil keeps
+	// the journal in memory, for tests. Set it before Run.
+	OpenJournal func(ctx context.Context) (submission.Journal, string, error)
+
+	post       func(worker.Message)
+	jobs       map[string]Func
+	concurrent map[string]bool
+	documents  *Documents
+	validator  *schema.Validator
+	submit     *submitState
+	storage    *pageStorage
 
 	mu       sync.Mutex
+	ctx      context.Context // Run's, once it runs
 	queue    []worker.Message
 	wake     chan struct{}
 	canceled map[int]bool
-	running  int
-	cancel   context.CancelFunc
+	running  map[int]context.CancelFunc
 }
 
 // NewServer returns a Server with every job of the console registered;
 // post sends a message to the page.
 func NewServer(post func(worker.Message)) *Server {
 	s := &Server{
-		post:      post,
-		jobs:      make(map[string]Func),
-		documents: NewDocuments(2),
-		validator: schema.Default(),
-		wake:      make(chan struct{}, 1),
-		canceled:  make(map[int]bool),
+		post:       post,
+		jobs:       make(map[string]Func),
+		concurrent: make(map[string]bool),
+		documents:  NewDocuments(2),
+		validator:  schema.Default(),
+		wake:       make(chan struct{}, 1),
+		canceled:   make(map[int]bool),
+		running:    make(map[int]context.CancelFunc),
 	}
 	s.Register(worker.JobOpen, s.open)
 	s.Register(worker.JobPrepare, s.prepare)
@@ -66,11 +80,24 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(worker.JobNextProblem, s.nextProblem)
 	s.Register(worker.JobProblems, s.problems)
 	s.Register(worker.JobExport, s.export)
+	s.storage = newPageStorage(post)
+	s.submit = newSubmitState()
+	s.registerSubmission()
+	s.registerBulks()
 	return s
 }
 
-// Register adds a job under a name.
+// Register adds a job under a name. Jobs run one at a time, in order.
 func (s *Server) Register(name string, f Func) { s.jobs[name] = f }
+
+// RegisterConcurrent adds a job that spends its time waiting for the
+// network: it starts as soon as it arrives and runs beside the others, so
+// that a submission retrying for minutes or a bulk being watched does not
+// hold up the validation of the next file.
+func (s *Server) RegisterConcurrent(name string, f Func) {
+	s.jobs[name] = f
+	s.concurrent[name] = true
+}
 
 // Receive takes a message from the page. Requests wait for Run; a cancel
 // stops its job, running or waiting.
@@ -79,14 +106,18 @@ func (s *Server) Receive(m worker.Message) {
 	defer s.mu.Unlock()
 	switch m.Type {
 	case worker.TypeRequest:
+		if s.concurrent[m.Job] && s.ctx != nil {
+			s.start(m)
+			return
+		}
 		s.queue = append(s.queue, m)
 		select {
 		case s.wake <- struct{}{}:
 		default:
 		}
 	case worker.TypeCancel:
-		if s.running == m.ID && s.cancel != nil {
-			s.cancel()
+		if cancel, ok := s.running[m.ID]; ok {
+			cancel()
 			return
 		}
 		for _, q := range s.queue {
@@ -94,6 +125,8 @@ func (s *Server) Receive(m worker.Message) {
 				s.canceled[m.ID] = true
 			}
 		}
+	case worker.TypeStorageReply:
+		s.storage.reply(m)
 	default:
 		// The page sends nothing else; ignoring the unknown keeps an older
 		// page working with a newer worker.
@@ -101,11 +134,20 @@ func (s *Server) Receive(m worker.Message) {
 }
 
 // Run runs the jobs received, one at a time, until ctx is done. While no
-// job waits, it warms the validator up (see warmUp).
+// job waits, it warms the validator up (see warmUpSteps).
 func (s *Server) Run(ctx context.Context) {
+	s.mu.Lock()
+	s.ctx = ctx
+	s.mu.Unlock()
 	cold := s.warmUpSteps()
 	for {
 		m, ok := s.next()
+		if ok && s.concurrent[m.Job] {
+			s.mu.Lock()
+			s.start(m)
+			s.mu.Unlock()
+			continue
+		}
 		if !ok && len(cold) > 0 {
 			cold[0]()
 			if s.Yield != nil {
@@ -140,6 +182,16 @@ func (s *Server) next() (worker.Message, bool) {
 	return m, true
 }
 
+// start runs a concurrent job in a goroutine of its own; s.mu is held.
+func (s *Server) start(m worker.Message) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.running[m.ID] = cancel // until run takes over, a cancel lands here
+	go func() {
+		defer cancel()
+		s.run(ctx, m)
+	}()
+}
+
 // run runs one request and posts its result or error.
 func (s *Server) run(ctx context.Context, m worker.Message) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -147,11 +199,11 @@ func (s *Server) run(ctx context.Context, m worker.Message) {
 	s.mu.Lock()
 	wasCanceled := s.canceled[m.ID]
 	delete(s.canceled, m.ID)
-	s.running, s.cancel = m.ID, cancel
+	s.running[m.ID] = cancel
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.running, s.cancel = 0, nil
+		delete(s.running, m.ID)
 		s.mu.Unlock()
 	}()
 	if wasCanceled {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,29 +14,60 @@ import (
 )
 
 // harness runs a Server in the background and collects what it posts.
+// It plays the page's part in the worker's requests for localStorage.
 type harness struct {
 	t      testing.TB
 	server *jobs.Server
 	posted chan worker.Message
 	warm   chan struct{}
 	nextID int
+
+	pageMu sync.Mutex
+	page   map[string]string // the page's localStorage
 }
 
-func newHarness(t testing.TB) *harness {
+// newHarness starts a Server; setup, if given, configures it before Run.
+func newHarness(t testing.TB, setup ...func(*jobs.Server)) *harness {
 	t.Helper()
-	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{})}
+	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{}), page: make(map[string]string)}
 	h.server = jobs.NewServer(func(m worker.Message) {
-		if m.Type == worker.TypeWarm {
+		switch m.Type {
+		case worker.TypeWarm:
 			close(h.warm)
+			return
+		case worker.TypeStorage:
+			go h.serveStorage(m)
 			return
 		}
 		h.posted <- m
 	})
+	for _, f := range setup {
+		f(h.server)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { h.server.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return h
+}
+
+// serveStorage answers the worker's request for localStorage as a page does.
+func (h *harness) serveStorage(m worker.Message) {
+	var req worker.StorageRequest
+	var reply worker.StorageReply
+	if err := json.Unmarshal(m.Body, &req); err != nil {
+		reply.Error = err.Error()
+	}
+	h.pageMu.Lock()
+	switch req.Op {
+	case "get":
+		reply.Value, reply.Found = h.page[req.Key]
+	case "set":
+		h.page[req.Key] = req.Value
+	}
+	h.pageMu.Unlock()
+	body, _ := json.Marshal(reply)
+	h.server.Receive(worker.Message{ID: m.ID, Type: worker.TypeStorageReply, Body: body})
 }
 
 // waitWarm waits for the server's warm-up to end.

@@ -20,15 +20,22 @@
 //   - GET /events?limit=N&type=PATH: accepted events as a JSON array,
 //     newest first; every event in the ring when no limit is given. type
 //     may repeat and takes an event path with or without its leading
-//     slash.
-//   - GET /events/stream?type=PATH&after=SEQ: Server-Sent Events, one
-//     "message" per accepted event (id: its sequence number, data: the
-//     event as JSON), with a comment line as keep-alive. A reconnecting
-//     client's Last-Event-ID (or after=SEQ) replays the events it missed
-//     from the ring, preceded by a "gap" event if some have already left
-//     it. A client too slow to keep up is disconnected and catches up on
+//     slash. The Bulkdesk-Receiver header names the receiver (below).
+//   - GET /events/stream?type=PATH&after=SEQ: Server-Sent Events. The
+//     stream opens with a "hello" event ({"receiver": ID, "newest": SEQ}),
+//     then sends one "message" per accepted event (id: its sequence
+//     number, data: the event as JSON), with a comment line as keep-alive.
+//     A reconnecting client's Last-Event-ID (or after=SEQ) replays the
+//     events it missed from the ring, preceded by a "gap" event
+//     ({"after": SEQ, "oldest": SEQ}) if some have already left it. A
+//     client too slow to keep up is disconnected and catches up on
 //     reconnection. Streams end when the client goes or the receiver
 //     closes.
+//
+// The receiver's id names one numbering of events. It changes when
+// numbering starts again from 1 (every start without an events directory),
+// so that a console holding events of an earlier numbering knows to drop
+// them rather than mistake new events for ones it has.
 //
 // No endpoint, response or log line ever contains the key.
 //
@@ -39,8 +46,8 @@
 // stream and the file all follow one lock. With a directory configured,
 // each accepted event is appended to DIR/events.jsonl (one JSON object a
 // line, written before the 204 is sent) and the file is read back when the
-// receiver starts: the ring, the sequence numbers and the replay guard
-// carry on across a restart. A line cut short by a crash is dropped. One
+// receiver starts: the ring, the sequence numbers, the receiver's id
+// (DIR/receiver-id) and the replay guard carry on across a restart. A line cut short by a crash is dropped. One
 // server at a time may use a directory.
 //
 // # Configuration

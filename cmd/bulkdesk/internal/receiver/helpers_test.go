@@ -216,9 +216,9 @@ func openStream(t *testing.T, ctx context.Context, url, query string, header htt
 	return out
 }
 
-// nextEvent waits for the next data message of a stream, skipping
-// comments and the retry hint.
-func nextEvent(t *testing.T, ch <-chan sseMessage) (sseMessage, webhook.Event) {
+// nextData waits for the next message of a stream that carries data,
+// skipping comments and the retry hint.
+func nextData(t *testing.T, ch <-chan sseMessage) sseMessage {
 	t.Helper()
 	timeout := time.After(5 * time.Second)
 	for {
@@ -227,23 +227,64 @@ func nextEvent(t *testing.T, ch <-chan sseMessage) (sseMessage, webhook.Event) {
 			if !ok {
 				t.Fatal("the stream ended")
 			}
-			if m.data == "" {
-				continue
+			if m.data != "" {
+				return m
 			}
-			var ev webhook.Event
-			if m.event == "" {
-				if err := json.Unmarshal([]byte(m.data), &ev); err != nil {
-					t.Fatalf("stream data is not an event: %v", err)
-				}
-				if strconv.FormatUint(ev.Seq, 10) != m.id {
-					t.Fatalf("message id %s for event %d", m.id, ev.Seq)
-				}
-			}
-			return m, ev
 		case <-timeout:
-			t.Fatal("no event on the stream within 5 s")
+			t.Fatal("no message on the stream within 5 s")
 		}
 	}
 }
 
+// nextEvent waits for the next data message of a stream other than the
+// hello, and decodes it when it is an event.
+func nextEvent(t *testing.T, ch <-chan sseMessage) (sseMessage, webhook.Event) {
+	t.Helper()
+	m := nextData(t, ch)
+	for m.event == "hello" {
+		m = nextData(t, ch)
+	}
+	var ev webhook.Event
+	if m.event == "" {
+		if err := json.Unmarshal([]byte(m.data), &ev); err != nil {
+			t.Fatalf("stream data is not an event: %v", err)
+		}
+		if strconv.FormatUint(ev.Seq, 10) != m.id {
+			t.Fatalf("message id %s for event %d", m.id, ev.Seq)
+		}
+	}
+	return m, ev
+}
+
 func testConfigKey() webhook.Key { return webhook.NewKey(testKey) }
+
+// hello is the first message of a stream.
+type hello struct {
+	Receiver string `json:"receiver"`
+	Newest   uint64 `json:"newest"`
+}
+
+// readHello reads a stream's first message, which must be its hello.
+func readHello(t *testing.T, ch <-chan sseMessage) hello {
+	t.Helper()
+	m := nextData(t, ch)
+	if m.event != "hello" {
+		t.Fatalf("the stream's first message is %+v, not a hello", m)
+	}
+	var h hello
+	if err := json.Unmarshal([]byte(m.data), &h); err != nil {
+		t.Fatalf("hello %q: %v", m.data, err)
+	}
+	return h
+}
+
+// receiverHeader returns the receiver id GET /events names.
+func receiverHeader(t testing.TB, url string) string {
+	t.Helper()
+	resp, err := client.Get(url + "/events?limit=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.Header.Get("Bulkdesk-Receiver")
+}

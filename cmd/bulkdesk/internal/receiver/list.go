@@ -43,6 +43,7 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 	out = append(out, ']', '\n')
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set(idHeader, r.id)
 	w.Write(out)
 }
 

@@ -18,6 +18,8 @@ type Receiver struct {
 	cfg      Config
 	verifier webhook.Verifier
 	log      *slog.Logger
+	// id names this numbering of events (see receiverID).
+	id string
 
 	// mu orders acceptance: the replay check, the sequence number, the
 	// file, the ring and the stream fan-out all happen under it.
@@ -57,6 +59,14 @@ func New(cfg Config) (*Receiver, error) {
 		}
 		r.journal = j
 	}
+	id, err := receiverID(cfg.Dir, r.nextSeq == 1)
+	if err != nil {
+		if r.journal != nil {
+			r.journal.close()
+		}
+		return nil, fmt.Errorf("webhook receiver: %w", err)
+	}
+	r.id = id
 	return r, nil
 }
 

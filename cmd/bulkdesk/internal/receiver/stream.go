@@ -78,6 +78,7 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 	if resume {
 		backlog, oldest = r.ring.after(after)
 	}
+	newest := r.nextSeq - 1
 	r.subs[s] = struct{}{}
 	r.mu.Unlock()
 	defer r.unsubscribe(s)
@@ -91,6 +92,10 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 
 	var buf bytes.Buffer
 	buf.WriteString("retry: 2000\n\n")
+	// The hello names the receiver, so that a console resuming after a
+	// restart learns whether the events it holds are still this
+	// receiver's (see receiverID).
+	fmt.Fprintf(&buf, "event: hello\ndata: {\"receiver\":%q,\"newest\":%d}\n\n", r.id, newest)
 	if resume && oldest > after+1 {
 		fmt.Fprintf(&buf, "event: gap\ndata: {\"after\":%d,\"oldest\":%d}\n\n", after, oldest)
 	}

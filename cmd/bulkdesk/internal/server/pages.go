@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -28,9 +30,10 @@ const (
 // rendered here), app.js, the service worker, wasm_exec.js and the web app
 // manifest. The assets under /web/ are served by the asset handler.
 type pages struct {
-	goapp *app.Handler
-	appJS []byte
-	etag  string
+	goapp   *app.Handler
+	appJS   []byte
+	etag    string
+	version string
 }
 
 func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -45,7 +48,7 @@ func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // newPages returns the handler of go-app's side of the console.
-func newPages(res *resolver, m *console.Manifest) (*pages, error) {
+func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, error) {
 	wasm, ok := m.Lookup(pageWasm)
 	if !ok {
 		return nil, fmt.Errorf("the console's bundle has no %s: %w", pageWasm, console.ErrNotBuilt)
@@ -70,6 +73,13 @@ func newPages(res *resolver, m *console.Manifest) (*pages, error) {
 		}
 	}
 
+	config := ui.EncodeConfig(ui.Config{
+		Kinds:        kinds(),
+		WorkerScript: res.Resolve("/web/" + workerScript),
+		WorkerWasm:   res.Resolve("/web/" + workerWasm),
+		API:          api,
+	})
+	version := configVersion(m.Version, config)
 	h := &app.Handler{
 		Name:        "Bulkdesk",
 		ShortName:   "Bulkdesk",
@@ -90,16 +100,11 @@ func newPages(res *resolver, m *console.Manifest) (*pages, error) {
 		Resources:       res,
 		// The build's content hash: go-app's default changes at every
 		// start, which makes every browser download everything again.
-		Version: m.Version,
+		Version: version,
+		// The progress bar counts the bytes after decompression.
 		WasmContentLength:  strconv.FormatInt(wasm.Size, 10),
 		CacheableResources: cacheable,
-		Env: map[string]string{
-			ui.ConfigEnv: ui.EncodeConfig(ui.Config{
-				Kinds:        kinds(),
-				WorkerScript: res.Resolve("/web/" + workerScript),
-				WorkerWasm:   res.Resolve("/web/" + workerWasm),
-			}),
-		},
+		Env:                map[string]string{ui.ConfigEnv: config},
 		// Fetch the page's wasm while the HTML is parsed, not after.
 		RawHeaders: []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 	}
@@ -107,7 +112,17 @@ func newPages(res *resolver, m *console.Manifest) (*pages, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pages{goapp: h, appJS: appJS, etag: `"` + m.Version + `-app"`}, nil
+	return &pages{goapp: h, appJS: appJS, etag: `"` + version + `-app"`, version: version}, nil
+}
+
+// configVersion is the version the console announces: the build's, and a
+// hash of the configuration handed to the page. The service worker serves
+// the pages, and with them their configuration, from its cache; a server
+// started again with other flags (a proxy, a sandbox) changes the version,
+// so the browser installs the new pages rather than keep the stale ones.
+func configVersion(build, config string) string {
+	sum := sha256.Sum256([]byte(config))
+	return build + "-" + hex.EncodeToString(sum[:4])
 }
 
 // startWorkerAfterWasm returns go-app's app.js, changed in two ways.

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 )
 
@@ -35,11 +36,15 @@ type Options struct {
 	ConnectSources []string
 	// Assets is the built console (console.FS()); tests pass their own.
 	Assets fs.FS
+	// API tells the console how it may reach the API: the proxy and the
+	// sandbox mounted beside it, the origins it may call directly.
+	API ui.APIConfig
 }
 
 // A Server serves the console and the handlers mounted on it.
 type Server struct {
 	prefix   string
+	version  string
 	manifest *console.Manifest
 	mux      *http.ServeMux
 	handler  http.Handler
@@ -65,13 +70,15 @@ func New(o Options) (*Server, error) {
 	s := &Server{prefix: prefix, manifest: m, mux: http.NewServeMux()}
 	assets := newAssets(o.Assets, m)
 	res := newResolver(prefix, m)
-	pages, err := newPages(res, m)
+	pages, err := newPages(res, m, o.API)
 	if err != nil {
 		return nil, err
 	}
 
+	s.version = pages.version
 	s.mux.Handle("/web/", assets)
 	s.mux.HandleFunc("/healthz", health)
+	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
 	s.mux.Handle("/", pages)
 	s.handler = secure(csp, s.underPrefix(s.mux))
@@ -101,8 +108,9 @@ func (s *Server) Mux() *http.ServeMux { return s.mux }
 // Prefix returns the path the console is served under.
 func (s *Server) Prefix() string { return s.prefix }
 
-// Version returns the console's build version, a hash of its content.
-func (s *Server) Version() string { return s.manifest.Version }
+// Version returns the version the console announces: a hash of its
+// content and of the configuration the server hands it (see newPages).
+func (s *Server) Version() string { return s.version }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
@@ -140,6 +148,21 @@ func cleanPrefix(p string) (string, error) {
 
 // health answers the console's connectivity probe.
 func health(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// noReceiver answers the console's GET events when no webhook receiver is
+// mounted (a receiver's "GET /events" is the more specific pattern and
+// wins): 204 No Content, which the console reads as a server that
+// receives no events. A 404 would say the same, but the browser logs it
+// as an error on every page that shows events.
+func noReceiver(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
 }

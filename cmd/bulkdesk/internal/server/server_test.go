@@ -422,11 +422,38 @@ func TestHealthAndRobots(t *testing.T) {
 	}
 }
 
+// Without a receiver, GET events says so with 204, which the browser does
+// not log as an error; a receiver mounted answers instead.
+func TestEventsWithoutAReceiver(t *testing.T) {
+	s := newServer(t, server.Options{Prefix: "/console/"})
+	res, _ := get(t, s, "GET", "/console/events")
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("GET events without a receiver: %d, Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	if res, _ := get(t, s, "POST", "/console/events"); res.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST events: %d", res.StatusCode)
+	}
+	s = newServer(t, server.Options{})
+	s.Mux().HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	if res, _ := get(t, s, "GET", "/events"); res.StatusCode != http.StatusTeapot {
+		t.Errorf("GET events with a receiver mounted: %d", res.StatusCode)
+	}
+}
+
 func TestTheVersionNamesTheCache(t *testing.T) {
 	s := newServer(t, server.Options{})
+	v := s.Version()
 	res, worker := get(t, s, "GET", "/app-worker.js")
-	if s.Version() != "0123456789abcdef" || !strings.Contains(string(worker), `"app-" + "0123456789abcdef"`) || res.Header.Get("ETag") != `"0123456789abcdef"` {
-		t.Errorf("version %q, ETag %q", s.Version(), res.Header.Get("ETag"))
+	if !strings.HasPrefix(v, "0123456789abcdef-") || !strings.Contains(string(worker), `"app-" + "`+v+`"`) || res.Header.Get("ETag") != `"`+v+`"` {
+		t.Errorf("version %q, ETag %q", v, res.Header.Get("ETag"))
+	}
+	// The pages carry the server's configuration, and the service worker
+	// serves them from its cache: a server started with other flags must
+	// announce another version, or browsers keep the stale pages.
+	again := newServer(t, server.Options{})
+	sandboxed := newServer(t, server.Options{API: ui.APIConfig{Proxy: true, Sandbox: &ui.SandboxConfig{Path: "sandbox/multi", Proxied: true}}})
+	if again.Version() != v || sandboxed.Version() == v || !strings.HasPrefix(sandboxed.Version(), "0123456789abcdef-") {
+		t.Errorf("versions %q, %q (same flags), %q (with a sandbox)", v, again.Version(), sandboxed.Version())
 	}
 }
 

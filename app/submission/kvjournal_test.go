@@ -1,0 +1,63 @@
+package submission_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/submission"
+)
+
+// quotaStore is a KeyValue that, like localStorage, refuses values over a
+// quota.
+type quotaStore struct {
+	mu    sync.Mutex
+	quota int
+	data  map[string]string
+}
+
+func (s *quotaStore) Get(_ context.Context, key string) (string, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.data[key]
+	return v, ok, nil
+}
+
+func (s *quotaStore) Set(_ context.Context, key, value string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(value) > s.quota {
+		return errors.New("QuotaExceededError")
+	}
+	s.data[key] = value
+	return nil
+}
+
+func TestKeyValueJournal(t *testing.T) {
+	store := &quotaStore{quota: 4000, data: map[string]string{}}
+	testJournal(t, func() submission.Journal { return submission.NewKeyValue(store, "kv") })
+	if _, ok := store.data[submission.KeyPrefix+"kv"]; !ok {
+		t.Errorf("the journal is not under its key: %v", store.data)
+	}
+
+	// Over the quota, the kept bodies go and the entries stay.
+	ctx := context.Background()
+	j := submission.NewKeyValue(store, "quota")
+	big := submission.Entry{Ref: "bd-big", Kind: "transfers", State: submission.Planned, Body: json.RawMessage(`["` + strings.Repeat("x", 5000) + `"]`)}
+	if err := j.Put(ctx, big); err != nil {
+		t.Fatal(err)
+	}
+	all, err := j.Entries(ctx)
+	if err != nil || len(all) != 1 || all[0].Ref != "bd-big" || all[0].Body != nil {
+		t.Fatalf("entries %+v, %v", all, err)
+	}
+	if err := j.Put(ctx, submission.Entry{Ref: "bd-huge", Source: strings.Repeat("y", 5000)}); err == nil {
+		t.Error("an entry over the quota was reported stored")
+	}
+	if !strings.Contains(store.data[submission.KeyPrefix+"quota"], "bd-big") {
+		t.Error("a failed Put lost the earlier entries")
+	}
+}

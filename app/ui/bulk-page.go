@@ -1,0 +1,381 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Polling of a running bulk, and the size of a page of operations.
+const (
+	pollEvery          = time.Second
+	operationsPageSize = 50
+)
+
+var operationStatuses = []string{"SUBMITTED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"}
+
+// bulkPage is one bulk process: its state and progress, polled while it
+// runs; the actions its state allows; its operations, each placed at the
+// row of the operator's file it came from; and its result workbook.
+type bulkPage struct {
+	app.Compo
+
+	// page is the component's own context: a job's answer updates the
+	// page through it, since the control that started the job may be
+	// gone by then (go-app drops updates of unmounted elements).
+	page app.Context
+
+	api        APIConfig
+	id         string
+	backOffice bool
+
+	bulk    *worker.BulkInfo
+	failure *worker.APIFailure
+	message string
+	acting  string
+	mode    string
+	polls   int // numbers poll chains; a stale one stops
+	unwatch func()
+
+	opStatus   string
+	opOffset   int
+	ops        worker.OperationList
+	opsLoaded  bool
+	opsFailure *worker.APIFailure
+	opsRun     int
+
+	workbookBusy bool
+	workbookNote string
+	workbookFail *worker.APIFailure
+
+	announcement string
+}
+
+func newBulkPage() *bulkPage { return &bulkPage{mode: "ON_FAILURE_CONTINUE"} }
+
+func (p *bulkPage) OnMount(ctx app.Context) {
+	p.page = ctx
+	p.api = loadConfig().API
+}
+
+func (p *bulkPage) OnNav(ctx app.Context) {
+	p.page = ctx
+	p.api = loadConfig().API
+	q := ctx.Page().URL().Query()
+	p.id, p.backOffice = q.Get("id"), q.Get("api") == "backoffice"
+	p.bulk, p.failure, p.message = nil, nil, ""
+	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, worker.OperationList{}, false
+	if p.id == "" {
+		p.message = "No bulk is named: open one from the list of bulks."
+		return
+	}
+	p.refresh(ctx, true)
+	// The bulk_process_end event of the bulk, when the server's receiver
+	// gets it, shows the end at once rather than at the next poll.
+	p.stopWatching()
+	id := p.id
+	p.unwatch = watchBulkEnds(ctx, id, func(ctx app.Context, _ webhook.Event) {
+		if id == p.id {
+			p.refresh(ctx, true)
+		}
+	})
+}
+
+func (p *bulkPage) OnDismount() {
+	p.polls++
+	p.stopWatching()
+}
+
+func (p *bulkPage) stopWatching() {
+	if p.unwatch != nil {
+		p.unwatch()
+		p.unwatch = nil
+	}
+}
+
+func (p *bulkPage) Render() app.UI {
+	return newShell().Route("/bulk").Announcement(p.announcement).Content(
+		app.P().Body(app.A().Href(href("/bulks")).Text("All bulks")),
+		app.If(p.message != "", func() app.UI { return app.P().ID("bulk-message").Class("alert").Role("alert").Text(p.message) }),
+		app.If(p.failure != nil, func() app.UI { return failureView("bulk-failure", p.failure) }),
+		app.If(p.bulk != nil, p.renderBulk),
+	)
+}
+
+func (p *bulkPage) renderBulk() app.UI {
+	b := p.bulk
+	return app.Section().ID("bulk").DataSet("status", b.Status).DataSet("bulk", b.BulkID).Aria("labelledby", "bulk-title").Body(
+		app.H2().ID("bulk-title").Text("Bulk "+b.BulkID+apiSuffix(p.backOffice)),
+		app.Dl().Class("summary").Body(
+			app.Div().Class("summary-item").Body(app.Dt().Text("State"), app.Dd().ID("bulk-status").Class("summary-text").Body(statusBadge(b.Status))),
+			summaryItem("bulk-operations", "Operations", b.Operations, ""),
+			summaryItem("bulk-completed", "Completed", b.Counts["COMPLETED"], "ok"),
+			summaryItem("bulk-failed", "Failed", b.Counts["FAILED"], "bad"),
+			summaryItem("bulk-cancelled", "Cancelled", b.Counts["CANCELLED"], "warn"),
+		),
+		app.Div().Class("status", "status-busy").Body(
+			app.P().ID("bulk-progress-label").Text(fmt.Sprintf("%s of %s operations done", count(b.Done), count(b.Operations))),
+			app.Progress().ID("bulk-progress").Aria("labelledby", "bulk-progress-label").Max(max(b.Operations, 1)).Value(b.Done),
+		),
+		app.P().Class("note").Text(p.facts()),
+		p.renderActions(),
+		p.renderWorkbook(),
+		p.renderOperations(),
+	)
+}
+
+// facts are the bulk's other details in one line.
+func (p *bulkPage) facts() string {
+	b := p.bulk
+	s := b.Operation
+	if b.Mode != "" {
+		s += " · mode " + b.Mode
+	}
+	if b.Started != 0 {
+		s += " · started " + millis(b.Started)
+	}
+	if b.Finished != 0 {
+		s += " · finished " + millis(b.Finished)
+	}
+	if src := bulkSource(*b); src != "" {
+		s += " · from " + src
+	}
+	return s
+}
+
+// renderActions offers only the transitions the state allows.
+func (p *bulkPage) renderActions() app.UI {
+	b := p.bulk
+	if len(b.Actions) == 0 {
+		return app.P().ID("bulk-actions").Class("note").Text("The bulk has ended: no action can change it.")
+	}
+	return app.Div().ID("bulk-actions").Class("actions").Body(
+		app.Range(b.Actions).Slice(func(i int) app.UI {
+			a := b.Actions[i]
+			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(actionLabel(a)).
+				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
+			if a == "cancel" {
+				btn = btn.Class("button-quiet")
+			}
+			if p.acting != "" {
+				btn = btn.Disabled(true)
+			}
+			if a != "execute" {
+				return btn
+			}
+			return app.Div().Class("execute").Body(
+				app.Label().For("execute-mode").Text("When an operation fails"),
+				app.Select().ID("execute-mode").Class("select").OnChange(func(ctx app.Context, e app.Event) {
+					p.mode = ctx.JSSrc().Get("value").String()
+				}).Body(
+					option("ON_FAILURE_CONTINUE", "Continue with the others", p.mode == "ON_FAILURE_CONTINUE"),
+					option("ON_FAILURE_STOP", "Stop the bulk", p.mode == "ON_FAILURE_STOP"),
+				),
+				btn,
+			)
+		}),
+	)
+}
+
+func actionLabel(a string) string {
+	switch a {
+	case "execute":
+		return "Execute"
+	case "pause":
+		return "Pause"
+	case "resume":
+		return "Resume"
+	case "cancel":
+		return "Cancel the bulk"
+	}
+	return a
+}
+
+// act runs an action; cancel asks first, since it cannot be undone.
+func (p *bulkPage) act(ctx app.Context, a string) {
+	if p.acting != "" {
+		return
+	}
+	if a == "cancel" && app.IsClient && !app.Window().Call("confirm", "Cancel bulk "+p.id+"? Operations not yet run will never run.").Bool() {
+		return
+	}
+	conn := currentConnection(ctx)
+	if missing := conn.ready(p.api, p.backOffice); missing != "" {
+		p.message = "The connection is not ready: " + missing
+		return
+	}
+	p.acting, p.failure = a, nil
+	req := worker.BulkAction{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Action: a}
+	if a == "execute" {
+		req.Mode = p.mode
+	}
+	runJob(p.page, worker.JobBulkAction, req, nil, func(r worker.BulkResult, _ app.Value, err error) {
+		p.acting = ""
+		p.show(ctx, r, err, true)
+		if r.Failure == nil && err == nil {
+			p.announcement = fmt.Sprintf("%s: the bulk is %s.", actionLabel(a), statusWord(p.bulk.Status))
+		}
+	})
+}
+
+// refresh reads the bulk; withOps reads its operations too.
+func (p *bulkPage) refresh(ctx app.Context, withOps bool) {
+	conn := currentConnection(ctx)
+	if missing := conn.ready(p.api, p.backOffice); missing != "" {
+		p.message = "The connection is not ready: " + missing
+		return
+	}
+	req := worker.GetBulk{Connection: conn.forWorker(p.backOffice), BulkID: p.id}
+	runJob(p.page, worker.JobBulk, req, nil, func(r worker.BulkResult, _ app.Value, err error) {
+		p.show(ctx, r, err, withOps)
+	})
+}
+
+// show takes new details; while the bulk runs it polls again.
+func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps bool) {
+	switch {
+	case err != nil:
+		p.message = jobMessage(err)
+		return
+	case r.Failure != nil:
+		p.failure = r.Failure
+	}
+	if r.Bulk == nil {
+		return
+	}
+	if r.Failure == nil {
+		p.failure = nil
+	}
+	before := ""
+	if p.bulk != nil {
+		before = p.bulk.Status
+	}
+	p.bulk = r.Bulk
+	if before != p.bulk.Status {
+		withOps = true
+		if before != "" {
+			p.announcement = "The bulk is " + statusWord(p.bulk.Status) + "."
+		}
+	}
+	if withOps {
+		p.loadOperations(ctx)
+	}
+	p.polls++
+	if p.bulk.Status == "RUNNING" {
+		chain := p.polls
+		p.page.After(pollEvery, func(ctx app.Context) {
+			if chain == p.polls && p.Mounted() {
+				p.refresh(ctx, false)
+			}
+		})
+	}
+}
+
+func (p *bulkPage) renderOperations() app.UI {
+	l := p.ops
+	return app.Section().ID("operations").DataSet("loaded", p.opsLoaded).Aria("labelledby", "operations-title").Body(
+		app.H3().ID("operations-title").Text("Operations"),
+		app.Div().Class("filters").Body(
+			app.Div().Class("field").Body(
+				app.Label().For("operation-status").Text("State"),
+				app.Select().ID("operation-status").Class("select").OnChange(func(ctx app.Context, e app.Event) {
+					p.opStatus, p.opOffset = ctx.JSSrc().Get("value").String(), 0
+					p.loadOperations(ctx)
+				}).Body(
+					option("", "Every state", p.opStatus == ""),
+					app.Range(operationStatuses).Slice(func(i int) app.UI {
+						return option(operationStatuses[i], statusWord(operationStatuses[i]), operationStatuses[i] == p.opStatus)
+					}),
+				),
+			),
+		),
+		app.If(p.opsFailure != nil, func() app.UI { return failureView("operations-failure", p.opsFailure) }),
+		app.If(p.opsLoaded && len(l.Operations) == 0, func() app.UI {
+			return app.P().Class("note").Text("No operation in this state.")
+		}),
+		app.If(len(l.Operations) > 0, func() app.UI {
+			return app.Div().Body(
+				app.Table().ID("operations-table").Class("table").Body(
+					app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Operations)), plural(l.Count, "operation", "operations"))),
+					app.THead().Body(app.Tr().Body(
+						app.Th().Class("num").Text("Sequence"), app.Th().Text("In your file"), app.Th().Text("State"), app.Th().Text("Error"), app.Th().Text("Call"),
+					)),
+					app.TBody().Body(app.Range(l.Operations).Slice(func(i int) app.UI {
+						op := l.Operations[i]
+						return app.Tr().DataSet("sequence", op.Sequence).DataSet("status", op.Status).Body(
+							app.Td().Class("num").Text(count(op.Sequence)),
+							app.Td().Class("operation-place").Text(placeOf(op.Element, op.Sheet, op.Row)),
+							app.Td().Body(statusBadge(op.Status)),
+							app.Td().Class("operation-error").Text(op.Error),
+							app.Td().Class("operation-call").Text(op.Call),
+						)
+					})),
+				),
+				pager("operations", l.Offset, len(l.Operations), l.Count, operationsPageSize, func(ctx app.Context, offset int) {
+					p.opOffset = offset
+					p.loadOperations(ctx)
+				}),
+			)
+		}),
+	)
+}
+
+// loadOperations reads the page of operations the filter asks for.
+func (p *bulkPage) loadOperations(ctx app.Context) {
+	conn := currentConnection(ctx)
+	p.opsRun++
+	run := p.opsRun
+	req := worker.ListOperations{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Status: p.opStatus, Offset: p.opOffset, Limit: operationsPageSize}
+	runJob(p.page, worker.JobOperations, req, nil, func(l worker.OperationList, _ app.Value, err error) {
+		if run != p.opsRun {
+			return
+		}
+		p.opsLoaded = true
+		switch {
+		case err != nil:
+			p.opsFailure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+		case l.Failure != nil:
+			p.opsFailure = l.Failure
+		default:
+			p.ops, p.opsFailure = l, nil
+		}
+	})
+}
+
+func (p *bulkPage) renderWorkbook() app.UI {
+	btn := app.Button().ID("result-workbook").Type("button").Class("button", "button-quiet").Text("Download the result workbook").OnClick(p.downloadResults)
+	if p.workbookBusy {
+		btn = btn.Disabled(true)
+	}
+	return app.Div().Class("workbook").Body(
+		btn,
+		app.P().Class("hint").Text("Every row of your file with its bulk, its operation's state and error; the failed rows come first, on a sheet that loads again as it is, to fix and submit."),
+		app.If(p.workbookNote != "", func() app.UI { return app.P().ID("workbook-note").Role("status").Text(p.workbookNote) }),
+		app.If(p.workbookFail != nil, func() app.UI { return failureView("workbook-failure", p.workbookFail) }),
+	)
+}
+
+func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
+	p.workbookBusy, p.workbookNote, p.workbookFail = true, "Reading the operations…", nil
+	req := worker.ResultWorkbook{Connection: currentConnection(ctx).forWorker(p.backOffice), BulkID: p.id}
+	runJob(p.page, worker.JobResultWorkbook, req, func(pr worker.Progress) {
+		if pr.Total > 0 {
+			p.workbookNote = fmt.Sprintf("Reading the operations: %s of %s…", count(pr.Done), count(pr.Total))
+		}
+	}, func(f worker.ResultFile, data app.Value, err error) {
+		p.workbookBusy = false
+		switch {
+		case err != nil:
+			p.workbookNote = jobMessage(err)
+		case f.Failure != nil:
+			p.workbookNote, p.workbookFail = "", f.Failure
+		default:
+			download(data, f.Name, f.Type)
+			p.workbookNote = fmt.Sprintf("%s: %s, %s failed.", f.Name, plural(f.Rows, "row", "rows"), count(f.Failed))
+			p.announcement = p.workbookNote
+		}
+	})
+}

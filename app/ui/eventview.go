@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/ui/eventfeed"
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+)
+
+// eventTime writes a time as the events page shows it: in UTC, to the
+// second, so that operators in several time zones quote the same time.
+func eventTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// verifyHref returns the URL of the verifier page, loaded with the
+// headers and body of an event the console holds.
+func verifyHref(seq uint64) string {
+	return href("/webhooks") + "?event=" + strconv.FormatUint(seq, 10)
+}
+
+// eventsHref returns the URL of the events page, filtered to one type
+// when eventType is not "".
+func eventsHref(eventType string) string {
+	if eventType == "" {
+		return href("/feed")
+	}
+	return href("/feed") + "?type=" + url.QueryEscape(eventType)
+}
+
+// keptHeaders are the headers of an event, in the order a person reads
+// them: what is signed, then the signatures, then the correlation id.
+var keptHeaders = []string{
+	webhook.HeaderCallRef, webhook.HeaderPublishedTimestamp,
+	webhook.HeaderSignatureV2, webhook.HeaderSignature, webhook.HeaderRequestRef,
+}
+
+// eventHeaderLines writes an event's kept headers as "name: value" lines,
+// the form the verifier page takes.
+func eventHeaderLines(ev webhook.Event) string {
+	var b strings.Builder
+	for _, name := range keptHeaders {
+		if v, ok := ev.Headers[name]; ok {
+			fmt.Fprintf(&b, "%s: %s\n", name, v)
+		}
+	}
+	return b.String()
+}
+
+// typeOption is one choice of the events page's type filter.
+type typeOption struct {
+	path, label string
+}
+
+// typeOptions returns the filter's choices after "every type": the types
+// of the events held, with their counts, in the reference's order, and
+// the chosen type even when none of its events is held.
+func typeOptions(counts map[string]int, chosen string) []typeOption {
+	var out []typeOption
+	known := map[string]bool{}
+	for _, t := range webhook.Types() {
+		known[t.Path] = true
+		if n := counts[t.Path]; n > 0 || t.Path == chosen {
+			out = append(out, typeOption{t.Path, fmt.Sprintf("%s (%s)", t.Title, count(n))})
+		}
+	}
+	// Types the reference does not list cannot reach the receiver, but a
+	// page must not hide what it holds.
+	var other []string
+	for path, n := range counts {
+		if !known[path] && n > 0 {
+			other = append(other, path)
+		}
+	}
+	sort.Strings(other)
+	for _, path := range other {
+		out = append(out, typeOption{path, fmt.Sprintf("%s (%s)", path, count(counts[path]))})
+	}
+	return out
+}
+
+// feedNotice says where the connection to the receiver stands, in an
+// operator's words: a state for styling and tests, and a sentence.
+func feedNotice(st eventfeed.Status, webhookURL string) (state, text string) {
+	if !st.Online && st.State != eventfeed.StateNoReceiver {
+		return "offline", "The console is offline: its server does not answer. Events it receives meanwhile will appear here when it is back."
+	}
+	switch st.State {
+	case eventfeed.StateLive:
+		return "live", "Live: events appear here as this server's receiver accepts them. The API posts them to " + webhookURL + "/<event path>, such as " + webhookURL + "/bulk_process_end/watch."
+	case eventfeed.StateReconnecting:
+		text = "The stream of events dropped; reconnecting"
+		if st.Newest > 0 {
+			text += fmt.Sprintf(" and resuming after event #%d", st.Newest)
+		}
+		if !st.RetryAt.IsZero() {
+			text += ", next attempt at " + st.RetryAt.UTC().Format("15:04:05 UTC")
+		}
+		return "reconnecting", text + "."
+	case eventfeed.StateNoReceiver:
+		return "no-receiver", "This server receives no webhook events. Start it with -webhook-key (or the BULKDESK_WEBHOOK_KEY environment variable) to receive the API's signed events at " + webhookURL + "/<event path>, or with -sandbox, whose bulks send their end-of-bulk events here."
+	case eventfeed.StateOffline:
+		text = "The server does not answer; trying again"
+		if !st.RetryAt.IsZero() {
+			text += " at " + st.RetryAt.UTC().Format("15:04:05 UTC")
+		}
+		return "offline", text + "."
+	default:
+		return "connecting", "Connecting to this server's webhook receiver…"
+	}
+}
+
+// gapText says which events a gap lost.
+func gapText(g eventfeed.Gap) string {
+	first, last := g.After+1, g.Oldest-1
+	if first == last {
+		return fmt.Sprintf("Event #%d left the receiver's memory before this console could fetch it: it is not shown here.", first)
+	}
+	return fmt.Sprintf("Events #%d to #%d (%s) left the receiver's memory before this console could fetch them: they are not shown here.", first, last, count(int(g.Missing())))
+}

@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// failureTitles head an API failure by what the operator can do.
+var failureTitles = map[string]string{
+	"bad-request":  "The API refused the request as invalid",
+	"credentials":  "The API did not accept the credentials",
+	"forbidden":    "These credentials may not do this",
+	"not-found":    "The API does not know it",
+	"conflict":     "The bulk's state does not allow this",
+	"rate-limited": "Too many requests: the API asks to wait",
+	"server":       "The API failed",
+	"network":      "No answer from the API",
+	"other":        "The request could not be made",
+}
+
+// failureView shows an API failure: what happened in an operator's words,
+// the call, the status and code, the request-ref to quote to support, and
+// every syntax error next to the element and file row it names.
+func failureView(id string, f *worker.APIFailure) app.UI {
+	title := failureTitles[f.Class]
+	if title == "" {
+		title = "The API answered with an error"
+	}
+	var facts []string
+	if f.Status != 0 {
+		facts = append(facts, fmt.Sprintf("HTTP %d", f.Status))
+	}
+	if f.Call != "" {
+		facts = append(facts, f.Call)
+	}
+	if f.Code != "" {
+		facts = append(facts, "code "+f.Code)
+	}
+	if f.Chunk >= 0 && f.Ref != "" {
+		facts = append(facts, fmt.Sprintf("chunk %d, idempotency-ref %s", f.Chunk+1, f.Ref))
+	}
+	return app.Div().ID(id).Class("failure").Role("alert").DataSet("class", f.Class).Body(
+		app.P().Class("failure-title").Text(title),
+		app.P().Class("failure-summary").Text(f.Summary),
+		app.If(len(facts) > 0, func() app.UI {
+			return app.P().Class("failure-facts").Text(strings.Join(facts, " · "))
+		}),
+		app.If(f.RequestRef != "", func() app.UI {
+			return app.P().Class("failure-ref").Body(
+				app.Text("request-ref "),
+				app.Code().Class("request-ref").Text(f.RequestRef),
+				app.Text(" — quote it to support."),
+			)
+		}),
+		app.If(f.Class == "credentials" || f.Class == "forbidden", func() app.UI {
+			return app.P().Body(app.A().Href(href("/settings")).Text("Check the connection settings"))
+		}),
+		app.If(f.RetryAfter > 0, func() app.UI {
+			return app.P().Text(fmt.Sprintf("The API asks to wait %d seconds before the next request.", f.RetryAfter))
+		}),
+		app.If(len(f.Fields) > 0, func() app.UI {
+			return app.Ol().Class("problems", "field-failures").Body(
+				app.Range(f.Fields).Slice(func(i int) app.UI {
+					ff := f.Fields[i]
+					return app.Li().Class("problem", "problem-error").Body(
+						app.Span().Class("problem-severity").Text("Refused"),
+						app.Span().Class("problem-where").Text(fieldPlace(ff)),
+						app.Span().Class("problem-message").Text(ff.Text),
+					)
+				}),
+			)
+		}),
+	)
+}
+
+// fieldPlace names where a refused field is in the operator's file.
+func fieldPlace(ff worker.FieldFailure) string {
+	var where string
+	switch {
+	case ff.Element == worker.RequestLevel:
+		where = "Whole request"
+	case ff.Sheet != "":
+		where = fmt.Sprintf("Sheet %s, row %d (element %s)", ff.Sheet, ff.Row, count(ff.Element))
+	default:
+		where = "Element " + count(ff.Element)
+	}
+	if ff.Field != "" {
+		where += " · " + ff.Field
+	}
+	return where
+}
+
+// placeOf names an element's place in the operator's file: its sheet and
+// row, or for a JSON body its index.
+func placeOf(element int, sheet string, row int) string {
+	switch {
+	case element < 0:
+		return "—"
+	case sheet != "":
+		return fmt.Sprintf("%s row %d", sheet, row)
+	}
+	return "element " + count(element)
+}

@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// journalView lists the submissions the journal holds, on the pages that
+// show it: each with its state and bulks, an interrupted one with the
+// offer to resume it with its original refs.
+type journalView struct {
+	// page is the owning page's context (see submitPage.page).
+	page app.Context
+
+	list    worker.JournalList
+	loaded  bool
+	failure string
+
+	resuming      string // the submission being resumed
+	progress      worker.Progress
+	resumeFailure *worker.APIFailure
+	failedID      string
+	message       string
+}
+
+// load reads the journal again; then, when not nil, runs after.
+func (j *journalView) load(ctx app.Context, then func()) {
+	runJob(j.page, worker.JobJournal, worker.Journal{}, nil, func(l worker.JournalList, _ app.Value, err error) {
+		j.loaded = true
+		if err != nil {
+			j.failure = jobMessage(err)
+			return
+		}
+		j.list, j.failure = l, ""
+		if then != nil {
+			then()
+		}
+	})
+}
+
+// interrupted returns the submissions that stopped before every chunk
+// was submitted.
+func (j *journalView) interrupted() []worker.SubmissionInfo {
+	var out []worker.SubmissionInfo
+	for _, s := range j.list.Submissions {
+		if s.Interrupted {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (j *journalView) render(api APIConfig, resumed func(app.Context, worker.Submitted, error)) app.UI {
+	return app.Section().ID("journal").Class("journal").DataSet("loaded", j.loaded).Aria("labelledby", "journal-title").Body(
+		app.H2().ID("journal-title").Text("Submissions from this browser"),
+		app.If(j.failure != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.failure) }),
+		app.If(j.loaded && len(j.list.Submissions) == 0 && j.failure == "", func() app.UI {
+			return app.P().Class("note").Text("None yet. Every submission is recorded here, in this browser, before its first request is sent.")
+		}),
+		app.If(len(j.list.Submissions) > 0, func() app.UI {
+			return app.Div().Body(
+				app.P().Class("note").Text(fmt.Sprintf("Kept in this browser's %s, before each request is sent: a reload or a lost connection never loses track of a bulk.", j.list.Storage)),
+				app.Table().Class("table", "journal-table").Body(
+					app.THead().Body(app.Tr().Body(
+						app.Th().Text("File"), app.Th().Text("Kind"), app.Th().Text("Last change"), app.Th().Text("State"), app.Th().Text("Bulks"), app.Th().Text(""),
+					)),
+					app.TBody().Body(app.Range(j.list.Submissions).Slice(func(i int) app.UI {
+						return j.row(api, j.list.Submissions[i], resumed)
+					})),
+				),
+			)
+		}),
+	)
+}
+
+func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
+	done := 0
+	for _, c := range s.Chunks {
+		if c.State == "submitted" {
+			done++
+		}
+	}
+	state := "Submitted"
+	switch {
+	case s.State == "failed":
+		state = fmt.Sprintf("Refused after %d of %d chunks", done, len(s.Chunks))
+	case s.Interrupted:
+		state = fmt.Sprintf("Interrupted: %d of %d chunks submitted", done, len(s.Chunks))
+	}
+	source := s.Source
+	if source == "" {
+		source = "(unnamed file)"
+	}
+	return app.Tr().ID("submission-"+s.ID).DataSet("state", s.State).DataSet("interrupted", s.Interrupted).Body(
+		app.Td().Text(source),
+		app.Td().Text(kindTitle(s.Kind)+apiSuffix(s.BackOffice)),
+		app.Td().Text(s.Updated.Local().Format(time.DateTime)),
+		app.Td().Class("journal-state").Text(state),
+		app.Td().Body(bulkLinks("bulks-"+s.ID, s)),
+		app.Td().Body(j.actions(api, s, resumed)),
+	)
+}
+
+func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
+	if j.resuming == s.ID {
+		return app.Div().Class("status-busy").Body(
+			app.Progress().ID("resume-progress").Aria("label", "Chunks sent").Max(max(j.progress.Total, 1)).Value(j.progress.Done),
+			app.P().Class("note").Text(j.progress.Detail),
+		)
+	}
+	return app.Div().Body(
+		app.If(s.Interrupted && s.Resumable, func() app.UI {
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text("Resume with the original refs").
+				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID)) // see pager
+		}),
+		app.If(s.Interrupted && !s.Resumable, func() app.UI {
+			return app.P().Class("note").Text("Load the file again to resume: its chunks get the same refs.")
+		}),
+		app.If(s.State == "failed" && s.Resumable, func() app.UI {
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text("Send again").
+				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID))
+		}),
+		app.If(!s.Interrupted || s.State == "failed", func() app.UI {
+			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text("Forget").
+				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) }, app.EventScope(s.ID))
+		}),
+		app.If(j.failedID == s.ID && j.resumeFailure != nil, func() app.UI { return failureView("resume-failure", j.resumeFailure) }),
+		app.If(j.failedID == s.ID && j.message != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.message) }),
+	)
+}
+
+// resume sends what an interrupted submission did not, with its refs.
+func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) {
+	if j.resuming != "" {
+		return
+	}
+	conn := currentConnection(ctx)
+	if missing := conn.ready(api, s.BackOffice); missing != "" {
+		j.failedID, j.resumeFailure, j.message = s.ID, nil, "The connection is not ready: "+missing
+		return
+	}
+	j.resuming, j.failedID, j.resumeFailure, j.message = s.ID, "", nil, ""
+	j.progress = worker.Progress{Total: len(s.Chunks)}
+	req := worker.ResumeSubmission{Submission: s.ID, Connection: conn.forWorker(s.BackOffice)}
+	runJob(j.page, worker.JobResumeSubmission, req, func(p worker.Progress) { j.progress = p }, func(r worker.Submitted, _ app.Value, err error) {
+		j.resuming = ""
+		switch {
+		case err != nil:
+			j.failedID, j.message = s.ID, jobMessage(err)
+		case r.Failure != nil:
+			j.failedID, j.resumeFailure = s.ID, r.Failure
+		}
+		j.load(ctx, nil)
+		if resumed != nil {
+			resumed(ctx, r, err)
+		}
+	})
+}
+
+func (j *journalView) forget(ctx app.Context, s worker.SubmissionInfo) {
+	// The record is what warns when the same file is loaded again after
+	// the API has forgotten its refs: the operator decides knowingly.
+	if app.IsClient && !app.Window().Call("confirm", "Forget this submission? Loading the same file again will then no longer warn that it was submitted.").Bool() {
+		return
+	}
+	runJob(j.page, worker.JobForgetSubmission, worker.ForgetSubmission{Submission: s.ID}, nil, func(l worker.JournalList, _ app.Value, err error) {
+		if err != nil {
+			j.failedID, j.message = s.ID, jobMessage(err)
+			return
+		}
+		j.list = l
+	})
+}

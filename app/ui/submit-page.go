@@ -1,0 +1,509 @@
+package ui
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// The steps of a submission.
+const (
+	submitNone      = "none"      // no document handed over
+	submitPreparing = "preparing" // the worker plans it
+	submitConfirm   = "confirm"   // the confirmation step
+	submitSending   = "sending"   // chunks are being sent
+	submitDone      = "done"      // every chunk is submitted
+	submitStopped   = "stopped"   // a refusal, a failure or a stop
+)
+
+// submitPage is the submission of the current document: a confirmation
+// step with the control totals and any earlier submission of the same
+// content, then the chunks sent with a progress bar, then the bulks made.
+// Below it, the journal lists every submission of this browser, and
+// offers to resume an interrupted one with its original refs.
+type submitPage struct {
+	app.Compo
+
+	// page is the component's own context: a job's answer updates the
+	// page through it, since the control that started the job may be
+	// gone by then (go-app drops updates of unmounted elements).
+	page app.Context
+
+	api  APIConfig
+	doc  CurrentDocument
+	step string
+
+	// validOnly and newBulk are the operator's explicit choices.
+	validOnly bool
+	newBulk   bool
+	prepared  worker.Confirmation
+
+	progress worker.Progress
+	cancel   func()
+	result   worker.Submitted
+	failure  *worker.APIFailure
+	message  string
+
+	asideBusy bool
+	asideNote string
+
+	journal journalView
+
+	announcement string
+}
+
+func newSubmitPage() *submitPage { return &submitPage{step: submitNone} }
+
+func (p *submitPage) OnMount(ctx app.Context) {
+	p.page, p.journal.page = ctx, ctx
+	mark("submit-opened")
+	p.api = loadConfig().API
+	ctx.GetState(CurrentDocumentState, &p.doc)
+	p.journal.load(ctx, nil)
+	if p.doc.ID == 0 {
+		p.step = submitNone
+		return
+	}
+	p.prepare(ctx)
+}
+
+func (p *submitPage) OnDismount() {
+	// A submission under way goes on in the worker: leaving the page does
+	// not stop it, and the journal shows it.
+	p.cancel = nil
+}
+
+func (p *submitPage) Render() app.UI {
+	return newShell().Route(SubmitPath).Announcement(p.announcement).Content(
+		p.renderDocument(),
+		p.journal.render(p.api, p.resumed),
+	)
+}
+
+func (p *submitPage) renderDocument() app.UI {
+	switch p.step {
+	case submitNone:
+		return app.P().ID("submit-status").Class("lead").Body(
+			app.Text("No file is ready to submit. "),
+			app.A().Href(href("/")).Text("Load one on the Import page"),
+			app.Text("; earlier submissions are listed below."),
+		)
+	case submitPreparing:
+		return app.P().ID("submit-status").Class("status").Text("Preparing " + p.doc.FileName + "…")
+	}
+	pr := p.prepared
+	return app.Section().ID("submission").Class("result").DataSet("step", p.step).Aria("labelledby", "submission-title").Body(
+		app.H2().ID("submission-title").Text(pr.FileName),
+		p.renderSummary(),
+		p.renderTarget(),
+		p.renderPriors(),
+		p.renderChoice(),
+		p.renderAction(),
+	)
+}
+
+// renderSummary shows what will be sent: kind, counts, bulks and the
+// control totals.
+func (p *submitPage) renderSummary() app.UI {
+	pr := p.prepared
+	return app.Div().Body(
+		app.Dl().Class("summary").Body(
+			textItem("confirm-kind", "Kind", kindTitle(pr.Kind)+apiSuffix(pr.BackOffice)),
+			summaryItem("confirm-elements", "Elements in the file", pr.Elements, ""),
+			summaryItem("confirm-invalid", "Invalid", pr.Invalid, "bad"),
+			summaryItem("confirm-sending", "To send", pr.Sending, "ok"),
+			summaryItem("confirm-bulks", "Bulks", len(pr.Chunks), ""),
+		),
+		app.If(len(pr.Totals) > 0, func() app.UI {
+			return app.Table().ID("control-totals").Class("table").Body(
+				app.Caption().Text("Control totals of the elements sent"),
+				app.THead().Body(app.Tr().Body(app.Th().Text("Currency"), app.Th().Class("num").Text("Total"), app.Th().Class("num").Text("Elements"))),
+				app.TBody().Body(app.Range(pr.Totals).Slice(func(i int) app.UI {
+					t := pr.Totals[i]
+					return app.Tr().DataSet("currency", t.Currency).Body(
+						app.Td().Text(t.Currency),
+						app.Td().Class("num", "total-amount").Text(t.Amount),
+						app.Td().Class("num").Text(count(t.Count)),
+					)
+				})),
+			)
+		}),
+		app.If(len(pr.Chunks) > 1, func() app.UI {
+			return app.P().ID("chunking").Class("note").Text(fmt.Sprintf("A bulk holds at most 10,000 elements: the %s elements go as %s, each with its own idempotency-ref.", count(pr.Sending), plural(len(pr.Chunks), "bulk", "bulks")))
+		}),
+		app.If(len(pr.Chunks) > 0, func() app.UI {
+			total := 0
+			for _, c := range pr.Chunks {
+				total += c.Bytes
+			}
+			return app.P().ID("confirm-size").Class("note").DataSet("bytes", total).Text("Request size: " + byteSize(total) + ".")
+		}),
+	)
+}
+
+// renderTarget says where the bulk goes, and that it is the sandbox.
+func (p *submitPage) renderTarget() app.UI {
+	c := p.connection()
+	where := fmt.Sprintf("%s, %s", p.prepared.Endpoint, c.target())
+	if c.isSandbox(p.api) {
+		return app.P().ID("submit-target").Class("notice").Body(app.Strong().Text("Sandbox: "), app.Text(where+" — the server's stand-in API; no money moves."))
+	}
+	return app.P().ID("submit-target").Class("note").Text("Sent as " + where + ".")
+}
+
+// renderPriors warns of earlier submissions of the same chunks, naming
+// their bulks.
+func (p *submitPage) renderPriors() app.UI {
+	pr := p.prepared
+	if len(pr.Priors) == 0 {
+		return nil
+	}
+	title := "This file was submitted before"
+	switch {
+	case pr.NewBulk:
+		title = "Submitting again as new bulks"
+	case p.interrupted():
+		title = "An earlier submission of this file was interrupted"
+	}
+	return app.Div().ID("priors").Class("warning-box").Role("alert").Body(
+		app.P().Class("failure-title").Text(title),
+		app.Ul().Body(app.Range(pr.Priors).Slice(func(i int) app.UI {
+			prior := pr.Priors[i]
+			li := app.Li().Text(prior.Warning)
+			if prior.BulkID != "" {
+				li = app.Li().Body(app.Text(prior.Warning+" "), app.A().Href(bulkHref(prior.BulkID, pr.BackOffice)).Text("Open bulk "+prior.BulkID))
+			}
+			return li
+		})),
+		app.If(pr.NewBulk, func() app.UI {
+			return app.P().Text("The chunks get new idempotency-refs: the API will make new bulks, and the operations run again.")
+		}).ElseIf(p.interrupted(), func() app.UI {
+			return app.P().Text("Sending now resumes it: the chunks keep their original idempotency-refs, so the API returns the bulks it already made instead of making them twice.")
+		}).Else(func() app.UI {
+			return app.P().Text("Sending the same chunks again returns the same bulks. To run these operations a second time, submit them again as new bulks.")
+		}),
+	)
+}
+
+// interrupted reports whether an earlier attempt with the same refs did
+// not finish: sending resumes it.
+func (p *submitPage) interrupted() bool {
+	for _, prior := range p.prepared.Priors {
+		if prior.SameRef && prior.State != "submitted" {
+			return true
+		}
+	}
+	return false
+}
+
+// submittedBefore reports whether every chunk was submitted before with
+// the same refs: sending again would only return the same bulks.
+func (p *submitPage) submittedBefore() bool {
+	pr := p.prepared
+	if len(pr.Priors) == 0 || pr.NewBulk {
+		return false
+	}
+	for _, prior := range pr.Priors {
+		if !prior.SameRef || prior.State != "submitted" {
+			return false
+		}
+	}
+	return len(pr.Priors) == len(pr.Chunks)
+}
+
+// renderChoice offers the explicit choice to send the valid elements
+// only, and the workbook of the ones kept aside.
+func (p *submitPage) renderChoice() app.UI {
+	pr := p.prepared
+	if pr.Invalid == 0 || pr.Invalid == pr.Elements {
+		return nil
+	}
+	valid := pr.Elements - pr.Invalid
+	box := app.Input().Type("checkbox").ID("valid-only").OnChange(p.validOnlyChosen)
+	if p.validOnly {
+		box = box.Checked(true)
+	}
+	if p.step == submitSending || p.step == submitDone {
+		box = box.Disabled(true)
+	}
+	return app.Div().ID("aside-choice").Class("choice-box").Body(
+		app.Div().Class("check", "choice").Body(
+			box,
+			app.Label().For("valid-only").Text(fmt.Sprintf("Submit the %s valid elements and keep the %s invalid ones aside as a workbook", count(valid), count(pr.Invalid))),
+		),
+		app.If(p.validOnly, func() app.UI {
+			b := app.Button().ID("aside-workbook").Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Download the %s invalid elements as a workbook", count(pr.Invalid))).OnClick(p.downloadAside)
+			if p.asideBusy {
+				b = b.Disabled(true)
+			}
+			return app.Div().Body(b, app.If(p.asideNote != "", func() app.UI { return app.P().ID("aside-note").Class("note").Text(p.asideNote) }))
+		}),
+	)
+}
+
+// renderAction is the step's main control and its outcome.
+func (p *submitPage) renderAction() app.UI {
+	pr := p.prepared
+	switch p.step {
+	case submitSending:
+		bar := app.Progress().ID("submit-progress").Aria("label", "Chunks sent").Max(max(p.progress.Total, 1)).Value(p.progress.Done)
+		return app.Div().ID("submit-status").Class("status", "status-busy").Body(
+			app.P().Text(fmt.Sprintf("Sent %d of %s", p.progress.Done, plural(max(p.progress.Total, len(pr.Chunks)), "chunk", "chunks"))),
+			bar,
+			app.Button().ID("stop-submission").Type("button").Class("button", "button-quiet").Text("Stop").OnClick(p.stop),
+			app.P().ID("submit-detail").Class("note").Text(p.progress.Detail),
+		)
+	case submitDone:
+		return app.Div().ID("submit-status").Class("all-clear").Role("status").Body(
+			app.P().Text(fmt.Sprintf("Submitted: %s made. Open a bulk to execute it.", plural(len(p.result.Submission.Chunks), "bulk", "bulks"))),
+			bulkLinks("submitted-bulks", p.result.Submission),
+		)
+	case submitStopped:
+		return app.Div().ID("submit-status").Body(
+			app.If(p.failure != nil, func() app.UI { return failureView("submit-failure", p.failure) }),
+			app.If(p.message != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(p.message) }),
+			app.If(len(p.result.Submission.Chunks) > 0, func() app.UI { return bulkLinks("submitted-bulks", p.result.Submission) }),
+			app.P().Class("note").Text("Nothing of the file is lost: it is still loaded, and the journal keeps where the submission stopped. Sending again resumes it with the same idempotency-refs."),
+			app.Div().Class("actions").Body(
+				app.Button().ID("submit-again").Type("button").Class("button").Text("Send again").OnClick(p.submit),
+				app.A().Class("button", "button-quiet").Href(href("/")).Text("Back to the file"),
+			),
+		)
+	}
+	if pr.Blocked != "" {
+		return app.P().ID("submit-blocked").Class("alert").Role("alert").Text(pr.Blocked)
+	}
+	if missing := p.connection().ready(p.api, pr.BackOffice); missing != "" {
+		return app.Div().ID("submit-blocked").Class("alert").Role("alert").Body(
+			app.Text("The connection is not ready: "+missing+" "),
+			app.A().Href(href("/settings")).Text("Open the connection settings"),
+		)
+	}
+	label := fmt.Sprintf("Submit %s as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "bulk", "bulks"))
+	switch {
+	case pr.NewBulk:
+		label = fmt.Sprintf("Submit %s again as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "new bulk", "new bulks"))
+	case p.interrupted():
+		label = "Resume: send the remaining chunks with their original refs"
+	}
+	return app.Div().Class("actions").Body(
+		app.If(!p.submittedBefore(), func() app.UI {
+			return app.Button().ID("confirm-submit").Type("button").Class("button").Text(label).OnClick(p.submit)
+		}),
+		app.If(len(pr.Priors) > 0 && !pr.NewBulk, func() app.UI {
+			return app.Button().ID("submit-new-bulk").Type("button").Class("button", "button-quiet").Text("Submit again as a new bulk…").OnClick(p.submitAsNew)
+		}),
+		app.A().Class("button", "button-quiet").Href(href("/")).Text("Back to the file"),
+	)
+}
+
+// connection is the current connection.
+func (p *submitPage) connection() Connection {
+	connections.Lock()
+	defer connections.Unlock()
+	if connections.set {
+		return connections.current
+	}
+	return defaultConnection(p.api)
+}
+
+func (p *submitPage) validOnlyChosen(ctx app.Context, e app.Event) {
+	p.validOnly = ctx.JSSrc().Get("checked").Bool()
+	p.prepare(ctx)
+}
+
+func (p *submitPage) submitAsNew(ctx app.Context, e app.Event) {
+	p.newBulk = true
+	p.prepare(ctx)
+}
+
+// prepare asks the worker for the plan and the confirmation's figures.
+func (p *submitPage) prepare(ctx app.Context) {
+	p.step = submitPreparing
+	p.failure, p.message = nil, ""
+	conn := p.connection().forWorker(p.doc.BackOffice)
+	req := worker.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
+	runJob(p.page, worker.JobPrepareSubmission, req, nil, func(r worker.Confirmation, _ app.Value, err error) {
+		if err != nil {
+			p.step, p.message = submitStopped, jobMessage(err)
+			p.announcement = p.message
+			return
+		}
+		p.prepared, p.step = r, submitConfirm
+		p.announcement = p.confirmation()
+		ctx.Defer(func(app.Context) { mark("confirm-shown") })
+	})
+}
+
+// confirmation reads the confirmation step out for screen readers.
+func (p *submitPage) confirmation() string {
+	pr := p.prepared
+	if pr.Blocked != "" {
+		return pr.Blocked
+	}
+	s := fmt.Sprintf("Ready to submit %s of %s as %s.", plural(pr.Sending, "element", "elements"), kindTitle(pr.Kind), plural(len(pr.Chunks), "bulk", "bulks"))
+	for _, t := range pr.Totals {
+		s += fmt.Sprintf(" Total %s %s.", t.Currency, t.Amount)
+	}
+	if len(pr.Priors) > 0 {
+		s += " " + pr.Priors[0].Warning
+	}
+	return s
+}
+
+// submit sends the prepared plan; after a stop it sends the same plan
+// again, which resumes it.
+func (p *submitPage) submit(ctx app.Context, e app.Event) {
+	if p.step == submitSending || p.prepared.Plan == "" {
+		return
+	}
+	p.step = submitSending
+	p.progress = worker.Progress{Total: len(p.prepared.Chunks)}
+	p.failure, p.message = nil, ""
+	p.announcement = "Submitting…"
+	mark("submit-start")
+	req := worker.Submit{Plan: p.prepared.Plan, Connection: p.connection().forWorker(p.prepared.BackOffice)}
+	p.cancel = runJob(p.page, worker.JobSubmit, req, func(pr worker.Progress) {
+		p.progress = pr
+		// Reload the journal as soon as it holds the submission.
+		if pr.Done == 0 && len(p.journal.list.Submissions) == 0 {
+			p.journal.load(ctx, nil)
+		}
+	}, func(r worker.Submitted, _ app.Value, err error) {
+		p.cancel = nil
+		p.finished(ctx, r, err)
+	})
+}
+
+// resumed shows a submission the journal resumed as this page's own.
+func (p *submitPage) resumed(ctx app.Context, r worker.Submitted, err error) {
+	if p.step == submitNone || p.step == submitStopped || p.step == submitDone {
+		p.result = r
+	}
+	if err == nil && r.Failure == nil && p.step == submitStopped {
+		p.step = submitDone
+	}
+}
+
+// finished shows a submission's outcome.
+func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
+	p.result = r
+	p.journal.load(ctx, nil)
+	switch {
+	case jobCanceled(err):
+		p.step, p.message = submitStopped, "Stopped. The journal keeps the chunks not yet submitted; sending again resumes with the same refs."
+	case err != nil:
+		p.step, p.message = submitStopped, jobMessage(err)
+	case r.Failure != nil:
+		p.step, p.failure = submitStopped, r.Failure
+	default:
+		p.step = submitDone
+		mark("submit-done")
+	}
+	switch {
+	case p.failure != nil:
+		p.announcement = "The submission stopped: " + p.failure.Summary
+	case p.message != "":
+		p.announcement = p.message
+	default:
+		p.announcement = fmt.Sprintf("Submitted as %s.", plural(len(r.Submission.Chunks), "bulk", "bulks"))
+	}
+}
+
+func (p *submitPage) stop(ctx app.Context, e app.Event) {
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
+
+// downloadAside writes the invalid elements as a workbook.
+func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
+	p.asideBusy = true
+	runJob(p.page, worker.JobAsideWorkbook, worker.AsideWorkbook{Document: p.doc.ID}, nil, func(f worker.File, data app.Value, err error) {
+		p.asideBusy = false
+		if err != nil {
+			p.asideNote = jobMessage(err)
+			return
+		}
+		download(data, f.Name, f.Type)
+		p.asideNote = fmt.Sprintf("%s: %s with their errors, to fix and load again.", f.Name, plural(f.Rows, "element", "elements"))
+		p.announcement = p.asideNote
+	})
+}
+
+// textItem is a summary item whose value is text.
+func textItem(id, label, value string) app.UI {
+	return app.Div().Class("summary-item").Body(
+		app.Dt().Text(label),
+		app.Dd().ID(id).Class("summary-text").Text(value),
+	)
+}
+
+func apiSuffix(backOffice bool) string {
+	if backOffice {
+		return " (back-office)"
+	}
+	return ""
+}
+
+// kindTitle is a kind's title, as the server listed it.
+func kindTitle(id string) string {
+	for _, k := range loadConfig().Kinds {
+		if k.ID == id {
+			return k.Title
+		}
+	}
+	return id
+}
+
+// bulkHref is the address of a bulk's page.
+func bulkHref(id string, backOffice bool) string {
+	u := href("/bulk") + "?id=" + url.QueryEscape(id)
+	if backOffice {
+		u += "&api=backoffice"
+	}
+	return u
+}
+
+// bulkLinks lists a submission's chunks with their bulks.
+func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
+	return app.Ul().ID(id).Class("bulk-links").Body(app.Range(s.Chunks).Slice(func(i int) app.UI {
+		c := s.Chunks[i]
+		what := fmt.Sprintf("Chunk %d: %s", c.Index+1, plural(c.Elements, "element", "elements"))
+		if c.BulkID == "" {
+			return app.Li().Text(what + " — " + chunkState(c))
+		}
+		return app.Li().Body(
+			app.Text(what+" — "),
+			app.A().Href(bulkHref(c.BulkID, s.BackOffice)).DataSet("bulk", c.BulkID).Text("bulk "+c.BulkID),
+		)
+	}))
+}
+
+// chunkState says where a chunk stands, in an operator's words.
+func chunkState(c worker.ChunkInfo) string {
+	switch c.State {
+	case "planned":
+		return "not sent yet"
+	case "sending":
+		return fmt.Sprintf("sent without an answer (%s)", plural(c.Attempts, "attempt", "attempts"))
+	case "failed":
+		return "refused: " + c.LastError
+	case "submitted":
+		return "bulk " + c.BulkID
+	}
+	return c.State
+}
+
+// byteSize writes a size in bytes for people: "3.4 MB".
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return plural(n, "byte", "bytes")
+}

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+func TestTheConfirmationOffersWhatThePriorsAllow(t *testing.T) {
+	chunks := []worker.ChunkInfo{{Index: 0}, {Index: 1}}
+	for _, tc := range []struct {
+		name                string
+		prepared            worker.Confirmation
+		interrupted, before bool
+	}{
+		{"first time", worker.Confirmation{Chunks: chunks}, false, false},
+		{"submitted before", worker.Confirmation{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}, {Chunk: 1, SameRef: true, State: "submitted"}}}, false, true},
+		{"one chunk sent without an answer", worker.Confirmation{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}, {Chunk: 1, SameRef: true, State: "sending"}}}, true, false},
+		{"part of the file submitted before", worker.Confirmation{Chunks: chunks, Priors: []worker.PriorInfo{{Chunk: 0, SameRef: true, State: "submitted"}}}, false, false},
+		{"again as new bulks", worker.Confirmation{Chunks: chunks, NewBulk: true, Priors: []worker.PriorInfo{{Chunk: 0, State: "submitted"}, {Chunk: 1, State: "submitted"}}}, false, false},
+	} {
+		p := &submitPage{prepared: tc.prepared}
+		if p.interrupted() != tc.interrupted || p.submittedBefore() != tc.before {
+			t.Errorf("%s: interrupted %t, submitted before %t; want %t, %t", tc.name, p.interrupted(), p.submittedBefore(), tc.interrupted, tc.before)
+		}
+	}
+}
+
+func TestPlacesAndStatesReadAsAnOperatorSaysThem(t *testing.T) {
+	for got, want := range map[string]string{
+		placeOf(7, "", 0):                 "element 7",
+		placeOf(1200, "Payroll", 1202):    "Payroll row 1202",
+		placeOf(-1, "", 0):                "—",
+		statusWord("PARTIALLY_COMPLETED"): "Partially completed",
+		statusWord("RUNNING"):             "Running",
+		chunkState(worker.ChunkInfo{State: "sending", Attempts: 2}):                                            "sent without an answer (2 attempts)",
+		fieldPlace(worker.FieldFailure{Element: 14, Sheet: "Pay", Row: 16, Field: "destinationAmount.amount"}): "Sheet Pay, row 16 (element 14) · destinationAmount.amount",
+		fieldPlace(worker.FieldFailure{Element: worker.RequestLevel, Field: "profileId"}):                      "Whole request · profileId",
+		bulkHref("42", true): "/bulk?id=42&api=backoffice",
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package worker
+
+// JobBulks lists the identity's bulk processes, a page at a time. Request:
+// ListBulks. Result: BulkList.
+const JobBulks = "bulks"
+
+// ListBulks is the request of JobBulks.
+type ListBulks struct {
+	Connection Connection `json:"connection"`
+	// Status filters by state; "" lists every state.
+	Status string `json:"status,omitempty"`
+	Offset int    `json:"offset,omitempty"`
+	// Limit is at most 100; 0 means 100.
+	Limit int `json:"limit,omitempty"`
+}
+
+// BulkList is the result of JobBulks.
+type BulkList struct {
+	// Count is how many bulks match, on every page.
+	Count   int         `json:"count"`
+	Offset  int         `json:"offset"`
+	Bulks   []BulkInfo  `json:"bulks"`
+	Failure *APIFailure `json:"failure,omitempty"`
+}
+
+// A BulkInfo is a bulk process as the API reports it, with what the
+// journal knows of it when this console submitted it.
+type BulkInfo struct {
+	BulkID string `json:"bulkId"`
+	Status string `json:"status"`
+	// Operations is how many operations the bulk holds; Done how many
+	// have finished, well or not.
+	Operations int    `json:"operations"`
+	Done       int    `json:"done"`
+	Operation  string `json:"operation,omitempty"`
+	Mode       string `json:"mode,omitempty"`
+	// Started and Finished are Unix times in milliseconds, 0 until then.
+	Started  int64 `json:"started,omitempty"`
+	Finished int64 `json:"finished,omitempty"`
+	// Counts are the operations by state (details only).
+	Counts map[string]int `json:"counts,omitempty"`
+	// Actions are the actions the state allows, in button order.
+	Actions []string `json:"actions,omitempty"`
+	Final   bool     `json:"final,omitempty"`
+	// Source, Submission, Chunk and Chunks say where the bulk came from,
+	// when the journal knows it.
+	Source     string `json:"source,omitempty"`
+	Submission string `json:"submission,omitempty"`
+	Chunk      int    `json:"chunk,omitempty"`
+	Chunks     int    `json:"chunks,omitempty"`
+}
+
+// JobBulk reads the details of a bulk process. Request: GetBulk. Result:
+// BulkResult.
+const JobBulk = "bulk"
+
+// GetBulk is the request of JobBulk.
+type GetBulk struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+}
+
+// BulkResult is the result of JobBulk and JobBulkAction.
+type BulkResult struct {
+	Bulk    *BulkInfo   `json:"bulk,omitempty"`
+	Failure *APIFailure `json:"failure,omitempty"`
+}
+
+// JobBulkAction executes, pauses, resumes or cancels a bulk process, then
+// reads its details. Request: BulkAction. Result: BulkResult.
+const JobBulkAction = "bulk-action"
+
+// BulkAction is the request of JobBulkAction.
+type BulkAction struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+	// Action is execute, pause, resume or cancel.
+	Action string `json:"action"`
+	// Mode is the execution mode of execute: ON_FAILURE_STOP or
+	// ON_FAILURE_CONTINUE; "" leaves it to the API.
+	Mode string `json:"mode,omitempty"`
+}
+
+// JobOperations lists a bulk's operations, a page at a time, each placed
+// in the operator's file when the journal knows the bulk. Request:
+// ListOperations. Result: OperationList.
+const JobOperations = "operations"
+
+// ListOperations is the request of JobOperations.
+type ListOperations struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+	// Status filters by operation state; "" lists every state.
+	Status string `json:"status,omitempty"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+// OperationList is the result of JobOperations.
+type OperationList struct {
+	Count      int             `json:"count"`
+	Offset     int             `json:"offset"`
+	Operations []OperationInfo `json:"operations"`
+	Failure    *APIFailure     `json:"failure,omitempty"`
+}
+
+// An OperationInfo is one operation of a bulk.
+type OperationInfo struct {
+	Sequence    int    `json:"sequence"`
+	OperationID string `json:"operationId,omitempty"`
+	Status      string `json:"status"`
+	// Call is the operation's method and path.
+	Call string `json:"call,omitempty"`
+	// Error explains a failed operation.
+	Error string `json:"error,omitempty"`
+	// Element is the index of the element in the operator's request, -1
+	// when the journal does not know the bulk; Sheet and Row its place in
+	// a spreadsheet or CSV file.
+	Element int    `json:"element"`
+	Sheet   string `json:"sheet,omitempty"`
+	Row     int    `json:"row,omitempty"`
+}
+
+// JobResultWorkbook writes the result workbook of a bulk, or of the whole
+// submission it belongs to: each element's file row, bulk, operation
+// status and error, and the failed rows ready to fix and submit again.
+// Request: ResultWorkbook. Result: ResultFile, with the workbook as Data.
+const JobResultWorkbook = "result-workbook"
+
+// ResultWorkbook is the request of JobResultWorkbook.
+type ResultWorkbook struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+}
+
+// ResultFile is the result of JobResultWorkbook.
+type ResultFile struct {
+	File
+	// Failed is how many rows failed or were cancelled.
+	Failed  int         `json:"failed"`
+	Failure *APIFailure `json:"failure,omitempty"`
+}

@@ -1,0 +1,210 @@
+package jobs
+
+import (
+	"context"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+func (s *Server) registerBulks() {
+	s.RegisterConcurrent(worker.JobBulks, s.listBulks)
+	s.RegisterConcurrent(worker.JobBulk, s.getBulk)
+	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)
+	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
+	s.RegisterConcurrent(worker.JobResultWorkbook, s.resultWorkbook)
+}
+
+// entriesByBulk returns the journal's submitted entries by bulk id; an
+// unreadable journal gives none, since the API's answer stands without it.
+func (s *Server) entriesByBulk(ctx context.Context) map[string]submission.Entry {
+	out := make(map[string]submission.Entry)
+	j, _, err := s.journal(ctx)
+	if err != nil {
+		return out
+	}
+	all, err := j.Entries(ctx)
+	if err != nil {
+		return out
+	}
+	for _, e := range all {
+		if e.BulkID != "" {
+			out[e.BulkID+apiKey(e.BackOffice)] = e
+		}
+	}
+	return out
+}
+
+// apiKey keeps the bulks of the two APIs apart in entriesByBulk.
+func apiKey(backOffice bool) string {
+	if backOffice {
+		return "@back-office"
+	}
+	return ""
+}
+
+// bulkInfo describes a bulk process, with what the journal knows of it.
+func bulkInfo(b *bulkapi.BulkProcess, e submission.Entry, known bool) worker.BulkInfo {
+	info := worker.BulkInfo{
+		BulkID: b.BulkID, Status: string(b.Status), Operations: b.SubmittedItemsCount, Done: b.Done(),
+		Operation: b.Operation, Mode: string(b.Mode), Started: b.ExecutionStart, Finished: b.ExecutionFinish,
+		Final: b.Status.Final(),
+	}
+	if len(b.OperationStatusCounts) > 0 {
+		info.Counts = make(map[string]int)
+		for _, c := range b.OperationStatusCounts {
+			info.Counts[string(c.Status)] += c.Count
+		}
+	}
+	for _, a := range b.Status.Actions() {
+		info.Actions = append(info.Actions, string(a))
+	}
+	if known {
+		info.Source, info.Submission, info.Chunk, info.Chunks = e.Source, e.Submission, e.Chunk, e.Chunks
+	}
+	return info
+}
+
+// listBulks runs worker.JobBulks.
+func (s *Server) listBulks(c *Call) (any, error) {
+	var req worker.ListBulks
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	out := worker.BulkList{Offset: req.Offset, Bulks: []worker.BulkInfo{}}
+	cl, fail := s.client(req.Connection)
+	if fail != nil {
+		out.Failure = fail
+		return out, nil
+	}
+	page, err := cl.List(c.Context(), bulkapi.ListQuery{Status: bulkapi.Status(req.Status), Offset: req.Offset, Limit: pageLimit(req.Limit)})
+	if err != nil {
+		if canceled(c.Context(), err) {
+			return nil, err
+		}
+		out.Failure = failureOf(err, nil)
+		return out, nil
+	}
+	known := s.entriesByBulk(c.Context())
+	out.Count = page.Count
+	for i := range page.Bulks {
+		b := &page.Bulks[i]
+		e, ok := known[b.BulkID+apiKey(req.Connection.BackOffice)]
+		out.Bulks = append(out.Bulks, bulkInfo(b, e, ok))
+	}
+	return out, nil
+}
+
+// getBulk runs worker.JobBulk.
+func (s *Server) getBulk(c *Call) (any, error) {
+	var req worker.GetBulk
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	return s.details(c.Context(), req.Connection, req.BulkID, nil)
+}
+
+// details reads a bulk's details; run, when not nil, acts on it first.
+func (s *Server) details(ctx context.Context, conn worker.Connection, id string, run func(*bulkapi.Client) error) (worker.BulkResult, error) {
+	cl, fail := s.client(conn)
+	if fail != nil {
+		return worker.BulkResult{Failure: fail}, nil
+	}
+	var out worker.BulkResult
+	if run != nil {
+		if err := run(cl); err != nil {
+			if canceled(ctx, err) {
+				return out, err
+			}
+			out.Failure = failureOf(err, nil)
+		}
+	}
+	b, err := cl.Get(ctx, id)
+	if err != nil {
+		if canceled(ctx, err) {
+			return out, err
+		}
+		if out.Failure == nil {
+			out.Failure = failureOf(err, nil)
+		}
+		return out, nil
+	}
+	e, ok := s.entriesByBulk(ctx)[id+apiKey(conn.BackOffice)]
+	info := bulkInfo(b, e, ok)
+	out.Bulk = &info
+	return out, nil
+}
+
+// bulkAction runs worker.JobBulkAction.
+func (s *Server) bulkAction(c *Call) (any, error) {
+	var req worker.BulkAction
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	a := bulkapi.Action(req.Action)
+	switch a {
+	case bulkapi.Execute, bulkapi.Pause, bulkapi.Resume, bulkapi.Cancel:
+	default:
+		return nil, worker.Errorf(worker.CodeBadRequest, "unknown action %q", req.Action)
+	}
+	return s.details(c.Context(), req.Connection, req.BulkID, func(cl *bulkapi.Client) error {
+		if a == bulkapi.Execute {
+			return cl.Execute(c.Context(), req.BulkID, bulkapi.ExecuteOptions{Mode: bulkapi.Mode(req.Mode)})
+		}
+		return cl.Do(c.Context(), req.BulkID, a)
+	})
+}
+
+// listOperations runs worker.JobOperations.
+func (s *Server) listOperations(c *Call) (any, error) {
+	var req worker.ListOperations
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	out := worker.OperationList{Offset: req.Offset, Operations: []worker.OperationInfo{}}
+	cl, fail := s.client(req.Connection)
+	if fail != nil {
+		out.Failure = fail
+		return out, nil
+	}
+	page, err := cl.Operations(c.Context(), req.BulkID, bulkapi.OperationQuery{Status: bulkapi.OperationStatus(req.Status), Offset: req.Offset, Limit: pageLimit(req.Limit)})
+	if err != nil {
+		if canceled(c.Context(), err) {
+			return nil, err
+		}
+		out.Failure = failureOf(err, nil)
+		return out, nil
+	}
+	out.Count = page.Count
+	e, known := s.entriesByBulk(c.Context())[req.BulkID+apiKey(req.Connection.BackOffice)]
+	placed := make(map[int]submission.Result)
+	if known {
+		results, _ := submission.MapOperations(e, page.Operations)
+		for _, r := range results {
+			placed[r.Sequence] = r
+		}
+	}
+	for _, op := range page.Operations {
+		info := worker.OperationInfo{Sequence: op.Sequence, OperationID: op.OperationID, Status: string(op.Status), Element: -1}
+		if op.Method != "" || op.Path != "" {
+			info.Call = op.Method + " " + op.Path
+		}
+		if op.Status == bulkapi.OpFailed || op.Status == bulkapi.OpCancelled {
+			info.Error = op.Failure()
+		}
+		if r, ok := placed[op.Sequence]; ok {
+			info.Element, info.Sheet, info.Row = r.Element, r.Sheet, r.Row
+		}
+		out.Operations = append(out.Operations, info)
+	}
+	return out, nil
+}
+
+// pageLimit is the page size asked: the API's largest unless smaller.
+func pageLimit(limit int) int {
+	if limit <= 0 || limit > bulkapi.MaxPageSize {
+		return bulkapi.MaxPageSize
+	}
+	return limit
+}

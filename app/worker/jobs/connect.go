@@ -1,0 +1,97 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// client returns the API client a connection describes, or the failure
+// that stops it before any call: a missing URL or credential is said here
+// rather than as the API's 401.
+func (s *Server) client(c worker.Connection) (*bulkapi.Client, *worker.APIFailure) {
+	cl, err := bulkapi.New(bulkapi.Config{BaseURL: c.APIURL, BackOfficeURL: c.BackOfficeURL, APIKey: c.APIKey, Token: c.Token, Transport: s.Transport})
+	if err != nil {
+		return nil, setupFailure(err.Error())
+	}
+	if c.APIKey == "" {
+		return nil, credentialsMissing("No api-key is set: enter it in Connection settings.")
+	}
+	if !c.BackOffice {
+		if c.Token == "" {
+			return nil, credentialsMissing("No bearer token is set: enter it in Connection settings.")
+		}
+		return cl, nil
+	}
+	if cl, err = cl.BackOffice(); err != nil {
+		return nil, setupFailure(err.Error() + ": set it in Connection settings.")
+	}
+	if c.BackOfficeToken == "" {
+		return nil, credentialsMissing("No back-office token: obtain one for an identity in Connection settings.")
+	}
+	return cl.WithToken(c.BackOfficeToken), nil
+}
+
+func setupFailure(msg string) *worker.APIFailure {
+	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: msg, Chunk: -1}
+}
+
+func credentialsMissing(msg string) *worker.APIFailure {
+	return &worker.APIFailure{Class: string(bulkapi.ClassCredentials), Summary: msg, Chunk: -1}
+}
+
+// A placer locates element k of a request in the operator's file: its
+// index there, and its sheet and row when it came from a spreadsheet.
+type placer func(k int) (element int, sheet string, row int)
+
+// failureOf describes an error of the API client for the page; place, when
+// not nil, locates the elements a 400's syntax errors name.
+func failureOf(err error, place placer) *worker.APIFailure {
+	var te *bulkapi.TransportError
+	if ae, ok := bulkapi.AsError(err); ok {
+		f := &worker.APIFailure{
+			Class: string(ae.Class()), Status: ae.Status, Call: ae.Method + " " + ae.Path,
+			RequestRef: ae.RequestRef, Code: ae.Code, Message: ae.Message, Summary: sentence(ae.Summary()),
+			RetryAfter: int(ae.RateLimitReset.Seconds()), Chunk: -1,
+		}
+		for _, field := range ae.InvalidFields {
+			ff := worker.FieldFailure{Element: worker.RequestLevel, Field: field.Field(), Error: field.Error, Params: field.Params, Text: field.String()}
+			if k, ok := field.Element(); ok {
+				ff.Element = k
+				if place != nil {
+					ff.Element, ff.Sheet, ff.Row = place(k)
+				}
+			}
+			f.Fields = append(f.Fields, ff)
+		}
+		return f
+	}
+	if errors.As(err, &te) {
+		return &worker.APIFailure{
+			Class: worker.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: -1,
+			Summary: fmt.Sprintf("No answer from the API (%v). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", te.Err),
+		}
+	}
+	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: sentence(err.Error()), Chunk: -1}
+}
+
+// sentence capitalizes a message and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// canceled reports whether err is the job's cancellation.
+func canceled(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && errors.Is(err, ctx.Err())
+}

@@ -1,0 +1,496 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// keepPlans is how many prepared plans wait for their confirmation.
+const keepPlans = 4
+
+// submitState is the worker's side of submission: the plans waiting for
+// the operator's confirmation, the refs being sent, and the journal.
+type submitState struct {
+	mu       sync.Mutex
+	plans    map[string]*submission.Plan
+	order    []string
+	inflight map[string]bool
+
+	journalMu sync.Mutex
+	journal   submission.Journal
+	storage   string
+}
+
+func newSubmitState() *submitState {
+	return &submitState{plans: make(map[string]*submission.Plan), inflight: make(map[string]bool)}
+}
+
+func (s *Server) registerSubmission() {
+	s.Register(worker.JobPrepareSubmission, s.prepareSubmission)
+	s.RegisterConcurrent(worker.JobSubmit, s.submitPlan)
+	s.RegisterConcurrent(worker.JobResumeSubmission, s.resumeSubmission)
+	s.RegisterConcurrent(worker.JobJournal, s.listJournal)
+	s.RegisterConcurrent(worker.JobForgetSubmission, s.forgetSubmission)
+	s.RegisterConcurrent(worker.JobAccessToken, s.accessToken)
+	s.Register(worker.JobAsideWorkbook, s.asideWorkbook)
+}
+
+// journal opens the journal on first use: IndexedDB in the browser (see
+// OpenJournal), memory where none is set. A failure to open is not kept:
+// the next job tries again.
+func (s *Server) journal(ctx context.Context) (submission.Journal, string, error) {
+	st := s.submit
+	st.journalMu.Lock()
+	defer st.journalMu.Unlock()
+	if st.journal != nil {
+		return st.journal, st.storage, nil
+	}
+	if s.OpenJournal == nil {
+		st.journal, st.storage = submission.NewMemory(), "memory"
+		return st.journal, st.storage, nil
+	}
+	// Opened for every job to come: the first one's cancel must not stop it.
+	j, storage, err := s.OpenJournal(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, "", worker.Errorf(worker.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", err)
+	}
+	st.journal, st.storage = j, storage
+	return j, storage, nil
+}
+
+// keep stores a plan for JobSubmit, forgetting the oldest.
+func (st *submitState) keep(p *submission.Plan) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if _, ok := st.plans[p.ID]; !ok {
+		st.order = append(st.order, p.ID)
+	}
+	st.plans[p.ID] = p
+	for len(st.order) > keepPlans {
+		delete(st.plans, st.order[0])
+		st.order = st.order[1:]
+	}
+}
+
+func (st *submitState) plan(id string) (*submission.Plan, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	p, ok := st.plans[id]
+	if !ok {
+		return nil, worker.Errorf(worker.CodeGone, "this confirmation is no longer held: open the submission again")
+	}
+	return p, nil
+}
+
+// claim marks the plan's refs as being sent; false when one already is,
+// in another job of this worker (a second press, a second tab's resume).
+func (st *submitState) claim(p *submission.Plan) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, c := range p.Chunks {
+		if st.inflight[c.Ref] {
+			return false
+		}
+	}
+	for _, c := range p.Chunks {
+		st.inflight[c.Ref] = true
+	}
+	return true
+}
+
+func (st *submitState) release(p *submission.Plan) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, c := range p.Chunks {
+		delete(st.inflight, c.Ref)
+	}
+}
+
+func (st *submitState) sending(refs ...string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, r := range refs {
+		if st.inflight[r] {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareSubmission runs worker.JobPrepareSubmission.
+func (s *Server) prepareSubmission(c *Call) (any, error) {
+	var req worker.PrepareSubmission
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	doc, err := c.Documents().Get(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	out, plan := prepare(doc, req)
+	if plan == nil {
+		return out, nil
+	}
+	j, _, err := s.journal(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	priors, err := submission.FindPrior(c.Context(), j, plan)
+	if err != nil {
+		return nil, err
+	}
+	if req.Connection != nil && len(priors) > 0 {
+		s.checkOld(c.Context(), *req.Connection, j, priors)
+	}
+	for _, p := range priors {
+		out.Priors = append(out.Priors, worker.PriorInfo{
+			Chunk: p.Chunk, Submission: p.Entry.Submission, State: string(p.Entry.State), BulkID: p.Entry.BulkID,
+			SameRef: p.Entry.Ref == plan.Chunks[p.Chunk].Ref, Warning: sentence(p.Warning()),
+		})
+	}
+	s.submit.keep(plan)
+	return out, nil
+}
+
+// checkOld looks earlier submissions older than the API's memory of refs
+// up in the bulk list. It is best effort: without an answer the warning
+// names the bulk the journal knows.
+func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submission.Journal, priors []submission.Prior) {
+	cl, fail := s.client(conn)
+	if fail != nil {
+		return
+	}
+	all, err := j.Entries(ctx)
+	if err != nil {
+		return
+	}
+	_ = submission.CheckOld(ctx, cl, priors, all, time.Now())
+}
+
+// prepare plans doc as req asks; the plan is nil when nothing can be sent,
+// and out.Blocked says why.
+func prepare(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
+	elements, report := doc.Elements(), doc.Report()
+	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
+		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
+	}
+	invalid := report.InvalidElements()
+	out := worker.Confirmation{
+		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
+		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
+	}
+	ep, err := doc.Kind.Endpoint(doc.BackOffice)
+	if err != nil {
+		out.Blocked = sentence(err.Error())
+		return out, nil
+	}
+	out.Endpoint = ep.String()
+	opts := submission.PlanOptions{BackOffice: doc.BackOffice, ChunkSize: req.ChunkSize, Source: doc.FileName, Origin: doc.Origin}
+	switch {
+	case requestRefused(report) != "":
+		out.Blocked = requestRefused(report)
+	case len(elements) == 0:
+		out.Blocked = "The file holds no elements to submit."
+	case len(invalid) == len(elements):
+		out.Blocked = "No element is valid: fix the file and load it again."
+	case len(invalid) > 0 && !req.ValidOnly:
+		out.Blocked = fmt.Sprintf("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", count(len(invalid)), count(len(elements)))
+	}
+	if out.Blocked != "" {
+		return out, nil
+	}
+	if len(invalid) > 0 {
+		opts.Only = submission.ValidIndexes(report)
+	}
+	if req.NewBulk {
+		opts.Salt = submission.NewSalt()
+	}
+	plan, err := submission.NewPlan(doc.Kind, elements, opts)
+	if err != nil {
+		out.Blocked = sentence(err.Error())
+		return out, nil
+	}
+	out.Plan, out.Sending = plan.ID, plan.Elements
+	for i := range plan.Chunks {
+		out.Chunks = append(out.Chunks, chunkInfo(&plan.Chunks[i]))
+	}
+	out.Totals = totals(submission.ControlTotals(plan, elements))
+	return out, plan
+}
+
+// requestRefused returns the first problem that refuses the request as a
+// whole, except its size: a request over 10,000 elements is sent in
+// chunks.
+func requestRefused(r *schema.Report) string {
+	for _, p := range r.Problems {
+		if p.Element == schema.RequestLevel && p.Severity == schema.Error && p.Code != "too-many-elements" {
+			return sentence(p.Message)
+		}
+	}
+	return ""
+}
+
+// chunkInfo describes a planned chunk.
+func chunkInfo(c *submission.Chunk) worker.ChunkInfo {
+	n := c.Count()
+	ci := worker.ChunkInfo{Index: c.Index, Elements: n, Ref: c.Ref, Sheet: c.Sheet, Bytes: len(c.Body)}
+	ci.First, _ = c.Elements.At(0)
+	ci.Last, _ = c.Elements.At(n - 1)
+	if c.Sheet != "" {
+		ci.FirstRow, _ = c.Rows.At(0)
+		ci.LastRow, _ = c.Rows.At(n - 1)
+	}
+	return ci
+}
+
+// submitPlan runs worker.JobSubmit.
+func (s *Server) submitPlan(c *Call) (any, error) {
+	var req worker.Submit
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	plan, err := s.submit.plan(req.Plan)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(c, plan, req.Connection)
+}
+
+// resumeSubmission runs worker.JobResumeSubmission.
+func (s *Server) resumeSubmission(c *Call) (any, error) {
+	var req worker.ResumeSubmission
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	j, _, err := s.journal(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	sub, err := findSubmission(c.Context(), j, req.Submission)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := submission.PlanFromJournal(sub.Entries)
+	if err != nil {
+		return worker.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(sentence(err.Error()))}, nil
+	}
+	return s.send(c, plan, req.Connection)
+}
+
+// send submits a plan's chunks not yet submitted, reporting each step.
+func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (worker.Submitted, error) {
+	ctx := c.Context()
+	j, _, err := s.journal(ctx)
+	if err != nil {
+		return worker.Submitted{}, err
+	}
+	conn.BackOffice = plan.BackOffice // the plan says which API takes it
+	cl, fail := s.client(conn)
+	if fail != nil {
+		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Failure: fail}, nil
+	}
+	if !s.submit.claim(plan) {
+		return worker.Submitted{}, worker.Errorf(worker.CodeBadRequest, "this submission is being sent already")
+	}
+	defer s.submit.release(plan)
+
+	total := len(plan.Chunks)
+	sub := submission.Submitter{
+		Sender:  cl,
+		Journal: j,
+		OnProgress: func(p submission.Progress) {
+			pr := worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)}
+			if p.Wait > 0 {
+				c.ProgressNow(pr) // the operator sees why nothing moves
+				return
+			}
+			c.Progress(pr)
+		},
+	}
+	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", plural(total, "chunk", "chunks"))})
+	_, err = sub.Submit(ctx, plan)
+	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan)}
+	if err == nil {
+		return out, nil
+	}
+	if canceled(ctx, err) {
+		return out, ctx.Err()
+	}
+	var ce *submission.ChunkError
+	if !errors.As(err, &ce) {
+		return out, err // the journal failed: nothing is sent without it
+	}
+	chunk := &plan.Chunks[ce.Chunk]
+	out.Failure = failureOf(ce.Err, func(k int) (int, string, int) {
+		el, _ := chunk.Elements.At(k)
+		row, _ := chunk.Rows.At(k)
+		return el, chunk.Sheet, row
+	})
+	out.Failure.Chunk, out.Failure.Ref = ce.Chunk, ce.Ref
+	return out, nil
+}
+
+// progressDetail says what a submission step is doing.
+func progressDetail(p submission.Progress, total int) string {
+	e := p.Entry
+	which := fmt.Sprintf("Chunk %d of %d", p.Chunk+1, total)
+	switch {
+	case p.Wait > 0:
+		return fmt.Sprintf("%s: %s; trying again in %s with the same idempotency-ref", which, e.LastError, p.Wait.Round(100*time.Millisecond))
+	case e.State == submission.Submitted:
+		return fmt.Sprintf("%s submitted as bulk %s (%s)", which, e.BulkID, plural(e.OperationCount, "operation", "operations"))
+	case e.Attempts > 1:
+		return fmt.Sprintf("Sending %s (%s), attempt %d", lower(which), plural(e.Elements.Len(), "element", "elements"), e.Attempts)
+	}
+	return fmt.Sprintf("Sending %s (%s)", lower(which), plural(e.Elements.Len(), "element", "elements"))
+}
+
+func lower(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]|0x20) + s[1:]
+}
+
+// journalInfo describes the plan's submission as the journal holds it.
+func (s *Server) journalInfo(ctx context.Context, j submission.Journal, plan *submission.Plan) worker.SubmissionInfo {
+	sub, err := findSubmission(ctx, j, plan.ID)
+	if err != nil {
+		info := worker.SubmissionInfo{ID: plan.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Planned), Elements: plan.Elements}
+		for i := range plan.Chunks {
+			info.Chunks = append(info.Chunks, chunkInfo(&plan.Chunks[i]))
+		}
+		return info
+	}
+	return submissionInfo(sub)
+}
+
+// findSubmission returns the journal's submission with the given id.
+func findSubmission(ctx context.Context, j submission.Journal, id string) (submission.Submission, error) {
+	all, err := j.Entries(ctx)
+	if err != nil {
+		return submission.Submission{}, err
+	}
+	for _, sub := range submission.Submissions(all) {
+		if sub.ID == id {
+			return sub, nil
+		}
+	}
+	return submission.Submission{}, worker.Errorf(worker.CodeGone, "the journal holds no submission %s", id)
+}
+
+// submissionInfo describes a submission of the journal.
+func submissionInfo(sub submission.Submission) worker.SubmissionInfo {
+	first := sub.Entries[0]
+	info := worker.SubmissionInfo{
+		ID: sub.ID, Source: first.Source, Kind: first.Kind, BackOffice: first.BackOffice,
+		State: string(sub.State()), Interrupted: sub.Interrupted(), Elements: first.PlanElements,
+		Created: first.Created, Updated: sub.Updated(),
+	}
+	if info.Interrupted {
+		_, err := submission.PlanFromJournal(sub.Entries)
+		info.Resumable = err == nil
+	}
+	for _, e := range sub.Entries {
+		if e.Created.Before(info.Created) {
+			info.Created = e.Created
+		}
+		n := e.Elements.Len()
+		ci := worker.ChunkInfo{
+			Index: e.Chunk, Elements: n, Ref: e.Ref, Sheet: e.Sheet, State: string(e.State), Attempts: e.Attempts,
+			BulkID: e.BulkID, OperationCount: e.OperationCount, LastError: e.LastError, RequestRef: e.RequestRef,
+		}
+		ci.First, _ = e.Elements.At(0)
+		ci.Last, _ = e.Elements.At(n - 1)
+		if e.Sheet != "" {
+			ci.FirstRow, _ = e.Rows.At(0)
+			ci.LastRow, _ = e.Rows.At(n - 1)
+		}
+		info.Chunks = append(info.Chunks, ci)
+	}
+	return info
+}
+
+// listJournal runs worker.JobJournal.
+func (s *Server) listJournal(c *Call) (any, error) {
+	j, storage, err := s.journal(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	return journalList(c.Context(), j, storage)
+}
+
+func journalList(ctx context.Context, j submission.Journal, storage string) (worker.JournalList, error) {
+	all, err := j.Entries(ctx)
+	if err != nil {
+		return worker.JournalList{}, err
+	}
+	out := worker.JournalList{Storage: storage, Submissions: []worker.SubmissionInfo{}}
+	for _, sub := range submission.Submissions(all) {
+		out.Submissions = append(out.Submissions, submissionInfo(sub))
+	}
+	return out, nil
+}
+
+// forgetSubmission runs worker.JobForgetSubmission.
+func (s *Server) forgetSubmission(c *Call) (any, error) {
+	var req worker.ForgetSubmission
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	j, storage, err := s.journal(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	sub, err := findSubmission(c.Context(), j, req.Submission)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]string, len(sub.Entries))
+	for i, e := range sub.Entries {
+		refs[i] = e.Ref
+	}
+	if s.submit.sending(refs...) {
+		return nil, worker.Errorf(worker.CodeBadRequest, "this submission is being sent: stop it first")
+	}
+	if err := j.Delete(c.Context(), refs...); err != nil {
+		return nil, err
+	}
+	return journalList(c.Context(), j, storage)
+}
+
+// accessToken runs worker.JobAccessToken.
+func (s *Server) accessToken(c *Call) (any, error) {
+	var req worker.AccessTokenRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	id, err := bulkapi.ParseIdentity(req.Identity)
+	if err != nil {
+		return worker.AccessToken{Failure: setupFailure(sentence(err.Error()))}, nil
+	}
+	conn := req.Connection
+	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, BackOfficeURL: conn.BackOfficeURL, APIKey: conn.APIKey, Transport: s.Transport})
+	if err == nil {
+		cl, err = cl.BackOffice()
+	}
+	if err != nil {
+		return worker.AccessToken{Failure: setupFailure(sentence(err.Error()))}, nil
+	}
+	if conn.APIKey == "" {
+		return worker.AccessToken{Failure: credentialsMissing("No api-key is set: the back-office API needs it to issue a token.")}, nil
+	}
+	tok, err := cl.AccessToken(c.Context(), id)
+	if err != nil {
+		return worker.AccessToken{Failure: failureOf(err, nil)}, nil
+	}
+	return worker.AccessToken{Token: tok.Token, Identity: tok.Identity.String()}, nil
+}

@@ -1,0 +1,268 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// xlsxType is the media type of the workbooks the worker writes.
+const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+// asideWorkbook runs worker.JobAsideWorkbook: the invalid elements of a
+// document with their errors, to fix and load again.
+func (s *Server) asideWorkbook(c *Call) (any, error) {
+	var req worker.AsideWorkbook
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	doc, err := c.Documents().Get(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	report := doc.Report()
+	invalid := report.InvalidElements()
+	byElement := make(map[int][]string)
+	for _, p := range report.Problems {
+		if p.Element >= 0 && p.Severity == schema.Error {
+			byElement[p.Element] = append(byElement[p.Element], p.Message)
+		}
+	}
+	elements := make([]any, len(invalid))
+	notes := make([]string, len(invalid))
+	for n, i := range invalid {
+		elements[n] = doc.Elements()[i]
+		notes[n] = placeNote(doc, i) + strings.Join(byElement[i], "\n")
+	}
+	data, err := workbook.ElementsWorkbook(doc.Kind, s.validator.Fields(doc.Kind), elements, notes)
+	if err != nil {
+		return nil, fmt.Errorf("writing the workbook: %w", err)
+	}
+	c.SetData(data)
+	return worker.File{Name: fileStem(doc.FileName) + "-invalid.xlsx", Type: xlsxType, Rows: len(elements)}, nil
+}
+
+// placeNote names where an element was in the operator's file, first in
+// its note: the workbook's own rows are numbered afresh.
+func placeNote(doc *Document, i int) string {
+	if sheet, row := doc.Origin(i); sheet != "" {
+		return fmt.Sprintf("(was %s row %d) ", sheet, row)
+	}
+	return fmt.Sprintf("(was element %d) ", i)
+}
+
+// fileStem is a file name without its folder and extension.
+func fileStem(name string) string {
+	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	if name == "." || name == "/" || name == "" {
+		return "bulk"
+	}
+	return strings.TrimSuffix(name, path.Ext(name))
+}
+
+// resultWorkbook runs worker.JobResultWorkbook: the outcome of every
+// element of the submission the bulk belongs to (or of the bulk alone,
+// when this console did not submit it).
+func (s *Server) resultWorkbook(c *Call) (any, error) {
+	var req worker.ResultWorkbook
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	ctx := c.Context()
+	cl, fail := s.client(req.Connection)
+	if fail != nil {
+		return worker.ResultFile{Failure: fail}, nil
+	}
+	b, err := cl.Get(ctx, req.BulkID)
+	if err != nil {
+		return s.resultFailure(ctx, err)
+	}
+	kind, err := kindOfOperation(b.Operation, req.Connection.BackOffice)
+	entries := s.submissionOf(ctx, req.BulkID, req.Connection.BackOffice)
+	if len(entries) > 0 {
+		kind, err = schema.Lookup(entries[0].Kind)
+	}
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
+	}
+	if len(entries) == 0 {
+		// A bulk this console did not submit: its operations are its
+		// elements, in sequence.
+		entries = []submission.Entry{{BulkID: req.BulkID, State: submission.Submitted, Elements: submission.Spans{{From: 0, To: b.SubmittedItemsCount}}, Chunks: 1}}
+	}
+
+	total := 0
+	for _, e := range entries {
+		total += e.Elements.Len()
+	}
+	var results []workbook.Result
+	var failed []any
+	var notes []string
+	read := 0
+	for _, e := range entries {
+		if e.State != submission.Submitted {
+			for i, el := range e.Elements.Indexes() {
+				r := workbook.Result{Element: el, Sequence: -1}
+				r.Sheet, r.Row = e.Row(i)
+				results = append(results, r)
+			}
+			continue
+		}
+		ops, err := s.allOperations(c, cl, e.BulkID, read, total)
+		if err != nil {
+			return s.resultFailure(ctx, err)
+		}
+		read += len(ops)
+		mapped, _ := submission.MapOperations(e, ops)
+		byElement := make(map[int]submission.Result, len(mapped))
+		for _, r := range mapped {
+			byElement[r.Element] = r
+		}
+		opOf := make(map[int]*bulkapi.Operation, len(ops))
+		for i := range ops {
+			opOf[ops[i].Sequence] = &ops[i]
+		}
+		for i, el := range e.Elements.Indexes() {
+			r, ok := byElement[el]
+			row := workbook.Result{Element: el, BulkID: e.BulkID, Sequence: i}
+			row.Sheet, row.Row = e.Row(i)
+			if ok {
+				row.Sequence, row.Status, row.Error, row.OperationID = r.Sequence, string(r.Status), r.Error, r.OperationID
+			}
+			results = append(results, row)
+			if row.Status == string(bulkapi.OpFailed) || row.Status == string(bulkapi.OpCancelled) {
+				op := opOf[row.Sequence]
+				if op == nil {
+					continue
+				}
+				elem, err := elementOf(kind, op)
+				if err != nil {
+					return nil, fmt.Errorf("operation %d of bulk %s: %w", op.Sequence, e.BulkID, err)
+				}
+				failed = append(failed, elem)
+				note := row.Status
+				if row.Error != "" {
+					note += ": " + row.Error
+				}
+				where := fmt.Sprintf("(was element %d) ", el)
+				if row.Sheet != "" {
+					where = fmt.Sprintf("(was %s row %d) ", row.Sheet, row.Row)
+				}
+				notes = append(notes, where+note)
+			}
+		}
+	}
+	c.Progress(worker.Progress{Phase: "writing", Done: len(results), Total: len(results)})
+	data, err := workbook.ResultWorkbook(kind, s.validator.Fields(kind), results, failed, notes)
+	if err != nil {
+		return nil, fmt.Errorf("writing the workbook: %w", err)
+	}
+	c.SetData(data)
+	name := "bulk-" + req.BulkID
+	if entries[0].Source != "" {
+		name = fileStem(entries[0].Source)
+	}
+	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: xlsxType, Rows: len(results)}, Failed: len(failed)}, nil
+}
+
+func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {
+	if canceled(ctx, err) {
+		return nil, err
+	}
+	return worker.ResultFile{Failure: failureOf(err, nil)}, nil
+}
+
+// allOperations reads every operation of a bulk, reporting progress.
+func (s *Server) allOperations(c *Call, cl *bulkapi.Client, bulkID string, before, total int) ([]bulkapi.Operation, error) {
+	var out []bulkapi.Operation
+	for offset := 0; ; {
+		page, err := cl.Operations(c.Context(), bulkID, bulkapi.OperationQuery{Offset: offset, Limit: bulkapi.MaxPageSize})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Operations...)
+		offset += len(page.Operations)
+		c.Progress(worker.Progress{Phase: "reading operations", Done: before + len(out), Total: max(total, before+page.Count)})
+		if len(page.Operations) == 0 || offset >= page.Count {
+			return out, nil
+		}
+	}
+}
+
+// submissionOf returns the journal entries of the submission that made
+// the bulk, in chunk order, or nil.
+func (s *Server) submissionOf(ctx context.Context, bulkID string, backOffice bool) []submission.Entry {
+	e, ok := s.entriesByBulk(ctx)[bulkID+apiKey(backOffice)]
+	if !ok {
+		return nil
+	}
+	j, _, err := s.journal(ctx)
+	if err != nil {
+		return []submission.Entry{e}
+	}
+	sub, err := findSubmission(ctx, j, e.Submission)
+	if err != nil {
+		return []submission.Entry{e}
+	}
+	return sub.Entries
+}
+
+// kindOfOperation finds the kind whose single operation a bulk runs, such
+// as "POST /transfers".
+func kindOfOperation(op string, backOffice bool) (*schema.Kind, error) {
+	method, p, _ := strings.Cut(op, " ")
+	for _, k := range schema.Kinds() {
+		if k.Operation.Method == method && k.Operation.Path == p {
+			if _, err := k.Endpoint(backOffice); err == nil {
+				return k, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no bulk kind runs %q", op)
+}
+
+// elementOf rebuilds the element an operation came from: its payload is
+// the request body, and its path holds the path parameter.
+func elementOf(k *schema.Kind, op *bulkapi.Operation) (any, error) {
+	el := make(map[string]any)
+	if strings.TrimSpace(op.RequestPayload) != "" {
+		body, _, err := schema.DecodeJSON([]byte(op.RequestPayload))
+		if err != nil {
+			return nil, fmt.Errorf("reading its payload: %w", err)
+		}
+		el["requestBody"] = body
+	}
+	if k.PathParam != "" {
+		id, ok := pathParam(k.Operation.Path, op.Path)
+		if !ok {
+			return nil, fmt.Errorf("its path %q is not %s", op.Path, k.Operation.Path)
+		}
+		el["pathParams"] = map[string]any{k.PathParam: id}
+	}
+	return el, nil
+}
+
+// pathParam reads the parameter of a path made from a template such as
+// "/managed_cards/{id}/block".
+func pathParam(template, p string) (string, bool) {
+	ts, ps := strings.Split(template, "/"), strings.Split(p, "/")
+	if len(ts) != len(ps) {
+		return "", false
+	}
+	for i, t := range ts {
+		if strings.HasPrefix(t, "{") {
+			return ps[i], ps[i] != ""
+		}
+		if t != ps[i] {
+			return "", false
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// inputFlags say how to read an operator's file; check and submit share
+// them, so that a file submits exactly as it checks.
+type inputFlags struct {
+	sheet    string
+	mapping  string
+	settings ingest.Settings
+	override map[string]bool // settings given on the command line
+	read     ingest.Options
+}
+
+func (in *inputFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&in.sheet, "sheet", "", "the sheet of a workbook to read (default: the first visible sheet with values)")
+	fs.StringVar(&in.mapping, "mapping", "", "a mapping file (JSON) saying which column fills which field")
+	fs.StringVar(&in.settings.Amounts, "amounts", "", "amounts are written in minor units (1050 = 10.50) or major units (10.50): minor or major (default: detected)")
+	fs.StringVar(&in.settings.Decimal, "decimal", "", `decimal separator of amounts written as text: "." or "," (default: detected)`)
+	fs.StringVar(&in.settings.Group, "group", "", `digit-group separator of amounts: ",", ".", " ", "'" or "none" (default: detected)`)
+	fs.StringVar(&in.settings.DateOrder, "dates", "", "order of text dates such as 03/04/2025: DMY, MDY or YMD (default: detected)")
+	fs.StringVar(&in.settings.Currency, "currency", "", "currency of amounts whose row gives none (card spend rules), to read major units")
+	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
+	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
+}
+
+// parsed records which settings the command line gave, once fs is parsed,
+// and checks them.
+func (in *inputFlags) parsed(fs *flag.FlagSet) error {
+	in.override = make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { in.override[f.Name] = true })
+	if in.settings.Group == "none" {
+		in.settings.Group = ""
+	}
+	return in.settings.Check()
+}
+
+// A checked file is the outcome of checking one file.
+type checked struct {
+	report   *schema.Report
+	elements []any
+	// source describes how a table was read; nil for request bodies.
+	source *sourceInfo
+}
+
+// sourceInfo is how a spreadsheet or CSV file was read, for the reports.
+type sourceInfo struct {
+	File      string                 `json:"file"`
+	Format    ingest.Format          `json:"format"`
+	Sheet     string                 `json:"sheet,omitempty"`
+	Encoding  string                 `json:"encoding,omitempty"`
+	Delimiter string                 `json:"delimiter,omitempty"`
+	HeaderRow int                    `json:"headerRow"`
+	Settings  ingest.Settings        `json:"settings"`
+	Columns   []ingest.ColumnMapping `json:"columns"`
+}
+
+// valid reports whether the check passes: no errors, counting a request
+// that is only too large as valid when it is split.
+func (c *checked) valid(split bool) bool {
+	for _, p := range c.report.Problems {
+		if p.Severity == schema.Error && !(split && p.Code == "too-many-elements") {
+			return false
+		}
+	}
+	return true
+}
+
+// readBulkFile reads the bytes of an operator's file as a request of kind k:
+// a JSON request body as it is, a workbook, CSV or array of JSON objects
+// through the ingest package, with the mapping and settings of in. Notes
+// for the operator go to stderr, prefixed with the command's name.
+func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, command string, stderr io.Writer) (*checked, error) {
+	f, err := ingest.Open(path, data, in.read)
+	if err != nil {
+		var se *schema.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("%s: not a JSON request body: %w", path, se)
+		}
+		return nil, err
+	}
+	v := schema.Default()
+	if doc, _, ok := f.Request(); ok {
+		return checkRequestBody(v, k, data, doc)
+	}
+	table, err := f.Table(in.sheet, nil)
+	if err != nil {
+		return nil, err
+	}
+	im := ingest.NewImport(table, k, v)
+	if in.mapping != "" {
+		data, err := os.ReadFile(in.mapping)
+		if err != nil {
+			return nil, err
+		}
+		saved, err := ingest.UnmarshalMapping(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.mapping, err)
+		}
+		missing, err := im.UseSavedMapping(saved)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.mapping, err)
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(stderr, "bulkdesk %s: %s: the file has no column %s\n", command, in.mapping, strings.Join(missing, ", "))
+		}
+	}
+	if err := im.SetSettings(in.overrideSettings(im.Settings())); err != nil {
+		return nil, err
+	}
+	res := im.Build(nil)
+	m := im.Mapping()
+	return &checked{
+		report:   res.Report,
+		elements: res.Request(),
+		source: &sourceInfo{
+			File: f.Name, Format: f.Format, Sheet: table.Sheet, Encoding: f.Encoding, Delimiter: f.Delimiter,
+			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns,
+		},
+	}, nil
+}
+
+// overrideSettings applies the settings given on the command line over
+// the detected (or mapping file's) ones.
+func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
+	if cf.override["amounts"] {
+		s.Amounts = cf.settings.Amounts
+	}
+	if cf.override["decimal"] {
+		s.Decimal = cf.settings.Decimal
+		if !cf.override["group"] {
+			// The other usual mark becomes the group separator.
+			s.Group = map[string]string{".": ",", ",": "."}[s.Decimal]
+		}
+	}
+	if cf.override["group"] {
+		s.Group = cf.settings.Group
+	}
+	if cf.override["dates"] {
+		s.DateOrder = cf.settings.DateOrder
+	}
+	if cf.override["currency"] {
+		s.Currency = cf.settings.Currency
+	}
+	return s
+}
+
+func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any) (*checked, error) {
+	report, err := v.CheckRequest(k, data)
+	if err != nil {
+		return nil, err
+	}
+	elements, _ := doc.([]any)
+	return &checked{report: report, elements: elements}, nil
+}
