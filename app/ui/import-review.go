@@ -384,7 +384,7 @@ func (p *importPage) renderExports() app.UI {
 		),
 		app.H3().Text("Submit"),
 		app.P().Class("hint").Text(submitHint(s)),
-		app.Button().ID("submit").Type("button").Class("button", "button-primary").Text("Submit…").OnClick(p.submit),
+		app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text("Submit…").OnClick(p.submit),
 	)
 }
 
