@@ -324,6 +324,6 @@ func TestConsoleWholeFlowFromTheKeyboard(t *testing.T) {
 	if !strings.Contains(body, `"destinationAmount":{"amount":2000,"currency":"EUR"}`) {
 		t.Errorf("exported body %s", body)
 	}
-	tabTo(t, b, "submit")
+	tabTo(t, b, "submit-file")
 	b.AssertNoErrors()
 }
