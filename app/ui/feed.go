@@ -174,31 +174,3 @@ func jsString(v app.Value) string {
 	}
 	return v.String()
 }
-
-func (b browserEvents) Open(after uint64, h eventfeed.Handler) (close func()) {
-	es := app.Window().Get("EventSource").New(b.url("/events/stream", url.Values{"after": {strconv.FormatUint(after, 10)}}))
-	var funcs []app.Func
-	on := func(name string, f func(e app.Value)) {
-		fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
-			f(args[0])
-			return nil
-		})
-		funcs = append(funcs, fn)
-		es.Call("addEventListener", name, fn)
-	}
-	on("open", func(app.Value) { h.Opened() })
-	on("message", func(e app.Value) { h.Message("", e.Get("data").String()) })
-	for _, name := range []string{"hello", "gap"} {
-		on(name, func(e app.Value) { h.Message(name, e.Get("data").String()) })
-	}
-	on("error", func(app.Value) {
-		// CLOSED (2) right away: the answer was not an event stream.
-		h.Failed(es.Get("readyState").Int() == 2)
-	})
-	return func() {
-		es.Call("close")
-		for _, fn := range funcs {
-			fn.Release()
-		}
-	}
-}

@@ -176,12 +176,19 @@ func rootPrefix() string {
 		// go-app's environment is the process's there, shared by servers.
 		return "/"
 	}
+	return clientRootPrefix()
+}
+
+// clientRootPrefix reads the page's root prefix once: it is fixed for the
+// page's life, and each read is a call into JavaScript, made for every
+// link of every row a list draws.
+var clientRootPrefix = sync.OnceValue(func() string {
 	p := app.Getenv("GOAPP_ROOT_PREFIX")
 	if !strings.HasSuffix(p, "/") {
 		p += "/"
 	}
 	return p
-}
+})
 
 // href returns the URL of the page at path, under the console's root.
 func href(path string) string {
