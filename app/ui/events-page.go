@@ -21,6 +21,15 @@ const eventsPageSize = 50
 // nobody reads a list that changes faster.
 const drawEvery = time.Second
 
+// drawGrowth is how many rows a live draw adds to the list at most, and
+// growEvery how soon the next draw adds more. go-app mounting a row costs
+// many times what updating one does: a list going from none to fifty rows
+// in one draw held the main thread for most of a second.
+const (
+	drawGrowth = 5
+	growEvery  = 50 * time.Millisecond
+)
+
 // eventsPage lists the webhook events the server's receiver accepted,
 // newest first, live: those it held when the page opened and those it
 // accepts while the page is open. An operator filters them by type, reads
@@ -93,26 +102,38 @@ func (p *eventsPage) update(ctx app.Context, u eventfeed.Update) {
 	}
 	wait := drawEvery - time.Since(p.drawn)
 	if u.Reset || wait <= 0 {
-		p.draw()
+		p.draw(ctx)
 		return
 	}
-	if !p.drawing {
-		p.drawing = true
-		ctx.After(wait, func(app.Context) {
-			p.drawing = false
-			p.draw()
-		})
-	}
+	p.drawLater(ctx, wait)
 	ctx.PreventUpdate()
 }
 
-// draw reads the feed again for the next render.
-func (p *eventsPage) draw() {
+// drawLater draws the list after d, unless a draw is already scheduled.
+func (p *eventsPage) drawLater(ctx app.Context, d time.Duration) {
+	if p.drawing {
+		return
+	}
+	p.drawing = true
+	ctx.After(d, func(ctx app.Context) {
+		p.drawing = false
+		p.draw(ctx)
+	})
+}
+
+// draw reads the feed again for the next render. It adds drawGrowth rows
+// to the list at most, and the next ones growEvery later.
+func (p *eventsPage) draw(ctx app.Context) {
 	if p.arrived > 0 {
 		p.announcement = plural(p.arrived, "new event", "new events") + "."
 		p.arrived = 0
 	}
+	rows := len(p.events)
 	p.refresh()
+	if len(p.events) > rows+drawGrowth {
+		p.events = p.events[:rows+drawGrowth]
+		p.drawLater(ctx, growEvery)
+	}
 	p.drawn = time.Now()
 }
 
