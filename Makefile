@@ -10,7 +10,7 @@ WASM_OUT  := build/wasm
 CONSOLE   := cmd/bulkdesk/internal/console/dist
 WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz clean
+.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz screenshot clean
 
 all: build
 
@@ -93,6 +93,11 @@ fuzz:
 	for f in FuzzCSV FuzzJSON FuzzMapping FuzzXLSXSheet FuzzOpen; do \
 		$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./app/ingest/ || exit 1; \
 	done
+
+## screenshot: the README's picture of the review screen, in headless Chromium
+SCREENSHOT ?= web/docs/review.png
+screenshot: console
+	BULKDESK_SCREENSHOT=$(abspath $(SCREENSHOT)) $(GO) test -run '^TestReviewScreenshot$$' -count=1 -v ./cmd/bulkdesk/internal/server/
 
 clean:
 	rm -rf $(BIN) build

@@ -68,7 +68,8 @@ func bundle(out string, dirs ...string) (*console.Manifest, error) {
 			return nil, fmt.Errorf("listing %s: %w", dir, err)
 		}
 		for _, e := range entries {
-			// Go files in web/ are its tests, not assets.
+			// Go files in web/ are its tests, not assets; its folders
+			// (web/docs: the README's pictures) are not served either.
 			if e.IsDir() || strings.HasSuffix(e.Name(), ".go") || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
