@@ -414,7 +414,9 @@ func TestSettingsDetection(t *testing.T) {
 		want      ingest.Settings
 	}{
 		{"minor integers", "amount,currency\n1050,EUR\n20,EUR\n", ingest.Settings{Amounts: ingest.Minor}},
-		{"decimal comma", "amount;currency\n1.234,56;EUR\n12,5;EUR\n", ingest.Settings{Amounts: ingest.Major, Decimal: ",", Group: "."}},
+		{"decimal comma", "amount;currency\n1.234,56;EUR\n12,50;EUR\n", ingest.Settings{Amounts: ingest.Major, Decimal: ",", Group: "."}},
+		{"one decimal among whole numbers", "amount,currency\n25000,EUR\n150075,USD\n30.50,EUR\n1999,GBP\n", ingest.Settings{Amounts: ingest.Minor, Decimal: ".", Group: ","}},
+		{"too few decimals", "amount;currency\n1.234,56;EUR\n12,5;EUR\n", ingest.Settings{Amounts: ingest.Minor, Decimal: ",", Group: "."}},
 		{"decimal point", "amount,currency\n\"1,234.56\",EUR\n", ingest.Settings{Amounts: ingest.Major, Decimal: ".", Group: ","}},
 		{"space groups", "amount;currency\n1 234,56;EUR\n", ingest.Settings{Amounts: ingest.Major, Decimal: ",", Group: " "}},
 		{"only ambiguous", "amount;currency\n1.000;EUR\n", ingest.Settings{Amounts: ingest.Minor}},
@@ -438,6 +440,9 @@ func TestSettingsDetection(t *testing.T) {
 
 func TestExamplesShowRawAndParsed(t *testing.T) {
 	im := importOf(t, "a.csv", []byte("amount;currency\n1.234,56;EUR\n7;JPY\n12,345;EUR\n"), "transfers")
+	if err := im.SetSettings(ingest.Settings{Amounts: ingest.Major, Decimal: ",", Group: "."}); err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for _, e := range im.Examples() {
 		got = append(got, fmt.Sprintf("%s%d %s → %s%s", e.Column, e.Row, e.Raw, e.Parsed, e.Error))

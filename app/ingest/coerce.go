@@ -340,15 +340,30 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			n, err = money.ParseStored(s, 0)
 			if err != nil {
 				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
+				if im.mixedUnits != "" {
+					return nil, cellError("amount-units", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, im.mixedUnits)
+				}
 			}
 		} else {
 			n, err = money.ParseMinor(s, im.settings.separators())
 		}
 	}
 	if err != nil {
+		if im.mixedUnits != "" && im.settings.Amounts == Minor && isDecimal(c, s) {
+			return nil, cellError("amount-units", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, im.mixedUnits)
+		}
 		return nil, cellError("amount", "%s", err.Error())
 	}
 	return json.Number(strconv.FormatInt(n, 10)), nil
+}
+
+// isDecimal reports an amount cell written with a decimal part.
+func isDecimal(c Cell, s string) bool {
+	if c.Kind == Number {
+		return storedDecimals(s) > 0
+	}
+	d, _ := separatorEvidence(s)
+	return d != ""
 }
 
 // currencyOf returns the currency an amount cell is in: its row's

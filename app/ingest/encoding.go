@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -39,45 +40,63 @@ func normalizeEncoding(name string) (string, error) {
 	return "", fmt.Errorf("unknown encoding %q: use one of %s", name, strings.Join(Encodings, ", "))
 }
 
-// detectEncoding names the encoding of text data from its byte order mark
-// or, without one, from its bytes.
-func detectEncoding(data []byte) string {
+// encodingDecision names the encoding of text data from its byte order
+// mark or, without one, from its bytes. Text that holds both valid UTF-8
+// characters and bytes UTF-8 cannot hold is undecided: it is read as
+// UTF-8, whose damage is reported at its row, rather than as
+// Windows-1252, which would garble every accented letter.
+func encodingDecision(data []byte) reading.Decision {
+	detected := func(enc, why string) reading.Decision {
+		return reading.Decision{Value: enc, How: reading.Detected, Evidence: []reading.Cell{{Row: 1, Raw: why, Suggests: enc}}}
+	}
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
-		return UTF8
+		return detected(UTF8, "byte order mark")
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
-		return UTF16LE
+		return detected(UTF16LE, "byte order mark")
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
-		return UTF16BE
+		return detected(UTF16BE, "byte order mark")
 	case utf16Likely(data):
 		if data[0] == 0 {
-			return UTF16BE
+			return detected(UTF16BE, "every other byte is zero")
 		}
-		return UTF16LE
-	case utf8.Valid(data):
-		return UTF8
-	case hasUTF8Sequences(data):
-		// Mostly UTF-8 with a damaged byte: reading it as Windows-1252
-		// would garble every accented letter, so the damage is reported.
-		return UTF8
+		return detected(UTF16LE, "every other byte is zero")
 	}
-	return Windows1252
-}
-
-// hasUTF8Sequences reports whether data holds at least two valid
-// multi-byte UTF-8 characters, which Windows-1252 text almost never does.
-func hasUTF8Sequences(data []byte) bool {
-	n := 0
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if size > 1 && r != utf8.RuneError {
-			if n++; n >= 2 {
-				return true
+	good, bad := -1, -1
+	line := 1
+	for i := 0; i < len(data) && (good < 0 || bad < 0); {
+		if data[i] < utf8.RuneSelf {
+			if data[i] == '\n' {
+				line++
 			}
+			i++
+			continue
 		}
-		i += max(size, 1)
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			if bad < 0 {
+				bad = line
+			}
+			i++
+			continue
+		}
+		if good < 0 {
+			good = line
+		}
+		i += size
 	}
-	return false
+	switch {
+	case bad < 0 && good < 0:
+		return reading.Decision{Value: UTF8, How: reading.Default}
+	case bad < 0:
+		return reading.Decision{Value: UTF8, How: reading.Detected, Evidence: []reading.Cell{{Row: good, Raw: "UTF-8 characters", Suggests: UTF8}}}
+	case good < 0:
+		return reading.Decision{Value: Windows1252, How: reading.Detected, Evidence: []reading.Cell{{Row: bad, Raw: "bytes that are not UTF-8", Suggests: Windows1252}}}
+	}
+	return reading.Decision{Value: UTF8, How: reading.Default, Undecided: true, Evidence: []reading.Cell{
+		{Row: bad, Raw: "bytes that are not UTF-8", Suggests: Windows1252},
+		{Row: good, Raw: "UTF-8 characters", Suggests: UTF8},
+	}}
 }
 
 // utf16Likely reports ASCII text written as UTF-16 without a byte order

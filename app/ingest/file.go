@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
 // Format is the kind of file an import reads.
@@ -111,11 +112,14 @@ type File struct {
 	// Notes are warnings about the file as a whole.
 	Notes []string
 
-	limits Limits
-	sheets []SheetInfo
-	wb     *xlsx.Workbook
-	text   string // decoded text of a CSV file
-	json   *jsonFile
+	// reading holds the decisions taken to read the file: encoding and
+	// delimiter; each table read from it starts with them.
+	reading reading.Reading
+	limits  Limits
+	sheets  []SheetInfo
+	wb      *xlsx.Workbook
+	text    string // decoded text of a CSV file
+	json    *jsonFile
 }
 
 // Open reads a file's bytes; name is its file name, whose extension is

@@ -1,6 +1,10 @@
 package ingest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
+)
 
 // headerScan is how many rows from the top may hold the header: titles,
 // dates and notes above it are common, dozens of them are not.
@@ -68,4 +72,13 @@ func looksNumeric(s string) bool {
 		}
 	}
 	return digits > 0
+}
+
+// headerDecision says how the header row of t was found; its Value is
+// filled in from the mapping.
+func headerDecision(t *Table, mt *matcher) reading.Decision {
+	if t.Keyed {
+		return reading.Decision{How: reading.Detected}
+	}
+	return reading.Decision{How: reading.Detected}
 }

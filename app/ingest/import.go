@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -17,9 +18,11 @@ type Import struct {
 	Kind  *schema.Kind
 	Table *Table
 
-	p        *plan
-	detected Settings
-	result   *Result
+	p      *plan
+	found  detected
+	chosen map[string]bool
+	header reading.Decision
+	result *Result
 }
 
 // A plan is how rows are read: the mapping, its resolved columns and the
@@ -35,6 +38,10 @@ type plan struct {
 	settings Settings
 	cols     []column
 	hasLists bool
+	// mixedUnits, when the file's amounts disagree about their units,
+	// says so for the messages of the decimal ones: "other amounts of
+	// column G are whole numbers (G2 "25000")".
+	mixedUnits string
 	// scratch is reused by every check of this plan and its copies.
 	scratch *scratch
 }
@@ -47,9 +54,10 @@ func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	p := &plan{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
 	p.mapping = autoMapping(t, p.mt)
 	p.compile()
-	im := &Import{Kind: k, Table: t, p: p}
-	im.detected = p.detectSettings()
-	p.settings = im.detected
+	im := &Import{Kind: k, Table: t, p: p, header: headerDecision(t, p.mt)}
+	im.found = p.detect()
+	p.settings = im.found.settings
+	p.mixedUnits = im.found.mixedUnits()
 	p.profile()
 	return im
 }
@@ -97,10 +105,13 @@ func (im *Import) SetMapping(m Mapping) error {
 	np := *im.p
 	np.mapping = m
 	np.compile()
-	im.detected = np.detectSettings()
-	np.settings = im.detected
+	im.found = np.detect()
+	np.settings = im.found.settings
+	np.mixedUnits = im.found.mixedUnits()
+	np.keepChosen(im.p.settings, im.chosen)
 	if m.Settings != nil {
 		np.settings = *m.Settings
+		im.chosen = map[string]bool{"amounts": true, "decimal": true, "group": true, "dates": true, "currency": m.Settings.Currency != ""}
 	}
 	np.profile()
 	im.p = &np
@@ -124,23 +135,45 @@ func (im *Import) SetHeaderRow(n int) error {
 	if im.Table.RowIndex(n) < 0 {
 		return fmt.Errorf("the sheet has no row %d", n)
 	}
-	return im.SetMapping(mapColumns(im.Table, im.p.mt, n, Mapping{Kind: im.Kind.ID}))
+	if err := im.SetMapping(mapColumns(im.Table, im.p.mt, n, Mapping{Kind: im.Kind.ID})); err != nil {
+		return err
+	}
+	im.header = reading.Decision{How: reading.Chosen}
+	return nil
 }
 
 // Settings returns the current settings.
 func (im *Import) Settings() Settings { return im.p.settings }
 
 // DetectedSettings returns the settings detected from the file.
-func (im *Import) DetectedSettings() Settings { return im.detected }
+func (im *Import) DetectedSettings() Settings { return im.found.settings }
 
-// SetSettings replaces the settings, as overridden by the operator.
-func (im *Import) SetSettings(s Settings) error {
+// SetSettings replaces the settings, as overridden by the operator. A
+// setting that differs from the detected one, and each one named in
+// chosen ("amounts", "decimal", "group", "dates", "currency"), is the
+// operator's decision from then on, even where it equals the default: it
+// settles a reading the file left undecided.
+func (im *Import) SetSettings(s Settings, chosen ...string) error {
 	if s.Amounts == "" {
 		s.Amounts = Minor
 	}
 	s.DateOrder = strings.ToUpper(s.DateOrder)
 	if err := s.Check(); err != nil {
 		return err
+	}
+	d := im.found.settings
+	marks := map[string]bool{
+		"amounts": s.Amounts != d.Amounts, "decimal": s.Decimal != d.Decimal, "group": s.Group != d.Group,
+		"dates": s.DateOrder != d.DateOrder, "currency": s.Currency != d.Currency,
+	}
+	for _, c := range chosen {
+		marks[c] = true
+	}
+	if im.chosen == nil {
+		im.chosen = make(map[string]bool)
+	}
+	for k, v := range marks {
+		im.chosen[k] = im.chosen[k] || v
 	}
 	np := *im.p
 	np.settings = s

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"strings"
 	"unicode/utf8"
 
@@ -50,8 +51,10 @@ func (f *File) openCSV(data []byte, opt Options) (*File, error) {
 	if err != nil {
 		return nil, &ReadError{File: f.Name, Msg: err.Error()}
 	}
+	f.reading.Encoding = reading.Decision{Value: enc, How: reading.Chosen}
 	if enc == "" {
-		enc = detectEncoding(data)
+		f.reading.Encoding = encodingDecision(data)
+		enc = f.reading.Encoding.Value
 	}
 	f.Encoding = enc
 	text, err := decodeText(data, enc)
@@ -63,45 +66,113 @@ func (f *File) openCSV(data []byte, opt Options) (*File, error) {
 		return nil, &ReadError{File: f.Name, Msg: err.Error()}
 	}
 	// Excel writes and honours a first line "sep=;" naming the delimiter.
+	f.reading.Delimiter = reading.Decision{Value: delim, How: reading.Chosen}
 	if first, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(first, "sep=") && len(strings.TrimRight(first, "\r")) == 5 {
 		if delim == "" {
 			delim = first[4:5]
+			f.reading.Delimiter = reading.Decision{Value: delim, How: reading.Detected, Evidence: []reading.Cell{{Row: 1, Raw: first, Suggests: delim, Why: "the file's first line names it"}}}
 		}
 		text = rest
 		f.Notes = append(f.Notes, fmt.Sprintf("the first line of %s names the delimiter (%q) and is not part of the data", f.Name, first[4:5]))
 	}
 	if delim == "" {
-		delim = detectDelimiter(text)
+		f.reading.Delimiter = delimiterDecision(text)
+		delim = f.reading.Delimiter.Value
 	}
 	f.Delimiter = delim
 	f.text = text
 	return f, nil
 }
 
-// detectDelimiter picks the delimiter that splits the first lines into the
-// same number of fields most consistently.
-func detectDelimiter(text string) string {
-	lines := sampleLines(text, 50)
-	best, bestScore, bestWidth := ",", 0, 0
+// delimiterLines is how many lines decide the delimiter.
+const delimiterLines = 200
+
+// delimiterDecision decides the delimiter from the first lines. A line
+// without any delimiter (a title) tells nothing; every other line must
+// hold the delimiter outside quotes. When several delimiters are on every
+// such line, the one that splits them all into the same number of fields
+// is taken; when no single one is, the delimiter is undecided and falls
+// back to the comma.
+func delimiterDecision(text string) reading.Decision {
+	lines := sampleLines(text, delimiterLines)
+	var everywhere, steady []string
 	for _, d := range Delimiters {
-		counts := make(map[int]int)
+		seen, first, same, any := true, -1, true, false
 		for _, l := range lines {
-			if l == "" {
+			if !hasDelimiter(l) {
 				continue
 			}
-			counts[countOutsideQuotes(l, d[0])]++
+			n := countOutsideQuotes(l, d[0])
+			if n == 0 {
+				seen = false
+				break
+			}
+			any = true
+			if first < 0 {
+				first = n
+			}
+			same = same && n == first
 		}
-		mode, score := 0, 0
-		for n, c := range counts {
-			if n > 0 && (c > score || (c == score && n > mode)) {
-				mode, score = n, c
+		if seen && any {
+			everywhere = append(everywhere, d)
+			if same {
+				steady = append(steady, d)
 			}
 		}
-		if score > bestScore || (score == bestScore && mode > bestWidth) {
-			best, bestScore, bestWidth = d, score, mode
+	}
+	line1 := func(d string) reading.Cell {
+		for i, l := range lines {
+			if n := countOutsideQuotes(l, d[0]); n > 0 {
+				return reading.Cell{Row: i + 1, Raw: cut(l, 60), Suggests: d, Why: fmt.Sprintf("%d on the line", n)}
+			}
+		}
+		return reading.Cell{Suggests: d}
+	}
+	switch {
+	case len(everywhere) == 1:
+		return reading.Decision{Value: everywhere[0], How: reading.Detected, Evidence: []reading.Cell{line1(everywhere[0])}}
+	case len(steady) == 1:
+		return reading.Decision{Value: steady[0], How: reading.Detected, Evidence: []reading.Cell{line1(steady[0])}}
+	}
+	// No delimiter at all is one column, read with the default; lines
+	// that disagree, or several steady delimiters, are undecided.
+	d := reading.Decision{Value: ",", How: reading.Default}
+	cands := everywhere
+	if len(cands) == 0 {
+		for _, c := range Delimiters {
+			if strings.Contains(text[:min(len(text), 1<<16)], c) {
+				cands = append(cands, c)
+			}
 		}
 	}
-	return best
+	for _, c := range cands {
+		if e := line1(c); e.Row > 0 {
+			d.Undecided = true
+			d.Evidence = append(d.Evidence, e)
+		}
+	}
+	return d
+}
+
+// hasDelimiter reports a line holding any delimiter outside quotes.
+func hasDelimiter(l string) bool {
+	for _, d := range Delimiters {
+		if countOutsideQuotes(l, d[0]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cut shortens s to n bytes at most, on a character boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // sampleLines returns up to n logical lines (quoted newlines kept inside).
@@ -145,7 +216,7 @@ func countOutsideQuotes(line string, d byte) int {
 // CRLF line ends), and strictness where a value would silently change (an
 // unclosed quote, NUL bytes, invalid UTF-8).
 func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) {
-	t := &Table{File: f.Name, Sheet: f.tableName(), Format: CSV, Formats: []string{""}, Notes: f.Notes}
+	t := &Table{File: f.Name, Sheet: f.tableName(), Format: CSV, Formats: []string{""}, Notes: f.Notes, Reading: f.reading}
 	text, d := f.text, f.Delimiter[0]
 	fail := func(row, col int, msg string) (*Table, error) {
 		return nil, &ReadError{File: f.Name, Sheet: t.Sheet, Row: row, Column: columnLetters(col), Msg: msg}

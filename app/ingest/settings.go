@@ -5,15 +5,16 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
 // Amount units of an import.
 const (
 	// Minor means amounts are written in minor units, as the API takes
 	// them: 1050 is EUR 10.50. It is the default.
-	Minor = "minor"
+	Minor = reading.Minor
 	// Major means amounts are written as people write them: 10.50.
-	Major = "major"
+	Major = reading.Major
 )
 
 // Settings say how to read the values of a file: amounts, separators and
@@ -101,128 +102,8 @@ func (s Settings) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// sampleRows is how many data rows detection looks at.
+// sampleRows bounds the rows the examples of one column look at.
 const sampleRows = 500
-
-// detectSettings proposes settings from the values of the mapped amount
-// and date columns.
-func (im *plan) detectSettings() Settings {
-	s := Settings{Amounts: Minor}
-	decVotes := map[string]int{}
-	grpVotes := map[string]int{}
-	orders := map[string]int{}
-	major := false
-	im.eachSample(func(c Cell, t target) {
-		switch {
-		case isAmount(t.Field):
-			v := strings.TrimSpace(c.Value)
-			if c.Kind == Number {
-				major = major || strings.ContainsAny(v, ".eE")
-				return
-			}
-			dec, grp := separatorEvidence(v)
-			if dec != "" {
-				decVotes[dec]++
-				major = true
-			}
-			if grp != "" {
-				grpVotes[grp]++
-			}
-		case t.Field.Format == "date" || t.DateParts:
-			if c.Kind == Text {
-				if o := dateOrderEvidence(c.Value); o != "" {
-					orders[o]++
-				}
-			}
-		}
-	})
-	if major {
-		s.Amounts = Major
-	}
-	switch {
-	case decVotes["."] > 0 && decVotes[","] == 0:
-		s.Decimal = "."
-	case decVotes[","] > 0 && decVotes["."] == 0:
-		s.Decimal = ","
-	}
-	switch {
-	case s.Decimal == "" && len(grpVotes) == 1:
-		for g := range grpVotes {
-			s.Group = g
-		}
-		s.Decimal = map[string]string{",": ".", ".": ","}[s.Group]
-	case s.Decimal == ".":
-		s.Group = ","
-		if grpVotes[" "] > 0 && grpVotes[","] == 0 {
-			s.Group = " "
-		}
-	case s.Decimal == ",":
-		s.Group = "."
-		if grpVotes[" "] > 0 && grpVotes["."] == 0 {
-			s.Group = " "
-		}
-	}
-	switch {
-	case orders[DMY] > 0 && orders[MDY] == 0:
-		s.DateOrder = DMY
-	case orders[MDY] > 0 && orders[DMY] == 0:
-		s.DateOrder = MDY
-	}
-	return s
-}
-
-// separatorEvidence says what one amount text tells about the separators.
-func separatorEvidence(v string) (dec, grp string) {
-	v = strings.TrimLeft(v, "+-")
-	dots, commas := strings.Count(v, "."), strings.Count(v, ",")
-	if strings.ContainsAny(v, " \u00a0\u202f") && dots+commas <= 1 {
-		grp = " "
-	}
-	switch {
-	case dots > 0 && commas > 0:
-		if strings.LastIndex(v, ".") > strings.LastIndex(v, ",") {
-			return ".", ","
-		}
-		return ",", "."
-	case dots > 1:
-		return "", "."
-	case commas > 1:
-		return "", ","
-	case dots == 1 || commas == 1:
-		mark := "."
-		if commas == 1 {
-			mark = ","
-		}
-		before, after, _ := strings.Cut(v, mark)
-		before = strings.TrimSpace(before)
-		if len(after) == 3 && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
-			return "", grp // could be either
-		}
-		return mark, grp
-	}
-	return "", grp
-}
-
-// eachSample calls f for the non-empty cells of the mapped columns in the
-// first data rows.
-func (im *plan) eachSample(f func(Cell, target)) {
-	cols := im.cols
-	n := 0
-	for i := range im.Table.Rows {
-		r := &im.Table.Rows[i]
-		if r.Number <= im.mapping.HeaderRow {
-			continue
-		}
-		if n++; n > sampleRows {
-			return
-		}
-		for _, col := range cols {
-			if c := r.Cell(col.index); !c.Empty() {
-				f(c, col.target)
-			}
-		}
-	}
-}
 
 // Examples returns, for each mapped amount and date column, up to three
 // raw → parsed examples under the current settings, errors first, so the

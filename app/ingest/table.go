@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
 // CellKind is what a cell holds, as its file stores it.
@@ -102,6 +103,9 @@ type Table struct {
 	// Notes are warnings about the file as a whole ("the .xlsx file is
 	// really CSV text").
 	Notes []string
+	// Reading holds the decisions taken to read the file itself: its
+	// encoding and delimiter, and the sheet chosen.
+	Reading reading.Reading
 
 	keys []string
 }

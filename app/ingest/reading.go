@@ -1,0 +1,58 @@
+package ingest
+
+import (
+	"strconv"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
+)
+
+// Reading returns every decision taken to read the table: those its
+// values decided, those the operator chose, the file's own (encoding,
+// delimiter, sheet) and the header row. Decisions about amounts or dates
+// are left zero when no column holds them.
+func (im *Import) Reading() reading.Reading {
+	r := im.Table.Reading
+	f, s := im.found, im.p.settings
+	chosen := func(d reading.Decision, name, value string) reading.Decision {
+		if !im.chosen[name] {
+			return d
+		}
+		return reading.Decision{Value: value, How: reading.Chosen, Column: d.Column, Evidence: d.Evidence}
+	}
+	amounts, dates := false, false
+	for _, c := range im.p.cols {
+		amounts = amounts || isAmount(c.target.Field)
+		dates = dates || c.target.Field.Format == "date" || c.target.DateParts
+	}
+	if amounts {
+		r.Units = chosen(f.units, "amounts", s.Amounts)
+		r.Decimal = chosen(f.decimal, "decimal", s.Decimal)
+		r.Group = chosen(f.group, "group", s.Group)
+	}
+	if dates {
+		r.DateOrder = chosen(f.dates, "dates", s.DateOrder)
+	}
+	r.HeaderRow = im.header
+	r.HeaderRow.Value = strconv.Itoa(im.p.mapping.HeaderRow)
+	return r
+}
+
+// keepChosen carries the settings the operator chose over to a plan whose
+// settings were detected again (after a change of columns).
+func (im *plan) keepChosen(old Settings, chosen map[string]bool) {
+	if chosen["amounts"] {
+		im.settings.Amounts = old.Amounts
+	}
+	if chosen["decimal"] {
+		im.settings.Decimal = old.Decimal
+	}
+	if chosen["group"] {
+		im.settings.Group = old.Group
+	}
+	if chosen["dates"] {
+		im.settings.DateOrder = old.DateOrder
+	}
+	if chosen["currency"] {
+		im.settings.Currency = old.Currency
+	}
+}
