@@ -340,8 +340,8 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			n, err = money.ParseStored(s, 0)
 			if err != nil {
 				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
-				if im.mixedUnits != "" {
-					return nil, cellError("amount-units", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, im.mixedUnits)
+				if im.mixedUnits != nil {
+					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, im.mixedUnits(r.Number))
 				}
 			}
 		} else {
@@ -349,8 +349,8 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 		}
 	}
 	if err != nil {
-		if im.mixedUnits != "" && im.settings.Amounts == Minor && isDecimal(c, s) {
-			return nil, cellError("amount-units", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, im.mixedUnits)
+		if im.mixedUnits != nil && im.settings.Amounts == Minor && isDecimal(c, s) {
+			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, im.mixedUnits(r.Number))
 		}
 		return nil, cellError("amount", "%s", err.Error())
 	}

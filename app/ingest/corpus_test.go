@@ -12,6 +12,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -142,6 +143,21 @@ func describeImport(t *testing.T, name string, data []byte) string {
 		fmt.Fprintf(&b, "  %s %q → %s %s %v\n", c.Letter, c.Header, c.Field, c.Match, c.Suggestions)
 	}
 	fmt.Fprintf(&b, "settings: %s\n", im.Settings())
+	r := im.Reading()
+	for _, n := range reading.Names {
+		d := r.Get(n)
+		if d.How == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "  reading %s: %q %s", n, d.Value, d.How)
+		if d.Undecided {
+			b.WriteString(" UNDECIDED")
+			for _, c := range d.Evidence {
+				fmt.Fprintf(&b, "; %s %q suggests %s (%s)", c.Place(), c.Raw, c.Suggests, c.Why)
+			}
+		}
+		b.WriteString("\n")
+	}
 	for _, e := range im.Examples() {
 		fmt.Fprintf(&b, "  example %s%d %q → %s%s\n", e.Column, e.Row, e.Raw, e.Parsed, e.Error)
 	}

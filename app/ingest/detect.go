@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -83,17 +84,21 @@ func (im *plan) detect() detected {
 }
 
 // mixedUnits says, when the units are undecided, which amounts are not
-// written with decimals, for the messages of those that are.
-func (d detected) mixedUnits() string {
+// written with decimals, for the messages of those that are; nil when
+// the units are decided.
+func (d detected) mixedUnits() func(n int) string {
 	if !d.units.Undecided {
-		return ""
+		return nil
 	}
-	for _, c := range d.units.Evidence {
-		if c.Suggests == reading.Minor {
-			return fmt.Sprintf("other amounts of the file are not written with their currency's decimals (%s %q: %s)", c.Place(), c.Raw, c.Why)
+	ev := d.units.Evidence
+	return func(n int) string {
+		for _, c := range ev {
+			if c.Suggests == reading.Minor && c.Row != n {
+				return fmt.Sprintf("other amounts of the file are not written with their currency's decimals (%s %q: %s)", c.Place(), c.Raw, c.Why)
+			}
 		}
+		return "other amounts of the file are not written with their currency's decimals"
 	}
-	return "other amounts of the file are not written with their currency's decimals"
 }
 
 // decideSeparators decides the decimal and group separators from their
@@ -121,8 +126,10 @@ func decideSeparators(dec, grp *reading.Tally) (d, g reading.Decision) {
 			}
 		}
 		for _, c := range g.Evidence {
-			c.Suggests = "groups " + c.Suggests
-			both.Vote(c)
+			if !slices.ContainsFunc(d.Evidence, func(e reading.Cell) bool { return e.Row == c.Row && e.Column == c.Column }) {
+				c.Suggests = "groups " + c.Suggests
+				both.Vote(c)
+			}
 		}
 		u := both.Decide("")
 		u.Undecided = true
@@ -159,7 +166,7 @@ func (im *plan) unitsEvidence(c Cell, digits int) (vote, why string) {
 			return "", ""
 		}
 		if fd := formatDecimals(im.Table.NumberFormat(c)); fd > 0 && (digits < 0 || fd == digits) {
-			return reading.Major, fmt.Sprintf("shown with %d decimals", fd)
+			return reading.Major, "shown with " + decimals(fd)
 		}
 		frac := storedDecimals(s)
 		switch {
@@ -173,7 +180,7 @@ func (im *plan) unitsEvidence(c Cell, digits int) (vote, why string) {
 			// A spreadsheet drops the trailing zeros of 10.50.
 			return reading.Major, "a number with decimals"
 		}
-		return reading.Minor, fmt.Sprintf("%d decimals, more than the currency has", frac)
+		return reading.Minor, decimals(frac) + ", more than the currency has"
 	case Text:
 		s := text(c)
 		dec, _ := separatorEvidence(s)
@@ -194,9 +201,9 @@ func (im *plan) unitsEvidence(c Cell, digits int) (vote, why string) {
 		case digits < 0:
 			return reading.Major, "written with decimals"
 		case frac == digits:
-			return reading.Major, fmt.Sprintf("written with %d decimals", frac)
+			return reading.Major, "written with " + decimals(frac)
 		}
-		return reading.Minor, fmt.Sprintf("written with %d decimals, not the currency's %d", frac, digits)
+		return reading.Minor, fmt.Sprintf("written with %s, not the currency's %d", decimals(frac), digits)
 	}
 	return "", ""
 }
@@ -287,4 +294,11 @@ func columnNames(set map[string]bool) string {
 		return c
 	}
 	return ""
+}
+
+func decimals(n int) string {
+	if n == 1 {
+		return "1 decimal"
+	}
+	return fmt.Sprintf("%d decimals", n)
 }

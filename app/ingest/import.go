@@ -39,9 +39,9 @@ type plan struct {
 	cols     []column
 	hasLists bool
 	// mixedUnits, when the file's amounts disagree about their units,
-	// says so for the messages of the decimal ones: "other amounts of
-	// column G are whole numbers (G2 "25000")".
-	mixedUnits string
+	// says so for the message of a decimal one in row n, naming another
+	// row's amount that is not written with decimals.
+	mixedUnits func(n int) string
 	// scratch is reused by every check of this plan and its copies.
 	scratch *scratch
 }

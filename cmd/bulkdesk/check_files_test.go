@@ -44,7 +44,7 @@ func writeWorkbook(t *testing.T, sheets map[string][][]any, order ...string) str
 }
 
 func TestCheckCSVWithDecimalCommas(t *testing.T) {
-	file := writeFile(t, "pay.csv", transfersHeader+transferLine(1, "1.234,56")+transferLine(2, "12,5"))
+	file := writeFile(t, "pay.csv", transfersHeader+transferLine(1, "1.234,56")+transferLine(2, "12,50"))
 	out := filepath.Join(t.TempDir(), "request.json")
 	code, stdout, stderr := runCLI(t, "check", "-kind", "transfers", "-o", out, file)
 	if code != exitOK || stderr != "" {

@@ -1,0 +1,80 @@
+package reading_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
+)
+
+func TestTallyDecidesOnlyUnanimousVotes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 70))
+	values := []string{"major", "minor", ".", ","}
+	for trial := range 500 {
+		var tl reading.Tally
+		n := 1 + rng.IntN(100)
+		majority := values[rng.IntN(len(values))]
+		for i := range n {
+			tl.Vote(reading.Cell{Row: i + 2, Column: "F", Raw: "x", Suggests: majority})
+		}
+		d := tl.Decide("default")
+		if d.Undecided || d.Value != majority || d.How != reading.Detected {
+			t.Fatalf("trial %d: unanimous %s: %+v", trial, majority, d)
+		}
+		minority := values[(1+rng.IntN(len(values)-1)+indexOf(values, majority))%len(values)]
+		tl.Vote(reading.Cell{Row: 1000, Column: "F", Raw: "odd", Suggests: minority})
+		d = tl.Decide("default")
+		if !d.Undecided || d.Value != "default" || d.How != reading.Default {
+			t.Fatalf("trial %d: one %s among %d %s: %+v", trial, minority, n, majority, d)
+		}
+		if n > 1 && d.Evidence[0].Row != 1000 {
+			t.Fatalf("trial %d: the disagreeing cell is not first: %+v", trial, d.Evidence[0])
+		}
+		if len(d.Evidence) > 10 {
+			t.Fatalf("trial %d: %d evidence cells kept", trial, len(d.Evidence))
+		}
+	}
+	var none reading.Tally
+	if d := none.Decide("minor"); d.Undecided || d.Value != "minor" || d.How != reading.Default {
+		t.Errorf("no votes: %+v", d)
+	}
+}
+
+func indexOf(list []string, v string) int {
+	for i, x := range list {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestDescribeMarksWhatIsNotTheDefault(t *testing.T) {
+	r := reading.Reading{
+		Units:   reading.Decision{Value: reading.Major, How: reading.Detected},
+		Decimal: reading.Decision{Value: ",", How: reading.Chosen},
+		DateOrder: reading.Decision{How: reading.Default, Undecided: true, Evidence: []reading.Cell{
+			{Sheet: "Pay", Row: 7, Column: "D", Raw: "11/20/1989", Suggests: "MDY"},
+		}},
+	}
+	got := reading.Describe(r, "GBP")
+	if len(got) != 3 {
+		t.Fatalf("statements %+v", got)
+	}
+	if !got[0].Marked || !strings.Contains(got[0].Text, "MAJOR units: 10.50 is GBP 10.50") {
+		t.Errorf("units %+v", got[0])
+	}
+	if got[1].Marked || !strings.Contains(got[1].Text, "decimal comma") || !strings.Contains(got[1].Text, "as chosen") {
+		t.Errorf("decimal %+v", got[1])
+	}
+	if !got[2].Undecided || !strings.Contains(got[2].Text, `Pay!D7 "11/20/1989" reads MDY`) {
+		t.Errorf("dates %+v", got[2])
+	}
+	if !r.NeedsLook() {
+		t.Error("major units and an undecided date order need a look")
+	}
+	if (reading.Reading{Units: reading.Decision{Value: reading.Minor, How: reading.Detected}}).NeedsLook() {
+		t.Error("minor units, decided, need no look")
+	}
+}
