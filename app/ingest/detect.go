@@ -28,47 +28,73 @@ type detected struct {
 func (im *plan) detect() detected {
 	var units, dec, grp, dates reading.Tally
 	unitCols, dateCols := map[string]bool{}, map[string]bool{}
-	first := im.firstDataRow()
-	for i := first; i < len(im.Table.Rows); i++ {
+	type source struct {
+		col      *column
+		amount   bool
+		currency int // the column of the amount's currency, or -1
+	}
+	var sources []source
+	for ci := range im.cols {
+		col := &im.cols[ci]
+		s := source{col: col, amount: isAmount(col.target.Field), currency: -1}
+		if !s.amount && col.target.Field.Format != "date" && !col.target.DateParts {
+			continue
+		}
+		for _, other := range im.cols {
+			if s.amount && col.currency != "" && other.target.Path == col.currency {
+				s.currency = other.index
+			}
+		}
+		sources = append(sources, s)
+	}
+	fixed := -1
+	if d, ok := money.Digits(im.settings.Currency); ok {
+		fixed = d
+	}
+	for i := im.firstDataRow(); i < len(im.Table.Rows); i++ {
 		r := &im.Table.Rows[i]
-		for ci := range im.cols {
-			col := &im.cols[ci]
-			c := r.Cell(col.index)
+		for _, src := range sources {
+			c := r.Cell(src.col.index)
 			if c.Empty() || c.Flags&MergedPart != 0 {
 				continue
 			}
-			where := reading.Cell{Sheet: im.Table.Sheet, Row: r.Number, Column: im.Table.ColumnName(col.index), Raw: im.Table.Display(c)}
-			switch {
-			case isAmount(col.target.Field):
-				digits := -1
-				if d, ok := money.Digits(im.currencyOf(col, r)); ok {
-					digits = d
-				}
-				if vote, why := im.unitsEvidence(c, digits); vote != "" {
-					where.Suggests, where.Why = vote, why
-					units.Vote(where)
-					unitCols[where.Column] = true
-				}
-				if c.Kind == Text {
-					d, g := separatorEvidence(text(c))
-					if d != "" {
-						where.Suggests, where.Why = d, "the decimal separator"
-						dec.Vote(where)
-					}
-					if g != "" {
-						where.Suggests, where.Why = g, "the digit-group separator"
-						grp.Vote(where)
-					}
-				}
-			case col.target.Field.Format == "date" || col.target.DateParts:
+			if !src.amount {
 				if c.Kind != Text {
 					continue
 				}
 				if o := dateOrderEvidence(c.Value); o == DMY || o == MDY {
-					where.Suggests = o
-					where.Why = map[string]string{DMY: "the first number is above 12: a day", MDY: "the second number is above 12: a day"}[o]
-					dates.Vote(where)
-					dateCols[where.Column] = true
+					if dates.Count1(o) {
+						dates.Keep(im.evidence(r, src.col.index, c, o, dateWhy[o]))
+					}
+					dateCols[im.Table.ColumnName(src.col.index)] = true
+				}
+				continue
+			}
+			digits := fixed
+			if src.currency >= 0 {
+				digits = -1
+				if cur := r.Cell(src.currency); !cur.Empty() {
+					if d, ok := money.Digits(strings.ToUpper(strings.TrimSpace(cur.Value))); ok {
+						digits = d
+					}
+				}
+			}
+			var d, g string
+			if c.Kind == Text {
+				d, g = separatorEvidence(text(c))
+			}
+			if vote, why := im.unitsEvidence(c, digits, d); vote != "" {
+				if units.Count1(vote) {
+					units.Keep(im.evidence(r, src.col.index, c, vote, why.String()))
+					unitCols[im.Table.ColumnName(src.col.index)] = true
+				}
+			}
+			if c.Kind == Text {
+				if d != "" && dec.Count1(d) {
+					dec.Keep(im.evidence(r, src.col.index, c, d, "the decimal separator"))
+				}
+				if g != "" && grp.Count1(g) {
+					grp.Keep(im.evidence(r, src.col.index, c, g, "the digit-group separator"))
 				}
 			}
 		}
@@ -81,6 +107,13 @@ func (im *plan) detect() detected {
 	out.dates.Column = columnNames(dateCols)
 	out.settings = Settings{Amounts: out.units.Value, Decimal: out.decimal.Value, Group: out.group.Value, DateOrder: out.dates.Value}
 	return out
+}
+
+var dateWhy = map[string]string{DMY: "the first number is above 12: a day", MDY: "the second number is above 12: a day"}
+
+// evidence describes cell c of row r, column col, as evidence.
+func (im *plan) evidence(r *Row, col int, c Cell, suggests, why string) reading.Cell {
+	return reading.Cell{Sheet: im.Table.Sheet, Row: r.Number, Column: im.Table.ColumnName(col), Raw: im.Table.Display(c), Suggests: suggests, Why: why}
 }
 
 // mixedUnits says, when the units are undecided, which amounts are not
@@ -153,59 +186,87 @@ func decideSeparators(dec, grp *reading.Tally) (d, g reading.Decision) {
 	return d, g
 }
 
+// unitsWhy is why a cell votes for its units, written out only for the
+// few cells a tally keeps.
+type unitsWhy struct {
+	shown, written, stored, whole, grouped bool
+	decimals, digits                       int
+}
+
+func (w unitsWhy) String() string {
+	switch {
+	case w.whole:
+		return "a whole number"
+	case w.grouped:
+		return "a whole number with digit groups, or 3 decimals, which the currency does not have"
+	case w.shown:
+		return "shown with " + decimals(w.decimals)
+	case w.stored && w.digits >= 0 && w.decimals > w.digits:
+		return decimals(w.decimals) + ", more than the currency has"
+	case w.stored:
+		return "a number with decimals"
+	case w.digits >= 0 && w.decimals != w.digits:
+		return fmt.Sprintf("written with %s, not the currency's %d", decimals(w.decimals), w.digits)
+	}
+	return "written with " + decimals(w.decimals)
+}
+
 // unitsEvidence says what one amount cell tells about the units of the
 // file, given its currency's minor digits (-1 when not known): "major"
 // when it is written with exactly the currency's decimals, "minor" when
 // it cannot be (a whole number, or other decimals), "" when it reads the
 // same either way (a whole number of yen) or cannot tell.
-func (im *plan) unitsEvidence(c Cell, digits int) (vote, why string) {
+// dec is the decimal separator the cell's text shows, if any.
+func (im *plan) unitsEvidence(c Cell, digits int, dec string) (string, unitsWhy) {
+	why := unitsWhy{digits: digits}
 	switch c.Kind {
 	case Number:
 		s := strings.TrimSpace(c.Value)
 		if im.Table.IsDate(c) {
-			return "", ""
+			return "", why
 		}
 		if fd := formatDecimals(im.Table.NumberFormat(c)); fd > 0 && (digits < 0 || fd == digits) {
-			return reading.Major, "shown with " + decimals(fd)
+			why.shown, why.decimals = true, fd
+			return reading.Major, why
 		}
 		frac := storedDecimals(s)
+		why.stored, why.decimals = true, frac
 		switch {
 		case frac < 0:
-			return "", ""
+			return "", why
 		case frac == 0 && digits == 0:
-			return "", ""
+			return "", why
 		case frac == 0:
-			return reading.Minor, "a whole number"
+			why.whole = true
+			return reading.Minor, why
 		case digits < 0 || frac <= digits:
 			// A spreadsheet drops the trailing zeros of 10.50.
-			return reading.Major, "a number with decimals"
+			return reading.Major, why
 		}
-		return reading.Minor, decimals(frac) + ", more than the currency has"
+		return reading.Minor, why
 	case Text:
 		s := text(c)
-		dec, _ := separatorEvidence(s)
 		if dec == "" {
 			if ambiguousMark(s) {
 				if digits == 3 || digits <= 0 {
-					return "", ""
+					return "", why
 				}
-				return reading.Minor, "a whole number with digit groups, or 3 decimals, which the currency does not have"
+				why.grouped = true
+				return reading.Minor, why
 			}
 			if digits == 0 || !hasDigit(s) {
-				return "", ""
+				return "", why
 			}
-			return reading.Minor, "a whole number"
+			why.whole = true
+			return reading.Minor, why
 		}
-		frac := len(s) - strings.LastIndex(s, dec) - 1
-		switch {
-		case digits < 0:
-			return reading.Major, "written with decimals"
-		case frac == digits:
-			return reading.Major, "written with " + decimals(frac)
+		why.written, why.decimals = true, len(s)-strings.LastIndex(s, dec)-1
+		if digits < 0 || why.decimals == digits {
+			return reading.Major, why
 		}
-		return reading.Minor, fmt.Sprintf("written with %s, not the currency's %d", decimals(frac), digits)
+		return reading.Minor, why
 	}
-	return "", ""
+	return "", why
 }
 
 // formatDecimals returns the decimals a number format shows ("#,##0.00"
@@ -254,16 +315,33 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 
 // separatorEvidence says what one amount text tells about the
 // separators: the decimal and the group separator it shows, "" for
-// either when it does not tell ("1,500" is one or the other).
+// either when it does not tell ("1,500" is one or the other). It reads
+// the text once: it runs on every amount of a file.
 func separatorEvidence(v string) (dec, grp string) {
-	v = strings.TrimLeft(v, "+-")
-	dots, commas := strings.Count(v, "."), strings.Count(v, ",")
-	if strings.ContainsAny(v, " \u00a0\u202f") && dots+commas <= 1 {
+	for len(v) > 0 && (v[0] == '+' || v[0] == '-') {
+		v = v[1:]
+	}
+	dots, commas, lastDot, lastComma, spaced := 0, 0, -1, -1, false
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '.':
+			dots++
+			lastDot = i
+		case ',':
+			commas++
+			lastComma = i
+		case ' ':
+			spaced = true
+		case 0xc2, 0xe2: // the first byte of U+00A0 and U+202F
+			spaced = spaced || strings.HasPrefix(v[i:], "\u00a0") || strings.HasPrefix(v[i:], "\u202f")
+		}
+	}
+	if spaced && dots+commas <= 1 {
 		grp = " "
 	}
 	switch {
 	case dots > 0 && commas > 0:
-		if strings.LastIndex(v, ".") > strings.LastIndex(v, ",") {
+		if lastDot > lastComma {
 			return ".", ","
 		}
 		return ",", "."
@@ -272,13 +350,12 @@ func separatorEvidence(v string) (dec, grp string) {
 	case commas > 1:
 		return "", ","
 	case dots == 1 || commas == 1:
-		mark := "."
+		mark, at := ".", lastDot
 		if commas == 1 {
-			mark = ","
+			mark, at = ",", lastComma
 		}
-		before, after, _ := strings.Cut(v, mark)
-		before = strings.TrimSpace(before)
-		if len(after) == 3 && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
+		before := strings.TrimSpace(v[:at])
+		if len(v)-at-1 == 3 && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
 			return "", grp // could be either
 		}
 		return mark, grp

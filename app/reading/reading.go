@@ -168,9 +168,14 @@ const (
 // whole column or file: it counts every vote and keeps a few cells of
 // each side to show, so its memory is bounded whatever the file's size.
 type Tally struct {
-	counts map[string]int
-	cells  map[string][]Cell
-	order  []string
+	// sides are few (two or three values), so a slice beats a map.
+	sides []side
+}
+
+type side struct {
+	value string
+	count int
+	cells []Cell
 }
 
 // keepCells is how many cells of each side a Tally keeps to show.
@@ -178,59 +183,89 @@ const keepCells = 5
 
 // Vote records that cell c suggests c.Suggests.
 func (t *Tally) Vote(c Cell) {
-	if t.counts == nil {
-		t.counts = make(map[string]int)
-		t.cells = make(map[string][]Cell)
-	}
-	v := c.Suggests
-	if t.counts[v] == 0 {
-		t.order = append(t.order, v)
-	}
-	t.counts[v]++
-	if len(t.cells[v]) < keepCells {
-		t.cells[v] = append(t.cells[v], c)
+	if t.Count1(c.Suggests) {
+		t.Keep(c)
 	}
 }
 
+// Count1 counts one vote for v without its cell, and reports whether the
+// Tally still wants a cell of that side: then pass it to Keep. Detectors
+// that read every cell of a large file describe only the cells kept.
+func (t *Tally) Count1(v string) bool {
+	s := t.side(v)
+	if s == nil {
+		t.sides = append(t.sides, side{value: v})
+		s = &t.sides[len(t.sides)-1]
+	}
+	s.count++
+	return len(s.cells) < keepCells
+}
+
+// Keep keeps the cell of a vote Count1 asked for.
+func (t *Tally) Keep(c Cell) {
+	if s := t.side(c.Suggests); s != nil {
+		s.cells = append(s.cells, c)
+	}
+}
+
+func (t *Tally) side(v string) *side {
+	for i := range t.sides {
+		if t.sides[i].value == v {
+			return &t.sides[i]
+		}
+	}
+	return nil
+}
+
 // Count returns the votes for v.
-func (t *Tally) Count(v string) int { return t.counts[v] }
+func (t *Tally) Count(v string) int {
+	if s := t.side(v); s != nil {
+		return s.count
+	}
+	return 0
+}
 
 // Values returns the values voted for, in the order first seen.
-func (t *Tally) Values() []string { return slices.Clone(t.order) }
+func (t *Tally) Values() []string {
+	out := make([]string, len(t.sides))
+	for i, s := range t.sides {
+		out[i] = s.value
+	}
+	return out
+}
 
 // Decide returns the decision the votes make: the one value voted for,
 // detected; no vote at all, the default; votes for several values,
 // undecided with the default and the cells of every side, the smaller
 // sides first.
 func (t *Tally) Decide(def string) Decision {
-	switch len(t.order) {
+	switch len(t.sides) {
 	case 0:
 		return Decision{Value: def, How: Default}
 	case 1:
-		return Decision{Value: t.order[0], How: Detected, Evidence: slices.Clone(t.cells[t.order[0]])}
+		return Decision{Value: t.sides[0].value, How: Detected, Evidence: slices.Clone(t.sides[0].cells)}
 	}
-	sides := slices.Clone(t.order)
-	slices.SortStableFunc(sides, func(a, b string) int { return t.counts[a] - t.counts[b] })
+	sides := slices.Clone(t.sides)
+	slices.SortStableFunc(sides, func(a, b side) int { return a.count - b.count })
 	d := Decision{Value: def, How: Default, Undecided: true}
 	for _, s := range sides {
-		d.Evidence = append(d.Evidence, t.cells[s]...)
+		d.Evidence = append(d.Evidence, s.cells...)
 	}
 	return d
 }
 
-// Summary says in words why a decision is undecided: "4 cells read
-// minor, 1 reads major".
+// Summary says in words why a decision is undecided: "4 read minor, 1
+// reads major".
 func (t *Tally) Summary() string {
-	sides := slices.Clone(t.order)
-	slices.SortStableFunc(sides, func(a, b string) int { return t.counts[b] - t.counts[a] })
+	sides := slices.Clone(t.sides)
+	slices.SortStableFunc(sides, func(a, b side) int { return b.count - a.count })
 	parts := make([]string, len(sides))
 	for i, s := range sides {
-		n := t.counts[s]
 		verb := "read"
-		if n == 1 {
+		if s.count == 1 {
 			verb = "reads"
 		}
-		parts[i] = fmt.Sprintf("%d %s %s", n, verb, s)
+		parts[i] = fmt.Sprintf("%d %s %s", s.count, verb, s.value)
 	}
 	return strings.Join(parts, ", ")
 }
