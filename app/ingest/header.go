@@ -20,6 +20,15 @@ type headerRow struct {
 	score int
 	// cells are the headers that map to a field, for evidence.
 	cells []reading.Cell
+	// hits are the columns whose header maps, and their fields.
+	hits []headerHit
+}
+
+// A headerHit is a header that maps to a field.
+type headerHit struct {
+	col  int
+	path string
+	cell reading.Cell
 }
 
 // headerRows scores the top rows of t as header rows. It returns the
@@ -40,12 +49,14 @@ func headerRows(t *Table, mt *matcher) (rows []headerRow, fallback int) {
 				texts++
 				if p, _ := mt.match(c.Value); p != "" {
 					hr.matched++
-					if len(hr.cells) < keepHeaderCells {
-						hr.cells = append(hr.cells, reading.Cell{
-							Sheet: t.Sheet, Row: r.Number, Column: t.ColumnName(col), Raw: strings.TrimSpace(c.Value),
-							Suggests: strconv.Itoa(r.Number), Why: "the header of " + p,
-						})
+					cell := reading.Cell{
+						Sheet: t.Sheet, Row: r.Number, Column: t.ColumnName(col), Raw: strings.TrimSpace(c.Value),
+						Suggests: strconv.Itoa(r.Number), Why: "the header of " + p,
 					}
+					if len(hr.cells) < keepHeaderCells {
+						hr.cells = append(hr.cells, cell)
+					}
+					hr.hits = append(hr.hits, headerHit{col: col, path: p, cell: cell})
 				}
 			}
 		}

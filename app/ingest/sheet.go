@@ -35,12 +35,7 @@ func (f *File) ChooseSheet(k *schema.Kind, v *schema.Validator) (string, reading
 		return def, decision
 	}
 	mt := newMatcher(newCatalog(k, v.Fields(k)))
-	type scored struct {
-		name    string
-		matched int
-		cells   []reading.Cell
-	}
-	var best []scored
+	var best []sheetScored
 	for _, i := range candidates {
 		t, err := f.xlsxRows(context.Background(), i, headerScan, nil)
 		if err != nil {
@@ -51,10 +46,9 @@ func (f *File) ChooseSheet(k *schema.Kind, v *schema.Validator) (string, reading
 		if len(top) == 0 {
 			continue
 		}
-		s := scored{name: t.Sheet, matched: top[0].matched}
-		for _, c := range top[0].cells {
-			c.Suggests = t.Sheet
-			s.cells = append(s.cells, c)
+		s := sheetScore(t, top[0])
+		if s.matched == 0 {
+			continue
 		}
 		switch {
 		case len(best) == 0 || s.matched > best[0].matched:
@@ -90,4 +84,45 @@ func (f *File) TableFor(ctx context.Context, sheet string, k *schema.Kind, v *sc
 	}
 	t.Reading.Sheet = d
 	return t, nil
+}
+
+// A sheetScored is how well a sheet's header fits a kind.
+type sheetScored struct {
+	name string
+	// matched counts the fields the header row maps with values below.
+	matched int
+	cells   []reading.Cell
+}
+
+// sheetScore scores the header row hr of the top rows t of a sheet: the
+// fields its headers map, each once, whose column holds a value below
+// it. A sheet that documents the fields (a template's list of them, one
+// per row, with its path and title) names a field per row, often twice,
+// and does not fill it.
+func sheetScore(t *Table, hr headerRow) sheetScored {
+	s := sheetScored{name: t.Sheet}
+	seen := make(map[string]bool)
+	for _, h := range hr.hits {
+		if seen[h.path] || !valueBelow(t, hr.number, h.col) {
+			continue
+		}
+		seen[h.path] = true
+		s.matched++
+		if len(s.cells) < keepHeaderCells {
+			c := h.cell
+			c.Suggests = t.Sheet
+			s.cells = append(s.cells, c)
+		}
+	}
+	return s
+}
+
+// valueBelow reports whether column col of t holds a value below row n.
+func valueBelow(t *Table, n, col int) bool {
+	for i := range t.Rows {
+		if t.Rows[i].Number > n && !t.Rows[i].Cell(col).Empty() {
+			return true
+		}
+	}
+	return false
 }
