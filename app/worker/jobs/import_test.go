@@ -118,7 +118,7 @@ func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 	_, m := h.wait(h.send(worker.JobExport, worker.Export{Document: p.Document, What: worker.ExportMapping}, nil))
 	// It records how the file was read, as the command line's -mapping
 	// takes it.
-	for _, want := range []string{`"headerRow": 1`, `"amounts": "major"`, `"encoding": "utf-8"`, `"delimiter": ";"`} {
+	for _, want := range []string{`"headerRow": 3`, `"amounts": "major"`, `"encoding": "utf-8"`, `"delimiter": ";"`} {
 		if !strings.Contains(string(m.Data), want) {
 			t.Errorf("the mapping file lacks %s:\n%s", want, m.Data)
 		}

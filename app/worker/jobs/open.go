@@ -337,7 +337,16 @@ func (s *Server) sheetForKind(c *Call, d *Document) error {
 	if d.table.Reading.Sheet.How != reading.Chosen && d.file.Format == ingest.XLSX {
 		name, decision := d.file.ChooseSheet(d.Kind, s.validator)
 		if name != d.table.Sheet {
-			return s.readTable(c, d, "")
+			t, err := d.file.TableContext(c.Context(), name, func(done, total int) {
+				c.Progress(worker.Progress{Phase: "reading", Done: done, Total: total})
+			})
+			if err != nil {
+				if c.Context().Err() != nil {
+					return c.Context().Err()
+				}
+				return worker.Errorf(CodeUnreadable, "%v", err)
+			}
+			d.table, d.review = t, nil
 		}
 		d.table.Reading.Sheet = decision
 	}
