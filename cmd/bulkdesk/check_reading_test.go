@@ -201,6 +201,13 @@ func TestCheckMappingFileRoundTrip(t *testing.T) {
 			t.Errorf("%s: %+v, want %q as chosen", name, d, want)
 		}
 	}
+	// Next month's workbook names its sheet otherwise: the sheet is
+	// chosen by its headers, and the operator told.
+	renamed := writeWorkbook(t, map[string][][]any{"Cover": {{"Read me first"}}, "December": rows}, "Cover", "December")
+	code, stdout, stderr = runCLI(t, "check", "-kind", "transfers", "-mapping", saved, renamed)
+	if !strings.Contains(stderr, `the workbook has no sheet "Pay run"; the sheet is chosen by its headers`) {
+		t.Errorf("renamed sheet: exit %d %s\n%s", code, stderr, stdout)
+	}
 	// A flag still wins over the mapping file.
 	_, got, _ = runCheckJSON(t, "-kind", "transfers", "-mapping", saved, "-sheet", "Cover", book)
 	if got.Source.Sheet != "Cover" {
