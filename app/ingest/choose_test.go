@@ -348,3 +348,45 @@ func names(sheets []xlsxgen.Sheet) []string {
 	}
 	return out
 }
+
+// BenchmarkChooseSheet measures the choice of the sheet of a workbook of
+// three sheets of 10,000 transfers each (two of them incomplete copies):
+// only the top rows of each are read, so it costs a small part of reading
+// the chosen sheet.
+func BenchmarkChooseSheet(b *testing.B) {
+	k, v := transfersKind(b), schema.Default()
+	sheet := func(name string, headers []string) xlsxgen.Sheet {
+		rows := []xlsxgen.Row{xlsxgen.Texts(headers...)}
+		for i := range 10000 {
+			r := transferRow(i)[:len(headers)]
+			var row xlsxgen.Row
+			for _, c := range r {
+				row.Cells = append(row.Cells, xlsxgen.S(c))
+			}
+			rows = append(rows, row)
+		}
+		return xlsxgen.Sheet{Name: name, Rows: rows}
+	}
+	data := xlsxgen.Book{Sheets: []xlsxgen.Sheet{
+		summarySheet("Summary"), sheet("Old", transferHeaders[:4]), sheet("Draft", transferHeaders[:6]), sheet("Transfers", transferHeaders),
+	}}.Bytes()
+	f, err := ingest.Open("book.xlsx", data, ingest.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.Sheets()
+	b.Run("choose", func(b *testing.B) {
+		for b.Loop() {
+			if name, d := f.ChooseSheet(k, v); name != "Transfers" || d.How != reading.Detected {
+				b.Fatalf("%q %+v", name, d)
+			}
+		}
+	})
+	b.Run("read the chosen sheet", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := f.Table("Transfers", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
