@@ -390,3 +390,20 @@ func BenchmarkChooseSheet(b *testing.B) {
 		}
 	})
 }
+
+// With a saved mapping, the sheet with its headers is read even when they
+// are no usual headers of the kind.
+func TestChooseSheetByMapping(t *testing.T) {
+	k, v := transfersKind(t), schema.Default()
+	f := openBook(t, xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("Cover"), paymentsSheet("December", 2, []string{"Konto", "Ziel", "Betrag"}, 2)}})
+	if name, d := f.ChooseSheet(k, v); name != "Cover" || d.How != reading.Default || d.Undecided {
+		t.Errorf("without the mapping: %q %+v", name, d)
+	}
+	saved := ingest.Mapping{Kind: "transfers", Columns: []ingest.ColumnMapping{
+		{Letter: "A", Header: "Konto", Field: "source.id"}, {Letter: "C", Header: "Betrag", Field: "destinationAmount.amount"},
+	}}
+	name, d := f.ChooseSheetByMapping(k, v, saved)
+	if name != "December" || d.How != reading.Detected || len(d.Evidence) != 2 || d.Evidence[1].Raw != "Betrag" || d.Evidence[1].Row != 3 {
+		t.Errorf("with the mapping: %q %+v", name, d)
+	}
+}

@@ -20,6 +20,28 @@ import (
 // with values (a CSV file always), the default sheet is read by default,
 // without evidence.
 func (f *File) ChooseSheet(k *schema.Kind, v *schema.Validator) (string, reading.Decision) {
+	return f.chooseSheet(newMatcher(newCatalog(k, v.Fields(k))))
+}
+
+// ChooseSheetByMapping is ChooseSheet for a file read with a saved
+// mapping whose sheet it lacks: the headers the mapping names count as
+// the fields they fill, as well as the usual headers of the kind.
+func (f *File) ChooseSheetByMapping(k *schema.Kind, v *schema.Validator, saved Mapping) (string, reading.Decision) {
+	mt := newMatcher(newCatalog(k, v.Fields(k)))
+	alias := make(map[string]string, len(mt.alias)+len(saved.Columns))
+	for h, p := range mt.alias {
+		alias[h] = p
+	}
+	for _, c := range saved.Columns {
+		if n := normalizeHeader(c.Header); n != "" && c.Field != "" {
+			alias[n] = c.Field
+		}
+	}
+	mt.alias = alias
+	return f.chooseSheet(mt)
+}
+
+func (f *File) chooseSheet(mt *matcher) (string, reading.Decision) {
 	def := f.DefaultSheet()
 	decision := reading.Decision{Value: def, How: reading.Default}
 	if f.Format != XLSX {
@@ -34,7 +56,6 @@ func (f *File) ChooseSheet(k *schema.Kind, v *schema.Validator) (string, reading
 	if len(candidates) < 2 {
 		return def, decision
 	}
-	mt := newMatcher(newCatalog(k, v.Fields(k)))
 	var best []sheetScored
 	for _, i := range candidates {
 		t, err := f.xlsxRows(context.Background(), i, headerScan, nil)

@@ -201,11 +201,11 @@ func TestCheckMappingFileRoundTrip(t *testing.T) {
 			t.Errorf("%s: %+v, want %q as chosen", name, d, want)
 		}
 	}
-	// Next month's workbook names its sheet otherwise: the sheet is
-	// chosen by its headers, and the operator told.
-	renamed := writeWorkbook(t, map[string][][]any{"Cover": {{"Read me first"}}, "December": rows}, "Cover", "December")
-	code, stdout, stderr = runCLI(t, "check", "-kind", "transfers", "-mapping", saved, renamed)
-	if !strings.Contains(stderr, `the workbook has no sheet "Pay run"; the sheet is chosen by its headers`) {
+	// Next month's workbook names its sheet otherwise: the sheet with the
+	// mapping's headers is read, and the operator told.
+	renamed := writeWorkbook(t, map[string][][]any{"Cover": {{"Read me first"}, {"Total", 1262.5}}, "December": rows}, "Cover", "December")
+	code, stdout, stderr = runCLI(t, "check", "-kind", "transfers", "-mapping", saved, "-format", "json", renamed)
+	if code != exitOK || !strings.Contains(stderr, `the workbook has no sheet "Pay run"; sheet "December" has the mapping's headers`) || !strings.Contains(stdout, `"sheet": "December"`) {
 		t.Errorf("renamed sheet: exit %d %s\n%s", code, stderr, stdout)
 	}
 	// A flag still wins over the mapping file.

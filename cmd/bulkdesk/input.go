@@ -127,16 +127,25 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		return checkRequestBody(v, k, data, doc)
 	}
 	sheet := in.sheet
-	if sheet == "" && saved != nil && saved.Sheet != "" && f.Format == ingest.XLSX {
-		if hasSheet(f, saved.Sheet) {
+	var chosen *reading.Decision
+	if sheet == "" && saved != nil && f.Format == ingest.XLSX {
+		if saved.Sheet != "" && hasSheet(f, saved.Sheet) {
 			sheet = saved.Sheet
 		} else {
-			fmt.Fprintf(stderr, "bulkdesk %s: %s: the workbook has no sheet %q; the sheet is chosen by its headers\n", command, in.mapping, saved.Sheet)
+			// The sheet whose headers are the mapping's.
+			name, d := f.ChooseSheetByMapping(k, v, *saved)
+			sheet, chosen = name, &d
+			if saved.Sheet != "" {
+				fmt.Fprintf(stderr, "bulkdesk %s: %s: the workbook has no sheet %q; sheet %q has the mapping's headers\n", command, in.mapping, saved.Sheet, name)
+			}
 		}
 	}
 	table, err := f.TableFor(context.Background(), sheet, k, v, nil)
 	if err != nil {
 		return nil, err
+	}
+	if chosen != nil {
+		table.Reading.Sheet = *chosen
 	}
 	im := ingest.NewImport(table, k, v)
 	if saved != nil {
