@@ -22,7 +22,11 @@
 // password-protected workbook, a damaged zip or a zip bomb gets a
 // [*ReadError] that says what to do. [File.Sheets] lists the sheets,
 // hidden and empty ones marked; [File.DefaultSheet] is the first visible
-// sheet with values. [File.Table] reads one sheet into a [Table] of raw
+// sheet with values. [File.ChooseSheet] picks, from the top rows of each
+// sheet only, the one whose header best fits a kind (a cover sheet first
+// is passed over; sheets that tie are undecided), and [File.TableFor]
+// reads it with that decision in Table.Reading. [File.Table] reads one
+// sheet into a [Table] of raw
 // cells: text as written, numbers as the file stores them with their
 // number format, formula and merged-cell flags. A JSON request body
 // ([File.IsRequest]) needs no mapping: validate [File.Request] as it is.
@@ -40,8 +44,12 @@
 // and [Import.SetMapping] apply their choices, [Import.SetHeaderRow]
 // starts again from another row. [Import.Targets] lists the fields a
 // column can take. [MarshalMapping] and [UnmarshalMapping] save and load
-// a mapping file, and [Import.UseSavedMapping] applies one to the next
-// file of the same shape, matching columns by header.
+// a mapping file ([Import.SavedMapping] gives it with the settings, and
+// the sheet or the encoding and delimiter, in use), and
+// [Import.UseSavedMapping] applies one to the next file of the same
+// shape, matching columns by header; its header row and settings are the
+// operator's choices. [Import.Reading] says how every aspect of the file
+// is read.
 //
 // [Import.Settings] are how values are read: amounts in minor or major
 // units, the decimal and group separators, the order of text dates. They

@@ -306,16 +306,28 @@ func (f *File) Table(sheet string, progress Progress) (*Table, error) {
 }
 
 // TableContext is Table for callers that let the operator cancel: it
-// stops with ctx's error as soon as ctx is done.
+// stops with ctx's error as soon as ctx is done. The sheet of a workbook
+// is the operator's choice in the table's Reading when sheet is not "";
+// [File.TableFor] chooses it by the kind to import.
 func (f *File) TableContext(ctx context.Context, sheet string, progress Progress) (*Table, error) {
-	if sheet == "" {
+	picked := sheet != ""
+	if !picked {
 		sheet = f.DefaultSheet()
 	}
 	switch f.Format {
 	case XLSX:
 		for i, s := range f.wb.Sheets {
 			if s.Name == sheet {
-				return f.xlsxTable(ctx, i, progress)
+				t, err := f.xlsxTable(ctx, i, progress)
+				if err != nil {
+					return nil, err
+				}
+				t.Reading = f.reading
+				t.Reading.Sheet = reading.Decision{Value: sheet, How: reading.Default}
+				if picked {
+					t.Reading.Sheet.How = reading.Chosen
+				}
+				return t, nil
 			}
 		}
 		names := make([]string, len(f.wb.Sheets))

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/reading"
@@ -10,21 +11,36 @@ import (
 // dates and notes above it are common, dozens of them are not.
 const headerScan = 30
 
-// detectHeader returns the number of the row that most likely holds the
-// column headers: the one with the most headers that map to fields, or,
-// when none does, the first row of several text cells above a row of
-// values.
-func detectHeader(t *Table, mt *matcher) int {
-	if t.Keyed {
-		return 0
-	}
-	best, bestScore := 0, -1
-	fallback := 0
+// A headerRow is a row of the top of a table whose cells map to fields.
+type headerRow struct {
+	number  int
+	matched int
+	// score ranks rows: ten points a header that maps to a field, one a
+	// cell of text.
+	score int
+	// cells are the headers that map to a field, for evidence.
+	cells []reading.Cell
+	// hits are the columns whose header maps, and their fields.
+	hits []headerHit
+}
+
+// A headerHit is a header that maps to a field.
+type headerHit struct {
+	col  int
+	path string
+	cell reading.Cell
+}
+
+// headerRows scores the top rows of t as header rows. It returns the
+// rows with at least one header that maps to a field, in order, and the
+// fallback: the first row of several text cells above a row of values.
+func headerRows(t *Table, mt *matcher) (rows []headerRow, fallback int) {
 	n := min(len(t.Rows), headerScan)
 	for i := range n {
 		r := &t.Rows[i]
-		matched, texts, values := 0, 0, 0
-		for _, c := range r.Cells {
+		hr := headerRow{number: r.Number}
+		texts, values := 0, 0
+		for col, c := range r.Cells {
 			if c.Empty() {
 				continue
 			}
@@ -32,20 +48,58 @@ func detectHeader(t *Table, mt *matcher) int {
 			if c.Kind == Text && !looksNumeric(c.Value) {
 				texts++
 				if p, _ := mt.match(c.Value); p != "" {
-					matched++
+					hr.matched++
+					cell := reading.Cell{
+						Sheet: t.Sheet, Row: r.Number, Column: t.ColumnName(col), Raw: strings.TrimSpace(c.Value),
+						Suggests: strconv.Itoa(r.Number), Why: "the header of " + p,
+					}
+					if len(hr.cells) < keepHeaderCells {
+						hr.cells = append(hr.cells, cell)
+					}
+					hr.hits = append(hr.hits, headerHit{col: col, path: p, cell: cell})
 				}
 			}
 		}
-		if matched > 0 && matched*10+texts > bestScore {
-			best, bestScore = r.Number, matched*10+texts
+		if hr.matched > 0 {
+			hr.score = hr.matched*10 + texts
+			rows = append(rows, hr)
 		}
 		if fallback == 0 && texts >= 2 && texts == values && i+1 < len(t.Rows) {
 			fallback = r.Number
 		}
 	}
+	return rows, fallback
+}
+
+// keepHeaderCells is how many header cells of one row a decision shows.
+const keepHeaderCells = 5
+
+// bestHeaderRows returns the rows of the best score, in order.
+func bestHeaderRows(rows []headerRow) []headerRow {
+	var best []headerRow
+	for _, r := range rows {
+		switch {
+		case len(best) == 0 || r.score > best[0].score:
+			best = append(best[:0], r)
+		case r.score == best[0].score:
+			best = append(best, r)
+		}
+	}
+	return best
+}
+
+// detectHeader returns the number of the row that most likely holds the
+// column headers: the one with the most headers that map to fields (the
+// first of rows that tie), or, when none does, the first row of several
+// text cells above a row of values.
+func detectHeader(t *Table, mt *matcher) int {
+	if t.Keyed {
+		return 0
+	}
+	rows, fallback := headerRows(t, mt)
 	switch {
-	case bestScore >= 0:
-		return best
+	case len(rows) > 0:
+		return bestHeaderRows(rows)[0].number
 	case fallback > 0:
 		return fallback
 	case len(t.Rows) > 0:
@@ -75,10 +129,25 @@ func looksNumeric(s string) bool {
 }
 
 // headerDecision says how the header row of t was found; its Value is
-// filled in from the mapping.
+// filled in from the mapping. One row whose headers map best is
+// detected, with its headers as evidence; rows that tie for the best are
+// undecided (the first of them is read), with the headers of each; when
+// no row maps, the header row is the default one.
 func headerDecision(t *Table, mt *matcher) reading.Decision {
 	if t.Keyed {
 		return reading.Decision{How: reading.Detected}
 	}
-	return reading.Decision{How: reading.Detected}
+	rows, _ := headerRows(t, mt)
+	best := bestHeaderRows(rows)
+	switch len(best) {
+	case 0:
+		return reading.Decision{How: reading.Default}
+	case 1:
+		return reading.Decision{How: reading.Detected, Evidence: best[0].cells}
+	}
+	d := reading.Decision{How: reading.Default, Undecided: true}
+	for _, r := range best {
+		d.Evidence = append(d.Evidence, r.cells...)
+	}
+	return d
 }

@@ -126,7 +126,13 @@ func (im *Import) UseSavedMapping(saved Mapping) (missing []string, err error) {
 		return nil, fmt.Errorf("the mapping is for %s, not %s", saved.Kind, im.Kind.ID)
 	}
 	m, missing := applySaved(im.Table, im.p.mt, saved)
-	return missing, im.SetMapping(m)
+	if err := im.SetMapping(m); err != nil {
+		return missing, err
+	}
+	if saved.HeaderRow > 0 && m.HeaderRow == saved.HeaderRow {
+		im.header = reading.Decision{How: reading.Chosen}
+	}
+	return missing, nil
 }
 
 // SetHeaderRow makes row n the header row and maps the columns again

@@ -24,6 +24,12 @@ type Mapping struct {
 	Columns []ColumnMapping `json:"columns"`
 	// Settings, when present, are the import settings to use with it.
 	Settings *Settings `json:"settings,omitempty"`
+	// Sheet, when present, is the sheet of a workbook to read.
+	Sheet string `json:"sheet,omitempty"`
+	// Encoding and Delimiter, when present, are those to read a CSV file
+	// with.
+	Encoding  string `json:"encoding,omitempty"`
+	Delimiter string `json:"delimiter,omitempty"`
 }
 
 // A ColumnMapping is what one column fills.
@@ -80,6 +86,25 @@ func (m *Mapping) Set(col int, field string) error {
 		}
 	}
 	return fmt.Errorf("there is no column %d", col)
+}
+
+// SavedMapping returns the mapping to save to a mapping file: the
+// columns, the header row, the settings in use and how the file was
+// read (the sheet of a workbook, the encoding and delimiter of a CSV
+// file), so that loading it reads the next file of the same shape the
+// same way.
+func (im *Import) SavedMapping() Mapping {
+	m := im.Mapping()
+	s := im.Settings()
+	m.Settings = &s
+	switch im.Table.Format {
+	case XLSX:
+		m.Sheet = im.Table.Sheet
+	case CSV:
+		m.Encoding = im.Table.Reading.Encoding.Value
+		m.Delimiter = im.Table.Reading.Delimiter.Value
+	}
+	return m
 }
 
 // MarshalMapping writes a mapping as the JSON of a mapping file.

@@ -10,16 +10,31 @@ import (
 
 // xlsxTable reads sheet i of the workbook into a table.
 func (f *File) xlsxTable(ctx context.Context, i int, progress Progress) (*Table, error) {
+	return f.xlsxRows(ctx, i, 0, progress)
+}
+
+// errTop stops reading a sheet once its top rows are read.
+var errTop = errors.New("top rows read")
+
+// xlsxRows reads sheet i of the workbook into a table: its first top rows
+// with values when top > 0 (without merged ranges), else all of them.
+func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Table, error) {
 	sh := f.wb.Sheets[i]
 	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes}
 	formatIndex := map[int]uint16{} // style → index in t.Formats
-	hint := f.wb.SizeHint(i)
+	var hint xlsx.SizeHint
+	if top == 0 {
+		hint = f.wb.SizeHint(i)
+	}
 	total := hint.LastRow
 	t.Rows = make([]Row, 0, min(hint.Rows, f.limits.MaxRows))
 	var blocks cellBlocks
 	blocks.expect(hint.Cells)
 	tooMany := errors.New("too many rows")
 	extras, err := f.wb.ReadSheet(i, func(r *xlsx.Row) error {
+		if top > 0 && len(t.Rows) >= top {
+			return errTop
+		}
 		if len(t.Rows) >= f.limits.MaxRows {
 			return tooMany
 		}
@@ -76,6 +91,9 @@ func (f *File) xlsxTable(ctx context.Context, i int, progress Progress) (*Table,
 		}
 		return nil
 	})
+	if top > 0 && errors.Is(err, errTop) {
+		return t, nil
+	}
 	if err == tooMany {
 		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: fmt.Sprintf("the sheet has more than %d rows", f.limits.MaxRows)}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -22,6 +23,7 @@ type checkFlags struct {
 	format     string
 	out        string
 	split      string
+	saveMap    string
 }
 
 // runCheck implements "bulkdesk check": read a request file, spreadsheet
@@ -41,6 +43,20 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
+	}
+	if cf.saveMap != "" {
+		if checked.reading == nil {
+			fmt.Fprintln(stderr, "bulkdesk check: -save-mapping: a request body has no mapping")
+			return exitUsage
+		}
+		data, err := ingest.MarshalMapping(checked.mapping)
+		if err == nil {
+			err = os.WriteFile(cf.saveMap, data, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "bulkdesk check:", err)
+			return exitUsage
+		}
 	}
 	if err := writeRequests(cf, path, checked, stderr); err != nil {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
@@ -71,6 +87,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool
 	cf.inputFlags.register(fs)
 	fs.StringVar(&cf.out, "o", "", "write the request body, as it would be sent, to this file")
 	fs.StringVar(&cf.split, "split", "", "write the request as numbered JSON files of at most 10,000 elements into this directory")
+	fs.StringVar(&cf.saveMap, "save-mapping", "", "write how the file was read (sheet, header row, columns, settings, encoding, delimiter) to this mapping file, for -mapping")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bulkdesk check -kind KIND [flags] FILE")
 		fmt.Fprintln(stderr, "\nFILE is a workbook (.xlsx), a CSV or TSV file, or JSON: a request body (an array of")
@@ -108,6 +125,10 @@ type jsonReport struct {
 	Errors          []schema.Problem `json:"errors"`
 	Warnings        []schema.Problem `json:"warnings"`
 	Source          *sourceInfo      `json:"source,omitempty"`
+	// Reading is every decision taken to read a table (none for a
+	// request body): detected, chosen or default, and undecided ones
+	// with the cells that disagree.
+	Reading *reading.Reading `json:"reading,omitempty"`
 }
 
 func writeJSONReport(w io.Writer, c *checked) error {
@@ -121,6 +142,7 @@ func writeJSONReport(w io.Writer, c *checked) error {
 		Errors:          r.Errors(),
 		Warnings:        r.Warnings(),
 		Source:          c.source,
+		Reading:         c.reading,
 	})
 }
 
@@ -150,6 +172,11 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 			}
 		}
 		if _, err := fmt.Fprintf(w, "read %s, header row %d, %d of %d columns mapped; %s\n", where, s.HeaderRow, mapped, len(s.Columns), s.Settings); err != nil {
+			return err
+		}
+	}
+	for _, line := range readingLines(c) {
+		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
 		}
 	}

@@ -53,6 +53,9 @@ func TestCheckCSVWithDecimalCommas(t *testing.T) {
 	for _, want := range []string{
 		"transfers, valid: 0 of 2 elements invalid, 0 errors, 0 warnings",
 		"read utf-8, semicolon-separated, header row 1, 8 of 8 columns mapped; amounts in major units (10.50), decimal ',', groups '.'",
+		"reading: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10.\n",
+		"reading: decimal comma: 1.234,56.\n",
+		"reading: values separated by semicolons.\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -107,7 +110,7 @@ func TestCheckWorkbookReportsCells(t *testing.T) {
 	if got.Kind != "transfers" || got.Elements != 2 || got.InvalidElements != 1 || got.Source.Sheet != "Transfers" || got.Source.HeaderRow != 3 {
 		t.Errorf("summary %+v", got)
 	}
-	want := []string{"1 /requestBody/destinationAmount/amount Transfers 5 G amount", "1 /requestBody/source/id Transfers 5 B pattern"}
+	want := []string{"1 /requestBody/destinationAmount/amount Transfers 5 G amount-units", "1 /requestBody/source/id Transfers 5 B pattern"}
 	var errs []string
 	for _, e := range got.Errors {
 		errs = append(errs, fmt.Sprintf("%d %s %s %d %s %s", e.Element, e.Pointer, e.Sheet, e.Row, e.Column, e.Code))

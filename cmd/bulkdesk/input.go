@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -23,8 +25,8 @@ type inputFlags struct {
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&in.sheet, "sheet", "", "the sheet of a workbook to read (default: the first visible sheet with values)")
-	fs.StringVar(&in.mapping, "mapping", "", "a mapping file (JSON) saying which column fills which field")
+	fs.StringVar(&in.sheet, "sheet", "", "the sheet of a workbook to read (default: the mapping file's, else the sheet whose headers best fit the kind)")
+	fs.StringVar(&in.mapping, "mapping", "", "a mapping file (JSON) saying which column fills which field, and how to read the file: sheet, header row, settings, encoding, delimiter")
 	fs.StringVar(&in.settings.Amounts, "amounts", "", "amounts are written in minor units (1050 = 10.50) or major units (10.50): minor or major (default: detected)")
 	fs.StringVar(&in.settings.Decimal, "decimal", "", `decimal separator of amounts written as text: "." or "," (default: detected)`)
 	fs.StringVar(&in.settings.Group, "group", "", `digit-group separator of amounts: ",", ".", " ", "'" or "none" (default: detected)`)
@@ -51,6 +53,12 @@ type checked struct {
 	elements []any
 	// source describes how a table was read; nil for request bodies.
 	source *sourceInfo
+	// reading holds the decisions taken to read a table, and currency
+	// the currency its words give examples in; nil for request bodies.
+	reading  *reading.Reading
+	currency string
+	// mapping is the mapping file of a table, as -save-mapping writes it.
+	mapping ingest.Mapping
 }
 
 // sourceInfo is how a spreadsheet or CSV file was read, for the reports.
@@ -80,8 +88,33 @@ func (c *checked) valid(split bool) bool {
 // a JSON request body as it is, a workbook, CSV or array of JSON objects
 // through the ingest package, with the mapping and settings of in. Notes
 // for the operator go to stderr, prefixed with the command's name.
+//
+// A mapping file says how to read the file as well as which column fills
+// which field: its sheet, encoding, delimiter, header row and settings
+// are the operator's choices, each unless a flag says otherwise.
 func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, command string, stderr io.Writer) (*checked, error) {
-	f, err := ingest.Open(path, data, in.read)
+	var saved *ingest.Mapping
+	if in.mapping != "" {
+		data, err := os.ReadFile(in.mapping)
+		if err != nil {
+			return nil, err
+		}
+		m, err := ingest.UnmarshalMapping(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", in.mapping, err)
+		}
+		saved = &m
+	}
+	opts := in.read
+	if saved != nil {
+		if opts.Encoding == "" {
+			opts.Encoding = saved.Encoding
+		}
+		if opts.Delimiter == "" {
+			opts.Delimiter = saved.Delimiter
+		}
+	}
+	f, err := ingest.Open(path, data, opts)
 	if err != nil {
 		var se *schema.SyntaxError
 		if errors.As(err, &se) {
@@ -93,21 +126,30 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if doc, _, ok := f.Request(); ok {
 		return checkRequestBody(v, k, data, doc)
 	}
-	table, err := f.Table(in.sheet, nil)
+	sheet := in.sheet
+	var chosen *reading.Decision
+	if sheet == "" && saved != nil && f.Format == ingest.XLSX {
+		if saved.Sheet != "" && hasSheet(f, saved.Sheet) {
+			sheet = saved.Sheet
+		} else {
+			// The sheet whose headers are the mapping's.
+			name, d := f.ChooseSheetByMapping(k, v, *saved)
+			sheet, chosen = name, &d
+			if saved.Sheet != "" {
+				fmt.Fprintf(stderr, "bulkdesk %s: %s: the workbook has no sheet %q; sheet %q has the mapping's headers\n", command, in.mapping, saved.Sheet, name)
+			}
+		}
+	}
+	table, err := f.TableFor(context.Background(), sheet, k, v, nil)
 	if err != nil {
 		return nil, err
 	}
+	if chosen != nil {
+		table.Reading.Sheet = *chosen
+	}
 	im := ingest.NewImport(table, k, v)
-	if in.mapping != "" {
-		data, err := os.ReadFile(in.mapping)
-		if err != nil {
-			return nil, err
-		}
-		saved, err := ingest.UnmarshalMapping(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in.mapping, err)
-		}
-		missing, err := im.UseSavedMapping(saved)
+	if saved != nil {
+		missing, err := im.UseSavedMapping(*saved)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", in.mapping, err)
 		}
@@ -115,11 +157,12 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			fmt.Fprintf(stderr, "bulkdesk %s: %s: the file has no column %s\n", command, in.mapping, strings.Join(missing, ", "))
 		}
 	}
-	if err := im.SetSettings(in.overrideSettings(im.Settings())); err != nil {
+	if err := im.SetSettings(in.overrideSettings(im.Settings()), in.chosenSettings()...); err != nil {
 		return nil, err
 	}
 	res := im.Build(nil)
 	m := im.Mapping()
+	r := im.Reading()
 	return &checked{
 		report:   res.Report,
 		elements: res.Request(),
@@ -127,7 +170,49 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			File: f.Name, Format: f.Format, Sheet: table.Sheet, Encoding: f.Encoding, Delimiter: f.Delimiter,
 			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns,
 		},
+		reading:  &r,
+		currency: im.Settings().Currency,
+		mapping:  im.SavedMapping(),
 	}, nil
+}
+
+func hasSheet(f *ingest.File, name string) bool {
+	for _, s := range f.Sheets() {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// chosenSettings names the settings the command line gave, as
+// Import.SetSettings takes them: a decimal separator given alone chooses
+// the group separator with it.
+func (cf *inputFlags) chosenSettings() []string {
+	var out []string
+	for _, name := range []string{"amounts", "decimal", "group", "dates", "currency"} {
+		if cf.override[name] || name == "group" && cf.override["decimal"] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// readingLines says in words how a file was read, one line per decision,
+// undecided ones marked and naming the cells that disagree.
+func readingLines(c *checked) []string {
+	if c.reading == nil {
+		return nil
+	}
+	var out []string
+	for _, st := range reading.Describe(*c.reading, c.currency) {
+		prefix := "reading: "
+		if st.Undecided {
+			prefix = "reading (UNDECIDED): "
+		}
+		out = append(out, prefix+st.Text)
+	}
+	return out
 }
 
 // overrideSettings applies the settings given on the command line over

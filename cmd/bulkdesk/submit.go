@@ -82,6 +82,11 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	// How the file is read goes with the notes, before anything is sent:
+	// stdout holds the chunks submitted, as text or JSON.
+	for _, line := range readingLines(read) {
+		fmt.Fprintln(stderr, line)
+	}
 	elements, report := read.elements, read.report
 	// More than 10,000 elements is no problem here: the plan splits them.
 	report.Problems = slices.DeleteFunc(report.Problems, func(p schema.Problem) bool { return p.Code == "too-many-elements" })

@@ -116,6 +116,13 @@ func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 		t.Fatalf("summary = %+v", s)
 	}
 	_, m := h.wait(h.send(worker.JobExport, worker.Export{Document: p.Document, What: worker.ExportMapping}, nil))
+	// It records how the file was read, as the command line's -mapping
+	// takes it.
+	for _, want := range []string{`"headerRow": 3`, `"amounts": "major"`, `"encoding": "utf-8"`, `"delimiter": ";"`} {
+		if !strings.Contains(string(m.Data), want) {
+			t.Errorf("the mapping file lacks %s:\n%s", want, m.Data)
+		}
+	}
 	next := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "run2.csv", Kind: "transfers"}, []byte(csv)))
 	next = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: next.Document, SavedMapping: string(m.Data)}, nil))
 	if !next.Ready || next.Settings.Decimal != "," || next.Columns[6].Field != "destinationAmount.amount" {
@@ -287,5 +294,44 @@ func TestPastedRowsAreATable(t *testing.T) {
 	p := h.prepared(h.send(worker.JobOpen, worker.Open{Text: text, Kind: "transfers", Auto: true}, nil))
 	if p.FileName != "Pasted rows" || p.Summary == nil || p.Summary.Elements != 3 {
 		t.Errorf("pasted rows = %+v", p)
+	}
+}
+
+// A summary sheet before the data is passed over: the sheet whose headers
+// fit the kind is read, unless the operator picks another.
+func TestTheSheetThatFitsTheKindIsRead(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	f.SetSheetName("Sheet1", "Summary")
+	f.SetCellStr("Summary", "A1", "Payments, November")
+	f.SetCellStr("Summary", "A2", "Total")
+	f.SetCellInt("Summary", "B2", 1300)
+	f.NewSheet("Transfers")
+	rows := [][]any{
+		{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount"},
+		{"110321", "managed_accounts", "1001", "managed_cards", "2001", "EUR", 1050},
+		{"110321", "managed_accounts", "1001", "managed_cards", "2002", "EUR", 250},
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		f.SetSheetRow("Transfers", cell, &r)
+	}
+	var buf bytes.Buffer
+	if _, err := f.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t)
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, buf.Bytes()))
+	if p.Sheet != "Transfers" || p.Summary == nil || p.Summary.Elements != 2 {
+		t.Fatalf("read %q: %+v", p.Sheet, p.Summary)
+	}
+	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Sheet: "Summary"}, nil))
+	if p.Sheet != "Summary" {
+		t.Errorf("after picking the summary: %q", p.Sheet)
+	}
+	// Another kind keeps the sheet the operator picked.
+	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Kind: "sends"}, nil))
+	if p.Sheet != "Summary" {
+		t.Errorf("after changing the kind: %q", p.Sheet)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -91,12 +92,18 @@ func (s *Server) prepare(c *Call) (any, error) {
 		d.Kind, d.BackOffice, d.KindSuggested = k, backOffice, false
 		if changed {
 			d.im, d.review = nil, nil
+			if req.Sheet == "" && !reread(d, req) {
+				// Another kind may fit another sheet better.
+				if err := s.sheetForKind(c, d); err != nil {
+					return nil, err
+				}
+			}
 		} else if d.review != nil {
 			d.review.BackOffice = backOffice
 		}
 	}
-	reread := req.Encoding != "" && req.Encoding != d.opts.Encoding || req.Delimiter != "" && req.Delimiter != d.opts.Delimiter
-	if reread {
+	again := reread(d, req)
+	if again {
 		if req.Encoding != "" {
 			d.opts.Encoding = req.Encoding
 		}
@@ -107,7 +114,10 @@ func (s *Server) prepare(c *Call) (any, error) {
 			return nil, err
 		}
 	}
-	if reread || req.Sheet != "" && d.table != nil && req.Sheet != d.table.Sheet {
+	if req.Sheet != "" && d.table != nil && req.Sheet == d.table.Sheet && !again {
+		d.table.Reading.Sheet = reading.Decision{Value: req.Sheet, How: reading.Chosen}
+	}
+	if again || req.Sheet != "" && d.table != nil && req.Sheet != d.table.Sheet {
 		// The mapping of the table read before is applied again to the new
 		// one, matched by header, so the operator's choices are kept.
 		var saved *ingest.Mapping
@@ -129,6 +139,12 @@ func (s *Server) prepare(c *Call) (any, error) {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	return s.finish(c, d, req.Auto, req.Build)
+}
+
+// reread reports whether a Prepare asks to read the file again with
+// another encoding or delimiter.
+func reread(d *Document, req worker.Prepare) bool {
+	return req.Encoding != "" && req.Encoding != d.opts.Encoding || req.Delimiter != "" && req.Delimiter != d.opts.Delimiter
 }
 
 // applyMapping applies the header row, mapping and settings a Prepare
@@ -252,18 +268,24 @@ func notJSON(d *Document, syntax *schema.SyntaxError) *review.Document {
 	return review.FromRequest(k, d.BackOffice, d.FileName, nil, r, schema.Default())
 }
 
-// readTable reads a sheet of a table file ("" for the default sheet), and
-// prepares its import when the kind is known.
+// readTable reads a sheet of a table file, and prepares its import when
+// the kind is known. sheet is the operator's pick; "" chooses the sheet
+// whose headers best fit the kind when it is known, else reads the
+// default sheet.
 func (s *Server) readTable(c *Call, d *Document, sheet string) error {
 	if d.file == nil || d.file.IsRequest() {
 		return nil
 	}
-	if sheet == "" {
-		sheet = d.file.DefaultSheet()
-	}
-	t, err := d.file.TableContext(c.Context(), sheet, func(done, total int) {
+	progress := func(done, total int) {
 		c.Progress(worker.Progress{Phase: "reading", Done: done, Total: total})
-	})
+	}
+	var t *ingest.Table
+	var err error
+	if d.Kind != nil {
+		t, err = d.file.TableFor(c.Context(), sheet, d.Kind, s.validator, progress)
+	} else {
+		t, err = d.file.TableContext(c.Context(), sheet, progress)
+	}
 	if err != nil {
 		if c.Context().Err() != nil {
 			return c.Context().Err()
@@ -300,8 +322,35 @@ func (s *Server) chooseKind(c *Call, d *Document) error {
 	}
 	d.Kind, d.KindSuggested, d.BackOffice = k, true, false
 	if d.table != nil {
-		d.im = ingest.NewImport(d.table, k, s.validator)
+		return s.sheetForKind(c, d)
 	}
+	return nil
+}
+
+// sheetForKind reads again, once the kind is known, the sheet whose
+// headers best fit it, unless the operator picked the sheet, and
+// prepares the import.
+func (s *Server) sheetForKind(c *Call, d *Document) error {
+	if d.table == nil || d.Kind == nil {
+		return nil
+	}
+	if d.table.Reading.Sheet.How != reading.Chosen && d.file.Format == ingest.XLSX {
+		name, decision := d.file.ChooseSheet(d.Kind, s.validator)
+		if name != d.table.Sheet {
+			t, err := d.file.TableContext(c.Context(), name, func(done, total int) {
+				c.Progress(worker.Progress{Phase: "reading", Done: done, Total: total})
+			})
+			if err != nil {
+				if c.Context().Err() != nil {
+					return c.Context().Err()
+				}
+				return worker.Errorf(CodeUnreadable, "%v", err)
+			}
+			d.table, d.review = t, nil
+		}
+		d.table.Reading.Sheet = decision
+	}
+	d.im = ingest.NewImport(d.table, d.Kind, s.validator)
 	return nil
 }
 

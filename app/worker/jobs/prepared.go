@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
@@ -84,7 +85,10 @@ func (s *Server) prepared(d *Document) worker.Prepared {
 			choosable++
 		}
 	}
-	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && choosable <= 1 && p.DataRows > 0
+	// Several sheets to choose from need the operator, unless one fits
+	// the kind better than every other or the operator picked it.
+	sheetKnown := choosable <= 1 || d.table.Reading.Sheet.How == reading.Detected || d.table.Reading.Sheet.How == reading.Chosen
+	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && sheetKnown && p.DataRows > 0
 	return p
 }
 

@@ -257,7 +257,8 @@ func (s *Server) export(c *Call) (any, error) {
 }
 
 // exportMapping writes the mapping file of a table's import, with the
-// settings it reads with, to reuse with the next file of the same shape.
+// settings it reads with and its sheet, or its encoding and delimiter,
+// to reuse with the next file of the same shape.
 func exportMapping(c *Call, id int) (any, error) {
 	d, err := c.Documents().Get(id)
 	if err != nil {
@@ -266,10 +267,7 @@ func exportMapping(c *Call, id int) (any, error) {
 	if d.im == nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "only a spreadsheet or CSV file has a column mapping")
 	}
-	m := d.im.Mapping()
-	settings := d.im.Settings()
-	m.Settings = &settings
-	data, err := ingest.MarshalMapping(m)
+	data, err := ingest.MarshalMapping(d.im.SavedMapping())
 	if err != nil {
 		return nil, err
 	}
