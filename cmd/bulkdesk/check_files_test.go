@@ -110,7 +110,7 @@ func TestCheckWorkbookReportsCells(t *testing.T) {
 	if got.Kind != "transfers" || got.Elements != 2 || got.InvalidElements != 1 || got.Source.Sheet != "Transfers" || got.Source.HeaderRow != 3 {
 		t.Errorf("summary %+v", got)
 	}
-	want := []string{"1 /requestBody/destinationAmount/amount Transfers 5 G amount-units", "1 /requestBody/source/id Transfers 5 B pattern"}
+	want := []string{"1 /requestBody/destinationAmount/amount Transfers 5 G amount", "1 /requestBody/source/id Transfers 5 B pattern"}
 	var errs []string
 	for _, e := range got.Errors {
 		errs = append(errs, fmt.Sprintf("%d %s %s %d %s %s", e.Element, e.Pointer, e.Sheet, e.Row, e.Column, e.Code))
