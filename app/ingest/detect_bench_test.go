@@ -35,28 +35,14 @@ func BenchmarkDetect100kRows(b *testing.B) {
 
 func BenchmarkIngest100kRows(b *testing.B) {
 	data := benchCSV(100_000)
-	v := schema.Default()
-	k, err := schema.Lookup("transfers")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
 	for b.Loop() {
-		f, err := Open("pay.csv", data, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		t, err := f.Table("", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		im := NewImport(t, k, v)
-		if res := im.Build(nil); len(res.Elements) != 100_000 {
+		if res := benchImport(b, data).Build(nil); len(res.Elements) != 100_000 {
 			b.Fatalf("%d elements", len(res.Elements))
 		}
 	}
 }
 
+// benchImport opens, reads and maps a transfers CSV, as an ingest does.
 func benchImport(b *testing.B, data []byte) *Import {
 	f, err := Open("pay.csv", data, Options{})
 	if err != nil {
