@@ -37,6 +37,10 @@ type Result struct {
 	// rather than one per element, as most elements have none.
 	fileProblems []schema.Problem
 	problems     []schema.Problem
+	// checks keep what the plausibility checks need of each element;
+	// limits are the operator's amount limits.
+	checks *checks
+	limits AmountLimits
 }
 
 // Value builds element i as it is sent: map[string]any with "pathParams"
@@ -98,7 +102,7 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 	p := im.p
 	first := p.firstDataRow()
 	rows := len(p.Table.Rows) - first
-	res := &Result{p: p, Elements: make([]Element, 0, rows)}
+	res := &Result{p: p, Elements: make([]Element, 0, rows), checks: p.newChecks(rows), limits: im.limits}
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
 	var found problemChunks
@@ -126,9 +130,12 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 		}
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
-		found.add(p.check(i, r))
+		ps, elem := p.check(i, r)
+		found.add(ps)
+		res.checks.record(i, elem)
 	}
 	res.problems = found.join()
+	res.problems = mergeByElement(res.problems, res.locatedChecks())
 	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
@@ -225,6 +232,7 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 	if !ok {
 		// A new element, in file order: i is where it goes.
 		res.Elements = slices.Insert(res.Elements, i, Element{Row: n})
+		res.checks.insert(i)
 		lo, _ := res.problemRange(i)
 		for k := lo; k < len(res.problems); k++ {
 			res.problems[k].Element++
@@ -234,11 +242,17 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}
-	ps := res.p.check(i, r)
+	ps, elem := res.p.check(i, r)
+	res.checks.record(i, elem)
 	lo, hi := res.problemRange(i)
 	res.problems = slices.Replace(res.problems, lo, hi, ps...)
-	res.assemble()
-	return ps, nil
+	// The plausibility checks compare an element with the whole file: a
+	// corrected amount moves its currency's median, and a corrected id
+	// changes which length is the common one, so the warnings of every
+	// element are computed again, from the checks' compact record of the
+	// file rather than from its rows.
+	res.replaceChecks()
+	return res.Problems(i), nil
 }
 
 func (im *Import) insertRow(n int) {
@@ -318,7 +332,7 @@ func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) 
 // check builds element i from row r, validates it and returns its
 // problems, located: those of reading its cells, then those of the
 // contract, in the order schema.Report.Sort gives.
-func (im *plan) check(i int, r *Row) []schema.Problem {
+func (im *plan) check(i int, r *Row) ([]schema.Problem, map[string]any) {
 	// The element is validated and dropped: its maps are reused for the
 	// next row, so checking 10,000 rows leaves no garbage of elements.
 	elem, problems := im.buildRow(r, im.scratch)
@@ -340,7 +354,7 @@ func (im *plan) check(i int, r *Row) []schema.Problem {
 	slices.SortStableFunc(problems, func(a, b schema.Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Severity), string(b.Severity)))
 	})
-	return problems
+	return problems, elem
 }
 
 // newElement returns an empty element with the parts its kind sends,
