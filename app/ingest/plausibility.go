@@ -519,7 +519,7 @@ func (d *idColumn) warning(t *Table, rowOf func(i int) int) (schema.Problem, boo
 			fmt.Fprintf(&b, "%s (%q) has %d", name, v, d.lens[i])
 		}
 		if rest := odd - len(named); rest > 0 {
-			fmt.Fprintf(&b, " and %s more have other lengths", plural(rest, "cell"))
+			fmt.Fprintf(&b, " and %s more %s have other lengths", thousands(rest), map[bool]string{true: "cell", false: "cells"}[rest == 1])
 		}
 	}
 	b.WriteString(": check that no digits were lost or added")
