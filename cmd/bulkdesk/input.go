@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -20,6 +22,40 @@ type inputFlags struct {
 	settings ingest.Settings
 	override map[string]bool // settings given on the command line
 	read     ingest.Options
+	// limits are the highest amounts expected per currency (-max-amount).
+	limits amountLimitsFlag
+}
+
+// amountLimitsFlag is -max-amount CUR:VALUE, repeatable: one limit per
+// currency, in major units.
+type amountLimitsFlag ingest.AmountLimits
+
+func (l *amountLimitsFlag) String() string {
+	if l == nil || len(*l) == 0 {
+		return ""
+	}
+	var parts []string
+	for cur, minor := range *l {
+		digits, _ := money.Digits(cur)
+		parts = append(parts, cur+":"+money.FormatWith(minor, digits, money.Separators{Decimal: '.'}))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func (l *amountLimitsFlag) Set(s string) error {
+	cur, minor, err := ingest.ParseAmountLimit(s)
+	if err != nil {
+		return err
+	}
+	if *l == nil {
+		*l = make(amountLimitsFlag)
+	}
+	if old, dup := (*l)[cur]; dup && old != minor {
+		return fmt.Errorf("%q: %s already has a limit", s, cur)
+	}
+	(*l)[cur] = minor
+	return nil
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
@@ -31,6 +67,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.settings.DateOrder, "dates", "", "order of text dates such as 03/04/2025: DMY, MDY or YMD (default: detected)")
 	fs.StringVar(&in.settings.Currency, "currency", "", "currency of amounts whose row gives none (card spend rules), to read major units")
 	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
+	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000 (repeatable, one per currency)")
 	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
 }
 
@@ -91,7 +128,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	}
 	v := schema.Default()
 	if doc, _, ok := f.Request(); ok {
-		return checkRequestBody(v, k, data, doc)
+		return checkRequestBody(v, k, data, doc, ingest.AmountLimits(in.limits))
 	}
 	table, err := f.Table(in.sheet, nil)
 	if err != nil {
@@ -118,6 +155,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if err := im.SetSettings(in.overrideSettings(im.Settings())); err != nil {
 		return nil, err
 	}
+	im.SetAmountLimits(ingest.AmountLimits(in.limits))
 	res := im.Build(nil)
 	m := im.Mapping()
 	return &checked{
@@ -155,11 +193,15 @@ func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
 	return s
 }
 
-func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any) (*checked, error) {
+func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any, limits ingest.AmountLimits) (*checked, error) {
 	report, err := v.CheckRequest(k, data)
 	if err != nil {
 		return nil, err
 	}
 	elements, _ := doc.([]any)
+	if ws := ingest.RequestAmountWarnings(k, elements, limits); len(ws) > 0 {
+		report.Add(ws...)
+		report.Sort()
+	}
 	return &checked{report: report, elements: elements}, nil
 }
