@@ -431,7 +431,7 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 	if first {
 		p.errorsOnly = false
 		p.control.currency = ""
-		if len(s.Totals) > 0 {
+		if len(s.Totals) > 0 && !s.Totals[0].Invalid {
 			p.control.currency = s.Totals[0].Currency
 		}
 	}

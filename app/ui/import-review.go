@@ -87,8 +87,14 @@ func (p *importPage) renderTotals() app.UI {
 				)),
 				app.TBody().Body(app.Range(s.Totals).Slice(func(i int) app.UI {
 					t := s.Totals[i]
-					return app.Tr().Body(
-						app.Th().Scope("row").Text(t.Currency),
+					row := app.Tr()
+					if t.Invalid {
+						// Amounts in "eur", "EURO" or no currency: one row,
+						// marked, never a currency of their own.
+						row = row.Class("invalid-currency").Title("amounts whose currency is not a valid ISO 4217 code, summed in minor units: correct their currency")
+					}
+					return row.Body(
+						app.Th().Scope("row").Text(t.Label),
 						app.Td().Class("num").Text(count(t.Count)),
 						app.Td().Class("num", "amount").Text(t.Text),
 					)
@@ -164,9 +170,12 @@ func (p *importPage) renderControl() app.UI {
 				)
 			}),
 			app.If(len(s.Totals) > 0, func() app.UI {
-				opts := make([][2]string, len(s.Totals))
-				for i, t := range s.Totals {
-					opts[i] = [2]string{t.Currency, t.Currency}
+				// The invalid currencies' total has no currency to check.
+				opts := make([][2]string, 0, len(s.Totals))
+				for _, t := range s.Totals {
+					if !t.Invalid {
+						opts = append(opts, [2]string{t.Currency, t.Currency})
+					}
 				}
 				return selectField("expected-currency", "Currency", p.control.currency, opts, update(func(v string) { p.control.currency = v }))
 			}),

@@ -244,8 +244,15 @@ const MaxSources = 20
 
 // A Total is the count and exact sum of the amounts of one currency.
 type Total struct {
+	// Currency is the ISO 4217 code, "" for the total of invalid
+	// currencies.
 	Currency string `json:"currency"`
-	Count    int    `json:"count"`
+	// Invalid marks the one total of the amounts whose currency is not a
+	// valid ISO 4217 code ("eur", "EURO", none); Label is then "invalid
+	// currency", else the code.
+	Invalid bool   `json:"invalid,omitempty"`
+	Label   string `json:"label"`
+	Count   int    `json:"count"`
 	// Minor is the sum in minor units, as decimal digits (it may exceed
 	// 64 bits); Text is it in major units with the currency, for people:
 	// "EUR 12,345.67".

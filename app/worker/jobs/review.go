@@ -87,7 +87,7 @@ func delimiterName(d string) string {
 func wireTotals(ts []review.Total) []worker.Total {
 	out := make([]worker.Total, len(ts))
 	for i, t := range ts {
-		out[i] = worker.Total{Currency: t.Currency, Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
+		out[i] = worker.Total{Currency: t.Currency, Invalid: t.Invalid, Label: t.Label(), Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
 	}
 	return out
 }
