@@ -130,9 +130,9 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 		}
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
-		ps, elem := p.check(i, r)
+		ps, vals := p.check(i, r)
 		found.add(ps)
-		res.checks.record(i, elem)
+		res.checks.record(i, vals)
 	}
 	res.problems = found.join()
 	res.problems = mergeByElement(res.problems, res.locatedChecks())
@@ -242,8 +242,8 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}
-	ps, elem := res.p.check(i, r)
-	res.checks.record(i, elem)
+	ps, vals := res.p.check(i, r)
+	res.checks.record(i, vals)
 	lo, hi := res.problemRange(i)
 	res.problems = slices.Replace(res.problems, lo, hi, ps...)
 	// The plausibility checks compare an element with the whole file: a
@@ -308,10 +308,16 @@ func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
 func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) {
 	elem := im.newElement(s)
 	var problems []schema.Problem
+	if s != nil && len(s.vals) != len(im.cols) {
+		s.vals = make([]any, len(im.cols))
+	}
 	for ci := range im.cols {
 		col := &im.cols[ci]
 		c := r.Cell(col.index)
 		v, p := im.coerce(c, col, r)
+		if s != nil {
+			s.vals[ci] = v
+		}
 		if p != nil {
 			problems = append(problems, schema.Problem{
 				Pointer: col.target.Pointer(), Field: col.target.Path, Code: p.code, Severity: p.severity,
@@ -331,8 +337,9 @@ func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) 
 
 // check builds element i from row r, validates it and returns its
 // problems, located: those of reading its cells, then those of the
-// contract, in the order schema.Report.Sort gives.
-func (im *plan) check(i int, r *Row) ([]schema.Problem, map[string]any) {
+// contract, in the order schema.Report.Sort gives; and the value read from
+// each column, valid until the next check.
+func (im *plan) check(i int, r *Row) ([]schema.Problem, []any) {
 	// The element is validated and dropped: its maps are reused for the
 	// next row, so checking 10,000 rows leaves no garbage of elements.
 	elem, problems := im.buildRow(r, im.scratch)
@@ -354,7 +361,7 @@ func (im *plan) check(i int, r *Row) ([]schema.Problem, map[string]any) {
 	slices.SortStableFunc(problems, func(a, b schema.Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Severity), string(b.Severity)))
 	})
-	return problems, elem
+	return problems, im.scratch.vals
 }
 
 // newElement returns an empty element with the parts its kind sends,
@@ -384,6 +391,9 @@ func (im *plan) newElement(s *scratch) map[string]any {
 type scratch struct {
 	root  map[string]any
 	parts map[string]any // container key (target.keys) → map or buildList
+	// vals holds the value read from each column of the plan (nil for
+	// none, or a cell with a problem), for the plausibility checks.
+	vals []any
 }
 
 func newScratch() *scratch {

@@ -297,10 +297,13 @@ type checks struct {
 const noAmount = -1 << 63
 
 type amountColumn struct {
-	col          *column
-	field, ptr   string
-	curTokens    []string // nil when no column gives the currency
-	fixedCur     string   // the import's currency, when no column gives it
+	col        *column
+	field, ptr string
+	// pos and curPos are the positions in the plan's columns of the
+	// amount and of its currency (-1 when no column gives it: then it is
+	// fixedCur, the import's currency).
+	pos, curPos  int
+	fixedCur     string
 	minor        []int64  // per element; noAmount when none
 	cur          []uint16 // per element: index into curs
 	curs         []string // curs[0] is ""
@@ -311,6 +314,7 @@ type amountColumn struct {
 
 type idColumn struct {
 	col        *column
+	pos        int
 	field, ptr string
 	// lens holds each element's id length; 0 when it has none, capped at
 	// 255.
@@ -328,39 +332,48 @@ func isIDField(f schema.Field) bool {
 	return strings.HasSuffix(last, "id")
 }
 
+// skipChecks turns the plausibility checks off; only benchmarks set it,
+// to measure what the checks cost.
+var skipChecks = false
+
 // newChecks prepares the checks of the plan's columns for n elements.
 func (im *plan) newChecks(n int) *checks {
 	c := &checks{}
+	if skipChecks {
+		return c
+	}
 	for i := range im.cols {
 		col := &im.cols[i]
 		switch {
 		case isAmount(col.target.Field):
-			ac := amountColumn{col: col, field: col.target.Path, ptr: col.target.Pointer(),
+			ac := amountColumn{col: col, pos: i, curPos: -1, field: col.target.Path, ptr: col.target.Pointer(),
 				minor: make([]int64, 0, n), cur: make([]uint16, 0, n), curs: []string{""}, curIndex: map[string]uint16{"": 0}}
-			if col.currency != "" && slices.ContainsFunc(im.cols, func(o column) bool { return o.target.Path == col.currency }) {
-				ac.curTokens = elementTokens(col.currency)
-			} else {
+			if col.currency != "" {
+				ac.curPos = slices.IndexFunc(im.cols, func(o column) bool { return o.target.Path == col.currency })
+			}
+			if ac.curPos < 0 {
 				ac.fixedCur = im.settings.Currency
 			}
 			c.amounts = append(c.amounts, ac)
 		case isIDField(col.target.Field) && !col.target.DateParts:
-			c.ids = append(c.ids, idColumn{col: col, field: col.target.Path, ptr: col.target.Pointer(), lens: make([]uint8, 0, n)})
+			c.ids = append(c.ids, idColumn{col: col, pos: i, field: col.target.Path, ptr: col.target.Pointer(), lens: make([]uint8, 0, n)})
 		}
 	}
 	return c
 }
 
-// record keeps what the checks need of element i, built as elem; i is
-// either the next element or one already recorded.
-func (c *checks) record(i int, elem map[string]any) {
+// record keeps what the checks need of element i, whose columns read as
+// vals (by position in the plan's columns); i is either the next element
+// or one already recorded.
+func (c *checks) record(i int, vals []any) {
 	for k := range c.amounts {
 		a := &c.amounts[k]
 		m, cur := int64(noAmount), uint16(0)
-		if n, ok := wholeNumber(valueAt(elem, a.col.target.tokens)); ok {
+		if n, ok := wholeNumber(vals[a.pos]); ok {
 			m = n
 			code := a.fixedCur
-			if a.curTokens != nil {
-				code, _ = valueAt(elem, a.curTokens).(string)
+			if a.curPos >= 0 {
+				code, _ = vals[a.curPos].(string)
 			}
 			cur = a.intern(code)
 		}
@@ -375,7 +388,7 @@ func (c *checks) record(i int, elem map[string]any) {
 		d := &c.ids[k]
 		// Only ids the contract accepts count: one with other characters
 		// is an error already.
-		s, _ := valueAt(elem, d.col.target.tokens).(string)
+		s, _ := vals[d.pos].(string)
 		l := uint8(0)
 		if allDigits(s) {
 			l = uint8(min(len(s), 255))
