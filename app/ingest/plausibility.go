@@ -55,6 +55,19 @@ func isPlausibilityCode(code string) bool {
 // currency code, in minor units: {"EUR": 1000000} is EUR 10,000.00.
 type AmountLimits map[string]int64
 
+// Texts writes the limits as an operator does, in major units, sorted
+// by currency: ["EUR:10000.00", "JPY:500000"]; ParseAmountLimit reads
+// them back.
+func (l AmountLimits) Texts() []string {
+	out := make([]string, 0, len(l))
+	for cur, minor := range l {
+		digits, _ := money.Digits(cur)
+		out = append(out, cur+":"+money.FormatWith(minor, digits, money.Separators{Decimal: '.'}))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ParseAmountLimit reads a limit as an operator writes it, in major
 // units: "EUR:10000", "EUR:10000.00" or "EUR:10,000.00". The code may be
 // written in lower case; the value must be positive and exact in the

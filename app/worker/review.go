@@ -330,6 +330,29 @@ type CellMark struct {
 	Messages []string `json:"messages"`
 }
 
+// JobAmountLimits sets the highest amounts the operator expects, per
+// currency: an amount above its currency's limit is a warning at its
+// cell. The limits apply to every document built afterwards and, when
+// Document names a built one, to it at once. Request: AmountLimits.
+// Result: AmountLimitsSet.
+const JobAmountLimits = "amount-limits"
+
+// AmountLimits is the request of JobAmountLimits.
+type AmountLimits struct {
+	// Document, when not 0, is a built document to check again.
+	Document int `json:"document,omitempty"`
+	// Limits are written in major units, one per currency: "EUR:10000",
+	// "USD:2500.50". None removes every limit.
+	Limits []string `json:"limits"`
+}
+
+// AmountLimitsSet is the result of JobAmountLimits: the limits as read,
+// and the document's new summary when one was named.
+type AmountLimitsSet struct {
+	Limits  []string `json:"limits"`
+	Summary *Summary `json:"summary,omitempty"`
+}
+
 // JobEdit changes one cell of the review table and validates its element
 // again. Request: Edit. Result: Edited.
 const JobEdit = "edit"

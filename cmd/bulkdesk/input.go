@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -31,16 +29,10 @@ type inputFlags struct {
 type amountLimitsFlag ingest.AmountLimits
 
 func (l *amountLimitsFlag) String() string {
-	if l == nil || len(*l) == 0 {
+	if l == nil {
 		return ""
 	}
-	var parts []string
-	for cur, minor := range *l {
-		digits, _ := money.Digits(cur)
-		parts = append(parts, cur+":"+money.FormatWith(minor, digits, money.Separators{Decimal: '.'}))
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
+	return strings.Join(ingest.AmountLimits(*l).Texts(), ",")
 }
 
 func (l *amountLimitsFlag) Set(s string) error {
