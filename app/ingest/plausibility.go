@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,9 +114,20 @@ type Amount struct {
 // are errors already. The problems carry the element, pointer and field;
 // a build adds the cell.
 func AmountWarnings(field string, amounts []Amount, limits AmountLimits) []schema.Problem {
-	return amountWarnings(field, pointerOf(field), len(amounts), func(k int) (int, string, int64) {
-		a := amounts[k]
-		return a.Element, a.Currency, a.Minor
+	index := make(map[string]int, 4)
+	var curs []string
+	cur := make([]int, len(amounts))
+	for k, a := range amounts {
+		c, ok := index[a.Currency]
+		if !ok {
+			c = len(curs)
+			curs = append(curs, a.Currency)
+			index[a.Currency] = c
+		}
+		cur[k] = c
+	}
+	return amountWarnings(field, pointerOf(field), len(amounts), curs, func(k int) (int, int, int64) {
+		return amounts[k].Element, cur[k], amounts[k].Minor
 	}, limits)
 }
 
@@ -198,47 +210,72 @@ func valueAt(v any, toks []string) any {
 }
 
 // amountWarnings is AmountWarnings over n amounts given by at, which
-// returns an element, its currency and its amount. It reads them twice:
-// once to find the medians, once to compare.
-func amountWarnings(field, ptr string, n int, at func(k int) (elem int, cur string, minor int64), limits AmountLimits) []schema.Problem {
-	byCur := make(map[string][]int64, 4)
+// returns an element, the index of its currency in curs and its amount.
+// It reads them three times: to count them per currency, to gather them
+// for the medians, and to compare each with its median and limit; per
+// amount, it only indexes slices.
+func amountWarnings(field, ptr string, n int, curs []string, at func(k int) (elem, cur int, minor int64), limits AmountLimits) []schema.Problem {
+	counts := make([]int, len(curs))
+	valid := make([]bool, len(curs))
+	for c, code := range curs {
+		valid[c] = money.Valid(code)
+	}
+	total := 0
 	for k := range n {
-		_, cur, m := at(k)
-		if m <= 0 || cur == "" {
-			continue
+		_, c, m := at(k)
+		if m > 0 && valid[c] {
+			counts[c]++
+			total++
 		}
-		if _, ok := money.Digits(cur); !ok {
-			continue
-		}
-		byCur[cur] = append(byCur[cur], m)
 	}
-	medians := make(map[string]int64, len(byCur))
-	for cur, ms := range byCur {
-		if len(ms) < MinAmountsForMedian {
-			continue
-		}
-		// The lower median: an amount of the file, never an average.
-		mid := (len(ms) - 1) / 2
-		medians[cur] = nth(ms, mid)
+	// Each currency's amounts in a part of one array.
+	all := make([]int64, total)
+	parts := make([][]int64, len(curs))
+	off := 0
+	for c, count := range counts {
+		parts[c] = all[off : off : off+count]
+		off += count
 	}
-	if len(medians) == 0 && len(limits) == 0 {
+	for k := range n {
+		_, c, m := at(k)
+		if m > 0 && valid[c] {
+			parts[c] = append(parts[c], m)
+		}
+	}
+	medians := make([]int64, len(curs))
+	worth := len(limits) > 0
+	for c, ms := range parts {
+		if len(ms) >= MinAmountsForMedian {
+			// The lower median: an amount of the file, never an average.
+			medians[c] = nth(ms, (len(ms)-1)/2)
+			worth = true
+		}
+	}
+	if !worth {
 		return nil
+	}
+	lims := make([]int64, len(curs))
+	for c, code := range curs {
+		if lim, ok := limits[code]; ok && valid[c] {
+			lims[c] = lim
+		}
 	}
 	var out []schema.Problem
 	for k := range n {
-		elem, cur, m := at(k)
-		if m <= 0 {
+		elem, c, m := at(k)
+		if m <= 0 || !valid[c] {
 			continue
 		}
+		cur := curs[c]
 		warn := func(code, msg string) {
 			out = append(out, schema.Problem{Element: elem, Pointer: ptr, Field: field, Code: code,
 				Severity: schema.Warning, Message: field + ": " + msg, Value: strconv.FormatInt(m, 10)})
 		}
-		if med, ok := medians[cur]; ok && med > 0 && m/med >= OutlierFactor {
+		if med := medians[c]; med > 0 && m/med >= OutlierFactor {
 			warn(AmountOutlierCode, fmt.Sprintf("%s is %s times the median %s of this file's %s amounts: check its units (cents or %s)",
 				money.Format(m, cur), thousands(int(m/med)), money.Format(med, cur), cur, majorName(cur)))
 		}
-		if lim, ok := limits[cur]; ok && m > lim {
+		if lim := lims[c]; lim > 0 && m > lim {
 			warn(AmountAboveLimitCode, fmt.Sprintf("%s is above the limit of %s set for %s amounts: check it, or raise the limit",
 				money.Format(m, cur), money.Format(lim, cur), cur))
 		}
@@ -255,10 +292,18 @@ func majorName(cur string) string {
 }
 
 // nth returns the k-th smallest of s (0-based), reordering s: a
-// quickselect, linear on average, without allocating.
+// quickselect, linear on average, at worst O(n log n), without
+// allocating.
 func nth(s []int64, k int) int64 {
 	lo, hi := 0, len(s)-1
+	// Inputs made to defeat the pivot could make it quadratic: after
+	// twice as many rounds as halvings, the rest is sorted instead.
+	rounds := 2 * bits.Len(uint(len(s)))
 	for lo < hi {
+		if rounds--; rounds < 0 {
+			slices.Sort(s[lo : hi+1])
+			return s[k]
+		}
 		// Median of three as the pivot keeps sorted input linear.
 		mid := lo + (hi-lo)/2
 		if s[mid] < s[lo] {
@@ -452,11 +497,11 @@ func (c *checks) warnings(limits AmountLimits, t *Table, rowOf func(i int) int) 
 	var out []schema.Problem
 	for k := range c.amounts {
 		a := &c.amounts[k]
-		out = append(out, amountWarnings(a.field, a.ptr, len(a.minor), func(i int) (int, string, int64) {
+		out = append(out, amountWarnings(a.field, a.ptr, len(a.minor), a.curs, func(i int) (int, int, int64) {
 			if a.minor[i] == noAmount {
-				return i, "", 0
+				return i, 0, 0
 			}
-			return i, a.curs[a.cur[i]], a.minor[i]
+			return i, int(a.cur[i]), a.minor[i]
 		}, limits)...)
 	}
 	for k := range c.ids {

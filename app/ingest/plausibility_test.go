@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -271,6 +272,36 @@ func TestPlausibilityNeverPanics(t *testing.T) {
 		for _, p := range res.Report.Problems {
 			if (p.Code == ingest.AmountOutlierCode || p.Code == ingest.IDLengthCode) && (p.Column == "" || p.Row == 0) {
 				t.Errorf("%q: %+v", csv, p)
+			}
+		}
+	}
+}
+
+func TestNth(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 4, 5, 10, 101, 1000, 4096} {
+		for _, shape := range []string{"random", "sorted", "reversed", "equal", "few"} {
+			s := make([]int64, n)
+			for i := range s {
+				switch shape {
+				case "random":
+					s[i] = rnd.Int64N(1000000)
+				case "sorted":
+					s[i] = int64(i)
+				case "reversed":
+					s[i] = int64(n - i)
+				case "equal":
+					s[i] = 7
+				case "few":
+					s[i] = rnd.Int64N(3)
+				}
+			}
+			sorted := slices.Sorted(slices.Values(s))
+			for _, k := range []int{0, (n - 1) / 2, n - 1} {
+				c := slices.Clone(s)
+				if got := ingest.Nth(c, k); got != sorted[k] {
+					t.Errorf("%s %d: nth %d = %d, want %d", shape, n, k, got, sorted[k])
+				}
 			}
 		}
 	}
