@@ -60,6 +60,8 @@ type importPage struct {
 	focus      gridFocus
 	control    controlTotals
 	replace    replaceForm
+	// limits are the amount limits as typed: "EUR:10000 USD:2500".
+	limits string
 
 	announcement string
 	// run numbers the loading jobs; the answers of a replaced one are

@@ -28,6 +28,7 @@ func (p *importPage) renderReview() app.UI {
 		),
 		app.If(len(s.Totals) > 0, p.renderTotals),
 		p.renderControl(),
+		app.If(len(s.Totals) > 0, p.renderLimits),
 		app.H3().ID("table-title").Text("Elements"),
 		p.renderToolbar(),
 		newReviewGrid().
@@ -130,6 +131,67 @@ func (p *importPage) renderTotals() app.UI {
 			)
 		}),
 	)
+}
+
+// renderLimits is where the operator sets the highest amount expected per
+// currency: amounts above it are warnings at their cells, in this file and
+// the next ones loaded.
+func (p *importPage) renderLimits() app.UI {
+	return app.Form().Class("control").OnSubmit(p.applyLimits).Body(
+		app.FieldSet().Body(
+			app.Legend().Text("Amount limits"),
+			app.P().Class("hint").ID("limits-hint").Text("Warn about amounts above a limit, per currency, in major units, separated by spaces: EUR:10000 USD:2500.50. They apply to the files loaded next too. Leave empty for none."),
+			app.Div().Class("control-row").Body(
+				app.Div().Class("field").Body(
+					app.Label().For("amount-limits").Text("Limits"),
+					app.Input().ID("amount-limits").Class("input").Type("text").Placeholder("EUR:10000").Value(p.limits).
+						Aria("describedby", "limits-hint").
+						OnInput(func(ctx app.Context, e app.Event) { p.limits = ctx.JSSrc().Get("value").String() }),
+				),
+				app.Button().ID("apply-limits").Type("submit").Class("button").Text("Apply"),
+			),
+		),
+	)
+}
+
+// applyLimits sends the limits typed to the worker, which checks the
+// document again.
+func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	work := background()
+	if work == nil || p.sum == nil {
+		return
+	}
+	// Limits are separated by spaces or semicolons; a comma right after
+	// one separates it too ("EUR:10000, USD:2500"), one inside groups
+	// digits ("EUR:10,000").
+	var limits []string
+	for _, f := range strings.FieldsFunc(p.limits, func(r rune) bool { return r == ' ' || r == ';' || r == '\t' || r == '\n' }) {
+		if f = strings.Trim(f, ","); f != "" {
+			limits = append(limits, f)
+		}
+	}
+	req := worker.AmountLimits{Document: p.sum.Document, Limits: limits}
+	work.Run(worker.JobAmountLimits, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		var res worker.AmountLimitsSet
+		if err := json.Unmarshal(body, &res); err != nil {
+			p.fail("The limits' result could not be read: " + err.Error())
+			return
+		}
+		p.limits = strings.Join(res.Limits, " ")
+		if res.Summary != nil {
+			p.updateSummary(res.Summary)
+		}
+		if len(res.Limits) == 0 {
+			p.announcement = "No amount limits."
+		} else {
+			p.announcement = fmt.Sprintf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
+		}
+	}))
 }
 
 // renderControl is where the operator types the expected count and total
