@@ -195,7 +195,8 @@ func (r *Result) assemble() {
 
 // EditCell changes one cell, as the operator corrects it, then rebuilds
 // and validates the element of that row only and updates the last
-// build's report. It returns the element's new problems. A row without an
+// build's report, its plausibility warnings compared anew with the whole
+// file. It returns the element's new problems. A row without an
 // element (it was empty) gets one; an element whose row becomes empty
 // stays, with its problems. Leading-zero profiles and detected settings
 // are not recomputed.
@@ -252,7 +253,8 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 	// element are computed again, from the checks' compact record of the
 	// file rather than from its rows.
 	res.replaceChecks()
-	return res.Problems(i), nil
+	// A copy: later edits rework the report's list in place.
+	return slices.Clone(res.Problems(i)), nil
 }
 
 func (im *Import) insertRow(n int) {
