@@ -79,8 +79,8 @@
 // the rest). The build keeps each element's amounts and id lengths in a
 // compact record, read while it builds the rows, so an edit compares the
 // whole file again without building it: a corrected amount moves its
-// currency's median. A JSON request body gets the same amount checks
-// through [RequestAmountWarnings].
+// currency's median. A JSON request body gets the same checks, by element
+// rather than cell, through [RequestWarnings].
 //
 // [File.Table] and [Import.Build] take a [Progress] callback, called every
 // 500 rows with the rows done and expected; [File.TableContext] and

@@ -18,9 +18,10 @@ import (
 // above what the operator expects to pay, an id that lost or gained a
 // digit. They are warnings, never errors.
 //
-// The amount checks are defined once, here ([AmountWarnings]): a build
-// applies them to every amount column of a table, and a JSON request body
-// gets them through [RequestAmountWarnings].
+// The checks are defined once, here: a build applies them to every
+// amount and id column of a table, and a JSON request body gets them
+// through [RequestWarnings] ([AmountWarnings] and [idLengthWarning] are
+// the shared definitions).
 const (
 	// AmountOutlierCode marks an amount at least OutlierFactor times the
 	// median of the file's amounts in its currency.
@@ -515,14 +516,34 @@ func (c *checks) warnings(limits AmountLimits, t *Table, rowOf func(i int) int) 
 	return out
 }
 
-// warning reports the ids of a column whose lengths differ: it is placed
-// at the first id whose length is not the most common one, and names the
-// first few such cells and counts the rest. When no length is more common
-// than every other, no id stands out and nothing is reported.
+// warning reports the ids of a column whose lengths differ, as
+// idLengthWarning does, naming cells.
 func (d *idColumn) warning(t *Table, rowOf func(i int) int) (schema.Problem, bool) {
+	letter := t.ColumnName(d.col.index)
+	return idLengthWarning(d.field, d.ptr, "column "+columnLabel(t, d.col.index), "cell", d.lens, func(i int) (string, string) {
+		row := rowOf(i)
+		v := ""
+		if ri := t.RowIndex(row); ri >= 0 {
+			v = strings.TrimSpace(t.Rows[ri].Cell(d.col.index).Value)
+		}
+		if t.Keyed {
+			return fmt.Sprintf("item %d", row), v
+		}
+		return letter + itoa(row), v
+	})
+}
+
+// idLengthWarning reports the ids of one field whose lengths differ:
+// lens holds each element's id length (0 for none). The warning is
+// placed at the first id whose length is not the most common one, and
+// names the first few such ids, by place (given by name with the id's
+// text) and counts the rest, which are units ("cell", "element"). When no
+// length is more common than every other, no id stands out and nothing
+// is reported.
+func idLengthWarning(field, ptr, where, unit string, lens []uint8, name func(i int) (place, value string)) (schema.Problem, bool) {
 	var counts [256]int
 	distinct := 0
-	for _, l := range d.lens {
+	for _, l := range lens {
 		if l == 0 {
 			continue
 		}
@@ -554,7 +575,7 @@ func (d *idColumn) warning(t *Table, rowOf func(i int) int) (schema.Problem, boo
 	}
 	var named []int
 	odd := 0
-	for i, l := range d.lens {
+	for i, l := range lens {
 		if l == 0 || int(l) == common {
 			continue
 		}
@@ -563,40 +584,74 @@ func (d *idColumn) warning(t *Table, rowOf func(i int) int) (schema.Problem, boo
 			named = append(named, i)
 		}
 	}
-	letter := t.ColumnName(d.col.index)
-	cell := func(i int) (string, string) {
-		row := rowOf(i)
-		v := ""
-		if ri := t.RowIndex(row); ri >= 0 {
-			v = strings.TrimSpace(t.Rows[ri].Cell(d.col.index).Value)
-		}
-		if t.Keyed {
-			return fmt.Sprintf("item %d", row), truncate(v, 20)
-		}
-		return letter + itoa(row), truncate(v, 20)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the ids of column %s have different lengths: %s of %s have %s, but ",
-		d.field, columnLabel(t, d.col.index), thousands(counts[common]), thousands(total), plural(common, "character"))
-	if odd == 1 {
-		name, v := cell(named[0])
-		fmt.Fprintf(&b, "%s (%q) has %d", name, v, d.lens[named[0]])
-	} else {
-		for k, i := range named {
-			if k > 0 {
-				b.WriteString(", ")
-			}
-			name, v := cell(i)
-			fmt.Fprintf(&b, "%s (%q) has %d", name, v, d.lens[i])
+	fmt.Fprintf(&b, "%s: the ids of %s have different lengths: %s of %s have %s, but ",
+		field, where, thousands(counts[common]), thousands(total), plural(common, "character"))
+	var firstValue string
+	for k, i := range named {
+		if k > 0 {
+			b.WriteString(", ")
 		}
-		if rest := odd - len(named); rest > 0 {
-			fmt.Fprintf(&b, " and %s more %s have other lengths", thousands(rest), map[bool]string{true: "cell", false: "cells"}[rest == 1])
+		place, v := name(i)
+		v = truncate(v, 20)
+		if k == 0 {
+			firstValue = v
 		}
+		fmt.Fprintf(&b, "%s (%q) has %d", place, v, lens[i])
+	}
+	if rest := odd - len(named); rest > 0 {
+		noun := unit + "s"
+		if rest == 1 {
+			noun = unit
+		}
+		fmt.Fprintf(&b, " and %s more %s have other lengths", thousands(rest), noun)
 	}
 	b.WriteString(": check that no digits were lost or added")
-	first := named[0]
-	return schema.Problem{Element: first, Pointer: d.ptr, Field: d.field, Code: IDLengthCode, Severity: schema.Warning,
-		Message: b.String(), Value: func() string { _, v := cell(first); return v }()}, true
+	return schema.Problem{Element: named[0], Pointer: ptr, Field: field, Code: IDLengthCode, Severity: schema.Warning,
+		Message: b.String(), Value: firstValue}, true
+}
+
+// RequestIDWarnings returns the id-length warnings of the elements of a
+// JSON request body, fields being its kind's: one per id field (digits,
+// named "…id", outside lists) whose ids do not all have the common
+// length, at the first odd element.
+func RequestIDWarnings(fields []schema.Field, elements []any) []schema.Problem {
+	var out []schema.Problem
+	var lens []uint8
+	for _, f := range fields {
+		if !isIDField(f) || strings.Contains(f.Path, "[") {
+			continue
+		}
+		toks := elementTokens(f.Path)
+		if lens == nil {
+			lens = make([]uint8, len(elements))
+		}
+		for i, e := range elements {
+			s, _ := valueAt(e, toks).(string)
+			lens[i] = 0
+			if allDigits(s) {
+				lens[i] = uint8(min(len(s), 255))
+			}
+		}
+		p, ok := idLengthWarning(f.Path, pointerOf(f.Path), "the request", "element", lens, func(i int) (string, string) {
+			s, _ := valueAt(elements[i], toks).(string)
+			return fmt.Sprintf("element %d", i), s
+		})
+		if ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// RequestWarnings returns every plausibility warning of a JSON request
+// body of kind k, whose fields are given, in element order: those of its
+// amounts (RequestAmountWarnings) and of its ids (RequestIDWarnings).
+func RequestWarnings(k *schema.Kind, fields []schema.Field, elements []any, limits AmountLimits) []schema.Problem {
+	out := RequestAmountWarnings(k, elements, limits)
+	out = append(out, RequestIDWarnings(fields, elements)...)
+	slices.SortStableFunc(out, func(a, b schema.Problem) int { return a.Element - b.Element })
+	return out
 }
 
 // columnLabel names a column in a message: its letter, or the key of a

@@ -25,8 +25,8 @@
 // [Total.Invalid], never as a currency of their own; app/submission's
 // control totals group them alike. The plausibility warnings of
 // app/ingest (amounts far above their currency's median or above the
-// operator's limits, [Document.SetAmountLimits]) apply to tables and
-// request bodies alike.
+// operator's limits, [Document.SetAmountLimits]; ids of different
+// lengths) apply to tables and request bodies alike.
 //
 // What the Document would send is [Document.Elements], with
 // [Document.Report] its problems and [Document.Origin] the row each

@@ -181,10 +181,10 @@ func (d *Document) merge() {
 	src := d.src.report()
 	problems := make([]schema.Problem, 0, len(src.Problems)+len(d.dupOf)/8)
 	problems = append(problems, src.Problems...)
-	if !d.src.tabular() {
-		// A table's build checks its amounts itself, at their cells; a
-		// request body's are checked here, by the same definition.
-		problems = append(problems, ingest.RequestAmountWarnings(d.Kind, d.Elements(), d.limits)...)
+	if rs, ok := d.src.(*requestSource); ok {
+		// A table's build makes its plausibility checks itself, at its
+		// cells; a request body's are made here, by the same definitions.
+		problems = append(problems, ingest.RequestWarnings(rs.k, rs.v.Fields(rs.k), rs.elements, d.limits)...)
 	}
 	for i, first := range d.dupOf {
 		if first < 0 {

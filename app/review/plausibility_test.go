@@ -134,3 +134,24 @@ func TestTableAmountLimitsThroughTheDocument(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 }
+
+func TestRequestBodyIDLengths(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, id := range []string{"1001", "1002", "101", "1003"} {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"requestBody": {"profileId": "1", "source": {"type": "managed_accounts", "id": "1"}, "destination": {"type": "managed_cards", "id": "%s"}, "destinationAmount": {"currency": "EUR", "amount": 100}}}`, id)
+	}
+	b.WriteString("]")
+	d := openRequest(t, "transfers", b.String())
+	ps := d.Problems(2)
+	want := `destination.id: the ids of the request have different lengths: 3 of 4 have 4 characters, but element 2 ("101") has 3: check that no digits were lost or added`
+	if len(ps) != 1 || ps[0].Code != ingest.IDLengthCode || ps[0].Pointer != "/requestBody/destination/id" || ps[0].Message != want {
+		t.Errorf("element 2: %+v", ps)
+	}
+	if n := len(d.Report().Problems); n != 1 {
+		t.Errorf("%d problems", n)
+	}
+}

@@ -191,7 +191,7 @@ func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any,
 		return nil, err
 	}
 	elements, _ := doc.([]any)
-	if ws := ingest.RequestAmountWarnings(k, elements, limits); len(ws) > 0 {
+	if ws := ingest.RequestWarnings(k, v.Fields(k), elements, limits); len(ws) > 0 {
 		report.Add(ws...)
 		report.Sort()
 	}
