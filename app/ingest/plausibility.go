@@ -20,8 +20,8 @@ import (
 //
 // The checks are defined once, here: a build applies them to every
 // amount and id column of a table, and a JSON request body gets them
-// through [RequestWarnings] ([AmountWarnings] and [idLengthWarning] are
-// the shared definitions).
+// through [RequestWarnings] ([AmountWarnings] and idLengthWarning are the
+// shared definitions).
 const (
 	// AmountOutlierCode marks an amount at least OutlierFactor times the
 	// median of the file's amounts in its currency.
