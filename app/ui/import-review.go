@@ -162,16 +162,7 @@ func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
 	if work == nil || p.sum == nil {
 		return
 	}
-	// Limits are separated by spaces or semicolons; a comma right after
-	// one separates it too ("EUR:10000, USD:2500"), one inside groups
-	// digits ("EUR:10,000").
-	var limits []string
-	for _, f := range strings.FieldsFunc(p.limits, func(r rune) bool { return r == ' ' || r == ';' || r == '\t' || r == '\n' }) {
-		if f = strings.Trim(f, ","); f != "" {
-			limits = append(limits, f)
-		}
-	}
-	req := worker.AmountLimits{Document: p.sum.Document, Limits: limits}
+	req := worker.AmountLimits{Document: p.sum.Document, Limits: splitLimits(p.limits)}
 	work.Run(worker.JobAmountLimits, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
@@ -192,6 +183,20 @@ func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
 			p.announcement = fmt.Sprintf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
 		}
 	}))
+}
+
+// splitLimits splits the amount limits an operator typed. They are
+// separated by spaces or semicolons; a comma right after one separates
+// it too ("EUR:10000, USD:2500"), one inside groups digits
+// ("EUR:10,000").
+func splitLimits(text string) []string {
+	var limits []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ';' || r == '\t' || r == '\n' }) {
+		if f = strings.Trim(f, ","); f != "" {
+			limits = append(limits, f)
+		}
+	}
+	return limits
 }
 
 // renderControl is where the operator types the expected count and total
