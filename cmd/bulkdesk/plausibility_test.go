@@ -60,3 +60,24 @@ func TestSubmitShowsLimitWarnings(t *testing.T) {
 		t.Errorf("exit %d, %s", code, errOut)
 	}
 }
+
+func TestCheckReportsOutliersAndIDLengths(t *testing.T) {
+	file := writeFile(t, "pay.csv", "profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount\n"+
+		"110321,managed_accounts,1001,managed_cards,2001,EUR,25000\n"+
+		"110321,managed_accounts,1001,managed_cards,2002,EUR,25000\n"+
+		"110321,managed_accounts,1001,managed_cards,203,EUR,2500000\n"+
+		"110321,managed_accounts,1001,managed_cards,2004,EUR,25000\n")
+	code, out, errOut := runCLI(t, "check", "-kind", "transfers", file)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	for _, want := range []string{
+		"pay!G4: warning: destinationAmount.amount: EUR 25,000.00 is 100 times the median EUR 250.00 of this file's EUR amounts",
+		`pay!E4: warning: destination.id: the ids of column E have different lengths: 3 of 4 have 4 characters, but E4 ("203") has 3`,
+		"valid: 0 of 4 elements invalid, 0 errors, 2 warnings",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
