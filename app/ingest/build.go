@@ -37,6 +37,10 @@ type Result struct {
 	// rather than one per element, as most elements have none.
 	fileProblems []schema.Problem
 	problems     []schema.Problem
+	// checks keep what the plausibility checks need of each element;
+	// limits are the operator's amount limits.
+	checks *checks
+	limits AmountLimits
 }
 
 // Value builds element i as it is sent: map[string]any with "pathParams"
@@ -98,7 +102,7 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 	p := im.p
 	first := p.firstDataRow()
 	rows := len(p.Table.Rows) - first
-	res := &Result{p: p, Elements: make([]Element, 0, rows)}
+	res := &Result{p: p, Elements: make([]Element, 0, rows), checks: p.newChecks(rows), limits: im.limits}
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
 	var found problemChunks
@@ -126,9 +130,12 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 		}
 		i := len(res.Elements)
 		res.Elements = append(res.Elements, Element{Row: r.Number})
-		found.add(p.check(i, r))
+		ps, vals := p.check(i, r)
+		found.add(ps)
+		res.checks.record(i, vals)
 	}
 	res.problems = found.join()
+	res.problems = mergeByElement(res.problems, res.locatedChecks())
 	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
@@ -188,7 +195,8 @@ func (r *Result) assemble() {
 
 // EditCell changes one cell, as the operator corrects it, then rebuilds
 // and validates the element of that row only and updates the last
-// build's report. It returns the element's new problems. A row without an
+// build's report, its plausibility warnings compared anew with the whole
+// file. It returns the element's new problems. A row without an
 // element (it was empty) gets one; an element whose row becomes empty
 // stays, with its problems. Leading-zero profiles and detected settings
 // are not recomputed.
@@ -225,6 +233,7 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 	if !ok {
 		// A new element, in file order: i is where it goes.
 		res.Elements = slices.Insert(res.Elements, i, Element{Row: n})
+		res.checks.insert(i)
 		lo, _ := res.problemRange(i)
 		for k := lo; k < len(res.problems); k++ {
 			res.problems[k].Element++
@@ -234,11 +243,18 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}
-	ps := res.p.check(i, r)
+	ps, vals := res.p.check(i, r)
+	res.checks.record(i, vals)
 	lo, hi := res.problemRange(i)
 	res.problems = slices.Replace(res.problems, lo, hi, ps...)
-	res.assemble()
-	return ps, nil
+	// The plausibility checks compare an element with the whole file: a
+	// corrected amount moves its currency's median, and a corrected id
+	// changes which length is the common one, so the warnings of every
+	// element are computed again, from the checks' compact record of the
+	// file rather than from its rows.
+	res.replaceChecks()
+	// A copy: later edits rework the report's list in place.
+	return slices.Clone(res.Problems(i)), nil
 }
 
 func (im *Import) insertRow(n int) {
@@ -294,10 +310,16 @@ func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
 func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) {
 	elem := im.newElement(s)
 	var problems []schema.Problem
+	if s != nil && len(s.vals) != len(im.cols) {
+		s.vals = make([]any, len(im.cols))
+	}
 	for ci := range im.cols {
 		col := &im.cols[ci]
 		c := r.Cell(col.index)
 		v, p := im.coerce(c, col, r)
+		if s != nil {
+			s.vals[ci] = v
+		}
 		if p != nil {
 			problems = append(problems, schema.Problem{
 				Pointer: col.target.Pointer(), Field: col.target.Path, Code: p.code, Severity: p.severity,
@@ -317,8 +339,9 @@ func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) 
 
 // check builds element i from row r, validates it and returns its
 // problems, located: those of reading its cells, then those of the
-// contract, in the order schema.Report.Sort gives.
-func (im *plan) check(i int, r *Row) []schema.Problem {
+// contract, in the order schema.Report.Sort gives; and the value read from
+// each column, valid until the next check.
+func (im *plan) check(i int, r *Row) ([]schema.Problem, []any) {
 	// The element is validated and dropped: its maps are reused for the
 	// next row, so checking 10,000 rows leaves no garbage of elements.
 	elem, problems := im.buildRow(r, im.scratch)
@@ -340,7 +363,7 @@ func (im *plan) check(i int, r *Row) []schema.Problem {
 	slices.SortStableFunc(problems, func(a, b schema.Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Severity), string(b.Severity)))
 	})
-	return problems
+	return problems, im.scratch.vals
 }
 
 // newElement returns an empty element with the parts its kind sends,
@@ -370,6 +393,9 @@ func (im *plan) newElement(s *scratch) map[string]any {
 type scratch struct {
 	root  map[string]any
 	parts map[string]any // container key (target.keys) → map or buildList
+	// vals holds the value read from each column of the plan (nil for
+	// none, or a cell with a problem), for the plausibility checks.
+	vals []any
 }
 
 func newScratch() *scratch {

@@ -73,6 +73,23 @@
 // After the operator corrects a cell, [Import.EditCell] rebuilds and
 // revalidates that row only and updates the report in place.
 //
+// # Plausibility warnings
+//
+// Some values the API accepts are still very likely mistakes, and a build
+// warns of them at their cells (warnings, never errors): an amount at
+// least [OutlierFactor] times the median of its currency's amounts in the
+// file (code [AmountOutlierCode]; a currency needs
+// [MinAmountsForMedian] amounts), an amount above the operator's limit
+// for its currency ([Import.SetAmountLimits], code
+// [AmountAboveLimitCode]; [ParseAmountLimit] reads "EUR:10000"), and an
+// id column of digits whose values do not all have the common length
+// (code [IDLengthCode], at the first odd cell, naming a few and counting
+// the rest). The build keeps each element's amounts and id lengths in a
+// compact record, read while it builds the rows, so an edit compares the
+// whole file again without building it: a corrected amount moves its
+// currency's median. A JSON request body gets the same checks, by element
+// rather than cell, through [RequestWarnings].
+//
 // [File.Table] and [Import.Build] take a [Progress] callback, called every
 // 500 rows with the rows done and expected; [File.TableContext] and
 // [Import.BuildContext] also stop when their context is cancelled. In the

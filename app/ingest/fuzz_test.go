@@ -48,6 +48,7 @@ func buildAll(t *testing.T, name string, data []byte, kindID string) {
 		k, _ := schema.Lookup(kindID)
 		im := ingest.NewImport(tab, k, schema.Default())
 		im.Examples()
+		im.SetAmountLimits(ingest.AmountLimits{"EUR": 100, "JPY": 1})
 		res := im.Build(nil)
 		if len(res.Elements) > len(tab.Rows) {
 			t.Fatalf("%d elements from %d rows", len(res.Elements), len(tab.Rows))
@@ -55,6 +56,12 @@ func buildAll(t *testing.T, name string, data []byte, kindID string) {
 		for _, p := range res.Report.Problems {
 			if p.Message == "" {
 				t.Fatalf("a problem without a message: %+v", p)
+			}
+			switch p.Code {
+			case ingest.AmountOutlierCode, ingest.AmountAboveLimitCode, ingest.IDLengthCode:
+				if p.Severity != schema.Warning || p.Column == "" || p.Row == 0 || p.Element < 0 {
+					t.Fatalf("a plausibility warning without its cell: %+v", p)
+				}
 			}
 		}
 		if len(res.Elements) > 0 {

@@ -23,6 +23,8 @@ type Import struct {
 	chosen map[string]bool
 	header reading.Decision
 	result *Result
+	// limits are the operator's amount limits (SetAmountLimits).
+	limits AmountLimits
 }
 
 // A plan is how rows are read: the mapping, its resolved columns and the

@@ -48,3 +48,16 @@ func Digits(code string) (n int, ok bool) {
 	n, ok = digits[code]
 	return n, ok
 }
+
+// Valid reports whether code is an active ISO 4217 currency code written
+// as the API requires it, in upper case: "EUR" is, "eur", "EURO" and ""
+// are not.
+func Valid(code string) bool {
+	_, ok := digits[code]
+	return ok
+}
+
+// InvalidCurrency labels the one total of the amounts whose currency is
+// not Valid: control totals sum them together, apart from every real
+// currency, rather than give "eur" or "EURO" a row of its own.
+const InvalidCurrency = "invalid currency"

@@ -20,7 +20,13 @@
 // ([Document.Summary]: counts, totals per currency and per source
 // instrument, duplicate elements) is brought up to date. Duplicates — two
 // elements with the same content — are warnings: the API would carry out
-// both.
+// both. Amounts whose currency is not a valid ISO 4217 code ("eur",
+// "EURO", none) are totalled together in one row marked
+// [Total.Invalid], never as a currency of their own; app/submission's
+// control totals group them alike. The plausibility warnings of
+// app/ingest (amounts far above their currency's median or above the
+// operator's limits, [Document.SetAmountLimits]; ids of different
+// lengths) apply to tables and request bodies alike.
 //
 // What the Document would send is [Document.Elements], with
 // [Document.Report] its problems and [Document.Origin] the row each

@@ -2,7 +2,10 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -76,6 +79,8 @@ type Document struct {
 	starts  []int
 	invalid []int
 	version int
+	// limits are the operator's amount limits (SetAmountLimits).
+	limits ingest.AmountLimits
 }
 
 func newDocument(k *schema.Kind, backOffice bool, fileName string, src source) *Document {
@@ -176,6 +181,11 @@ func (d *Document) merge() {
 	src := d.src.report()
 	problems := make([]schema.Problem, 0, len(src.Problems)+len(d.dupOf)/8)
 	problems = append(problems, src.Problems...)
+	if rs, ok := d.src.(*requestSource); ok {
+		// A table's build makes its plausibility checks itself, at its
+		// cells; a request body's are made here, by the same definitions.
+		problems = append(problems, ingest.RequestWarnings(rs.k, rs.v.Fields(rs.k), rs.elements, d.limits)...)
+	}
 	for i, first := range d.dupOf {
 		if first < 0 {
 			continue
@@ -216,6 +226,21 @@ func (d *Document) merge() {
 	}
 	d.starts[n] = k
 }
+
+// SetAmountLimits sets the highest amount the operator expects per
+// currency, in minor units: amounts above it are warnings, in a table at
+// their cells.
+func (d *Document) SetAmountLimits(limits ingest.AmountLimits) {
+	d.limits = maps.Clone(limits)
+	if ts, ok := d.src.(*tableSource); ok {
+		ts.im.SetAmountLimits(d.limits)
+	}
+	d.merge()
+	d.version++
+}
+
+// AmountLimits returns the limits SetAmountLimits set.
+func (d *Document) AmountLimits() ingest.AmountLimits { return maps.Clone(d.limits) }
 
 // place names element i's place for people: "row 14" or "element 3".
 func (d *Document) place(i int) string {

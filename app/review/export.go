@@ -149,14 +149,14 @@ func (d *Document) Manifest(now time.Time) ([]byte, error) {
 		rec("count", c.name, "", c.n, "", "")
 	}
 	for _, t := range s.Totals {
-		rec("total", t.Currency, t.Currency, t.Count, t.Minor.String(), t.String())
+		rec("total", t.Label(), t.Label(), t.Count, t.Minor.String(), t.String())
 	}
 	for _, st := range s.Sources {
 		if len(st.Totals) == 0 {
 			rec("source", st.Source, "", st.Count, "", "")
 		}
 		for _, t := range st.Totals {
-			rec("source", st.Source, t.Currency, t.Count, t.Minor.String(), t.String())
+			rec("source", st.Source, t.Label(), t.Count, t.Minor.String(), t.String())
 		}
 	}
 	w.Flush()

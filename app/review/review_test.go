@@ -143,12 +143,13 @@ func TestSummaryTotalsPerCurrencyAndSource(t *testing.T) {
 	if s.Elements != 5 || s.Valid != 4 || s.Invalid != 1 || s.Errors != 1 || s.Duplicates != 1 {
 		t.Errorf("counts = %+v", s)
 	}
-	// Row 3's currency is "eur": it is summed under that code, apart.
+	// Row 3's currency is "eur": it is summed apart, in the one row of
+	// invalid currencies.
 	var got []string
 	for _, tot := range s.Totals {
-		got = append(got, fmt.Sprintf("%s %d %s", tot.Currency, tot.Count, tot))
+		got = append(got, fmt.Sprintf("%s %v %d %s", tot.Label(), tot.Invalid, tot.Count, tot))
 	}
-	want := []string{"EUR 3 EUR 2,470.11", "USD 1 USD 100.00", "eur 1 eur 12.50"}
+	want := []string{"EUR false 3 EUR 2,470.11", "USD false 1 USD 100.00", `invalid currency true 1 invalid currency: 1,250 in minor units ("eur")`}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("totals:\n got %q\nwant %q", got, want)
 	}

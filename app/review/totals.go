@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -41,7 +42,10 @@ func (d *Document) factsOf(v any) facts {
 			case string:
 				digits = a
 			}
-			if n, ok := new(big.Int).SetString(digits, 10); ok && cur != "" {
+			// A readable amount counts whatever its currency: one that is
+			// not valid ("eur", "EURO", none) goes to the invalid
+			// currency's total.
+			if n, ok := new(big.Int).SetString(digits, 10); ok {
 				f.currency, f.amount = cur, n
 			}
 		}
@@ -167,14 +171,69 @@ type Summary struct {
 
 // A Total is the count and exact sum of the amounts in one currency.
 type Total struct {
+	// Currency is the ISO 4217 code; "" for the total of invalid
+	// currencies.
 	Currency string
-	Count    int
+	// Invalid marks the one total of the amounts whose currency is not a
+	// valid ISO 4217 code ("eur", "EURO", none): they are summed together,
+	// in minor units, and the codes found are in Codes.
+	Invalid bool
+	Codes   []string
+	// moreCodes says Codes left some out.
+	moreCodes bool
+	Count     int
 	// Minor is the sum in minor units (cents for EUR).
 	Minor *big.Int
 }
 
-// String writes the total for people: "EUR 12,345.67".
-func (t Total) String() string { return FormatMinor(t.Minor, t.Currency) }
+// maxInvalidCodes is how many invalid codes a Total names.
+const maxInvalidCodes = 5
+
+// Label names the total's row: its currency, or "invalid currency".
+func (t Total) Label() string {
+	if t.Invalid {
+		return money.InvalidCurrency
+	}
+	return t.Currency
+}
+
+// String writes the total for people: "EUR 12,345.67"; for invalid
+// currencies, whose minor units are unknown, the sum in minor units and
+// the codes found: `invalid currency: 1,350 in minor units ("eur", "EURO")`.
+func (t Total) String() string {
+	if !t.Invalid {
+		return FormatMinor(t.Minor, t.Currency)
+	}
+	s := money.InvalidCurrency + ": " + groupDigits(t.Minor) + " in minor units"
+	if len(t.Codes) > 0 {
+		quoted := make([]string, len(t.Codes))
+		for i, c := range t.Codes {
+			quoted[i] = strconv.Quote(c)
+		}
+		s += " (" + strings.Join(quoted, ", ")
+		if t.moreCodes {
+			s += ", …"
+		}
+		s += ")"
+	}
+	return s
+}
+
+// groupDigits writes an integer with groups of three digits: "-1,350".
+func groupDigits(n *big.Int) string {
+	s := new(big.Int).Abs(n).String()
+	var b strings.Builder
+	if n.Sign() < 0 {
+		b.WriteByte('-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
 
 // A SourceTotal is the count and totals of the elements drawn on one
 // source instrument ("managed_accounts 1000001").
@@ -232,23 +291,53 @@ func (d *Document) Summary() Summary {
 	return s
 }
 
+// invalidKey is the key of the invalid currencies' total: no currency
+// code can be it.
+const invalidKey = "\x00invalid"
+
 func add(totals map[string]*Total, currency string, amount *big.Int) {
-	t := totals[currency]
+	key := currency
+	if !money.Valid(currency) {
+		key = invalidKey
+	}
+	t := totals[key]
 	if t == nil {
 		t = &Total{Currency: currency, Minor: new(big.Int)}
-		totals[currency] = t
+		if key == invalidKey {
+			t.Currency, t.Invalid = "", true
+		}
+		totals[key] = t
+	}
+	if t.Invalid && !slices.Contains(t.Codes, currency) {
+		if len(t.Codes) < maxInvalidCodes {
+			t.Codes = append(t.Codes, currency)
+		} else {
+			t.moreCodes = true
+		}
 	}
 	t.Count++
 	t.Minor.Add(t.Minor, amount)
 }
 
+// sortedTotals orders totals by currency code, the invalid currencies'
+// last.
 func sortedTotals(m map[string]*Total) []Total {
 	out := make([]Total, 0, len(m))
 	for _, t := range m {
+		slices.Sort(t.Codes)
 		out = append(out, *t)
 	}
-	slices.SortFunc(out, func(a, b Total) int { return strings.Compare(a.Currency, b.Currency) })
+	slices.SortFunc(out, func(a, b Total) int {
+		return cmp.Or(cmp.Compare(btoi(a.Invalid), btoi(b.Invalid)), strings.Compare(a.Currency, b.Currency))
+	})
 	return out
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // FormatMinor writes an amount in minor units with its currency, in major

@@ -6,15 +6,29 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // A CurrencyTotal is the control total of one currency: the sum of the
 // amounts in minor units (cents for EUR), and how many elements it sums.
 type CurrencyTotal struct {
+	// Currency is the ISO 4217 code, "" for the invalid currencies.
 	Currency string
-	Minor    *big.Int
-	Count    int
+	// Invalid marks the one total of the amounts whose currency is not a
+	// valid ISO 4217 code ("eur", "EURO", none), as the review's totals
+	// group them (money.Valid).
+	Invalid bool
+	Minor   *big.Int
+	Count   int
+}
+
+// Label names the total: its currency, or "invalid currency".
+func (ct CurrencyTotal) Label() string {
+	if ct.Invalid {
+		return money.InvalidCurrency
+	}
+	return ct.Currency
 }
 
 // Totals are what the confirmation step shows before anything is sent.
@@ -24,7 +38,8 @@ type Totals struct {
 	// Chunks is how many bulks the elements make.
 	Chunks int
 	// Amounts holds one total per currency, by currency code, for kinds
-	// that move money; elements without a readable amount are left out.
+	// that move money, then one of the invalid currencies; elements
+	// without a readable amount are left out.
 	Amounts []CurrencyTotal
 }
 
@@ -42,10 +57,17 @@ func ControlTotals(p *Plan, elements []any) Totals {
 			if !ok {
 				continue
 			}
-			ct := by[cur]
+			key := cur
+			if !money.Valid(cur) {
+				key = invalidKey
+			}
+			ct := by[key]
 			if ct == nil {
 				ct = &CurrencyTotal{Currency: cur, Minor: new(big.Int)}
-				by[cur] = ct
+				if key == invalidKey {
+					ct.Currency, ct.Invalid = "", true
+				}
+				by[key] = ct
 			}
 			ct.Minor.Add(ct.Minor, amount)
 			ct.Count++
@@ -54,9 +76,21 @@ func ControlTotals(p *Plan, elements []any) Totals {
 	for _, ct := range by {
 		t.Amounts = append(t.Amounts, *ct)
 	}
-	slices.SortFunc(t.Amounts, func(a, b CurrencyTotal) int { return strings.Compare(a.Currency, b.Currency) })
+	slices.SortFunc(t.Amounts, func(a, b CurrencyTotal) int {
+		if a.Invalid != b.Invalid {
+			if a.Invalid {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a.Currency, b.Currency)
+	})
 	return t
 }
+
+// invalidKey is the key of the invalid currencies' total: no currency
+// code can be it.
+const invalidKey = "\x00invalid"
 
 // amountOf reads requestBody.<k.Amount>.{currency, amount}.
 func amountOf(element any, k *schema.Kind) (string, *big.Int, bool) {
@@ -80,8 +114,10 @@ func amountOf(element any, k *schema.Kind) (string, *big.Int, bool) {
 	case string:
 		digits = a
 	}
+	// An amount without a currency counts, in the invalid currencies'
+	// total.
 	n, ok := new(big.Int).SetString(digits, 10)
-	if cur == "" || !ok {
+	if !ok {
 		return "", nil, false
 	}
 	return cur, n, true

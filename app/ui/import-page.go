@@ -60,6 +60,8 @@ type importPage struct {
 	focus      gridFocus
 	control    controlTotals
 	replace    replaceForm
+	// limits are the amount limits as typed: "EUR:10000 USD:2500".
+	limits string
 
 	announcement string
 	// run numbers the loading jobs; the answers of a replaced one are
@@ -431,7 +433,7 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 	if first {
 		p.errorsOnly = false
 		p.control.currency = ""
-		if len(s.Totals) > 0 {
+		if len(s.Totals) > 0 && !s.Totals[0].Invalid {
 			p.control.currency = s.Totals[0].Currency
 		}
 	}

@@ -28,6 +28,7 @@ func (p *importPage) renderReview() app.UI {
 		),
 		app.If(len(s.Totals) > 0, p.renderTotals),
 		p.renderControl(),
+		app.If(len(s.Totals) > 0, p.renderLimits),
 		app.H3().ID("table-title").Text("Elements"),
 		p.renderToolbar(),
 		newReviewGrid().
@@ -87,8 +88,14 @@ func (p *importPage) renderTotals() app.UI {
 				)),
 				app.TBody().Body(app.Range(s.Totals).Slice(func(i int) app.UI {
 					t := s.Totals[i]
-					return app.Tr().Body(
-						app.Th().Scope("row").Text(t.Currency),
+					row := app.Tr()
+					if t.Invalid {
+						// Amounts in "eur", "EURO" or no currency: one row,
+						// marked, never a currency of their own.
+						row = row.Class("invalid-currency").Title("amounts whose currency is not a valid ISO 4217 code, summed in minor units: correct their currency")
+					}
+					return row.Body(
+						app.Th().Scope("row").Text(t.Label),
 						app.Td().Class("num").Text(count(t.Count)),
 						app.Td().Class("num", "amount").Text(t.Text),
 					)
@@ -124,6 +131,72 @@ func (p *importPage) renderTotals() app.UI {
 			)
 		}),
 	)
+}
+
+// renderLimits is where the operator sets the highest amount expected per
+// currency: amounts above it are warnings at their cells, in this file and
+// the next ones loaded.
+func (p *importPage) renderLimits() app.UI {
+	return app.Form().Class("control").OnSubmit(p.applyLimits).Body(
+		app.FieldSet().Body(
+			app.Legend().Text("Amount limits"),
+			app.P().Class("hint").ID("limits-hint").Text("Warn about amounts above a limit, per currency, in major units, separated by spaces: EUR:10000 USD:2500.50. They apply to the files loaded next too. Leave empty for none."),
+			app.Div().Class("control-row").Body(
+				app.Div().Class("field").Body(
+					app.Label().For("amount-limits").Text("Limits"),
+					app.Input().ID("amount-limits").Class("input").Type("text").Placeholder("EUR:10000").Value(p.limits).
+						Aria("describedby", "limits-hint").
+						OnInput(func(ctx app.Context, e app.Event) { p.limits = ctx.JSSrc().Get("value").String() }),
+				),
+				app.Button().ID("apply-limits").Type("submit").Class("button").Text("Apply"),
+			),
+		),
+	)
+}
+
+// applyLimits sends the limits typed to the worker, which checks the
+// document again.
+func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	work := background()
+	if work == nil || p.sum == nil {
+		return
+	}
+	req := worker.AmountLimits{Document: p.sum.Document, Limits: splitLimits(p.limits)}
+	work.Run(worker.JobAmountLimits, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		var res worker.AmountLimitsSet
+		if err := json.Unmarshal(body, &res); err != nil {
+			p.fail("The limits' result could not be read: " + err.Error())
+			return
+		}
+		p.limits = strings.Join(res.Limits, " ")
+		if res.Summary != nil {
+			p.updateSummary(res.Summary)
+		}
+		if len(res.Limits) == 0 {
+			p.announcement = "No amount limits."
+		} else {
+			p.announcement = fmt.Sprintf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
+		}
+	}))
+}
+
+// splitLimits splits the amount limits an operator typed. They are
+// separated by spaces or semicolons; a comma right after one separates
+// it too ("EUR:10000, USD:2500"), one inside groups digits
+// ("EUR:10,000").
+func splitLimits(text string) []string {
+	var limits []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ';' || r == '\t' || r == '\n' }) {
+		if f = strings.Trim(f, ","); f != "" {
+			limits = append(limits, f)
+		}
+	}
+	return limits
 }
 
 // renderControl is where the operator types the expected count and total
@@ -164,9 +237,12 @@ func (p *importPage) renderControl() app.UI {
 				)
 			}),
 			app.If(len(s.Totals) > 0, func() app.UI {
-				opts := make([][2]string, len(s.Totals))
-				for i, t := range s.Totals {
-					opts[i] = [2]string{t.Currency, t.Currency}
+				// The invalid currencies' total has no currency to check.
+				opts := make([][2]string, 0, len(s.Totals))
+				for _, t := range s.Totals {
+					if !t.Invalid {
+						opts = append(opts, [2]string{t.Currency, t.Currency})
+					}
 				}
 				return selectField("expected-currency", "Currency", p.control.currency, opts, update(func(v string) { p.control.currency = v }))
 			}),

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -157,5 +158,19 @@ func TestGridColumnOfAProblem(t *testing.T) {
 	}
 	if c := gridColumnOf(request, worker.Problem{Field: "unknown"}); c != 0 {
 		t.Errorf("unknown: %d", c)
+	}
+}
+
+func TestSplitLimits(t *testing.T) {
+	for text, want := range map[string]string{
+		"":                           "",
+		"EUR:10000":                  "EUR:10000",
+		"EUR:10000, USD:2500.50":     "EUR:10000|USD:2500.50",
+		" EUR:10,000.00 ;JPY:500000": "EUR:10,000.00|JPY:500000",
+		",,":                         "",
+	} {
+		if got := strings.Join(splitLimits(text), "|"); got != want {
+			t.Errorf("%q: %q, want %q", text, got, want)
+		}
 	}
 }

@@ -122,8 +122,12 @@ func (p *submitPage) renderSummary() app.UI {
 				app.THead().Body(app.Tr().Body(app.Th().Text("Currency"), app.Th().Class("num").Text("Total"), app.Th().Class("num").Text("Elements"))),
 				app.TBody().Body(app.Range(pr.Totals).Slice(func(i int) app.UI {
 					t := pr.Totals[i]
-					return app.Tr().DataSet("currency", t.Currency).Body(
-						app.Td().Text(t.Currency),
+					row := app.Tr().DataSet("currency", t.Label)
+					if t.Invalid {
+						row = row.Class("invalid-currency").Title("amounts whose currency is not a valid ISO 4217 code, summed in minor units")
+					}
+					return row.Body(
+						app.Td().Text(t.Label),
 						app.Td().Class("num", "total-amount").Text(t.Amount),
 						app.Td().Class("num").Text(count(t.Count)),
 					)
@@ -345,7 +349,7 @@ func (p *submitPage) confirmation() string {
 	}
 	s := fmt.Sprintf("Ready to submit %s of %s as %s.", plural(pr.Sending, "element", "elements"), kindTitle(pr.Kind), plural(len(pr.Chunks), "bulk", "bulks"))
 	for _, t := range pr.Totals {
-		s += fmt.Sprintf(" Total %s %s.", t.Currency, t.Amount)
+		s += fmt.Sprintf(" Total %s %s.", t.Label, t.Amount)
 	}
 	if len(pr.Priors) > 0 {
 		s += " " + pr.Priors[0].Warning

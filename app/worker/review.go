@@ -244,8 +244,15 @@ const MaxSources = 20
 
 // A Total is the count and exact sum of the amounts of one currency.
 type Total struct {
+	// Currency is the ISO 4217 code, "" for the total of invalid
+	// currencies.
 	Currency string `json:"currency"`
-	Count    int    `json:"count"`
+	// Invalid marks the one total of the amounts whose currency is not a
+	// valid ISO 4217 code ("eur", "EURO", none); Label is then "invalid
+	// currency", else the code.
+	Invalid bool   `json:"invalid,omitempty"`
+	Label   string `json:"label"`
+	Count   int    `json:"count"`
 	// Minor is the sum in minor units, as decimal digits (it may exceed
 	// 64 bits); Text is it in major units with the currency, for people:
 	// "EUR 12,345.67".
@@ -321,6 +328,29 @@ type CellMark struct {
 	Column   int      `json:"column"`
 	Severity string   `json:"severity"`
 	Messages []string `json:"messages"`
+}
+
+// JobAmountLimits sets the highest amounts the operator expects, per
+// currency: an amount above its currency's limit is a warning at its
+// cell. The limits apply to every document built afterwards and, when
+// Document names a built one, to it at once. Request: AmountLimits.
+// Result: AmountLimitsSet.
+const JobAmountLimits = "amount-limits"
+
+// AmountLimits is the request of JobAmountLimits.
+type AmountLimits struct {
+	// Document, when not 0, is a built document to check again.
+	Document int `json:"document,omitempty"`
+	// Limits are written in major units, one per currency: "EUR:10000",
+	// "USD:2500.50". None removes every limit.
+	Limits []string `json:"limits"`
+}
+
+// AmountLimitsSet is the result of JobAmountLimits: the limits as read,
+// and the document's new summary when one was named.
+type AmountLimitsSet struct {
+	Limits  []string `json:"limits"`
+	Summary *Summary `json:"summary,omitempty"`
 }
 
 // JobEdit changes one cell of the review table and validates its element

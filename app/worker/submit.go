@@ -53,7 +53,13 @@ type Confirmation struct {
 
 // A ControlTotal is the control total of one currency.
 type ControlTotal struct {
+	// Currency is the ISO 4217 code, "" for the invalid currencies.
 	Currency string `json:"currency"`
+	// Invalid marks the one total of the amounts whose currency is not a
+	// valid ISO 4217 code; Label is then "invalid currency", else the
+	// code.
+	Invalid bool   `json:"invalid,omitempty"`
+	Label   string `json:"label"`
 	// Amount is the sum in major units, as people write it ("12,345.67").
 	Amount string `json:"amount"`
 	// Minor is the sum in minor units, exactly.

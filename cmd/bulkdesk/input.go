@@ -22,6 +22,34 @@ type inputFlags struct {
 	settings ingest.Settings
 	override map[string]bool // settings given on the command line
 	read     ingest.Options
+	// limits are the highest amounts expected per currency (-max-amount).
+	limits amountLimitsFlag
+}
+
+// amountLimitsFlag is -max-amount CUR:VALUE, repeatable: one limit per
+// currency, in major units.
+type amountLimitsFlag ingest.AmountLimits
+
+func (l *amountLimitsFlag) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(ingest.AmountLimits(*l).Texts(), ",")
+}
+
+func (l *amountLimitsFlag) Set(s string) error {
+	cur, minor, err := ingest.ParseAmountLimit(s)
+	if err != nil {
+		return err
+	}
+	if *l == nil {
+		*l = make(amountLimitsFlag)
+	}
+	if old, dup := (*l)[cur]; dup && old != minor {
+		return fmt.Errorf("%q: %s already has a limit", s, cur)
+	}
+	(*l)[cur] = minor
+	return nil
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
@@ -33,6 +61,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.settings.DateOrder, "dates", "", "order of text dates such as 03/04/2025: DMY, MDY or YMD (default: detected)")
 	fs.StringVar(&in.settings.Currency, "currency", "", "currency of amounts whose row gives none (card spend rules), to read major units")
 	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
+	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000 (repeatable, one per currency)")
 	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
 }
 
@@ -124,7 +153,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	}
 	v := schema.Default()
 	if doc, _, ok := f.Request(); ok {
-		return checkRequestBody(v, k, data, doc)
+		return checkRequestBody(v, k, data, doc, ingest.AmountLimits(in.limits))
 	}
 	sheet := in.sheet
 	var chosen *reading.Decision
@@ -160,6 +189,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if err := im.SetSettings(in.overrideSettings(im.Settings()), in.chosenSettings()...); err != nil {
 		return nil, err
 	}
+	im.SetAmountLimits(ingest.AmountLimits(in.limits))
 	res := im.Build(nil)
 	m := im.Mapping()
 	r := im.Reading()
@@ -240,11 +270,15 @@ func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
 	return s
 }
 
-func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any) (*checked, error) {
+func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any, limits ingest.AmountLimits) (*checked, error) {
 	report, err := v.CheckRequest(k, data)
 	if err != nil {
 		return nil, err
 	}
 	elements, _ := doc.([]any)
+	if ws := ingest.RequestWarnings(k, v.Fields(k), elements, limits); len(ws) > 0 {
+		report.Add(ws...)
+		report.Sort()
+	}
 	return &checked{report: report, elements: elements}, nil
 }

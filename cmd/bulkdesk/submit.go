@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -101,6 +102,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		only = submission.ValidIndexes(report)
 		fmt.Fprintf(stderr, "leaving out %d invalid elements: %s\n", len(report.InvalidElements()), indexList(report.InvalidElements(), 20))
 	}
+	writePlausibility(stderr, report, 10)
 
 	ctx, stop := interrupted()
 	defer stop()
@@ -243,6 +245,27 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry) {
 			line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
 		}
 		fmt.Fprintln(w, line)
+	}
+}
+
+// writePlausibility writes the first n plausibility warnings (amounts
+// far above the others or above -max-amount, ids of different lengths):
+// they do not stop a submission, but the operator sees them.
+func writePlausibility(w io.Writer, r *schema.Report, n int) {
+	k := 0
+	for _, p := range r.Problems {
+		switch p.Code {
+		case ingest.AmountOutlierCode, ingest.AmountAboveLimitCode, ingest.IDLengthCode:
+		default:
+			continue
+		}
+		if k < n {
+			fmt.Fprintf(w, "warning: %s: %s\n", problemPlace(p), p.Message)
+		}
+		k++
+	}
+	if k > n {
+		fmt.Fprintf(w, "warning: and %d more such warnings (see bulkdesk check)\n", k-n)
 	}
 }
 

@@ -48,7 +48,12 @@ func totals(t submission.Totals) []worker.ControlTotal {
 			digits = 2
 		}
 		minor := ct.Minor.String()
-		out = append(out, worker.ControlTotal{Currency: ct.Currency, Amount: majorUnits(minor, digits), Minor: minor, Count: ct.Count})
+		amount := majorUnits(minor, digits)
+		if ct.Invalid {
+			// The minor units of an invalid currency are unknown.
+			amount = majorUnits(minor, 0) + " in minor units"
+		}
+		out = append(out, worker.ControlTotal{Currency: ct.Currency, Invalid: ct.Invalid, Label: ct.Label(), Amount: amount, Minor: minor, Count: ct.Count})
 	}
 	return out
 }

@@ -362,6 +362,7 @@ func (s *Server) buildDocument(c *Call, d *Document) error {
 	if d.im == nil {
 		return worker.Errorf(worker.CodeBadRequest, "choose the bulk kind of %s first", displayName(d.FileName))
 	}
+	d.im.SetAmountLimits(s.limits)
 	_, err := d.im.BuildContext(c.Context(), func(done, total int) {
 		c.Progress(worker.Progress{Phase: "validating", Done: done, Total: total})
 	})
@@ -399,5 +400,8 @@ func (s *Server) buildRequest(c *Call, d *Document) error {
 	}
 	d.checked = true
 	d.review = review.FromRequest(d.Kind, d.BackOffice, d.FileName, elements, report, s.validator)
+	if len(s.limits) > 0 {
+		d.review.SetAmountLimits(s.limits)
+	}
 	return nil
 }

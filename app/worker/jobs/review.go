@@ -87,7 +87,7 @@ func delimiterName(d string) string {
 func wireTotals(ts []review.Total) []worker.Total {
 	out := make([]worker.Total, len(ts))
 	for i, t := range ts {
-		out[i] = worker.Total{Currency: t.Currency, Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
+		out[i] = worker.Total{Currency: t.Currency, Invalid: t.Invalid, Label: t.Label(), Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
 	}
 	return out
 }
@@ -142,6 +142,43 @@ func (s *Server) edit(c *Call) (any, error) {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	return worker.Edited{Row: wireRow(d.review.Row(req.Element)), Summary: s.summary(d)}, nil
+}
+
+// amountLimits runs worker.JobAmountLimits.
+func (s *Server) amountLimits(c *Call) (any, error) {
+	var req worker.AmountLimits
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	limits := make(ingest.AmountLimits, len(req.Limits))
+	for _, text := range req.Limits {
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		cur, minor, err := ingest.ParseAmountLimit(text)
+		if err != nil {
+			return nil, worker.Errorf(worker.CodeBadRequest, "amount limit: %v", err)
+		}
+		if old, dup := limits[cur]; dup && old != minor {
+			return nil, worker.Errorf(worker.CodeBadRequest, "amount limit %q: %s already has a limit", text, cur)
+		}
+		limits[cur] = minor
+	}
+	var d *Document
+	if req.Document != 0 {
+		var err error
+		if d, err = c.Documents().built(req.Document); err != nil {
+			return nil, err
+		}
+	}
+	s.limits = limits
+	out := worker.AmountLimitsSet{Limits: limits.Texts()}
+	if d != nil {
+		d.review.SetAmountLimits(limits)
+		sum := s.summary(d)
+		out.Summary = &sum
+	}
+	return out, nil
 }
 
 // replace runs worker.JobReplace.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -49,6 +50,8 @@ type Server struct {
 	validator  *schema.Validator
 	submit     *submitState
 	storage    *pageStorage
+	// limits are the operator's amount limits, for every document built.
+	limits ingest.AmountLimits
 
 	mu       sync.Mutex
 	ctx      context.Context // Run's, once it runs
@@ -76,6 +79,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(worker.JobBuild, s.build)
 	s.Register(worker.JobRows, s.rows)
 	s.Register(worker.JobEdit, s.edit)
+	s.Register(worker.JobAmountLimits, s.amountLimits)
 	s.Register(worker.JobReplace, s.replace)
 	s.Register(worker.JobNextProblem, s.nextProblem)
 	s.Register(worker.JobProblems, s.problems)

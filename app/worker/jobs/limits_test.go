@@ -1,0 +1,51 @@
+package jobs_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+func TestAmountLimitsJob(t *testing.T) {
+	h := newHarness(t)
+	s, _ := h.summary(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	if s.Warnings != 0 {
+		t.Fatalf("warnings before any limit: %+v", s.Problems)
+	}
+	var set worker.AmountLimitsSet
+	h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Document: s.Document, Limits: []string{"EUR:10", "usd:2,500.5"}}, nil), &set)
+	if !slices.Equal(set.Limits, []string{"EUR:10.00", "USD:2500.50"}) || set.Summary == nil || set.Summary.Warnings != 1 {
+		t.Fatalf("limits set: %+v", set)
+	}
+	found := false
+	for _, p := range set.Summary.Problems {
+		if p.Code == "amount-above-limit" && p.Row == 2 && p.Column == "G" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("problems %+v", set.Summary.Problems)
+	}
+	// The limits apply to the documents built afterwards.
+	s2, _ := h.summary(h.send(worker.JobOpen, worker.Open{FileName: "pay2.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	if s2.Warnings != 1 {
+		t.Errorf("the next file: %d warnings", s2.Warnings)
+	}
+	body := []byte(`[{"requestBody": {"profileId": "1", "source": {"type": "managed_accounts", "id": "1"}, "destination": {"type": "managed_cards", "id": "2"}, "destinationAmount": {"currency": "EUR", "amount": 5000}}}]`)
+	p := h.load(body)
+	if p.Summary.Warnings != 1 {
+		t.Errorf("a request body: %d warnings", p.Summary.Warnings)
+	}
+	// A bad limit is refused, naming it.
+	e := h.failure(h.send(worker.JobAmountLimits, worker.AmountLimits{Limits: []string{"EURO:10"}}, nil))
+	if e.Code != worker.CodeBadRequest || !strings.Contains(e.Message, "EURO:10") {
+		t.Errorf("bad limit: %+v", e)
+	}
+	// None removes them.
+	h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Document: p.Document}, nil), &set)
+	if len(set.Limits) != 0 || set.Summary.Warnings != 0 {
+		t.Errorf("limits removed: %+v", set)
+	}
+}
