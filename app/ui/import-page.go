@@ -412,6 +412,9 @@ func (p *importPage) prepared(ctx app.Context, body []byte) {
 	entering := p.step != stepRead
 	p.step = stepRead
 	p.announcement = fmt.Sprintf("%s: check how it is read. %s", pr.FileName, mappingSummary(pr.Columns))
+	if n := len(undecided(pr.Reading)); n > 0 {
+		p.announcement = fmt.Sprintf("%s: the file does not say how to read it: %s to choose. %s", pr.FileName, plural(n, "question", "questions"), mappingSummary(pr.Columns))
+	}
 	p.ctx.Defer(func(app.Context) {
 		mark("read-shown")
 		// The keyboard focus follows the operator into the step, and
