@@ -259,7 +259,7 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 		}),
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID(id+"-cells").Class("examples", "evidence").Body(
-				app.Caption().Text("The cells that disagree, the fewer side first"),
+				app.Caption().Text("The cells behind it, the fewer side first"),
 				app.THead().Body(app.Tr().Body(
 					app.Th().Scope("col").Text("Cell"),
 					app.Th().Scope("col").Text("In the file"),
@@ -271,11 +271,15 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 					if oneSheet {
 						c.Sheet = ""
 					}
-					return app.Tr().Body(
+					tr := app.Tr()
+					if c.Suggests != d.Value {
+						tr = tr.Class("example-disagrees")
+					}
+					return tr.Body(
 						app.Th().Scope("row").Text(c.Place()),
 						app.Td().Class("raw").Text(c.Raw),
 						app.Td().Text(suggestsWords(name, c.Suggests)),
-						app.Td().Class("hint").Text(c.Why),
+						app.Td().Class("why").Text(c.Why),
 					)
 				})),
 			),
@@ -295,13 +299,17 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 	)
 }
 
-// disagreeing returns the places ("G6") of the cells behind the
-// undecided decisions, which the examples mark.
+// disagreeing returns the places ("G6") of the cells behind an undecided
+// decision that read otherwise than the reading in use: the examples mark
+// them.
 func disagreeing(r reading.Reading) map[string]bool {
 	out := make(map[string]bool)
 	for _, name := range r.Undecided() {
-		for _, c := range r.Get(name).Evidence {
-			out[fmt.Sprintf("%s%d", c.Column, c.Row)] = true
+		d := r.Get(name)
+		for _, c := range d.Evidence {
+			if c.Suggests != d.Value {
+				out[fmt.Sprintf("%s%d", c.Column, c.Row)] = true
+			}
 		}
 	}
 	return out

@@ -80,7 +80,12 @@ func TestMarkedStatementsSayCheck(t *testing.T) {
 	if got := markedStatements(ss); got != "Check: amounts in MAJOR units." {
 		t.Errorf("marked = %q", got)
 	}
-	r := reading.Reading{Units: reading.Decision{Undecided: true, Evidence: []reading.Cell{{Row: 6, Column: "G"}}}, Group: reading.Decision{Undecided: true}, Decimal: reading.Decision{Undecided: true}}
+	r := reading.Reading{
+		Units: reading.Decision{Value: reading.Minor, Undecided: true, Evidence: []reading.Cell{
+			{Row: 6, Column: "G", Suggests: reading.Major}, {Row: 2, Column: "G", Suggests: reading.Minor},
+		}},
+		Group: reading.Decision{Undecided: true}, Decimal: reading.Decision{Undecided: true},
+	}
 	if got := undecided(r); strings.Join(got, " ") != "units decimal" {
 		t.Errorf("undecided = %q", got)
 	}
