@@ -50,6 +50,11 @@ type importPage struct {
 	problems    []worker.Problem
 	loadingMore bool
 
+	// focusNext, when set, is the control to move the keyboard focus to
+	// once the worker answers: the one that shows the choice just made,
+	// when the control that made it goes away.
+	focusNext string
+
 	// pending are the column choices not applied yet; mappingSeq numbers
 	// the changes, so that only the last one applies them.
 	pending    pendingMapping
@@ -421,7 +426,10 @@ func (p *importPage) prepared(ctx app.Context, body []byte) {
 		// stays on the control they change within it.
 		if entering {
 			focusByID("step-title")
+		} else if p.focusNext != "" {
+			focusByID(p.focusNext)
 		}
+		p.focusNext = ""
 	})
 }
 

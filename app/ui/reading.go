@@ -190,10 +190,15 @@ func (p *importPage) readingChosen(ctx app.Context, e app.Event) {
 		return
 	}
 	data := ctx.JSSrc().Get("dataset")
-	req, ok := choiceRequest(p.prep.Settings, data.Get("name").String(), data.Get("value").String())
-	if ok {
-		p.prepare(ctx, req, "Reading with your choice")
+	name, value := data.Get("name").String(), data.Get("value").String()
+	req, ok := choiceRequest(p.prep.Settings, name, value)
+	if !ok {
+		return
 	}
+	// The question goes once answered: the focus moves to the control
+	// that now shows the answer.
+	p.focusNext = map[string]string{"units": "amounts-" + value, "decimal": "decimal", "group": "decimal", "dateOrder": "date-order", "encoding": "encoding", "delimiter": "delimiter"}[name]
+	p.prepare(ctx, req, "Reading with your choice")
 }
 
 // choiceID makes a value fit an element's id.

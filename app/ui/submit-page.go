@@ -116,7 +116,10 @@ func (p *submitPage) renderSummary() app.UI {
 			summaryItem("confirm-sending", "To send", pr.Sending, "ok"),
 			summaryItem("confirm-bulks", "Bulks", len(pr.Chunks), ""),
 		),
-		renderStatements("confirm-reading", pr.Reading),
+		app.Div().Class("confirm-reading").Body(
+			app.If(len(pr.Reading) > 0, func() app.UI { return app.P().Class("field-label").Text("How the file was read") }),
+			renderStatements("confirm-reading", pr.Reading),
+		),
 		app.If(len(pr.Totals) > 0, func() app.UI {
 			return app.Table().ID("control-totals").Class("table").Body(
 				app.Caption().Text("Control totals of the elements sent"),

@@ -135,6 +135,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	b.WaitFor(10*time.Second, "the step again", `document.getElementById("choose-units-major") !== null`)
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("choose-units-major")))
 	b.WaitFor(30*time.Second, "the choice to apply", `document.getElementById("question-units") === null && document.getElementById("amounts-major").checked`)
+	b.WaitFor(5*time.Second, "the focus on the answer", browsertest.ActiveElement+` === "#amounts-major"`)
 	if first := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#examples tbody tr").textContent`); !strings.Contains(first, "EUR 30.50") {
 		t.Errorf("the first example in major units is %q", first)
 	}
@@ -185,6 +186,7 @@ func TestConsoleWritesALowerCaseCurrencyColumnInCapitals(t *testing.T) {
 	if got := browsertest.Eval[string](b, 5*time.Second, fix+`?.textContent ?? ""`); got != "Write every currency of column F (destinationAmount.currency) in capitals (eur → EUR)" {
 		t.Errorf("the fix is %q", got)
 	}
+	shootElement(t, b, ".toolbar", "currency-fix.png")
 	b.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fixes button")))
 	b.WaitFor(10*time.Second, "every row valid", `document.getElementById("count-invalid").textContent === "0"`)
 	if browsertest.Eval[bool](b, 5*time.Second, fix+` !== null`) {
