@@ -231,7 +231,15 @@ func (p *importPage) renderReadingCheck() app.UI {
 	names := undecided(pr.Reading)
 	box := app.Div().ID("reading-check")
 	if len(names) == 0 {
-		return box
+		// Decided, but not the default reading (amounts in major units):
+		// said before the review too.
+		if markedStatements(pr.Statements) == "" {
+			return box
+		}
+		return box.Class("callout", "reading-check").Body(
+			app.P().Text("Look twice before you go on: this file is not read the default way."),
+			renderStatements("read-reading", slices.DeleteFunc(slices.Clone(pr.Statements), func(s reading.Statement) bool { return !s.Marked })),
+		)
 	}
 	oneSheet := len(pr.Sheets) <= 1
 	return box.Class("callout", "reading-check").Role("group").Aria("labelledby", "reading-check-title").Body(

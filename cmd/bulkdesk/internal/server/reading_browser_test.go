@@ -136,6 +136,10 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("choose-units-major")))
 	b.WaitFor(30*time.Second, "the choice to apply", `document.getElementById("question-units") === null && document.getElementById("amounts-major").checked`)
 	b.WaitFor(5*time.Second, "the focus on the answer", browsertest.ActiveElement+` === "#amounts-major"`)
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#read-reading .reading-marked")?.textContent ?? ""`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)" {
+		t.Errorf("the step says %q", got)
+	}
+	shootElement(t, b, "#read", "reading-step-major.png")
 	if first := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#examples tbody tr").textContent`); !strings.Contains(first, "EUR 30.50") {
 		t.Errorf("the first example in major units is %q", first)
 	}
