@@ -132,10 +132,6 @@ func (s *Server) prepare(c *Call) (any, error) {
 	return s.finish(c, d, req.Auto, req.Build)
 }
 
-// choosable are the names of the settings an operator decides
-// (worker.Prepare.Chosen).
-var choosable = []string{"amounts", "decimal", "group", "dates", "currency"}
-
 // applyMapping applies the header row, mapping and settings a Prepare
 // asks for; any of them makes the built document stale.
 func (s *Server) applyMapping(d *Document, req worker.Prepare) error {
@@ -190,8 +186,8 @@ func (s *Server) applyMapping(d *Document, req worker.Prepare) error {
 			settings = fromWireSettings(*req.Settings)
 		}
 		for _, name := range req.Chosen {
-			if !slices.Contains(choosable, name) {
-				return fmt.Errorf("%q is not a setting; the settings are %s", name, strings.Join(choosable, ", "))
+			if !slices.Contains(settingNames, name) {
+				return fmt.Errorf("%q is not a setting; the settings are %s", name, strings.Join(settingNames, ", "))
 			}
 		}
 		if err := d.im.SetSettings(settings, req.Chosen...); err != nil {

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
@@ -91,39 +90,6 @@ func (s *Server) prepared(d *Document) worker.Prepared {
 	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && choosable <= 1 && p.DataRows > 0 &&
 		!p.Reading.NeedsLook()
 	return p
-}
-
-// statements says in words how the document's values are read, for the
-// review's header and the confirmation before a submission; nil for a
-// JSON request body, which is read as it is. currencies are the ones the
-// document's amounts are in, the first known one writing the examples.
-func (d *Document) statements(currencies []string) []reading.Statement {
-	if d.im == nil {
-		return nil
-	}
-	return reading.Describe(d.im.Reading(), d.currency(currencies, nil))
-}
-
-// currency is the currency the statements write their examples in: the
-// one the settings name, else the first known of currencies, else the
-// first an example of an amount is read in; "" (EUR) when none is known.
-func (d *Document) currency(currencies []string, examples []worker.Example) string {
-	if d.im != nil {
-		if c := d.im.Settings().Currency; c != "" {
-			return c
-		}
-	}
-	for _, e := range examples {
-		if code, _, ok := strings.Cut(e.Parsed, " "); ok {
-			currencies = append(currencies, code)
-		}
-	}
-	for _, c := range currencies {
-		if _, ok := money.Digits(c); ok {
-			return c
-		}
-	}
-	return ""
 }
 
 // settingsMatter says which settings change how the file reads: those of
