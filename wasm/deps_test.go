@@ -18,6 +18,8 @@ func TestWasmProgramsLinkOnlyWhatTheyNeed(t *testing.T) {
 	}{
 		{".", []string{
 			"github.com/bulkdesk/bulkdesk/schema",
+			"github.com/bulkdesk/bulkdesk/app/ingest",
+			"github.com/bulkdesk/bulkdesk/app/review",
 			"github.com/bulkdesk/bulkdesk/app/worker/jobs",
 			"github.com/bulkdesk/bulkdesk/cmd/",
 			"github.com/santhosh-tekuri/jsonschema",

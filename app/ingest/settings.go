@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -107,8 +108,19 @@ const sampleRows = 500
 
 // Examples returns, for each mapped amount and date column, up to three
 // raw → parsed examples under the current settings, errors first, so the
-// operator can see the settings are right before building.
-func (im *Import) Examples() []Example { return im.p.examples() }
+// operator can see the settings are right before building. When the
+// file's cells disagree on how to read them, the cells behind each
+// undecided reading come first, the smaller sides first, whatever the
+// operator chose since: they are the cells to look at.
+func (im *Import) Examples() []Example {
+	var first []reading.Cell
+	for _, d := range []reading.Decision{im.found.units, im.found.decimal, im.found.group, im.found.dates} {
+		if d.Undecided {
+			first = append(first, d.Evidence...)
+		}
+	}
+	return im.p.examples(first)
+}
 
 // An Example shows how one value of the file is read with the current
 // settings: the raw text and what it becomes, or why it cannot be read.
@@ -121,38 +133,64 @@ type Example struct {
 	Error  string `json:"error,omitempty"`
 }
 
-func (im *plan) examples() []Example {
+// maxFirst bounds the cells of one column that examples puts first.
+const maxFirst = 6
+
+func (im *plan) examples(first []reading.Cell) []Example {
 	var out []Example
 	for ci := range im.cols {
 		col := &im.cols[ci]
 		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts {
 			continue
 		}
-		var good, bad []Example
-		for i := range im.Table.Rows {
-			r := &im.Table.Rows[i]
-			if r.Number <= im.mapping.HeaderRow {
-				continue
-			}
+		example := func(r *Row) Example {
 			c := r.Cell(col.index)
-			if c.Empty() {
-				continue
-			}
 			ex := Example{Column: im.Table.ColumnName(col.index), Row: r.Number, Field: col.target.Path, Raw: im.shown(c)}
 			v, p := im.coerce(c, col, r)
 			if p != nil {
 				ex.Error = p.msg
-				bad = append(bad, ex)
 			} else {
 				ex.Parsed = im.describeValue(v, col, r)
+			}
+			return ex
+		}
+		var lead []Example
+		shown := make(map[int]bool)
+		for _, c := range first {
+			k := im.Table.RowIndex(c.Row)
+			if len(lead) == maxFirst || c.Column != im.Table.ColumnName(col.index) || k < 0 || shown[c.Row] {
+				continue
+			}
+			if c.Sheet != "" && c.Sheet != im.Table.Sheet || im.Table.Rows[k].Cell(col.index).Empty() {
+				continue
+			}
+			shown[c.Row] = true
+			lead = append(lead, example(&im.Table.Rows[k]))
+		}
+		// Among them, those that do not read under the settings first.
+		slices.SortStableFunc(lead, func(a, b Example) int { return btoi(a.Error == "") - btoi(b.Error == "") })
+		var good, bad []Example
+		for i := range im.Table.Rows {
+			r := &im.Table.Rows[i]
+			if r.Number <= im.mapping.HeaderRow || shown[r.Number] {
+				continue
+			}
+			if r.Cell(col.index).Empty() {
+				continue
+			}
+			ex := example(r)
+			if ex.Error != "" {
+				bad = append(bad, ex)
+			} else {
 				good = append(good, ex)
 			}
 			if len(bad) >= 3 || len(good)+len(bad) >= sampleRows {
 				break
 			}
 		}
-		all := append(bad, good...)
-		out = append(out, all[:min(3, len(all))]...)
+		// The disagreeing cells, then those that do not read, then others.
+		all := append(append(lead, bad...), good...)
+		out = append(out, all[:min(max(3, len(lead)+len(bad)), len(all))]...)
 	}
 	return out
 }

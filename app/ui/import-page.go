@@ -50,6 +50,11 @@ type importPage struct {
 	problems    []worker.Problem
 	loadingMore bool
 
+	// focusNext, when set, is the control to move the keyboard focus to
+	// once the worker answers: the one that shows the choice just made,
+	// when the control that made it goes away.
+	focusNext string
+
 	// pending are the column choices not applied yet; mappingSeq numbers
 	// the changes, so that only the last one applies them.
 	pending    pendingMapping
@@ -414,13 +419,19 @@ func (p *importPage) prepared(ctx app.Context, body []byte) {
 	entering := p.step != stepRead
 	p.step = stepRead
 	p.announcement = fmt.Sprintf("%s: check how it is read. %s", pr.FileName, mappingSummary(pr.Columns))
+	if n := len(undecided(pr.Reading)); n > 0 {
+		p.announcement = fmt.Sprintf("%s: the file does not say how to read it: %s to choose. %s", pr.FileName, plural(n, "question", "questions"), mappingSummary(pr.Columns))
+	}
 	p.ctx.Defer(func(app.Context) {
 		mark("read-shown")
 		// The keyboard focus follows the operator into the step, and
 		// stays on the control they change within it.
 		if entering {
 			focusByID("step-title")
+		} else if p.focusNext != "" {
+			focusByID(p.focusNext)
 		}
+		p.focusNext = ""
 	})
 }
 

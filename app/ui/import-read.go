@@ -26,6 +26,7 @@ func (p *importPage) renderRead() app.UI {
 			return app.Li().Text(pr.Notes[i])
 		})),
 		p.renderSuggestion(),
+		p.renderReadingCheck(),
 		app.Div().Class("read-source").Body(
 			app.If(len(pr.Sheets) > 1, p.renderSheetPicker),
 			app.Div().Class("field", "field-narrow").Body(
@@ -283,13 +284,16 @@ func (p *importPage) renderSettings() app.UI {
 		return nil
 	}
 	s := pr.Settings
-	set := func(change func(*worker.Settings)) app.EventHandler {
+	// Every setting the operator touches is their choice, recorded as
+	// such even where it equals what was detected.
+	set := func(chosen []string, change func(*worker.Settings)) app.EventHandler {
 		return func(ctx app.Context, e app.Event) {
 			next := p.prep.Settings
 			change(&next)
-			p.prepare(ctx, worker.Prepare{Settings: &next}, "Reading with the new settings")
+			p.prepare(ctx, worker.Prepare{Settings: &next, Chosen: chosen}, "Reading with the new settings")
 		}
 	}
+	amounts, separators := []string{"amounts"}, []string{"decimal", "group"}
 	value := func(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 	return app.FieldSet().Class("settings").Body(
 		app.Legend().Text("How values are read"),
@@ -311,14 +315,14 @@ func (p *importPage) renderSettings() app.UI {
 			return app.Div().Class("settings-row").Body(
 				app.FieldSet().Class("radios").Body(
 					app.Legend().Text("Amounts are written"),
-					radio("amounts", "amounts-minor", "minor", "In minor units, as the API takes them (1050 is 10.50)", s.Amounts != "major", set(func(s *worker.Settings) { s.Amounts = "minor" })),
-					radio("amounts", "amounts-major", "major", "In major units, as people write them (10.50)", s.Amounts == "major", set(func(s *worker.Settings) { s.Amounts = "major" })),
+					radio("amounts", "amounts-minor", "minor", "In minor units, as the API takes them (1050 is 10.50)", s.Amounts != "major", set(amounts, func(s *worker.Settings) { s.Amounts = "minor" })),
+					radio("amounts", "amounts-major", "major", "In major units, as people write them (10.50)", s.Amounts == "major", set(amounts, func(s *worker.Settings) { s.Amounts = "major" })),
 				),
 				selectField("decimal", "Decimal separator", s.Decimal, [][2]string{
 					{"", "Not known: refuse amounts that read two ways"}, {".", "Point: 1,234.56"}, {",", "Comma: 1.234,56"},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
-					set(func(s *worker.Settings) {
+					set(separators, func(s *worker.Settings) {
 						s.Decimal = v
 						if s.Group == v {
 							s.Group = ""
@@ -329,7 +333,7 @@ func (p *importPage) renderSettings() app.UI {
 					{"", "None"}, {",", "Comma: 1,234"}, {".", "Point: 1.234"}, {" ", "Space: 1 234"}, {"'", "Apostrophe: 1'234"},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
-					set(func(s *worker.Settings) { s.Group = v })(ctx, e)
+					set([]string{"group"}, func(s *worker.Settings) { s.Group = v })(ctx, e)
 				}),
 			)
 		}),
@@ -339,7 +343,7 @@ func (p *importPage) renderSettings() app.UI {
 				app.Input().ID("currency").Class("input").MaxLength(3).Size(5).Value(s.Currency).
 					OnChange(func(ctx app.Context, e app.Event) {
 						v := strings.ToUpper(strings.TrimSpace(value(ctx)))
-						set(func(s *worker.Settings) { s.Currency = v })(ctx, e)
+						set([]string{"currency"}, func(s *worker.Settings) { s.Currency = v })(ctx, e)
 					}),
 			)
 		}),
@@ -348,7 +352,7 @@ func (p *importPage) renderSettings() app.UI {
 				{"", "Not known: refuse dates that read two ways"}, {"DMY", "Day, month, year"}, {"MDY", "Month, day, year"}, {"YMD", "Year, month, day"},
 			}, func(ctx app.Context, e app.Event) {
 				v := value(ctx)
-				set(func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
+				set([]string{"dates"}, func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
 			})
 		}),
 		app.If(len(pr.Examples) > 0, p.renderExamples),
@@ -357,9 +361,14 @@ func (p *importPage) renderSettings() app.UI {
 
 func (p *importPage) renderExamples() app.UI {
 	ex := p.prep.Examples
+	marked := disagreeing(p.prep.Reading)
+	caption := "Values of the file, read with these settings"
+	if len(marked) > 0 {
+		caption += ": the cells that disagree first"
+	}
 	return app.Div().Class("table-scroll").Body(
 		app.Table().ID("examples").Class("examples").Body(
-			app.Caption().Text("Values of the file, read with these settings"),
+			app.Caption().Text(caption),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Scope("col").Text("Cell"),
 				app.Th().Scope("col").Text("Field"),
@@ -372,8 +381,17 @@ func (p *importPage) renderExamples() app.UI {
 				if e.Error != "" {
 					read = app.Td().Class("cell-error").Text("Error: " + e.Error)
 				}
+				place := fmt.Sprintf("%s%d", e.Column, e.Row)
+				if marked[place] {
+					return app.Tr().Class("example-disagrees").Body(
+						app.Th().Scope("row").Body(app.Text(place+" "), app.Span().Class("badge-check").Text("disagrees")),
+						app.Td().Text(e.Field),
+						app.Td().Class("raw").Text(e.Raw),
+						read,
+					)
+				}
 				return app.Tr().Body(
-					app.Th().Scope("row").Text(fmt.Sprintf("%s%d", e.Column, e.Row)),
+					app.Th().Scope("row").Text(place),
 					app.Td().Text(e.Field),
 					app.Td().Class("raw").Text(e.Raw),
 					read,

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -18,6 +19,7 @@ func (p *importPage) renderReview() app.UI {
 	return app.Section().ID("result").Class("result").DataSet("state", "done").Aria("labelledby", "result-title").Body(
 		app.H2().ID("result-title").TabIndex(-1).Text(s.FileName),
 		p.renderReadAs(),
+		renderStatements("review-reading", s.Reading),
 		app.Dl().Class("summary").Body(
 			summaryItem("count-elements", "Elements", s.Elements, ""),
 			summaryItem("count-valid", "Valid", s.Valid, "ok"),
@@ -267,7 +269,14 @@ func (p *importPage) renderToolbar() app.UI {
 	}
 	cols := s.Columns
 	r := p.replace
+	fixes := currencyFixes(cols, p.problems)
 	return app.Div().Class("toolbar").Body(
+		app.Div().ID("fixes").Class("fixes").Body(app.Range(fixes).Slice(func(i int) app.UI {
+			f := fixes[i]
+			return app.Button().ID(fmt.Sprintf("fix-currency-%d", f.column)).Type("button").Class("button", "button-fix").
+				Text(f.label).DataSet("column", f.column).
+				OnClick(p.upperCase)
+		})),
 		app.Div().Class("check").Body(box, app.Label().For("errors-only").Text(fmt.Sprintf("Only rows with errors (%s)", count(s.Invalid)))),
 		app.Button().ID("prev-error").Type("button").Class("button", "button-quiet").
 			Aria("keyshortcuts", "Shift+F8").Title("Shift+F8 in the table").Text("Previous problem").
@@ -368,6 +377,32 @@ func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 		}
 		p.updateSummary(&res.Summary)
 		p.announcement = fmt.Sprintf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
+	}))
+}
+
+// upperCase writes a column of currency codes in capitals: an ordinary
+// edit of its cells, which validates their rows again.
+// The column is read from the button (see columnSelected).
+func (p *importPage) upperCase(ctx app.Context, e app.Event) {
+	work := background()
+	col, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("column").String())
+	if work == nil || p.sum == nil || err != nil {
+		return
+	}
+	req := worker.Replace{Document: p.sum.Document, Column: col, UpperCase: true}
+	p.announcement = "Writing the currencies in capitals…"
+	work.Run(worker.JobReplace, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		var res worker.Replaced
+		if err := json.Unmarshal(body, &res); err != nil {
+			p.fail("The change's result could not be read: " + err.Error())
+			return
+		}
+		p.updateSummary(&res.Summary)
+		p.announcement = fmt.Sprintf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
 	}))
 }
 

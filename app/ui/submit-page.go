@@ -116,6 +116,10 @@ func (p *submitPage) renderSummary() app.UI {
 			summaryItem("confirm-sending", "To send", pr.Sending, "ok"),
 			summaryItem("confirm-bulks", "Bulks", len(pr.Chunks), ""),
 		),
+		app.Div().Class("confirm-reading").Body(
+			app.If(len(pr.Reading) > 0, func() app.UI { return app.P().Class("field-label").Text("How the file was read") }),
+			renderStatements("confirm-reading", pr.Reading),
+		),
 		app.If(len(pr.Totals) > 0, func() app.UI {
 			return app.Table().ID("control-totals").Class("table").Body(
 				app.Caption().Text("Control totals of the elements sent"),
@@ -350,6 +354,9 @@ func (p *submitPage) confirmation() string {
 	s := fmt.Sprintf("Ready to submit %s of %s as %s.", plural(pr.Sending, "element", "elements"), kindTitle(pr.Kind), plural(len(pr.Chunks), "bulk", "bulks"))
 	for _, t := range pr.Totals {
 		s += fmt.Sprintf(" Total %s %s.", t.Label, t.Amount)
+	}
+	if m := markedStatements(pr.Reading); m != "" {
+		s += " " + m
 	}
 	if len(pr.Priors) > 0 {
 		s += " " + pr.Priors[0].Warning

@@ -46,6 +46,18 @@
 // the page with the worker client (app/ui/workerclient). A job reports
 // progress with Call.Progress, which also lets a cancel message through.
 //
+// # How a file is read
+//
+// Nothing about money is guessed. Prepared carries the reading of the
+// file (reading.Reading: each decision, how it was taken and the cells
+// behind it) and says it in words (Statements); Summary and Confirmation
+// carry the same words for the review and the confirmation before a
+// submission. A file whose reading needs a look (a decision its cells
+// left undecided, or amounts in major units) is never built at once by
+// Open.Auto: the page shows how it is read first. A Prepare names in
+// Chosen the settings the operator decided, which are then marked as
+// their choice even where they equal the default.
+//
 // # Submission and the API
 //
 // The jobs that call the API (connection.go, submit.go, bulks.go) take a

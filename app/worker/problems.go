@@ -36,6 +36,8 @@ type Problem struct {
 	Message string `json:"message"`
 	// Severity is "error" or "warning".
 	Severity string `json:"severity"`
+	// Value is the offending value as JSON, cut short ("\"eur\"").
+	Value string `json:"value,omitempty"`
 	// Sheet, Row and Column locate the value in a spreadsheet, when the
 	// request came from one.
 	Sheet  string `json:"sheet,omitempty"`

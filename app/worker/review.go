@@ -1,5 +1,7 @@
 package worker
 
+import "github.com/bulkdesk/bulkdesk/app/reading"
+
 // The jobs of an import, in the order an operator meets them: open a file,
 // prepare how it is read (sheet, kind, mapping, settings), build and
 // validate it, then review it — windows of rows, edits, find-and-replace,
@@ -53,8 +55,13 @@ type Prepare struct {
 	Columns []ColumnChoice `json:"columns,omitempty"`
 	// SavedMapping is the text of a mapping file to apply.
 	SavedMapping string `json:"savedMapping,omitempty"`
-	// Settings replaces the settings.
+	// Settings replaces the settings. Chosen names the settings the
+	// operator decided ("amounts", "decimal", "group", "dates",
+	// "currency"): each is recorded as their choice even where it equals
+	// what was detected or the default, which settles a reading the file
+	// left undecided.
 	Settings *Settings `json:"settings,omitempty"`
+	Chosen   []string  `json:"chosen,omitempty"`
 	// Auto builds the document when its reading needs no confirmation;
 	// Build builds it in any case (the operator confirmed it).
 	Auto  bool `json:"auto,omitempty"`
@@ -107,11 +114,18 @@ type Prepared struct {
 	// SettingsMatter says which settings change how this file reads:
 	// "amounts", "separators", "dates", "currency".
 	SettingsMatter []string `json:"settingsMatter,omitempty"`
-	// Examples are raw → parsed values under the settings.
+	// Examples are raw → parsed values under the settings, the cells
+	// behind an undecided reading first.
 	Examples []Example `json:"examples,omitempty"`
+	// Reading is every decision taken to read the file: how, and on what
+	// evidence; Statements says it in words (reading.Describe).
+	Reading    reading.Reading     `json:"reading"`
+	Statements []reading.Statement `json:"statements,omitempty"`
 	// Ready says the file can be built without asking the operator:
 	// the kind was chosen, every column with values was recognised, no
-	// required field is missing and every example reads.
+	// required field is missing, every example reads, and the reading
+	// needs no look (reading.Reading.NeedsLook: nothing undecided, the
+	// amounts in the default minor units).
 	Ready bool `json:"ready,omitempty"`
 	// Summary is set when the document was built (JobOpen with Auto).
 	Summary *Summary `json:"summary,omitempty"`
@@ -211,6 +225,10 @@ type Summary struct {
 	Sheet string `json:"sheet,omitempty"`
 	// ReadAs describes the settings the file was read with.
 	ReadAs string `json:"readAs,omitempty"`
+	// Reading says in words how the file's values were read, the
+	// statements to look at twice marked (reading.Describe); none for a
+	// JSON request body.
+	Reading []reading.Statement `json:"reading,omitempty"`
 	// Version grows with every change to the elements, so that the page
 	// knows the rows it holds are stale.
 	Version int `json:"version"`
@@ -387,6 +405,9 @@ type Replace struct {
 	// whose whole value is Find.
 	MatchCase bool `json:"matchCase,omitempty"`
 	WholeCell bool `json:"wholeCell,omitempty"`
+	// UpperCase, instead of Find and With, writes every cell of the
+	// column in capital letters: the fix of lower-case currency codes.
+	UpperCase bool `json:"upperCase,omitempty"`
 }
 
 // Replaced is the result of JobReplace.

@@ -1,6 +1,10 @@
 package worker
 
-import "time"
+import (
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
+)
 
 // JobPrepareSubmission plans the submission of a loaded document: its
 // chunks, their idempotency-refs and control totals, and any earlier
@@ -49,6 +53,9 @@ type Confirmation struct {
 	Priors []PriorInfo `json:"priors,omitempty"`
 	// NewBulk is set when the refs are fresh (PrepareSubmission.NewBulk).
 	NewBulk bool `json:"newBulk,omitempty"`
+	// Reading says in words how the file's values were read, as the
+	// review's header does (Summary.Reading).
+	Reading []reading.Statement `json:"reading,omitempty"`
 }
 
 // A ControlTotal is the control total of one currency.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 	"github.com/xuri/excelize/v2"
@@ -101,8 +102,10 @@ func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 	if strings.Join(p.SettingsMatter, " ") != "amounts separators" {
 		t.Errorf("settings that matter = %q", p.SettingsMatter)
 	}
-	if !p.Ready || len(p.Missing) != 0 {
-		t.Errorf("ready %v, missing %q", p.Ready, p.Missing)
+	// Amounts in major units are not the default: the operator looks
+	// at the reading before the review, however clear the file is.
+	if p.Ready || len(p.Missing) != 0 || !p.Reading.NeedsLook() {
+		t.Errorf("ready %v, missing %q, reading %+v", p.Ready, p.Missing, p.Reading)
 	}
 	// Reading the amounts as minor units makes 12,50 an error at its cell.
 	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: &worker.Settings{Amounts: "minor"}}, nil))
@@ -126,7 +129,7 @@ func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 	}
 	next := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "run2.csv", Kind: "transfers"}, []byte(csv)))
 	next = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: next.Document, SavedMapping: string(m.Data)}, nil))
-	if !next.Ready || next.Settings.Decimal != "," || next.Columns[6].Field != "destinationAmount.amount" {
+	if next.Settings.Decimal != "," || next.Columns[6].Field != "destinationAmount.amount" || next.Reading.Units.How != reading.Chosen {
 		t.Errorf("with the saved mapping: %+v", next)
 	}
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
@@ -151,7 +152,7 @@ func reread(d *Document, req worker.Prepare) bool {
 // asks for; any of them makes the built document stale.
 func (s *Server) applyMapping(d *Document, req worker.Prepare) error {
 	if d.im == nil {
-		if req.HeaderRow > 0 || len(req.Columns) > 0 || req.SavedMapping != "" || req.Settings != nil {
+		if req.HeaderRow > 0 || len(req.Columns) > 0 || req.SavedMapping != "" || req.Settings != nil || len(req.Chosen) > 0 {
 			return errors.New("choose the kind before the columns")
 		}
 		return nil
@@ -195,8 +196,17 @@ func (s *Server) applyMapping(d *Document, req worker.Prepare) error {
 		}
 		stale = true
 	}
-	if req.Settings != nil {
-		if err := d.im.SetSettings(fromWireSettings(*req.Settings)); err != nil {
+	if req.Settings != nil || len(req.Chosen) > 0 {
+		settings := d.im.Settings()
+		if req.Settings != nil {
+			settings = fromWireSettings(*req.Settings)
+		}
+		for _, name := range req.Chosen {
+			if !slices.Contains(settingNames, name) {
+				return fmt.Errorf("%q is not a setting; the settings are %s", name, strings.Join(settingNames, ", "))
+			}
+		}
+		if err := d.im.SetSettings(settings, req.Chosen...); err != nil {
 			return err
 		}
 		stale = true

@@ -79,6 +79,8 @@ func (s *Server) prepared(d *Document) worker.Prepared {
 		exampleError = exampleError || e.Error != ""
 	}
 	p.SettingsMatter = settingsMatter(d, p.Examples)
+	p.Reading = im.Reading()
+	p.Statements = reading.Describe(p.Reading, d.currency(nil, p.Examples))
 	choosable := 0
 	for _, sh := range p.Sheets {
 		if !sh.Hidden && !sh.Empty {
@@ -88,7 +90,8 @@ func (s *Server) prepared(d *Document) worker.Prepared {
 	// Several sheets to choose from need the operator, unless one fits
 	// the kind better than every other or the operator picked it.
 	sheetKnown := choosable <= 1 || d.table.Reading.Sheet.How == reading.Detected || d.table.Reading.Sheet.How == reading.Chosen
-	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && sheetKnown && p.DataRows > 0
+	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && sheetKnown && p.DataRows > 0 &&
+		!p.Reading.NeedsLook()
 	return p
 }
 

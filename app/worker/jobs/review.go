@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"time"
@@ -64,6 +65,11 @@ func (s *Server) summary(d *Document) worker.Summary {
 			out.ReadAs = strings.TrimPrefix(out.ReadAs+"; "+d.file.Encoding+", "+delimiterName(d.file.Delimiter), "; ")
 		}
 	}
+	currencies := make([]string, len(out.Totals))
+	for i, t := range out.Totals {
+		currencies[i] = t.Currency
+	}
+	out.Reading = d.statements(currencies)
 	out.SourceCount = len(sum.Sources)
 	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
 		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: wireTotals(st.Totals)})
@@ -191,11 +197,47 @@ func (s *Server) replace(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := d.review.Replace(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
+	var n int
+	if req.UpperCase {
+		n, err = upperCase(d.review, req.Column)
+	} else {
+		n, err = d.review.Replace(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
+	}
 	if err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	return worker.Replaced{Cells: n, Summary: s.summary(d)}, nil
+}
+
+// upperCase writes every cell of a column in capital letters, as a
+// find-and-replace of each value that changes: the edits and the
+// validation are those of any replacement. It returns the cells changed.
+func upperCase(rd *review.Document, col int) (int, error) {
+	if col < 0 || col >= len(rd.Columns()) {
+		return 0, fmt.Errorf("there is no column %d", col)
+	}
+	var values []string
+	seen := make(map[string]bool)
+	for i := range rd.Len() {
+		cells := rd.Row(i).Cells
+		if col >= len(cells) {
+			continue
+		}
+		v := cells[col]
+		if up := strings.ToUpper(v); up != v && !seen[v] {
+			seen[v] = true
+			values = append(values, v)
+		}
+	}
+	total := 0
+	for _, v := range values {
+		n, err := rd.Replace(col, v, strings.ToUpper(v), true, true)
+		if err != nil {
+			return total, err
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // nextProblem runs worker.JobNextProblem.
@@ -245,6 +287,7 @@ func problemPage(problems []schema.Problem, offset, limit int) []worker.Problem 
 			Code:     p.Code,
 			Message:  p.Message,
 			Severity: string(p.Severity),
+			Value:    p.Value,
 			Sheet:    p.Sheet,
 			Row:      p.Row,
 			Column:   p.Column,

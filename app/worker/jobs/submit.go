@@ -187,6 +187,11 @@ func prepare(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, 
 		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
 		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
 	}
+	var currencies []string
+	for _, t := range doc.review.Summary().Totals {
+		currencies = append(currencies, t.Currency)
+	}
+	out.Reading = doc.statements(currencies)
 	ep, err := doc.Kind.Endpoint(doc.BackOffice)
 	if err != nil {
 		out.Blocked = sentence(err.Error())

@@ -1,0 +1,203 @@
+//go:build !js
+
+package server_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// mixedUnitsCSV is the file of the issue "Nothing about money is
+// guessed": transfers in minor units, but for one amount typed as 30.50.
+const mixedUnitsCSV = `profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount
+110321,managed_accounts,1001,managed_cards,2001,EUR,25000
+110321,managed_accounts,1001,managed_cards,2002,EUR,150075
+110321,managed_accounts,1002,managed_cards,2003,EUR,1999
+110321,managed_accounts,1002,managed_cards,2004,EUR,500000
+110321,managed_accounts,1003,managed_cards,2005,EUR,30.50
+`
+
+// screenshotDir is where the tests of this file leave their pictures.
+const screenshotDir = "BULKDESK_SHOTS"
+
+// shootElement saves a PNG of the element selector finds, whole, to
+// name in $BULKDESK_SHOTS (or the test's temporary folder).
+func shootElement(t *testing.T, b *browsertest.Browser, selector, name string) string {
+	t.Helper()
+	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))`, chromedp.EvalAwaitPromise))
+	clip := browsertest.Eval[page.Viewport](b, 5*time.Second, `(() => {
+  const r = document.querySelector(`+jsString(selector)+`).getBoundingClientRect();
+  const x = Math.max(0, Math.floor(r.left) - 12), y = Math.max(0, Math.floor(r.top + scrollY) - 12);
+  return {x, y, width: Math.ceil(r.width) + 24, height: Math.ceil(r.height) + 24, scale: 1};
+})()`)
+	ctx, cancel := context.WithTimeout(b.Context(), 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+		res, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, Clip: &clip, CaptureBeyondViewport: new(true),
+		})
+		return res.Data, err
+	}))
+	if err != nil {
+		t.Fatalf("capturing %s: %v", selector, err)
+	}
+	dir := os.Getenv(screenshotDir)
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", path)
+	return path
+}
+
+func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
+	b := browsertest.New(t)
+	srv := startConsole(t, "/")
+	file := filepath.Join(t.TempDir(), "payroll.csv")
+	if err := os.WriteFile(file, []byte(mixedUnitsCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
+	b.WaitFor(30*time.Second, "the console to start", interactive)
+	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+
+	// The file is not reviewed at once: the step that shows how it is
+	// read asks how its amounts are written.
+	b.WaitFor(30*time.Second, "the question about the units", `document.getElementById("question-units") !== null`)
+	if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("result") !== null`) {
+		t.Error("the review is shown too")
+	}
+	if step := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(".step-current").textContent`); !strings.Contains(step, "Check how it is read") {
+		t.Errorf("the current step is %q", step)
+	}
+	now := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#question-units .reading-now").textContent`)
+	if !strings.Contains(now, "amounts in minor units: 1050 is EUR 10.50.") {
+		t.Errorf("the question says %q", now)
+	}
+	cells := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#question-units-cells tbody tr")].map(tr => [...tr.children].map(c => c.textContent).join(" | "))`)
+	if len(cells) != 5 || !strings.HasPrefix(cells[0], "G6 | 30.50 | major units") {
+		t.Errorf("the cells behind the question: %q", cells)
+	}
+	choices := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#question-units .reading-choices button")].map(b => b.id)`)
+	if strings.Join(choices, " ") != "choose-units-minor choose-units-major" {
+		t.Errorf("choices %q", choices)
+	}
+	// The preview of the file's own cells starts with the one that
+	// disagrees.
+	first := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#examples tbody tr").textContent`)
+	if !strings.HasPrefix(first, "G6") || !strings.Contains(first, "30.50") || !strings.Contains(first, "Error") {
+		t.Errorf("the first example is %q", first)
+	}
+	if marked := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#examples tr.example-disagrees th")].map(th => th.textContent)`); strings.Join(marked, ",") != "G6 disagrees" {
+		t.Errorf("the examples marked as disagreeing: %q, want G6's only", marked)
+	}
+	if said := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("announcer").textContent`); !strings.Contains(said, "does not say how to read it") {
+		t.Errorf("the live region says %q", said)
+	}
+	shootElement(t, b, "#read", "reading-step.png")
+
+	// Going on as it is: the review, where 30.50 is an error at its cell
+	// and the header says the amounts are read in minor units.
+	b.Do(5*time.Second, chromedp.Click(chromedp.ID("validate")))
+	b.WaitFor(30*time.Second, "the review", resultShown)
+	if got := counts(b); got["count-elements"] != "5" || got["count-invalid"] != "1" {
+		t.Errorf("summary = %v", got)
+	}
+	b.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length === 5`)
+	id := browsertest.Eval[string](b, 5*time.Second, cellWith("30.50"))
+	if id == "" || !browsertest.Eval[bool](b, 5*time.Second, `document.getElementById(`+jsString(id)+`).classList.contains("cell-error")`) {
+		t.Errorf("the cell of 30.50 (%q) is not an error", id)
+	}
+	units := `document.querySelector('#review-reading li[data-name="units"]')`
+	if got := browsertest.Eval[string](b, 5*time.Second, units+`.textContent`); !strings.HasPrefix(got, "Check: amounts in minor units: 1050 is EUR 10.50. The file does not say") {
+		t.Errorf("the review's header says %q", got)
+	}
+	if !browsertest.Eval[bool](b, 5*time.Second, units+`.classList.contains("reading-marked")`) {
+		t.Error("the undecided units are not marked in the review")
+	}
+	shootElement(t, b, "#result", "reading-review.png")
+
+	// Major units instead: 30.50 reads, the rest are large sums, and the
+	// header marks it.
+	b.Do(5*time.Second, chromedp.Click(chromedp.ID("change-reading")))
+	b.WaitFor(10*time.Second, "the step again", `document.getElementById("choose-units-major") !== null`)
+	b.Do(5*time.Second, chromedp.Click(chromedp.ID("choose-units-major")))
+	b.WaitFor(30*time.Second, "the choice to apply", `document.getElementById("question-units") === null && document.getElementById("amounts-major").checked`)
+	b.WaitFor(5*time.Second, "the focus on the answer", browsertest.ActiveElement+` === "#amounts-major"`)
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#read-reading .reading-marked")?.textContent ?? ""`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)" {
+		t.Errorf("the step says %q", got)
+	}
+	shootElement(t, b, "#read", "reading-step-major.png")
+	if first := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#examples tbody tr").textContent`); !strings.Contains(first, "EUR 30.50") {
+		t.Errorf("the first example in major units is %q", first)
+	}
+	b.Do(5*time.Second, chromedp.Click(chromedp.ID("validate")))
+	b.WaitFor(30*time.Second, "the review in major units", resultShown+` && document.getElementById("count-invalid").textContent === "0"`)
+	if got := browsertest.Eval[string](b, 5*time.Second, units+`.textContent`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)" {
+		t.Errorf("the review's header says %q", got)
+	}
+	if !browsertest.Eval[bool](b, 5*time.Second, units+`.classList.contains("reading-marked")`) {
+		t.Error("major units are not marked in the review")
+	}
+	if total := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#totals tbody td.amount").textContent`); total != "EUR 677,104.50" {
+		t.Errorf("total %q", total)
+	}
+	shootElement(t, b, "#result", "reading-review-major.png")
+
+	// The confirmation before the submission says it again.
+	b.Do(5*time.Second, chromedp.Click(chromedp.ID("submit-file")))
+	confirm := `document.querySelector('#confirm-reading li[data-name="units"]')`
+	b.WaitFor(30*time.Second, "the confirmation", confirm+` !== null`)
+	if got := browsertest.Eval[string](b, 5*time.Second, confirm+`.textContent`); !strings.HasPrefix(got, "Check: amounts in MAJOR units") {
+		t.Errorf("the confirmation says %q", got)
+	}
+	if !browsertest.Eval[bool](b, 5*time.Second, confirm+`.classList.contains("reading-marked")`) {
+		t.Error("major units are not marked in the confirmation")
+	}
+	shootElement(t, b, "#submission", "reading-confirm.png")
+	b.AssertNoErrors()
+}
+
+func TestConsoleWritesALowerCaseCurrencyColumnInCapitals(t *testing.T) {
+	b := browsertest.New(t)
+	srv := startConsole(t, "/")
+	file := writeTransfersXLSX(t, "payroll.xlsx", transferRows(30, 2, 17))
+	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
+	b.WaitFor(30*time.Second, "the console to start", interactive)
+	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review", resultShown)
+	if got := counts(b)["count-invalid"]; got != "2" {
+		t.Fatalf("invalid = %s, want 2", got)
+	}
+	// The reading of a file in minor units, all whole numbers, is stated
+	// without a mark.
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector('#review-reading li[data-name="units"]').outerHTML`); strings.Contains(got, "reading-marked") || !strings.Contains(got, "amounts in minor units") {
+		t.Errorf("the units statement: %s", got)
+	}
+	fix := `document.querySelector("#fixes button")`
+	if got := browsertest.Eval[string](b, 5*time.Second, fix+`?.textContent ?? ""`); got != "Write every currency of column F (destinationAmount.currency) in capitals (eur → EUR)" {
+		t.Errorf("the fix is %q", got)
+	}
+	shootElement(t, b, ".toolbar", "currency-fix.png")
+	b.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fixes button")))
+	b.WaitFor(10*time.Second, "every row valid", `document.getElementById("count-invalid").textContent === "0"`)
+	if browsertest.Eval[bool](b, 5*time.Second, fix+` !== null`) {
+		t.Error("the fix is still offered")
+	}
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#totals tbody tr").textContent`); !strings.Contains(got, "30") {
+		t.Errorf("totals row = %q, want the 30 elements in EUR", got)
+	}
+	b.AssertNoErrors()
+}
