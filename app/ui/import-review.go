@@ -49,7 +49,9 @@ func (p *importPage) renderReview() app.UI {
 func (p *importPage) renderReadAs() app.UI {
 	s := p.sum
 	var parts []app.UI
-	if s.ReadAs != "" {
+	// The statements below say how the file was read; the one-line
+	// summary is for documents that have none.
+	if s.ReadAs != "" && len(s.Reading) == 0 {
 		parts = append(parts, app.Span().ID("read-as").Text("Read with "+s.ReadAs+". "))
 	}
 	if p.prep != nil && p.prep.KindSuggested {

@@ -125,7 +125,7 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#totals tbody tr").textContent`); !strings.Contains(got, "EUR") || !strings.Contains(got, "37") {
 		t.Errorf("totals row = %q", got)
 	}
-	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("read-as").textContent`); !strings.Contains(got, "sheet Transfers, header row 1") {
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("review-reading").textContent`); !strings.Contains(got, `sheet "Transfers"`) || !strings.Contains(got, "headers on row 1") || !strings.Contains(got, "amounts in minor units") {
 		t.Errorf("read as %q", got)
 	}
 
