@@ -132,6 +132,16 @@ func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 	if next.Settings.Decimal != "," || next.Columns[6].Field != "destinationAmount.amount" || next.Reading.Units.How != reading.Chosen {
 		t.Errorf("with the saved mapping: %+v", next)
 	}
+	// A file opened with another delimiter is read again with the
+	// mapping's.
+	other := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "run3.csv", Kind: "transfers", Delimiter: ","}, []byte(csv)))
+	if other.Delimiter != "," {
+		t.Fatalf("opened with %q", other.Delimiter)
+	}
+	other = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: other.Document, SavedMapping: string(m.Data)}, nil))
+	if other.Delimiter != ";" || other.HeaderRow != 3 || len(other.Columns) < 7 || other.Columns[6].Field != "destinationAmount.amount" || other.Reading.Delimiter.How != reading.Chosen {
+		t.Errorf("with the saved mapping's delimiter: %+v", other)
+	}
 }
 
 // twoSheets is a workbook with a hidden sheet first and the transfers on

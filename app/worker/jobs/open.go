@@ -76,6 +76,9 @@ func (s *Server) prepare(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := savedReading(d, &req); err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
 	backOffice := d.BackOffice
 	if req.BackOffice != nil {
 		backOffice = *req.BackOffice
@@ -140,6 +143,38 @@ func (s *Server) prepare(c *Call) (any, error) {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	return s.finish(c, d, req.Auto, req.Build)
+}
+
+// savedReading makes a saved mapping's sheet, encoding and delimiter part
+// of the request, unless the request names its own: a mapping file
+// restores how the file was read, not only its columns.
+func savedReading(d *Document, req *worker.Prepare) error {
+	if req.SavedMapping == "" || d.file == nil {
+		return nil
+	}
+	saved, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
+	if err != nil {
+		return fmt.Errorf("the mapping file: %w", err)
+	}
+	switch d.file.Format {
+	case ingest.XLSX:
+		if req.Sheet != "" || saved.Sheet == "" {
+			return nil
+		}
+		for _, sh := range d.file.Sheets() {
+			if sh.Name == saved.Sheet {
+				req.Sheet = saved.Sheet
+			}
+		}
+	case ingest.CSV:
+		if req.Encoding == "" {
+			req.Encoding = saved.Encoding
+		}
+		if req.Delimiter == "" {
+			req.Delimiter = saved.Delimiter
+		}
+	}
+	return nil
 }
 
 // reread reports whether a Prepare asks to read the file again with
