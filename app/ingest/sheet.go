@@ -91,6 +91,21 @@ func (f *File) chooseSheet(mt *matcher) (string, reading.Decision) {
 	return def, decision
 }
 
+// TopRows reads the first n rows of a sheet of a workbook, to tell what
+// the sheet holds without reading it whole; for a CSV or JSON file it
+// reads the table.
+func (f *File) TopRows(sheet string, n int) (*Table, error) {
+	if f.Format != XLSX {
+		return f.Table(sheet, nil)
+	}
+	for i, s := range f.wb.Sheets {
+		if s.Name == sheet {
+			return f.xlsxRows(context.Background(), i, n, nil)
+		}
+	}
+	return f.Table(sheet, nil) // says there is no such sheet
+}
+
 // TableFor reads the sheet of the file to import as kind k: sheet, as
 // the operator picked it, or when sheet is "" the one [File.ChooseSheet]
 // chooses. The table's Reading.Sheet says which and how.

@@ -335,7 +335,12 @@ func TestTheSheetThatFitsTheKindIsRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, buf.Bytes()))
+	// Without a kind, the sheet after the summary suggests it, and is read.
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Auto: true}, buf.Bytes()))
+	if p.Kind != "transfers" || !p.KindSuggested || p.Sheet != "Transfers" {
+		t.Fatalf("without a kind: kind %q (suggested %v), sheet %q", p.Kind, p.KindSuggested, p.Sheet)
+	}
+	p = h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, buf.Bytes()))
 	if p.Sheet != "Transfers" || p.Summary == nil || p.Summary.Elements != 2 {
 		t.Fatalf("read %q: %+v", p.Sheet, p.Summary)
 	}

@@ -350,6 +350,9 @@ func (s *Server) chooseKind(c *Call, d *Document) error {
 	switch {
 	case d.table != nil:
 		d.suggestions = suggestForTable(d.table, s.validator)
+		if len(d.suggestions) == 0 || d.suggestions[0].Matched == 0 {
+			d.suggestions = s.suggestFromOtherSheets(d, d.suggestions)
+		}
 	case d.file != nil && d.file.IsRequest():
 		doc, _, _ := d.file.Request()
 		d.suggestions = suggestForRequest(doc, s.validator)
@@ -370,6 +373,41 @@ func (s *Server) chooseKind(c *Call, d *Document) error {
 		return s.sheetForKind(c, d)
 	}
 	return nil
+}
+
+// suggestFromOtherSheets looks for the kind in the other visible sheets
+// of a workbook whose first sheet tells none (a cover or a summary): the
+// suggestions of the one sheet whose headers fit a kind best, or those
+// given when no single sheet does.
+func (s *Server) suggestFromOtherSheets(d *Document, given []worker.KindSuggestion) []worker.KindSuggestion {
+	if d.file == nil || d.file.Format != ingest.XLSX || d.table.Reading.Sheet.How == reading.Chosen {
+		return given
+	}
+	var best []worker.KindSuggestion
+	tie := false
+	for _, sh := range d.file.Sheets() {
+		if sh.Hidden || sh.Empty || sh.Name == d.table.Sheet {
+			continue
+		}
+		top, err := d.file.TopRows(sh.Name, suggestRows)
+		if err != nil {
+			continue
+		}
+		sug := suggestForTable(top, s.validator)
+		if len(sug) == 0 || sug[0].Matched == 0 {
+			continue
+		}
+		switch {
+		case best == nil || sug[0].Matched > best[0].Matched:
+			best, tie = sug, false
+		case sug[0].Matched == best[0].Matched:
+			tie = true
+		}
+	}
+	if best == nil || tie {
+		return given
+	}
+	return best
 }
 
 // sheetForKind reads again, once the kind is known, the sheet whose
