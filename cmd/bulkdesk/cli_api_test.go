@@ -196,6 +196,10 @@ func TestSubmitReadsSpreadsheetsAsCheckDoes(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &chunks); err != nil || len(chunks) != 1 || chunks[0].Elements != 2 {
 		t.Fatalf("output %s: %v", out, err)
 	}
+	// The JSON of each chunk keeps how its file was read.
+	if r := chunks[0].Reading; r == nil || r.Units.Value != "major" || r.Units.How != "flag" || r.Decimal.Value != "," {
+		t.Errorf("the chunk's reading: %+v", r)
+	}
 	code, out, errOut = runCLI(t, "bulks", "operations", "-all", "-format", "json", "-api-url", api, chunks[0].BulkID)
 	if code != exitOK {
 		t.Fatalf("operations: %s", errOut)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -136,7 +137,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	s := &submission.Submitter{Sender: client, Journal: journal, Policy: submitPolicy, OnProgress: progressPrinter(stderr)}
 	entries, err := s.Submit(ctx, plan)
-	writeEntries(stdout, *format, entries)
+	writeEntries(stdout, *format, entries, read.reading)
 	if err != nil {
 		printAPIError(stderr, "submit", err)
 		if errors.Is(err, context.Canceled) {
@@ -225,13 +226,18 @@ type entryJSON struct {
 	OperationCount int    `json:"operationCount,omitempty"`
 	Ref            string `json:"idempotencyRef"`
 	Error          string `json:"error,omitempty"`
+	// Reading is how the file was read: the same for every chunk.
+	Reading *reading.Reading `json:"reading,omitempty"`
 }
 
-func writeEntries(w io.Writer, format string, entries []submission.Entry) {
+// writeEntries writes the chunks submitted; in JSON each carries how the
+// file was read (r, nil for a request body), so that a script keeps it
+// with the bulks it made.
+func writeEntries(w io.Writer, format string, entries []submission.Entry, r *reading.Reading) {
 	out := make([]entryJSON, 0, len(entries))
 	for _, e := range entries {
 		first, _ := e.Elements.At(0)
-		out = append(out, entryJSON{Chunk: e.Chunk + 1, FirstElement: first, Elements: e.Elements.Len(), State: string(e.State), BulkID: e.BulkID, OperationCount: e.OperationCount, Ref: e.Ref, Error: e.LastError})
+		out = append(out, entryJSON{Chunk: e.Chunk + 1, FirstElement: first, Elements: e.Elements.Len(), State: string(e.State), BulkID: e.BulkID, OperationCount: e.OperationCount, Ref: e.Ref, Error: e.LastError, Reading: r})
 	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
