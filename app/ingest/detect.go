@@ -27,6 +27,10 @@ type detected struct {
 // columns, once, and decides the settings they agree on.
 func (im *plan) detect() detected {
 	var units, dec, grp, dates reading.Tally
+	// ambiguous keeps amounts such as "1,500" that no other cell
+	// explains: with nothing else to go by, they make the separators
+	// undecided.
+	var ambiguous []reading.Cell
 	unitCols, dateCols := map[string]bool{}, map[string]bool{}
 	type source struct {
 		col      *column
@@ -90,6 +94,9 @@ func (im *plan) detect() detected {
 				}
 			}
 			if c.Kind == Text {
+				if d == "" && g == "" && len(ambiguous) < keepAmbiguous && ambiguousMark(text(c)) {
+					ambiguous = append(ambiguous, im.evidence(r, src.col.index, c, "", ""))
+				}
 				if d != "" && dec.Count1(d) {
 					dec.Keep(im.evidence(r, src.col.index, c, d, "the decimal separator"))
 				}
@@ -102,7 +109,7 @@ func (im *plan) detect() detected {
 	var out detected
 	out.units = units.Decide(Minor)
 	out.units.Column = columnNames(unitCols)
-	out.decimal, out.group = decideSeparators(&dec, &grp)
+	out.decimal, out.group = decideSeparators(&dec, &grp, ambiguous)
 	out.dates = dates.Decide("")
 	out.dates.Column = columnNames(dateCols)
 	out.settings = Settings{Amounts: out.units.Value, Decimal: out.decimal.Value, Group: out.group.Value, DateOrder: out.dates.Value}
@@ -134,12 +141,35 @@ func (d detected) mixedUnits() func(n int) string {
 	}
 }
 
+// keepAmbiguous is how many amounts that read two ways are kept to show.
+const keepAmbiguous = 5
+
 // decideSeparators decides the decimal and group separators from their
 // votes. A mark seen as the decimal separator in one cell and as a group
 // separator in another makes both undecided; a decimal separator decides
 // the usual group separator with it, and a group separator alone decides
 // the other mark as the decimal one.
-func decideSeparators(dec, grp *reading.Tally) (d, g reading.Decision) {
+//
+// Amounts that read two ways ("1,500") and that no other cell explains
+// make the decimal separator undecided: each is an error at its cell
+// until the operator says which mark is the decimal one.
+func decideSeparators(dec, grp *reading.Tally, ambiguous []reading.Cell) (d, g reading.Decision) {
+	defer func() {
+		if d.How != reading.Default || d.Undecided || len(ambiguous) == 0 {
+			return
+		}
+		d.Undecided = true
+		for _, c := range ambiguous {
+			mark := ","
+			if strings.Contains(c.Raw, ".") {
+				mark = "."
+			}
+			asDecimal, asGroups := c, c
+			asDecimal.Suggests, asDecimal.Why = "decimal "+mark, "if "+mark+" is the decimal separator"
+			asGroups.Suggests, asGroups.Why = "groups "+mark, "if "+mark+" groups digits"
+			d.Evidence = append(d.Evidence, asDecimal, asGroups)
+		}
+	}()
 	d = dec.Decide("")
 	g = grp.Decide("")
 	clash := false

@@ -126,8 +126,8 @@ func TestDecimalSeparatorOneDisagreeingCellIsUndecided(t *testing.T) {
 
 func TestAmbiguousSeparatorIsAnErrorAtItsCell(t *testing.T) {
 	im := importOf(t, "t.csv", amountsCSV([]string{"1,500", "2,250"}, []string{"EUR", "EUR"}), "transfers")
-	if d := im.Reading().Decimal; d.Value != "" || d.How != reading.Default {
-		t.Errorf("decimal %+v, want the default", d)
+	if d := im.Reading().Decimal; d.Value != "" || d.How != reading.Default || !d.Undecided || len(d.Evidence) == 0 || d.Evidence[0].Row != 2 || d.Evidence[0].Column != "G" {
+		t.Errorf("decimal %+v, want undecided, naming G2", d)
 	}
 	res := im.Build(nil)
 	errs := res.Report.Errors()
