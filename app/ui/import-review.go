@@ -360,39 +360,38 @@ func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 		p.announcement = "Type what to find."
 		return
 	}
-	work := background()
-	if work == nil {
+	if p.sum == nil {
 		return
 	}
 	col := p.sum.Columns[min(r.column, len(p.sum.Columns)-1)]
 	req := worker.Replace{Document: p.sum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
-	p.announcement = "Replacing…"
-	work.Run(worker.JobReplace, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
-		if err != nil {
-			p.jobFailed(err)
-			return
-		}
-		var res worker.Replaced
-		if err := json.Unmarshal(body, &res); err != nil {
-			p.fail("The replacement's result could not be read: " + err.Error())
-			return
-		}
-		p.updateSummary(&res.Summary)
-		p.announcement = fmt.Sprintf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
-	}))
+	p.runReplace(req, "Replacing…", func(res worker.Replaced) string {
+		return fmt.Sprintf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
+	})
 }
 
 // upperCase writes a column of currency codes in capitals: an ordinary
 // edit of its cells, which validates their rows again.
 // The column is read from the button (see columnSelected).
 func (p *importPage) upperCase(ctx app.Context, e app.Event) {
-	work := background()
 	col, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("column").String())
-	if work == nil || p.sum == nil || err != nil {
+	if p.sum == nil || err != nil {
 		return
 	}
 	req := worker.Replace{Document: p.sum.Document, Column: col, UpperCase: true}
-	p.announcement = "Writing the currencies in capitals…"
+	p.runReplace(req, "Writing the currencies in capitals…", func(res worker.Replaced) string {
+		return fmt.Sprintf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
+	})
+}
+
+// runReplace runs a replacement in a column, announcing working while it
+// runs and what done says once the review is updated.
+func (p *importPage) runReplace(req worker.Replace, working string, done func(worker.Replaced) string) {
+	work := background()
+	if work == nil {
+		return
+	}
+	p.announcement = working
 	work.Run(worker.JobReplace, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
@@ -404,7 +403,7 @@ func (p *importPage) upperCase(ctx app.Context, e app.Event) {
 			return
 		}
 		p.updateSummary(&res.Summary)
-		p.announcement = fmt.Sprintf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
+		p.announcement = done(res)
 	}))
 }
 
