@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -52,6 +53,19 @@ func generatedCorpus(t *testing.T) map[string][]byte {
 			xlsxgen.Texts("card id"),
 			{Cells: []xlsxgen.Cell{xlsxgen.N("101")}},
 			{Hidden: true, Cells: []xlsxgen.Cell{xlsxgen.N("102")}},
+		}},
+	}}.Bytes()
+	files["transfers-cover-sheet.xlsx"] = xlsxgen.Book{Formats: []string{"#,##0.00"}, Sheets: []xlsxgen.Sheet{
+		{Name: "Summary", Rows: []xlsxgen.Row{
+			xlsxgen.Texts("Payments, November"),
+			{Cells: []xlsxgen.Cell{xlsxgen.S("Total"), {Value: "1300.5", Style: 1}}},
+		}},
+		{Name: "Payments", Rows: []xlsxgen.Row{
+			xlsxgen.Texts("Pay run November"),
+			xlsxgen.Texts("Approved by the finance team"),
+			xlsxgen.Texts("profileId", "source.id", "source.type", "destination.id", "destination.type", "currency", "amount"),
+			{Cells: []xlsxgen.Cell{xlsxgen.S("110321"), xlsxgen.S("1001"), xlsxgen.S("managed_accounts"), xlsxgen.S("2001"), xlsxgen.S("managed_cards"), xlsxgen.S("EUR"), {Value: "1050", Style: 1}}},
+			{Cells: []xlsxgen.Cell{xlsxgen.S("110321"), xlsxgen.S("1002"), xlsxgen.S("managed_accounts"), xlsxgen.S("2002"), xlsxgen.S("managed_cards"), xlsxgen.S("EUR"), {Value: "250.5", Style: 1}}},
 		}},
 	}}.Bytes()
 	var encrypted bytes.Buffer
@@ -132,7 +146,7 @@ func describeImport(t *testing.T, name string, data []byte) string {
 		}
 	}
 	b.WriteString("\n")
-	tab, err := f.Table("", nil)
+	tab, err := f.TableFor(context.Background(), "", kind(t, kindID), validator(t), nil)
 	if err != nil {
 		return b.String() + "error: " + err.Error() + "\n"
 	}
