@@ -72,9 +72,9 @@ bench-wasm:
 
 ## bench-ingest: the ingest figures of BENCHMARKS.md, natively and in Node
 bench-ingest:
-	$(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -benchmem -count 5 ./app/ingest/
+	$(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory|Detect|Plausibility' -benchmem -count 5 ./app/ingest/
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./app/workbook/
-	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory|Detect|Plausibility' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
 
 # The console in headless Chromium: each benchmark runs once and reports
 # the medians of the trials it makes.
