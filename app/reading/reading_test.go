@@ -65,7 +65,7 @@ func TestDescribeMarksWhatIsNotTheDefault(t *testing.T) {
 	if !got[0].Marked || !strings.Contains(got[0].Text, "MAJOR units: 10.50 is GBP 10.50") {
 		t.Errorf("units %+v", got[0])
 	}
-	if got[1].Marked || !strings.Contains(got[1].Text, "decimal comma") || !strings.Contains(got[1].Text, "as chosen") {
+	if got[1].Marked || !strings.Contains(got[1].Text, "decimal comma") || !strings.Contains(got[1].Text, "decimal comma: 1.234,56, as you chose.") {
 		t.Errorf("decimal %+v", got[1])
 	}
 	if !got[2].Undecided || !strings.Contains(got[2].Text, `Pay!D7 "11/20/1989" reads MDY`) {

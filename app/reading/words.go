@@ -29,7 +29,7 @@ func Describe(r Reading, currency string) []Statement {
 		if d.Undecided {
 			text += " " + undecidedNote(d)
 		} else if d.How == Chosen {
-			text += " (as chosen)"
+			text = strings.TrimSuffix(text, ".") + ", as you chose."
 		}
 		out = append(out, Statement{Name: name, Text: text, Marked: marked || d.Undecided, Undecided: d.Undecided})
 	}

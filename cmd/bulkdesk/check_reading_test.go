@@ -86,7 +86,7 @@ func TestCheckSaysUnitsAreUndecided(t *testing.T) {
 			t.Errorf("-amounts %s: units %+v\n%s", units, u, raw)
 		}
 		code, stdout, _ = runCLI(t, "check", "-kind", "transfers", "-amounts", units, file)
-		if strings.Contains(stdout, "UNDECIDED") || !strings.Contains(stdout, "(as chosen)") {
+		if strings.Contains(stdout, "UNDECIDED") || !strings.Contains(stdout, "as you chose") {
 			t.Errorf("-amounts %s: exit %d\n%s", units, code, stdout)
 		}
 	}

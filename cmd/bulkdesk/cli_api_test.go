@@ -179,13 +179,13 @@ func TestSubmitReadsSpreadsheetsAsCheckDoes(t *testing.T) {
 		t.Fatalf("invalid row: exit %d, %s", code, errOut)
 	}
 	// How the file is read is said before anything is sent.
-	if !strings.Contains(errOut, "reading: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)\nreading: decimal comma: 1.234,56.\n") {
+	if !strings.Contains(errOut, "reading: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10, as you chose.\nreading: decimal comma: 1.234,56.\n") {
 		t.Errorf("submit does not say how it reads the file:\n%s", errOut)
 	}
 	// Units every amount agrees on are said too, not as chosen (the file
 	// is still invalid: nothing is sent).
 	_, _, errOut = runCLI(t, "submit", "-kind", "transfers", "-api-url", api, file)
-	if !strings.Contains(errOut, "reading: amounts in MAJOR units") || strings.Contains(errOut, "(as chosen)") {
+	if !strings.Contains(errOut, "reading: amounts in MAJOR units") || strings.Contains(errOut, "as you chose") {
 		t.Errorf("detected units:\n%s", errOut)
 	}
 	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-amounts", "major", "-valid-only", "-format", "json", file)

@@ -58,7 +58,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	if u := p.Reading.Units; u.Undecided || u.How != reading.Chosen || u.Value != reading.Minor || p.Reading.NeedsLook() {
 		t.Errorf("after choosing minor units: %+v", u)
 	}
-	if st := statement(p.Statements, "units"); st.Marked || st.Text != "amounts in minor units: 1050 is EUR 10.50. (as chosen)" {
+	if st := statement(p.Statements, "units"); st.Marked || st.Text != "amounts in minor units: 1050 is EUR 10.50, as you chose." {
 		t.Errorf("units statement = %+v", st)
 	}
 	if p.Examples[0].Raw != "30.50" || p.Examples[0].Error == "" {
@@ -69,7 +69,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	if s.Invalid != 1 || len(s.Problems) != 1 || s.Problems[0].Row != 6 || s.Problems[0].Column != "G" {
 		t.Errorf("summary = %+v", s)
 	}
-	if st := statement(s.Reading, "units"); st.Text != "amounts in minor units: 1050 is EUR 10.50. (as chosen)" || st.Marked {
+	if st := statement(s.Reading, "units"); st.Text != "amounts in minor units: 1050 is EUR 10.50, as you chose." || st.Marked {
 		t.Errorf("the review's units statement = %+v (all %+v)", st, s.Reading)
 	}
 
@@ -84,7 +84,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	if p.Examples[0].Raw != "30.50" || p.Examples[0].Parsed != "EUR 30.50" || p.Examples[1].Parsed != "EUR 25,000.00" {
 		t.Errorf("examples in major units = %+v", p.Examples)
 	}
-	want := "amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)"
+	want := "amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10, as you chose."
 	if st := statement(p.Summary.Reading, "units"); st.Text != want || !st.Marked {
 		t.Errorf("the review's units statement = %+v", st)
 	}

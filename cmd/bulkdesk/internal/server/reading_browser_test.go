@@ -136,7 +136,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("choose-units-major")))
 	b.WaitFor(30*time.Second, "the choice to apply", `document.getElementById("question-units") === null && document.getElementById("amounts-major").checked`)
 	b.WaitFor(5*time.Second, "the focus on the answer", browsertest.ActiveElement+` === "#amounts-major"`)
-	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#read-reading .reading-marked")?.textContent ?? ""`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)" {
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#read-reading .reading-marked")?.textContent ?? ""`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10, as you chose." {
 		t.Errorf("the step says %q", got)
 	}
 	shootElement(t, b, "#read", "reading-step-major.png")
@@ -145,7 +145,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	}
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("validate")))
 	b.WaitFor(30*time.Second, "the review in major units", resultShown+` && document.getElementById("count-invalid").textContent === "0"`)
-	if got := browsertest.Eval[string](b, 5*time.Second, units+`.textContent`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10. (as chosen)" {
+	if got := browsertest.Eval[string](b, 5*time.Second, units+`.textContent`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10, as you chose." {
 		t.Errorf("the review's header says %q", got)
 	}
 	if !browsertest.Eval[bool](b, 5*time.Second, units+`.classList.contains("reading-marked")`) {
