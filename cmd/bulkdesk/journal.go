@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/bulkdesk/bulkdesk/app/submission"
 )
 
@@ -96,12 +98,9 @@ func defaultJournal() string {
 // stdinIsTerminal reports whether r is a terminal a person answers at;
 // tests replace it.
 var stdinIsTerminal = func(r io.Reader) bool {
+	// Not a character-device test: /dev/null is one, and nobody answers.
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // runJournal implements "bulkdesk journal": list the submissions the
@@ -311,7 +310,10 @@ func writeSubmissions(w io.Writer, format string, subs []submission.Submission) 
 			if e.BulkID != "" {
 				line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
 			}
-			if e.Attempts > 0 {
+			switch {
+			case e.Attempts == 1:
+				line += ", 1 attempt"
+			case e.Attempts > 1:
 				line += fmt.Sprintf(", %d attempts", e.Attempts)
 			}
 			line += ", ref " + e.Ref
