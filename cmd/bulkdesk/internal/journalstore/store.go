@@ -252,6 +252,17 @@ func put(tx *bbolt.Tx, e submission.Entry) error {
 	}
 	entries, refs := tx.Bucket(bucketEntries), tx.Bucket(bucketRefs)
 	key := bytes.Clone(refs.Get([]byte(e.Ref)))
+	if key != nil && e.State != submission.Submitted {
+		// Two processes submitting the same content share its refs: one
+		// that planned before the other's bulk was confirmed must not
+		// make the journal forget that bulk.
+		var stored struct {
+			State submission.State `json:"state"`
+		}
+		if err := json.Unmarshal(entries.Get(key), &stored); err == nil && stored.State == submission.Submitted {
+			return nil
+		}
+	}
 	if key == nil {
 		seq, err := entries.NextSequence()
 		if err != nil {
@@ -267,7 +278,8 @@ func put(tx *bbolt.Tx, e submission.Entry) error {
 
 // Put stores e, replacing the entry with the same Ref; it returns once
 // the transaction is committed and synced to disk. The body of a
-// submitted entry is dropped.
+// submitted entry is dropped, and a submitted entry is never replaced by
+// one that is not (another process's stale view of the same chunk).
 func (s *Store) Put(ctx context.Context, e submission.Entry) error {
 	if err := s.update(ctx, func(tx *bbolt.Tx) error { return put(tx, e) }); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)

@@ -267,3 +267,44 @@ func TestAWaitForALockedJournalEnds(t *testing.T) {
 		t.Errorf("Put once released: %v", err)
 	}
 }
+
+func TestASubmittedEntryIsNotTakenBack(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "j.db"), Options{})
+	e := entry("a", 0, submission.Submitted, time.Now())
+	e.BulkID = "bulk-1"
+	if err := s.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	stale := entry("a", 0, submission.Sending, time.Now())
+	if err := s.Put(ctx, stale); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Entries(ctx); len(got) != 1 || got[0].State != submission.Submitted || got[0].BulkID != "bulk-1" {
+		t.Errorf("after a stale Put: %+v", got)
+	}
+}
+
+func TestAWaitForALockedJournalEndsWithItsContext(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	s := open(t, path, Options{})
+	held, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- s.update(context.Background(), func(*bbolt.Tx) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Entries(ctx)
+	close(release)
+	if err == nil || !strings.Contains(err.Error(), "context canceled") {
+		t.Errorf("Entries with a cancelled context on a locked journal: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
