@@ -160,6 +160,12 @@ func Open(ctx context.Context, path string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// bbolt applies the mode only to a file it creates.
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(path, mode); err != nil {
+			return nil, fmt.Errorf("making the journal private: %w", err)
+		}
+	}
 	if created {
 		// Make the new file's name durable; not every system can sync a
 		// folder.

@@ -89,6 +89,14 @@ func TestTheDatabaseIsReadableByItsOwnerOnly(t *testing.T) {
 	if di, _ := os.Stat(dir); di.Mode().Perm() != 0o700 {
 		t.Errorf("folder mode %v, want 0700", di.Mode().Perm())
 	}
+	// A journal others can read is made private when opened.
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open(t, path, Options{})
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("journal mode %v after reopening, want 0600", fi.Mode().Perm())
+	}
 }
 
 func TestTheBodyGoesOnceTheBulkIsConfirmed(t *testing.T) {
