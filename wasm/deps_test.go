@@ -10,7 +10,8 @@ import (
 
 // The page's WebAssembly is downloaded and compiled before the console
 // takes input: it must not link what belongs to the worker or the server.
-// The worker's must not link go-app.
+// The worker's must not link go-app. Neither links the command line's
+// journal store (bbolt): it needs flock and mmap, which the browser lacks.
 func TestWasmProgramsLinkOnlyWhatTheyNeed(t *testing.T) {
 	for _, tc := range []struct {
 		pkg       string
@@ -24,11 +25,13 @@ func TestWasmProgramsLinkOnlyWhatTheyNeed(t *testing.T) {
 			"github.com/bulkdesk/bulkdesk/cmd/",
 			"github.com/santhosh-tekuri/jsonschema",
 			"github.com/xuri/excelize",
+			"go.etcd.io/bbolt",
 		}},
 		{"./worker", []string{
 			"github.com/maxence-charriere/go-app",
 			"github.com/bulkdesk/bulkdesk/app/ui",
 			"github.com/bulkdesk/bulkdesk/cmd/",
+			"go.etcd.io/bbolt",
 		}},
 	} {
 		cmd := exec.Command("go", "list", "-deps", tc.pkg)

@@ -13,9 +13,11 @@
 // # Journal
 //
 // A [Journal] records every chunk, as an [Entry], before its request is
-// sent, and its outcome after. [Memory] is for tests, [File] for the
-// command line, and in the browser [Browser] keeps it in IndexedDB, or
-// localStorage where IndexedDB is missing. [KeyValueJournal] keeps it in
+// sent, and its outcome after. [Memory] is for tests. The command line
+// keeps it in a bbolt database that several processes share
+// (cmd/bulkdesk/internal/journalstore), which imports a [File], the JSON
+// journal of earlier versions. In the browser [Browser] keeps it in
+// IndexedDB, or localStorage where IndexedDB is missing. [KeyValueJournal] keeps it in
 // any store of strings by key: the console's Web Worker, which has no
 // localStorage, uses it to keep the journal in the page's.
 //

@@ -14,7 +14,8 @@ import (
 // fileFormat is the version of the journal file's layout.
 const fileFormat = 1
 
-// File is a journal in one JSON file, for the command line. Every change
+// File is a journal in one JSON file, as the command line kept it before
+// its journal moved to a database that imports it. Every change
 // rewrites the file atomically (a new file, synced, renamed over the old),
 // so a crash leaves the old journal or the new one, never a torn one. One
 // process at a time should use a file.

@@ -32,6 +32,7 @@ var commands = map[string]command{
 	"serve":    {"serve the browser console", runServe},
 	"sandbox":  {"serve a stand-in for the bulk API on 127.0.0.1", runSandbox},
 	"submit":   {"submit a request file as bulks, exactly once", runSubmit},
+	"journal":  {"list the submissions the journal holds, or forget one", runJournal},
 	"bulks":    {"list, read, execute, pause, resume or cancel bulk processes", runBulks},
 	"webhook":  {"verify, sign and send signed webhook events", runWebhook},
 }

@@ -35,7 +35,8 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var api apiFlags
 	api.register(fs)
 	kindID := fs.String("kind", "", "bulk kind: "+kindList(schema.KindIDs()))
-	journalPath := fs.String("journal", defaultJournal(), "journal file (default $"+envJournal+", else in the user's config folder)")
+	var jf journalFlags
+	jf.register(fs)
 	newBulk := fs.Bool("new-bulk", false, "submit content that was submitted before again, as new bulks")
 	validOnly := fs.Bool("valid-only", false, "submit the valid elements and leave the invalid ones out")
 	chunkSize := fs.Int("chunk-size", submission.MaxChunk, "most elements per bulk")
@@ -45,7 +46,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var in inputFlags
 	in.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-new-bulk] [-valid-only] [-execute] [input flags] FILE")
+		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-execute] [input flags] FILE")
 		fmt.Fprintln(stderr, "\nFILE is read as \"bulkdesk check\" reads it: a workbook (.xlsx), a CSV file or a JSON request")
 		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements make several bulks. Every chunk is")
 		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
@@ -72,7 +73,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := in.parsed(fs); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	if *journalPath == "" {
+	if jf.path == "" {
 		return fail(exitUsage, "no journal: pass -journal FILE or set $%s", envJournal)
 	}
 	path := fs.Arg(0)
@@ -116,7 +117,12 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	journal := submission.NewFile(*journalPath)
+	// The journal is shared: another submit may use it at the same time
+	// (see journalstore).
+	journal, err := jf.open(ctx, stderr)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	priors, err := submission.FindPrior(ctx, journal, plan)
 	if err != nil {
 		return fail(exitInvalid, "%v", err)
@@ -160,17 +166,6 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
-}
-
-func defaultJournal() string {
-	if p := os.Getenv(envJournal); p != "" {
-		return p
-	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "bulkdesk", "journal.json")
 }
 
 // checkPriors tells the operator about earlier submissions of the same
