@@ -173,6 +173,15 @@ func (p *bulkPage) renderFacts() app.UI {
 	)
 }
 
+// sourceAndTime names the bulk's file and when it was submitted, or says
+// it was submitted elsewhere.
+func sourceAndTime(b worker.BulkInfo) string {
+	if b.Submitted == 0 {
+		return sourceOf(b)
+	}
+	return sourceOf(b) + ", submitted " + submittedAt(b)
+}
+
 // fact is a term and its value in a list of facts.
 func fact(id, term, value string) app.UI {
 	return app.Div().Body(app.Dt().Text(term), app.Dd().ID(id).Text(value))
@@ -210,7 +219,7 @@ func (p *bulkPage) renderConfirm() app.UI {
 				fact("confirm-kind", "Kind", kind),
 				fact("confirm-count", "Elements", count(b.Operations)),
 				app.Div().Body(app.Dt().Text("Totals"), totals),
-				fact("confirm-source", "File", sourceOf(*b)+" · submitted "+submittedAt(*b)),
+				fact("confirm-source", "File", sourceAndTime(*b)),
 				fact("confirm-mode", "When an operation fails", modeWords(p.mode)),
 			),
 			app.P().Class("note").Text("Every operation runs against the live API as soon as you execute. A running bulk can be paused or cancelled; what has run stays done."),

@@ -59,12 +59,30 @@ func bulkStateBadge(b worker.BulkInfo) app.UI {
 // elsewhere is what the console says of a bulk its journal does not know.
 const elsewhere = "submitted elsewhere"
 
-// submittedAt says when the bulk was submitted, as the journal recorded.
+// submittedAt says when the bulk was submitted, as the journal recorded:
+// the API keeps no such time.
 func submittedAt(b worker.BulkInfo) string {
 	if b.Submitted == 0 {
-		return "unknown (" + elsewhere + ")"
+		return "unknown"
 	}
 	return millis(b.Submitted)
+}
+
+// executedText says when the bulk ran: "2026-03-02 10:15:00 to
+// 10:17:41", the end's date only when it differs.
+func executedText(b worker.BulkInfo) string {
+	if b.Started == 0 {
+		return ""
+	}
+	s := millis(b.Started)
+	if b.Finished == 0 {
+		return "since " + s
+	}
+	end := millis(b.Finished)
+	if end[:10] == s[:10] {
+		end = end[11:]
+	}
+	return s + " to " + end
 }
 
 // sourceOf names the file a bulk came from, or says the journal does not

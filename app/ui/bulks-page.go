@@ -106,7 +106,7 @@ func (p *bulksPage) renderList() app.UI {
 			app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Bulks)), plural(l.Count, "bulk", "bulks"))),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text("Bulk"), app.Th().Text("State"), app.Th().Text("Kind"), app.Th().Class("num").Text("Elements"),
-				app.Th().Text("Totals"), app.Th().Text("Submitted"), app.Th().Text("File"), app.Th().Text("Started"), app.Th().Text("Finished"),
+				app.Th().Text("Totals"), app.Th().Text("Submitted"), app.Th().Text("File"), app.Th().Text("Executed"),
 			)),
 			app.TBody().Body(app.Range(l.Bulks).Slice(func(i int) app.UI {
 				b := l.Bulks[i]
@@ -127,8 +127,7 @@ func (p *bulksPage) renderList() app.UI {
 					app.Td().Class("bulk-totals").DataSet("loaded", got != nil).Text(totals),
 					app.Td().Class("bulk-submitted").Text(submittedAt(b)),
 					app.Td().Class("bulk-source").Text(sourceOf(b)),
-					app.Td().Text(millis(b.Started)),
-					app.Td().Text(millis(b.Finished)),
+					app.Td().Class("bulk-executed").Text(executedText(b)),
 				)
 			})),
 		),
