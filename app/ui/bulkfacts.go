@@ -205,13 +205,13 @@ func existingNotes(r worker.Submitted) app.UI {
 	return app.Ul().ID("existing-bulks").Class("warning-box").Body(
 		app.Range(r.Existing).Slice(func(i int) app.UI {
 			e := r.Existing[i]
-			which := ""
+			which, name := "", "Bulk "
 			if len(r.Submission.Chunks) > 1 {
-				which = fmt.Sprintf("Chunk %d: ", e.Chunk+1)
+				which, name = fmt.Sprintf("Chunk %d: ", e.Chunk+1), "bulk "
 			}
 			return app.Li().DataSet("bulk", e.Bulk.BulkID).Body(
 				app.Text(which),
-				app.A().Href(bulkHref(e.Bulk.BulkID, r.Submission.BackOffice)).DataSet("bulk", e.Bulk.BulkID).Text("bulk "+e.Bulk.BulkID),
+				app.A().Href(bulkHref(e.Bulk.BulkID, r.Submission.BackOffice)).DataSet("bulk", e.Bulk.BulkID).Text(name+e.Bulk.BulkID),
 				app.Text(fmt.Sprintf(" is not new: the same content was sent before with the same idempotency-ref, perhaps from another browser or the command line. It is %s.", lowerFirst(stateWords(e.Bulk)))),
 			)
 		}),

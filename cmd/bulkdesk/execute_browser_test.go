@@ -163,4 +163,26 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	}
 	shoot(t, b, "/tmp/exec-bulks.png")
 	b.AssertNoErrors()
+
+	// The same file from another browser (a journal of its own): the API
+	// answers with the bulk it made, which the console names with its
+	// state instead of counting it as made.
+	b2 := browsertest.New(t)
+	b2.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
+	b2.Do(30*time.Second, chromedp.Navigate(base))
+	waitShowing(t, b2, 60*time.Second, "the console to start in the other browser", consoleUp)
+	loadFile(t, b2, "transfers", file)
+	b2.Do(5*time.Second, click("#confirm-submit"))
+	waitShowing(t, b2, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
+	if got := text(b2, "#submit-outcome"); strings.Contains(got, "bulk made") || !strings.Contains(got, "no new bulk was made") {
+		t.Errorf("a submission answered with an earlier bulk says %q", got)
+	}
+	if got := text(b2, `#existing-bulks li[data-bulk="`+id+`"]`); !strings.Contains(got, "completed: all 300 done") {
+		t.Errorf("the earlier bulk is named as %q", got)
+	}
+	if n := len(mustList(t, api)); n != 2 {
+		t.Errorf("the sandbox holds %d bulks, want 2", n)
+	}
+	shoot(t, b2, "/tmp/exec-existing.png")
+	b2.AssertNoErrors()
 }
