@@ -224,7 +224,8 @@ func (p *bulkPage) renderConfirm() app.UI {
 			),
 			app.P().Class("note").Text("Every operation runs against the live API as soon as you execute. A running bulk can be paused or cancelled; what has run stays done."),
 			app.Div().Class("actions").Body(
-				app.Button().ID("confirm-execute").Type("button").Class("button").
+				// Nothing runs before the totals are there to be checked.
+				app.Button().ID("confirm-execute").Type("button").Class("button").Disabled(p.totals == nil).
 					Text("Execute "+plural(b.Operations, "operation", "operations")).OnClick(p.confirmExecute),
 				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text("Cancel").OnClick(p.closeConfirm),
 			),
@@ -253,7 +254,7 @@ func (p *bulkPage) closeConfirm(ctx app.Context, e app.Event) {
 }
 
 func (p *bulkPage) confirmExecute(ctx app.Context, e app.Event) {
-	if !p.confirming {
+	if !p.confirming || p.totals == nil {
 		return
 	}
 	p.closeConfirm(ctx, e)

@@ -25,7 +25,7 @@ const confirmOpen = `(document.getElementById("execute-confirm") || {}).open ===
 func confirmExecute(t testing.TB, b *browsertest.Browser) {
 	t.Helper()
 	b.Do(5*time.Second, click("#action-execute"))
-	waitShowing(t, b, 10*time.Second, "the confirmation of Execute", confirmOpen)
+	waitShowing(t, b, 60*time.Second, "the confirmation of Execute with the bulk's totals", confirmOpen+` && !document.getElementById("confirm-execute").disabled`)
 	b.Do(5*time.Second, click("#confirm-execute"))
 	waitShowing(t, b, 10*time.Second, "the confirmation to close", "!"+confirmOpen)
 }
