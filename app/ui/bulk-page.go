@@ -222,7 +222,7 @@ func (p *bulkPage) renderConfirm() app.UI {
 				fact("confirm-source", "File", sourceAndTime(*b)),
 				fact("confirm-mode", "When an operation fails", modeWords(p.mode)),
 			),
-			app.P().Class("note").Text("Every operation runs against the live API as soon as you execute. A running bulk can be paused or cancelled; what has run stays done."),
+			app.P().Class("note").Text("The operations start as soon as you execute, one after the other. A running bulk can be paused or cancelled; what has run stays done."),
 			app.Div().Class("actions").Body(
 				// Nothing runs before the totals are there to be checked.
 				app.Button().ID("confirm-execute").Type("button").Class("button").Disabled(p.totals == nil).
@@ -503,7 +503,7 @@ func (p *bulkPage) renderWorkbook() app.UI {
 	}
 	return app.Div().Class("workbook").Body(
 		btn,
-		app.P().Class("hint").Text("Every row of your file with its bulk, its operation's state and error; the failed rows come first, on a sheet that loads again as it is, to fix and submit."),
+		app.P().Class("hint").Text("Every row of your file with its bulk, its operation's state, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit."),
 		app.If(p.workbookNote != "", func() app.UI { return app.P().ID("workbook-note").Role("status").Text(p.workbookNote) }),
 		app.If(p.workbookFail != nil, func() app.UI { return failureView("workbook-failure", p.workbookFail) }),
 	)

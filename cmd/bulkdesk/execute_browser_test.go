@@ -127,6 +127,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	if got := text(b, "#bulk-status"); got != "Completed: all 300 done" {
 		t.Errorf("the state reads %q", got)
 	}
+	shoot(t, b, "/tmp/exec-bulk.png")
 	if bp, _ := api.Get(ctx, id); bp.Mode != bulkapi.OnFailureContinue {
 		t.Errorf("the bulk ran in mode %q", bp.Mode)
 	}
