@@ -141,7 +141,13 @@ func (p *bulkPage) renderBulk() app.UI {
 func (p *bulkPage) facts() string {
 	b := p.bulk
 	s := b.Operation
-	if b.Mode != "" {
+	switch b.Mode {
+	case "ON_FAILURE_CONTINUE":
+		s += " · set to go on past failed operations"
+	case "ON_FAILURE_STOP":
+		s += " · set to stop at the first failed operation"
+	case "":
+	default:
 		s += " · mode " + b.Mode
 	}
 	if b.Started != 0 {
