@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -28,8 +30,11 @@ type Result struct {
 	OperationID string
 	// Status is the operation's state; "" when the bulk did not list it.
 	Status bulkapi.OperationStatus
-	// Error explains a failed operation.
-	Error string
+	// Error explains a failed or cancelled operation; Response is what
+	// the API answered an operation that did not fail, such as the
+	// created transfer. One of them at most is set.
+	Error    string
+	Response string
 }
 
 // MapOperations maps a bulk's operations to the elements of the operator's
@@ -52,12 +57,35 @@ func MapOperations(e Entry, ops []bulkapi.Operation) (results []Result, stray []
 		}
 		r := Result{
 			Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: op.Sequence,
-			OperationID: op.OperationID, Status: op.Status, Error: op.Failure(),
+			OperationID: op.OperationID, Status: op.Status,
+		}
+		if op.Status == bulkapi.OpFailed || op.Status == bulkapi.OpCancelled {
+			r.Error = op.Failure()
+		} else {
+			r.Response = responseOf(op)
 		}
 		r.Sheet, r.Row = e.Row(op.Sequence - base)
 		results = append(results, r)
 	}
 	return results, stray
+}
+
+// maxResponse bounds a response kept for a result: a spreadsheet cell
+// holds at most 32,767 characters.
+const maxResponse = 32_000
+
+// responseOf is the response payload of an operation that did not fail,
+// as the API sent it.
+func responseOf(op bulkapi.Operation) string {
+	p := strings.TrimSpace(op.ResponsePayload)
+	if len(p) > maxResponse {
+		cut := maxResponse
+		for cut > 0 && !utf8.RuneStart(p[cut]) {
+			cut--
+		}
+		p = p[:cut] + "…"
+	}
+	return p
 }
 
 // An OperationLister lists a bulk's operations; *bulkapi.Client is one.

@@ -13,8 +13,11 @@ func ops(statuses ...bulkapi.OperationStatus) []bulkapi.Operation {
 	out := make([]bulkapi.Operation, len(statuses))
 	for i, s := range statuses {
 		out[i] = bulkapi.Operation{Sequence: i, Status: s, OperationID: string(rune('a' + i))}
-		if s == bulkapi.OpFailed {
+		switch s {
+		case bulkapi.OpFailed:
 			out[i].ResponsePayload = `{"errorCode":"INSUFFICIENT_FUNDS"}`
+		case bulkapi.OpCompleted:
+			out[i].ResponsePayload = `{"id":"t` + string(rune('a'+i)) + `"}`
 		}
 	}
 	return out
@@ -33,6 +36,10 @@ func TestOperationsMapBackToTheFilesElements(t *testing.T) {
 	}
 	if !slices.Equal(elems, []int{0, 1, 3, 4}) || got[3].Error != "INSUFFICIENT_FUNDS" || got[3].BulkID != "9" || got[3].Chunk != 1 {
 		t.Errorf("results %+v", got)
+	}
+	// A completed operation's response is no error.
+	if got[0].Error != "" || got[0].Response != `{"id":"ta"}` || got[3].Response != "" {
+		t.Errorf("completed %+v, failed %+v", got[0], got[3])
 	}
 	if f := submission.FailedElements(got); !slices.Equal(f, []int{1, 4}) {
 		t.Errorf("failed elements %v", f)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
@@ -51,6 +52,11 @@ type bulkPage struct {
 	workbookNote string
 	workbookFail *worker.APIFailure
 
+	// totals are the bulk's totals per currency, nil until read.
+	totals *worker.BulkTotals
+	// confirming is set while the confirmation of Execute is open.
+	confirming bool
+
 	announcement string
 }
 
@@ -68,11 +74,13 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.id, p.backOffice = q.Get("id"), q.Get("api") == "backoffice"
 	p.bulk, p.failure, p.message = nil, nil, ""
 	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, worker.OperationList{}, false
+	p.totals, p.confirming = nil, false
 	if p.id == "" {
 		p.message = "No bulk is named: open one from the list of bulks."
 		return
 	}
 	p.refresh(ctx, true)
+	p.loadTotals(ctx)
 	// The bulk_process_end event of the bulk, when the server's receiver
 	// gets it, shows the end at once rather than at the next poll.
 	p.stopWatching()
@@ -110,8 +118,8 @@ func (p *bulkPage) renderBulk() app.UI {
 	return app.Section().ID("bulk").DataSet("status", b.Status).DataSet("bulk", b.BulkID).Aria("labelledby", "bulk-title").Body(
 		app.H2().ID("bulk-title").Text("Bulk "+b.BulkID+apiSuffix(p.backOffice)),
 		app.Dl().Class("summary").Body(
-			app.Div().Class("summary-item").Body(app.Dt().Text("State"), app.Dd().ID("bulk-status").Class("summary-text").Body(statusBadge(b.Status))),
-			summaryItem("bulk-operations", "Operations", b.Operations, ""),
+			app.Div().Class("summary-item", "summary-wide").Body(app.Dt().Text("State"), app.Dd().ID("bulk-status").Class("summary-text").Body(bulkStateBadge(*b))),
+			summaryItem("bulk-operations", "Elements", b.Operations, ""),
 			summaryItem("bulk-completed", "Completed", b.Counts["COMPLETED"], "ok"),
 			summaryItem("bulk-failed", "Failed", b.Counts["FAILED"], "bad"),
 			summaryItem("bulk-cancelled", "Cancelled", b.Counts["CANCELLED"], "warn"),
@@ -120,8 +128,10 @@ func (p *bulkPage) renderBulk() app.UI {
 			app.P().ID("bulk-progress-label").Text(fmt.Sprintf("%s of %s operations done", count(b.Done), count(b.Operations))),
 			app.Progress().ID("bulk-progress").Aria("labelledby", "bulk-progress-label").Max(max(b.Operations, 1)).Value(b.Done),
 		),
+		p.renderFacts(),
 		app.P().Class("note").Text(p.facts()),
 		p.renderActions(),
+		app.If(slices.Contains(b.Actions, "execute"), p.renderConfirm),
 		p.renderWorkbook(),
 		p.renderOperations(),
 	)
@@ -131,7 +141,13 @@ func (p *bulkPage) renderBulk() app.UI {
 func (p *bulkPage) facts() string {
 	b := p.bulk
 	s := b.Operation
-	if b.Mode != "" {
+	switch b.Mode {
+	case "ON_FAILURE_CONTINUE":
+		s += " · set to go on past failed operations"
+	case "ON_FAILURE_STOP":
+		s += " · set to stop at the first failed operation"
+	case "":
+	default:
 		s += " · mode " + b.Mode
 	}
 	if b.Started != 0 {
@@ -140,10 +156,134 @@ func (p *bulkPage) facts() string {
 	if b.Finished != 0 {
 		s += " · finished " + millis(b.Finished)
 	}
-	if src := bulkSource(*b); src != "" {
-		s += " · from " + src
-	}
 	return s
+}
+
+// renderFacts tells the bulk apart from the others: its kind, when it
+// was submitted, from which file, and its totals.
+func (p *bulkPage) renderFacts() app.UI {
+	b := p.bulk
+	kind := b.Operation
+	if b.Kind != "" {
+		kind = kindTitle(b.Kind)
+	}
+	totals := totalsText(p.totals)
+	if totals == "" {
+		totals = "reading the operations…"
+	}
+	return app.Dl().ID("bulk-facts").Class("facts").Body(
+		fact("bulk-kind", "Kind", kind),
+		fact("bulk-submitted", "Submitted", submittedAt(*b)),
+		fact("bulk-source", "File", sourceOf(*b)),
+		app.Div().Body(app.Dt().Text("Totals"), app.Dd().ID("bulk-totals").DataSet("loaded", p.totals != nil).Text(totals)),
+	)
+}
+
+// sourceAndTime names the bulk's file and when it was submitted, or says
+// it was submitted elsewhere.
+func sourceAndTime(b worker.BulkInfo) string {
+	if b.Submitted == 0 {
+		return sourceOf(b)
+	}
+	return sourceOf(b) + ", submitted " + submittedAt(b)
+}
+
+// fact is a term and its value in a list of facts.
+func fact(id, term, value string) app.UI {
+	return app.Div().Body(app.Dt().Text(term), app.Dd().ID(id).Text(value))
+}
+
+// renderConfirm is the confirmation Execute opens: what is about to run,
+// and what happens when an operation fails. Only its own button
+// executes; Escape or Cancel closes it.
+func (p *bulkPage) renderConfirm() app.UI {
+	b := p.bulk
+	kind := b.Operation
+	if b.Kind != "" {
+		kind = kindTitle(b.Kind)
+	}
+	var totals app.UI = app.Dd().ID("confirm-totals").DataSet("loaded", false).Text("Reading the operations…")
+	switch t := p.totals; {
+	case t != nil && t.MovesMoney && t.Failure == nil && len(t.Totals) > 0:
+		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Body(app.Ul().Class("plain-list").Body(
+			app.Range(t.Totals).Slice(func(i int) app.UI {
+				ct := t.Totals[i]
+				return app.Li().DataSet("currency", ct.Label).Body(
+					app.Strong().Class("total-amount").Text(ct.Label+" "+ct.Amount),
+					app.Text(" in "+plural(ct.Count, "element", "elements")),
+				)
+			}),
+		))
+	case t != nil:
+		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Text(totalsText(t))
+	}
+	return app.Dialog().ID("execute-confirm").Class("dialog").Aria("labelledby", "execute-confirm-title").
+		On("close", func(ctx app.Context, e app.Event) { p.confirming = false }).
+		Body(
+			app.H3().ID("execute-confirm-title").Text("Execute bulk "+b.BulkID+"?"),
+			app.Dl().Class("facts").Body(
+				fact("confirm-kind", "Kind", kind),
+				fact("confirm-count", "Elements", count(b.Operations)),
+				app.Div().Body(app.Dt().Text("Totals"), totals),
+				fact("confirm-source", "File", sourceAndTime(*b)),
+				fact("confirm-mode", "When an operation fails", modeWords(p.mode)),
+			),
+			app.P().Class("note").Text("The operations start as soon as you execute, one after the other. A running bulk can be paused or cancelled; what has run stays done."),
+			app.Div().Class("actions").Body(
+				// Nothing runs before the totals are there to be checked.
+				app.Button().ID("confirm-execute").Type("button").Class("button").Disabled(p.totals == nil).
+					Text("Execute "+plural(b.Operations, "operation", "operations")).OnClick(p.confirmExecute),
+				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text("Cancel").OnClick(p.closeConfirm),
+			),
+		)
+}
+
+// openConfirm shows the confirmation of Execute as a modal dialog.
+func (p *bulkPage) openConfirm(ctx app.Context) {
+	p.confirming = true
+	if !app.IsClient {
+		return
+	}
+	if d := app.Window().GetElementByID("execute-confirm"); d.Truthy() && !d.Get("open").Bool() {
+		d.Call("showModal")
+	}
+}
+
+func (p *bulkPage) closeConfirm(ctx app.Context, e app.Event) {
+	p.confirming = false
+	if !app.IsClient {
+		return
+	}
+	if d := app.Window().GetElementByID("execute-confirm"); d.Truthy() && d.Get("open").Bool() {
+		d.Call("close")
+	}
+}
+
+func (p *bulkPage) confirmExecute(ctx app.Context, e app.Event) {
+	if !p.confirming || p.totals == nil {
+		return
+	}
+	p.closeConfirm(ctx, e)
+	p.run(ctx, "execute")
+}
+
+// loadTotals reads the bulk's totals (the worker keeps them once read).
+func (p *bulkPage) loadTotals(ctx app.Context) {
+	conn := currentConnection(ctx)
+	if missing := conn.ready(p.api, p.backOffice); missing != "" {
+		return
+	}
+	id := p.id
+	req := worker.GetBulkTotals{Connection: conn.forWorker(p.backOffice), BulkID: id}
+	runJob(p.page, worker.JobBulkTotals, req, nil, func(t worker.BulkTotals, _ app.Value, err error) {
+		if id != p.id {
+			return
+		}
+		if err != nil {
+			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}}
+		}
+		p.totals = &t
+	})
 }
 
 // renderActions offers only the transitions the state allows.
@@ -155,7 +295,11 @@ func (p *bulkPage) renderActions() app.UI {
 	return app.Div().ID("bulk-actions").Class("actions").Body(
 		app.Range(b.Actions).Slice(func(i int) app.UI {
 			a := b.Actions[i]
-			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(actionLabel(a)).
+			label := actionLabel(a)
+			if a == "execute" {
+				label += "…"
+			}
+			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(label).
 				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
 			if a == "cancel" {
 				btn = btn.Class("button-quiet")
@@ -194,12 +338,25 @@ func actionLabel(a string) string {
 	return a
 }
 
-// act runs an action; cancel asks first, since it cannot be undone.
+// act runs an action; execute opens its confirmation, and cancel asks
+// first, since neither can be undone.
 func (p *bulkPage) act(ctx app.Context, a string) {
 	if p.acting != "" {
 		return
 	}
+	if a == "execute" {
+		p.openConfirm(ctx)
+		return
+	}
 	if a == "cancel" && app.IsClient && !app.Window().Call("confirm", "Cancel bulk "+p.id+"? Operations not yet run will never run.").Bool() {
+		return
+	}
+	p.run(ctx, a)
+}
+
+// run sends an action and shows the bulk after it.
+func (p *bulkPage) run(ctx app.Context, a string) {
+	if p.acting != "" {
 		return
 	}
 	conn := currentConnection(ctx)
@@ -352,7 +509,7 @@ func (p *bulkPage) renderWorkbook() app.UI {
 	}
 	return app.Div().Class("workbook").Body(
 		btn,
-		app.P().Class("hint").Text("Every row of your file with its bulk, its operation's state and error; the failed rows come first, on a sheet that loads again as it is, to fix and submit."),
+		app.P().Class("hint").Text("Every row of your file with its bulk, its operation's state, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit."),
 		app.If(p.workbookNote != "", func() app.UI { return app.P().ID("workbook-note").Role("status").Text(p.workbookNote) }),
 		app.If(p.workbookFail != nil, func() app.UI { return failureView("workbook-failure", p.workbookFail) }),
 	)

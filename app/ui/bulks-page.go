@@ -38,6 +38,8 @@ type bulksPage struct {
 
 	journal journalView
 	run     int
+	// totals are the listed bulks' totals, read one bulk at a time.
+	totals totalsQueue
 
 	announcement string
 }
@@ -103,19 +105,29 @@ func (p *bulksPage) renderList() app.UI {
 		app.Table().Class("table").Body(
 			app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Bulks)), plural(l.Count, "bulk", "bulks"))),
 			app.THead().Body(app.Tr().Body(
-				app.Th().Text("Bulk"), app.Th().Text("State"), app.Th().Class("num").Text("Operations"), app.Th().Text("Operation"),
-				app.Th().Text("From"), app.Th().Text("Started"), app.Th().Text("Finished"),
+				app.Th().Text("Bulk"), app.Th().Text("State"), app.Th().Text("Kind"), app.Th().Class("num").Text("Elements"),
+				app.Th().Text("Totals"), app.Th().Text("Submitted"), app.Th().Text("File"), app.Th().Text("Executed"),
 			)),
 			app.TBody().Body(app.Range(l.Bulks).Slice(func(i int) app.UI {
 				b := l.Bulks[i]
+				kind := b.Operation
+				if b.Kind != "" {
+					kind = kindTitle(b.Kind)
+				}
+				got := p.totals.of(p.backOffice, b.BulkID)
+				totals := totalsText(got)
+				if totals == "" {
+					totals = "…"
+				}
 				return app.Tr().DataSet("bulk", b.BulkID).DataSet("status", b.Status).Body(
 					app.Td().Body(app.A().Href(bulkHref(b.BulkID, p.backOffice)).Text(b.BulkID)),
-					app.Td().Body(statusBadge(b.Status)),
-					app.Td().Class("num").Text(count(b.Operations)),
-					app.Td().Text(b.Operation),
-					app.Td().Text(bulkSource(b)),
-					app.Td().Text(millis(b.Started)),
-					app.Td().Text(millis(b.Finished)),
+					app.Td().Class("bulk-state").Body(bulkStateBadge(b)),
+					app.Td().Class("bulk-kind").Text(kind),
+					app.Td().Class("num", "bulk-elements").Text(count(b.Operations)),
+					app.Td().Class("bulk-totals").DataSet("loaded", got != nil).Text(totals),
+					app.Td().Class("bulk-submitted").Text(submittedAt(b)),
+					app.Td().Class("bulk-source").Text(sourceOf(b)),
+					app.Td().Class("bulk-executed").Text(executedText(b)),
 				)
 			})),
 		),
@@ -160,6 +172,11 @@ func (p *bulksPage) reload(ctx app.Context) {
 		default:
 			p.list, p.failure = l, nil
 			p.announcement = fmt.Sprintf("%s listed.", plural(l.Count, "bulk", "bulks"))
+			ids := make([]string, len(l.Bulks))
+			for i, b := range l.Bulks {
+				ids[i] = b.BulkID
+			}
+			p.totals.want(p.page, req.Connection, ids)
 		}
 	})
 }

@@ -265,7 +265,8 @@ func (p *submitPage) renderAction() app.UI {
 		)
 	case submitDone:
 		return app.Div().ID("submit-status").Class("all-clear").Role("status").Body(
-			app.P().Text(fmt.Sprintf("Submitted: %s made. Open a bulk to execute it.", plural(len(p.result.Submission.Chunks), "bulk", "bulks"))),
+			app.P().ID("submit-outcome").Text(submitOutcome(p.result)),
+			app.If(len(p.result.Existing) > 0, func() app.UI { return existingNotes(p.result) }),
 			bulkLinks("submitted-bulks", p.result.Submission),
 		)
 	case submitStopped:

@@ -79,7 +79,7 @@ func TestResultWorkbookPutsTheFailedRowsFirst(t *testing.T) {
 	k, _ := schema.Lookup("card_blocks")
 	v := validator(t)
 	results := []workbook.Result{
-		{Element: 0, Sheet: "Cards", Row: 2, BulkID: "41", Sequence: 0, Status: "COMPLETED"},
+		{Element: 0, Sheet: "Cards", Row: 2, BulkID: "41", Sequence: 0, Status: "COMPLETED", Response: `{"id":"7001"}`, OperationID: "op-0"},
 		{Element: 1, Sheet: "Cards", Row: 3, BulkID: "41", Sequence: 1, Status: "FAILED", Error: "SANDBOX_DECLINED: no"},
 		{Element: 2, Sheet: "Cards", Row: 5},
 	}
@@ -98,8 +98,8 @@ func TestResultWorkbookPutsTheFailedRowsFirst(t *testing.T) {
 	}
 	rows, _ := f.GetRows("Results")
 	want := [][]string{
-		{"Sheet", "Row", "Bulk", "Sequence", "Operation status", "Error", "Operation id"},
-		{"Cards", "2", "41", "0", "COMPLETED"},
+		{"Sheet", "Row", "Bulk", "Sequence", "Operation status", "Error", "Response", "Operation id"},
+		{"Cards", "2", "41", "0", "COMPLETED", "", `{"id":"7001"}`, "op-0"},
 		{"Cards", "3", "41", "1", "FAILED", "SANDBOX_DECLINED: no"},
 		{"Cards", "5", "", "", "NOT SUBMITTED"},
 	}

@@ -24,15 +24,18 @@ type Result struct {
 	BulkID   string
 	Sequence int
 	// Status is the operation's state, "" when the bulk did not list it;
-	// Error explains a failure.
+	// Error explains a failure, and Response is the API's answer to an
+	// operation that did not fail (such as the created transfer).
 	Status      string
 	Error       string
+	Response    string
 	OperationID string
 }
 
 // ResultWorkbook writes the outcome of a submission. Its Results sheet
 // has a row per element: where it was in the operator's file, its bulk
-// and sequence, its operation's status and error. When some operations
+// and sequence, its operation's status, the error of a failed operation
+// and the API's response to any other. When some operations
 // failed, a first sheet, "Failed rows", holds the failed elements with
 // their errors under the template's headers: fixed, it imports again
 // without a mapping step (an import reads the first sheet), and only the
@@ -71,7 +74,7 @@ func writeResultsSheet(f *excelize.File, results []Result) error {
 	if sheets {
 		header = []any{"Sheet", "Row"}
 	}
-	header = append(header, "Bulk", "Sequence", "Operation status", "Error", "Operation id")
+	header = append(header, "Bulk", "Sequence", "Operation status", "Error", "Response", "Operation id")
 	sw, err := f.NewStreamWriter(resultsSheet)
 	if err != nil {
 		return err
@@ -80,7 +83,7 @@ func writeResultsSheet(f *excelize.File, results []Result) error {
 	if err != nil {
 		return err
 	}
-	widths := []float64{12, 10, 14, 10, 22, 60, 24}
+	widths := []float64{12, 10, 14, 10, 22, 60, 40, 24}
 	for i, w := range widths[:len(header)] {
 		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
 			return err
@@ -105,7 +108,7 @@ func writeResultsSheet(f *excelize.File, results []Result) error {
 		if r.BulkID != "" {
 			bulk, seq = r.BulkID, r.Sequence
 		}
-		row = append(row, bulk, seq, status, r.Error, r.OperationID)
+		row = append(row, bulk, seq, status, r.Error, r.Response, r.OperationID)
 		cell, _ := excelize.CoordinatesToCellName(1, i+2)
 		if err := sw.SetRow(cell, row); err != nil {
 			return err

@@ -43,11 +43,54 @@ type BulkInfo struct {
 	Actions []string `json:"actions,omitempty"`
 	Final   bool     `json:"final,omitempty"`
 	// Source, Submission, Chunk and Chunks say where the bulk came from,
-	// when the journal knows it.
+	// when the journal knows it; Submission is "" for a bulk submitted
+	// elsewhere (another browser, the CLI, another program).
 	Source     string `json:"source,omitempty"`
 	Submission string `json:"submission,omitempty"`
 	Chunk      int    `json:"chunk,omitempty"`
 	Chunks     int    `json:"chunks,omitempty"`
+	// Submitted is when the API answered the submission with the bulk, a
+	// Unix time in milliseconds, as the journal recorded it; 0 when the
+	// journal does not know the bulk (the API keeps no such time).
+	Submitted int64 `json:"submitted,omitempty"`
+	// Kind is the bulk's kind (such as "transfers"), from the journal or
+	// from the operation it runs; "" when neither tells.
+	Kind string `json:"kind,omitempty"`
+}
+
+// JobBulkTotals sums the amounts of a bulk by currency, from the request
+// payloads of its operations, read a page at a time. A bulk's operations
+// never change, so the worker keeps the answer. Request: GetBulkTotals.
+// Result: BulkTotals. Progress: phase "reading operations".
+const JobBulkTotals = "bulk-totals"
+
+// GetBulkTotals is the request of JobBulkTotals.
+type GetBulkTotals struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+}
+
+// BulkTotals is the result of JobBulkTotals.
+type BulkTotals struct {
+	BulkID string `json:"bulkId"`
+	Kind   string `json:"kind,omitempty"`
+	// Elements is how many operations were summed.
+	Elements int `json:"elements"`
+	// MovesMoney is false for kinds without amounts (blocking cards,
+	// inviting users): then Totals is empty.
+	MovesMoney bool `json:"movesMoney,omitempty"`
+	// Totals are by currency, as the confirmation before a submission
+	// shows them.
+	Totals  []ControlTotal `json:"totals,omitempty"`
+	Failure *APIFailure    `json:"failure,omitempty"`
+}
+
+// An ExistingBulk is a chunk that the API answered with a bulk it had
+// made before: the same content was sent earlier with the same
+// idempotency-ref (from another browser, say). No new bulk was made.
+type ExistingBulk struct {
+	Chunk int      `json:"chunk"`
+	Bulk  BulkInfo `json:"bulk"`
 }
 
 // JobBulk reads the details of a bulk process. Request: GetBulk. Result:

@@ -144,6 +144,8 @@ type Submitted struct {
 	// Failure, when set, is why the submission stopped; the journal keeps
 	// where it stopped, and sending again resumes there.
 	Failure *APIFailure `json:"failure,omitempty"`
+	// Existing are the chunks answered with a bulk made before.
+	Existing []ExistingBulk `json:"existing,omitempty"`
 }
 
 // JobJournal lists the submissions the journal holds. Request: Journal.

@@ -14,6 +14,7 @@ func (s *Server) registerBulks() {
 	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)
 	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
 	s.RegisterConcurrent(worker.JobResultWorkbook, s.resultWorkbook)
+	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
 }
 
 // entriesByBulk returns the journal's submitted entries by bulk id; an
@@ -60,8 +61,17 @@ func bulkInfo(b *bulkapi.BulkProcess, e submission.Entry, known bool) worker.Bul
 	for _, a := range b.Status.Actions() {
 		info.Actions = append(info.Actions, string(a))
 	}
+	if k, err := kindOfOperation(b.Operation, false); err == nil {
+		info.Kind = k.ID
+	} else if k, err := kindOfOperation(b.Operation, true); err == nil {
+		info.Kind = k.ID
+	}
 	if known {
 		info.Source, info.Submission, info.Chunk, info.Chunks = e.Source, e.Submission, e.Chunk, e.Chunks
+		info.Kind = e.Kind
+		if e.State == submission.Submitted && !e.Updated.IsZero() {
+			info.Submitted = e.Updated.UnixMilli()
+		}
 	}
 	return info
 }

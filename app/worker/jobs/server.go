@@ -49,6 +49,7 @@ type Server struct {
 	documents  *Documents
 	validator  *schema.Validator
 	submit     *submitState
+	totals     totalsCache
 	storage    *pageStorage
 	// limits are the operator's amount limits, for every document built.
 	limits ingest.AmountLimits

@@ -308,8 +308,9 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (w
 	defer s.submit.release(plan)
 
 	total := len(plan.Chunks)
+	watch := newRepeatWatch(cl, j, plan)
 	sub := submission.Submitter{
-		Sender:  cl,
+		Sender:  watch,
 		Journal: j,
 		OnProgress: func(p submission.Progress) {
 			pr := worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)}
@@ -322,7 +323,7 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (w
 	}
 	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", plural(total, "chunk", "chunks"))})
 	_, err = sub.Submit(ctx, plan)
-	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan)}
+	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found}
 	if err == nil {
 		return out, nil
 	}

@@ -134,7 +134,7 @@ func (s *Server) resultWorkbook(c *Call) (any, error) {
 			row := workbook.Result{Element: el, BulkID: e.BulkID, Sequence: i}
 			row.Sheet, row.Row = e.Row(i)
 			if ok {
-				row.Sequence, row.Status, row.Error, row.OperationID = r.Sequence, string(r.Status), r.Error, r.OperationID
+				row.Sequence, row.Status, row.Error, row.Response, row.OperationID = r.Sequence, string(r.Status), r.Error, r.Response, r.OperationID
 			}
 			results = append(results, row)
 			if row.Status == string(bulkapi.OpFailed) || row.Status == string(bulkapi.OpCancelled) {

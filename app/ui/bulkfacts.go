@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// What tells two bulks apart for an operator: the state in words, when
+// it was submitted, from which file, and what it holds (its element count
+// and its totals per currency).
+
+// stateWords says where a bulk stands in an operator's words: "Submitted,
+// waiting to be executed", "Running: 1,200 of 2,000 done". Progress is
+// told only when the API counted the operations (a bulk's details; a list
+// gives no counts).
+func stateWords(b worker.BulkInfo) string {
+	n := count(b.Operations)
+	counted := b.Counts != nil
+	failed := b.Counts["FAILED"]
+	switch b.Status {
+	case "SUBMITTED":
+		return "Submitted, waiting to be executed"
+	case "RUNNING":
+		if counted {
+			return fmt.Sprintf("Running: %s of %s done", count(b.Done), n)
+		}
+		return "Running"
+	case "PAUSED":
+		if counted {
+			return fmt.Sprintf("Paused: %s of %s done", count(b.Done), n)
+		}
+		return "Paused"
+	case "COMPLETED":
+		return fmt.Sprintf("Completed: all %s done", n)
+	case "PARTIALLY_COMPLETED":
+		if counted {
+			return fmt.Sprintf("Partially completed: %s of %s failed", count(failed), n)
+		}
+		return "Partially completed: some operations failed"
+	case "FAILED":
+		return "Failed: no operation was executed"
+	case "CANCELLED":
+		if counted {
+			return fmt.Sprintf("Cancelled: %s of %s had run; the others never will", count(b.Done-b.Counts["CANCELLED"]), n)
+		}
+		return "Cancelled: the operations not yet run never will"
+	}
+	return statusWord(b.Status)
+}
+
+// bulkStateBadge shows a bulk's state in words and colour.
+func bulkStateBadge(b worker.BulkInfo) app.UI {
+	return app.Span().Class("state", "state-"+b.Status).Text(stateWords(b))
+}
+
+// elsewhere is what the console says of a bulk its journal does not know.
+const elsewhere = "submitted elsewhere"
+
+// submittedAt says when the bulk was submitted, as the journal recorded:
+// the API keeps no such time.
+func submittedAt(b worker.BulkInfo) string {
+	if b.Submitted == 0 {
+		return "unknown"
+	}
+	return millis(b.Submitted)
+}
+
+// executedText says when the bulk ran: "2026-03-02 10:15:00 to
+// 10:17:41", the end's date only when it differs.
+func executedText(b worker.BulkInfo) string {
+	if b.Started == 0 {
+		return ""
+	}
+	s := millis(b.Started)
+	if b.Finished == 0 {
+		return "since " + s
+	}
+	end := millis(b.Finished)
+	if end[:10] == s[:10] {
+		end = end[11:]
+	}
+	return s + " to " + end
+}
+
+// sourceOf names the file a bulk came from, or says the journal does not
+// know it.
+func sourceOf(b worker.BulkInfo) string {
+	if s := bulkSource(b); s != "" {
+		return s
+	}
+	if b.Submission != "" {
+		return "a request without a file name"
+	}
+	return elsewhere
+}
+
+// totalsText writes a bulk's totals on one line: "EUR 1,234.56 · GBP
+// 10.00"; "" while they are not known.
+func totalsText(t *worker.BulkTotals) string {
+	switch {
+	case t == nil:
+		return ""
+	case t.Failure != nil:
+		return "not read: " + t.Failure.Summary
+	case !t.MovesMoney:
+		return "no amounts (" + kindTitle(t.Kind) + ")"
+	case len(t.Totals) == 0:
+		return "no readable amount"
+	}
+	parts := make([]string, len(t.Totals))
+	for i, ct := range t.Totals {
+		parts[i] = ct.Label + " " + ct.Amount
+	}
+	return strings.Join(parts, " · ")
+}
+
+// modeWords says what an execution mode does when an operation fails.
+func modeWords(mode string) string {
+	switch mode {
+	case "ON_FAILURE_STOP":
+		return "If an operation fails, the bulk stops there: the operations after it do not run."
+	case "ON_FAILURE_CONTINUE":
+		return "If an operation fails, the others still run; the failed ones are listed afterwards, to fix and submit again."
+	}
+	return "If an operation fails, the API's default applies."
+}
+
+// totalsQueue reads the totals of the bulks a page lists, one bulk at a
+// time (each is a read of every operation of the bulk), and keeps them.
+type totalsQueue struct {
+	got     map[string]*worker.BulkTotals
+	waiting []string
+	conn    worker.Connection
+	busy    bool
+}
+
+func totalsKey(backOffice bool, id string) string { return fmt.Sprint(backOffice, " ", id) }
+
+// of returns the totals of a bulk, nil while they are not read.
+func (q *totalsQueue) of(backOffice bool, id string) *worker.BulkTotals {
+	return q.got[totalsKey(backOffice, id)]
+}
+
+// want asks for the totals of the bulks ids not read yet, instead of
+// those asked before.
+func (q *totalsQueue) want(ctx app.Context, conn worker.Connection, ids []string) {
+	q.conn = conn
+	q.waiting = q.waiting[:0]
+	for _, id := range ids {
+		if q.of(conn.BackOffice, id) == nil {
+			q.waiting = append(q.waiting, id)
+		}
+	}
+	if !q.busy {
+		q.next(ctx)
+	}
+}
+
+func (q *totalsQueue) next(ctx app.Context) {
+	if len(q.waiting) == 0 {
+		return
+	}
+	id, conn := q.waiting[0], q.conn
+	q.waiting = q.waiting[1:]
+	q.busy = true
+	runJob(ctx, worker.JobBulkTotals, worker.GetBulkTotals{Connection: conn, BulkID: id}, nil, func(t worker.BulkTotals, _ app.Value, err error) {
+		q.busy = false
+		if err != nil {
+			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}}
+		}
+		if q.got == nil {
+			q.got = make(map[string]*worker.BulkTotals)
+		}
+		q.got[totalsKey(conn.BackOffice, id)] = &t
+		q.next(ctx)
+	})
+}
+
+// submitOutcome says what a submission made: the bulks the API made for
+// it, apart from those it answered with because it had made them before.
+func submitOutcome(r worker.Submitted) string {
+	made := len(r.Submission.Chunks) - len(r.Existing)
+	if len(r.Existing) == 0 {
+		return fmt.Sprintf("Submitted: %s made. Open a bulk to execute it.", plural(made, "bulk", "bulks"))
+	}
+	s := "Submitted, but "
+	if made == 0 {
+		s += "no new bulk was made: "
+	} else {
+		s += plural(made, "new bulk was made", "new bulks were made") + ", and "
+	}
+	if len(r.Existing) == 1 {
+		s += "the API answered with a bulk it had made before for the same content."
+	} else {
+		s += fmt.Sprintf("the API answered %s with bulks it had made before for the same content.", plural(len(r.Existing), "chunk", "chunks"))
+	}
+	return s
+}
+
+// existingNotes name each bulk the API had made before, with its state.
+func existingNotes(r worker.Submitted) app.UI {
+	return app.Ul().ID("existing-bulks").Class("warning-box").Body(
+		app.Range(r.Existing).Slice(func(i int) app.UI {
+			e := r.Existing[i]
+			which, name := "", "Bulk "
+			if len(r.Submission.Chunks) > 1 {
+				which, name = fmt.Sprintf("Chunk %d: ", e.Chunk+1), "bulk "
+			}
+			return app.Li().DataSet("bulk", e.Bulk.BulkID).Body(
+				app.Text(which),
+				app.A().Href(bulkHref(e.Bulk.BulkID, r.Submission.BackOffice)).DataSet("bulk", e.Bulk.BulkID).Text(name+e.Bulk.BulkID),
+				app.Text(fmt.Sprintf(" is not new: the same content was sent before with the same idempotency-ref, perhaps from another browser or the command line. It is %s.", lowerFirst(stateWords(e.Bulk)))),
+			)
+		}),
+	)
+}
+
+// lowerFirst lowers the first letter of a sentence put inside another.
+func lowerFirst(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
+}

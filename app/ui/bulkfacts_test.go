@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+func TestStateWordsSayWhereABulkStands(t *testing.T) {
+	counted := func(status string, done int, counts map[string]int) worker.BulkInfo {
+		return worker.BulkInfo{Status: status, Operations: 2000, Done: done, Counts: counts}
+	}
+	for _, c := range []struct {
+		b    worker.BulkInfo
+		want string
+	}{
+		{counted("SUBMITTED", 0, map[string]int{"SUBMITTED": 2000}), "Submitted, waiting to be executed"},
+		{counted("RUNNING", 1200, map[string]int{"COMPLETED": 1200, "SUBMITTED": 800}), "Running: 1,200 of 2,000 done"},
+		{worker.BulkInfo{Status: "RUNNING", Operations: 2000}, "Running"},
+		{counted("PAUSED", 300, map[string]int{"COMPLETED": 300}), "Paused: 300 of 2,000 done"},
+		{counted("COMPLETED", 2000, map[string]int{"COMPLETED": 2000}), "Completed: all 2,000 done"},
+		{counted("PARTIALLY_COMPLETED", 2000, map[string]int{"COMPLETED": 1950, "FAILED": 50}), "Partially completed: 50 of 2,000 failed"},
+		{counted("FAILED", 0, map[string]int{"SUBMITTED": 2000}), "Failed: no operation was executed"},
+		{counted("CANCELLED", 2000, map[string]int{"COMPLETED": 700, "CANCELLED": 1300}), "Cancelled: 700 of 2,000 had run; the others never will"},
+	} {
+		if got := stateWords(c.b); got != c.want {
+			t.Errorf("%s: %q, want %q", c.b.Status, got, c.want)
+		}
+	}
+}
+
+func TestAnEarlierBulkIsNotCountedAsMade(t *testing.T) {
+	two := worker.SubmissionInfo{Chunks: []worker.ChunkInfo{{BulkID: "7"}, {BulkID: "8"}}}
+	if got := submitOutcome(worker.Submitted{Submission: two}); got != "Submitted: 2 bulks made. Open a bulk to execute it." {
+		t.Errorf("new bulks: %q", got)
+	}
+	one := worker.SubmissionInfo{Chunks: []worker.ChunkInfo{{BulkID: "7"}}}
+	got := submitOutcome(worker.Submitted{Submission: one, Existing: []worker.ExistingBulk{{Bulk: worker.BulkInfo{BulkID: "7", Status: "RUNNING"}}}})
+	if strings.Contains(got, "made.") || !strings.Contains(got, "no new bulk was made") || !strings.Contains(got, "made before") {
+		t.Errorf("an earlier bulk: %q", got)
+	}
+	got = submitOutcome(worker.Submitted{Submission: two, Existing: []worker.ExistingBulk{{Chunk: 1, Bulk: worker.BulkInfo{BulkID: "8"}}}})
+	if !strings.HasPrefix(got, "Submitted, but 1 new bulk was made, and the API answered with a bulk it had made before") {
+		t.Errorf("one of two: %q", got)
+	}
+}
+
+func TestTotalsText(t *testing.T) {
+	tot := &worker.BulkTotals{MovesMoney: true, Totals: []worker.ControlTotal{{Label: "EUR", Amount: "1,234.56"}, {Label: "GBP", Amount: "10.00"}}}
+	if got := totalsText(tot); got != "EUR 1,234.56 · GBP 10.00" {
+		t.Errorf("totals %q", got)
+	}
+	if got := totalsText(nil); got != "" {
+		t.Errorf("unknown totals %q", got)
+	}
+	if got := sourceOf(worker.BulkInfo{BulkID: "9"}); got != "submitted elsewhere" {
+		t.Errorf("source of a bulk the journal does not know: %q", got)
+	}
+}
