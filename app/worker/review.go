@@ -255,6 +255,9 @@ type Summary struct {
 	WorkerMemory uint64 `json:"workerMemory,omitempty"`
 	// Problems is the first page of problems (JobProblems gives more).
 	Problems []Problem `json:"problems"`
+	// Draft says whether the document and its edits are kept in the
+	// browser (see JobRestoreDraft).
+	Draft DraftState `json:"draft"`
 }
 
 // MaxSources is how many source instruments a Summary lists.
