@@ -14,7 +14,7 @@ func TestOpsRoundTripWithoutDocumentNumbers(t *testing.T) {
 	bo := true
 	ops := []draft.Op{
 		{Seq: 1, Prepare: &worker.Prepare{Document: 7, Kind: "transfers", BackOffice: &bo, HeaderRow: 2,
-			Columns: []worker.ColumnChoice{{Column: 3, Field: "destination.id"}},
+			Columns:  []worker.ColumnChoice{{Column: 3, Field: "destination.id"}},
 			Settings: &worker.Settings{Amounts: "major", Decimal: ","}, Chosen: []string{"amounts", "decimal"}, Build: true}},
 		{Seq: 2, Edit: &draft.Edit{Element: 41, Column: 5, Value: "EUR"}},
 		{Seq: 3, Replace: &worker.Replace{Document: 7, Column: 5, Find: "eur", With: "EUR", WholeCell: true}},
