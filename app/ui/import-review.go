@@ -420,6 +420,7 @@ func (p *importPage) updateSummary(s *worker.Summary) {
 	}
 	p.sum = s
 	p.problems = s.Problems
+	p.noteDraft(s.Draft)
 }
 
 func (p *importPage) renderProblems() app.UI {

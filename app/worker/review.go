@@ -129,6 +129,9 @@ type Prepared struct {
 	Ready bool `json:"ready,omitempty"`
 	// Summary is set when the document was built (JobOpen with Auto).
 	Summary *Summary `json:"summary,omitempty"`
+	// Draft says whether the document is kept in the browser (see
+	// JobRestoreDraft).
+	Draft DraftState `json:"draft"`
 }
 
 // A Sheet is one sheet of a workbook.

@@ -29,8 +29,9 @@ func (s *Server) open(c *Call) (any, error) {
 		return nil, err
 	}
 	s.beginDraft(c.Context(), d, req, c.Data)
+	p.Draft = s.draftOf(d)
 	if p.Summary != nil {
-		p.Summary.Draft = s.draftOf(d)
+		p.Summary.Draft = p.Draft
 	}
 	return p, nil
 }
@@ -106,8 +107,9 @@ func (s *Server) prepare(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.Draft = s.draftOf(d)
 	if p.Summary != nil {
-		p.Summary.Draft = s.draftOf(d)
+		p.Summary.Draft = p.Draft
 	}
 	return p, nil
 }
