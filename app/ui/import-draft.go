@@ -101,12 +101,13 @@ func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	p.errorsOnly = false
 	p.step = stepChoose
 	p.noteDraft(worker.DraftState{})
-	p.announcement = "Started over: the file and its edits are discarded."
 	if work := background(); work != nil {
 		work.Run(worker.JobDiscardDraft, worker.DiscardDraft{}, nil, workerHandlers(p.ctx, nil, func(_ []byte, _ app.Value, err error) {
 			if err != nil {
 				p.fail("The file you were working on could not be discarded from this browser: " + errorText(err))
+				return
 			}
+			p.announcement = "Started over: the file and its edits are discarded."
 		}))
 	}
 	p.ctx.Defer(func(app.Context) { focusByID("kind") })
@@ -121,14 +122,15 @@ func (p *importPage) renderDraft() app.UI {
 		return bar
 	}
 	d := p.draft
-	text := "Kept while this tab is open; a reload loses it."
+	name := p.prep.FileName
+	text := name + " is kept while this tab is open; a reload loses it."
 	switch {
 	case d.Error != "":
 		text = sentence(d.Error)
 	case d.Kept && d.Edits > 0:
-		text = "Kept in this browser with your " + plural(d.Edits, "edit", "edits") + " saved: a reload, another page or “Back to the file” brings it back."
+		text = name + " is kept in this browser with your " + plural(d.Edits, "edit", "edits") + " saved: a reload, another page or “Back to the file” brings it back."
 	case d.Kept:
-		text = "Kept in this browser: a reload, another page or “Back to the file” brings it back."
+		text = name + " is kept in this browser: a reload, another page or “Back to the file” brings it back."
 	}
 	status := app.P().ID("draft-status").Class("hint").Aria("live", "polite").Text(text)
 	if d.Error != "" {
