@@ -90,6 +90,8 @@ func (s *Server) beginDraft(ctx context.Context, d *Document, req worker.Open, d
 // read the file's table again, which throws the edits made to the table
 // before away: those leave the log.
 func (s *Server) recordDraft(ctx context.Context, d *Document, op draft.Op, reread bool) {
+	// A canceled job still changed the document: its op is stored.
+	ctx = context.WithoutCancel(ctx)
 	st := &s.draft
 	st.mu.Lock()
 	if d == nil || d.ID != st.doc {

@@ -101,9 +101,13 @@ func (s *Server) prepare(c *Call) (any, error) {
 	// and go only when the table is read again.
 	table := d.table
 	p, err := s.prepareDocument(c, d, req)
-	if c.Context().Err() == nil {
-		s.recordDraft(c.Context(), d, draft.Op{Prepare: &req}, d.table != table)
+	op := req
+	if c.Context().Err() != nil {
+		// Canceled, most often while building: what it changed before
+		// stays, the build does not.
+		op.Auto, op.Build = false, false
 	}
+	s.recordDraft(c.Context(), d, draft.Op{Prepare: &op}, d.table != table)
 	if err != nil {
 		return nil, err
 	}
