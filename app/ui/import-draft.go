@@ -22,7 +22,10 @@ var (
 	// closing or reloading the tab then asks first. The edits are stored,
 	// and a reload brings them back, but the operator may not know it.
 	unsubmittedEdits atomic.Bool
-	guardOnce        sync.Once
+	// editsOnTheirWay counts the edits sent to the worker and not yet
+	// answered: not stored yet.
+	editsOnTheirWay atomic.Int32
+	guardOnce       sync.Once
 )
 
 // guardLeaving asks the browser to confirm closing or reloading the tab
@@ -30,7 +33,7 @@ var (
 func guardLeaving() {
 	guardOnce.Do(func() {
 		app.Window().Call("addEventListener", "beforeunload", app.FuncOf(func(_ app.Value, args []app.Value) any {
-			if unsubmittedEdits.Load() && len(args) > 0 {
+			if (unsubmittedEdits.Load() || editsOnTheirWay.Load() > 0) && len(args) > 0 {
 				args[0].Call("preventDefault")
 				args[0].Set("returnValue", "")
 			}
@@ -51,6 +54,12 @@ func guardLeaving() {
 func (p *importPage) noteDraft(d worker.DraftState) {
 	p.draft = d
 	unsubmittedEdits.Store(d.Edits > 0)
+}
+
+// saving follows the edits on their way to be stored.
+func (p *importPage) saving(ctx app.Context, delta int) {
+	editsOnTheirWay.Add(int32(delta))
+	p.later(func() {})
 }
 
 // restoreDraft asks the worker for the import in progress.
@@ -123,6 +132,12 @@ func (p *importPage) renderDraft() app.UI {
 	}
 	d := p.draft
 	name := p.prep.FileName
+	if editsOnTheirWay.Load() > 0 {
+		return bar.Body(
+			app.P().ID("draft-status").Class("hint").Aria("live", "polite").Text("Saving your edit in this browser…"),
+			app.Button().ID("start-over").Type("button").Class("button", "button-quiet").Text("Start over").Disabled(true),
+		)
+	}
 	text := name + " is kept while this tab is open; a reload loses it."
 	switch {
 	case d.Error != "":
