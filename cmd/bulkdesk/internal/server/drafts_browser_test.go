@@ -85,6 +85,7 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 	// The step that shows how it is read is the operator's too.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("step-read")))
 	b.WaitFor(10*time.Second, "the reading step", `document.getElementById("amounts-major")?.checked === true`)
+	shootElement(t, b, "main", "drafts-read.png")
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("step-review")))
 	b.WaitFor(10*time.Second, "the review again", resultShown)
 
