@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 )
@@ -202,3 +203,29 @@ func TestASubmissionTakesTheDraftAwayButAFailedOneKeepsIt(t *testing.T) {
 }
 
 func contains(b []byte, s string) bool { return len(s) > 0 && strings.Contains(string(b), `"`+s+`"`) }
+
+func TestADraftOfAWorkbookKeepsTheSheetChosen(t *testing.T) {
+	store := draft.NewMemory()
+	h := newHarness(t, withDrafts(store))
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, twoSheets(t)))
+	doc := p.Document
+	// The hidden sheet, then back to the transfers, chosen this time, and
+	// one amount changed.
+	h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Sheet: "Notes"}, nil))
+	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Sheet: "Transfers", Build: true}, nil))
+	var edited worker.Edited
+	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 1, Column: 6, Text: "275"}, nil), &edited)
+	want := comparable(t, *h.restore().Prepared)
+
+	h2 := newHarness(t, withDrafts(store))
+	r := h2.restore()
+	if got := comparable(t, *r.Prepared); got != want {
+		t.Errorf("the restored workbook differs:\n got %s\nwant %s", got, want)
+	}
+	if r.Prepared.Sheet != "Transfers" || r.Prepared.Reading.Sheet.How != reading.Chosen || r.Prepared.Summary.Totals[0].Minor != "1325" {
+		t.Errorf("restored: sheet %q (%s), totals %+v", r.Prepared.Sheet, r.Prepared.Reading.Sheet.How, r.Prepared.Summary.Totals)
+	}
+	if got := h2.cell(r.Prepared.Document, 1, 6); got != "275" {
+		t.Errorf("the edited amount is %q", got)
+	}
+}
