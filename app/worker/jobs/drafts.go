@@ -25,13 +25,16 @@ type draftState struct {
 	// worker (IndexedDB), not memory.
 	store      draft.Store
 	persistent bool
-	// doc is the draft's document, 0 when there is none.
-	doc int
+	// doc is the draft's document, 0 when there is none; stored says
+	// the store holds it, all of it: a file too large, or a change that
+	// could not be stored, leaves the document in the worker only.
+	doc    int
+	stored bool
 	// seq numbers the last op; changes are the seqs of the ops that
 	// changed cells, dropped when a rebuild throws them away.
 	seq     int
 	changes []int
-	// err is why the last change could not be stored.
+	// err is why the document is not stored.
 	err string
 }
 
@@ -62,7 +65,7 @@ func (s *Server) draftOf(d *Document) worker.DraftState {
 	if d == nil || d.ID != st.doc {
 		return worker.DraftState{}
 	}
-	return worker.DraftState{Kept: st.persistent && st.err == "", Edits: len(st.changes), Error: st.err}
+	return worker.DraftState{Kept: st.persistent && st.stored, Edits: len(st.changes), Error: st.err}
 }
 
 // beginDraft starts the draft of a document just opened, replacing any
@@ -80,9 +83,9 @@ func (s *Server) beginDraft(ctx context.Context, d *Document, req worker.Open, d
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.doc, st.seq, st.changes, st.err = d.ID, 0, nil, ""
+	st.doc, st.stored, st.seq, st.changes, st.err = d.ID, err == nil, 0, nil, ""
 	if err != nil {
-		st.doc, st.err = 0, err.Error()
+		st.err = err.Error()
 	}
 }
 
@@ -104,22 +107,29 @@ func (s *Server) recordDraft(ctx context.Context, d *Document, op draft.Op, rere
 	}
 	st.seq++
 	op.Seq = st.seq
+	if op.Changes() {
+		st.changes = append(st.changes, op.Seq)
+	}
+	stored := st.stored
 	st.mu.Unlock()
+	if !stored {
+		return
+	}
 	store := s.drafts(ctx)
 	err := store.Drop(ctx, drop...)
 	if err == nil {
 		err = store.Append(ctx, op)
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if err != nil {
-		st.err = "this change is not kept in the browser: " + err.Error()
+	if err == nil {
 		return
 	}
-	st.err = ""
-	if op.Changes() {
-		st.changes = append(st.changes, op.Seq)
-	}
+	// A log with a change missing would replay into another document:
+	// the draft goes, and the page says so.
+	_ = store.Clear(ctx)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.stored = false
+	st.err = "the file is no longer kept in the browser, and a reload would lose your changes: " + err.Error()
 }
 
 // discardDraft removes the draft.
@@ -127,7 +137,7 @@ func (s *Server) discardDraft(ctx context.Context) error {
 	store := s.drafts(ctx)
 	st := &s.draft
 	st.mu.Lock()
-	st.doc, st.seq, st.changes, st.err = 0, 0, nil, ""
+	st.doc, st.stored, st.seq, st.changes, st.err = 0, false, 0, nil, ""
 	st.mu.Unlock()
 	return store.Clear(ctx)
 }
@@ -186,7 +196,7 @@ func (s *Server) restoreDraft(c *Call) (any, error) {
 	}
 	st := &s.draft
 	st.mu.Lock()
-	st.doc, st.err, st.changes = d.ID, "", nil
+	st.doc, st.stored, st.err, st.changes = d.ID, true, "", nil
 	for _, o := range dr.Ops {
 		st.seq = max(st.seq, o.Seq)
 		if o.Changes() {

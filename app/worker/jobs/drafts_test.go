@@ -3,6 +3,7 @@ package jobs_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -227,5 +228,31 @@ func TestADraftOfAWorkbookKeepsTheSheetChosen(t *testing.T) {
 	}
 	if got := h2.cell(r.Prepared.Document, 1, 6); got != "275" {
 		t.Errorf("the edited amount is %q", got)
+	}
+}
+
+// failingStore refuses ops, as a full IndexedDB does.
+type failingStore struct{ *draft.Memory }
+
+func (failingStore) Append(context.Context, draft.Op) error { return errors.New("QuotaExceededError") }
+
+func TestAChangeThatCannotBeStoredEndsTheDraftButNotTheDocument(t *testing.T) {
+	store := failingStore{draft.NewMemory()}
+	h := newHarness(t, withDrafts(store))
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	if !p.Draft.Kept {
+		t.Fatalf("the file is not kept: %+v", p.Draft)
+	}
+	var edited worker.Edited
+	h.result(h.send(worker.JobEdit, worker.Edit{Document: p.Document, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
+	if d := edited.Summary.Draft; d.Kept || d.Edits != 1 || !strings.Contains(d.Error, "no longer kept") || !strings.Contains(d.Error, "QuotaExceededError") {
+		t.Errorf("after a change not stored: %+v", d)
+	}
+	// The worker still holds it for the page; a reload would not.
+	if r := h.restore(); !r.Found || r.Prepared.Summary.Invalid != 0 {
+		t.Errorf("restored from the worker: %+v", r)
+	}
+	if r := newHarness(t, withDrafts(store)).restore(); r.Found {
+		t.Errorf("a partial draft was replayed: %+v", r)
 	}
 }
