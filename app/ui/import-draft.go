@@ -67,7 +67,7 @@ func (p *importPage) restoreDraft(ctx app.Context) {
 	if background() == nil {
 		return
 	}
-	p.start(ctx, "Looking for the file you were working on", func(run int, h workerclient.Handlers) func() {
+	p.start(ctx, "Looking for a file kept in this browser", func(run int, h workerclient.Handlers) func() {
 		id := background().Run(worker.JobRestoreDraft, worker.RestoreDraft{}, nil, h)
 		return func() { background().Cancel(id) }
 	}, p.restored)
