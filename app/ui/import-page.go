@@ -69,6 +69,9 @@ type importPage struct {
 	limits string
 
 	announcement string
+	// draft is what the worker last said of the draft of the open file
+	// (import-draft.go).
+	draft worker.DraftState
 	// run numbers the loading jobs; the answers of a replaced one are
 	// ignored.
 	run int
@@ -100,7 +103,13 @@ func (p *importPage) OnInit() {
 	p.kinds = loadConfig().Kinds
 }
 
-func (p *importPage) OnMount(ctx app.Context) { p.ctx = ctx }
+func (p *importPage) OnMount(ctx app.Context) {
+	p.ctx = ctx
+	guardLeaving()
+	if p.prep == nil {
+		p.restoreDraft(ctx)
+	}
+}
 
 func (p *importPage) OnDismount() { p.stop() }
 
@@ -113,6 +122,7 @@ func (p *importPage) Render() app.UI {
 	return newShell().Route("/").Announcement(p.announcement).Content(
 		app.P().Class("lead").Text("Check a bulk before you submit it: choose what it does, load the spreadsheet, CSV or JSON file, check how it is read, and fix every problem at its cell."),
 		p.renderSteps(),
+		p.renderDraft(),
 		p.renderChoose(),
 		p.renderStatus(),
 		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
@@ -400,8 +410,14 @@ func (p *importPage) prepared(ctx app.Context, body []byte) {
 		p.fail("The file's description could not be read: " + err.Error())
 		return
 	}
-	p.prep = &pr
+	p.showPrepared(ctx, &pr)
+}
+
+// showPrepared shows how a document is read, or its review when built.
+func (p *importPage) showPrepared(ctx app.Context, pr *worker.Prepared) {
+	p.prep = pr
 	p.pending = nil
+	p.noteDraft(pr.Draft)
 	if pr.Kind != "" {
 		p.kindID, p.backOffice = pr.Kind, pr.BackOffice
 	}
@@ -439,6 +455,7 @@ func (p *importPage) prepared(ctx app.Context, body []byte) {
 func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 	first := p.sum == nil || p.sum.Document != s.Document
 	p.sum = s
+	p.noteDraft(s.Draft)
 	p.problems = s.Problems
 	p.step = stepReview
 	if first {

@@ -40,6 +40,7 @@ func (p *importPage) renderReview() app.UI {
 			Focus(p.focus).
 			MemoryNote(s.WorkerMemory).
 			OnEdited(p.edited).
+			OnSaving(p.saving).
 			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }),
 		p.renderProblems(),
 		p.renderExports(),
@@ -420,6 +421,7 @@ func (p *importPage) updateSummary(s *worker.Summary) {
 	}
 	p.sum = s
 	p.problems = s.Problems
+	p.noteDraft(s.Draft)
 }
 
 func (p *importPage) renderProblems() app.UI {

@@ -38,6 +38,8 @@ type reviewGrid struct {
 	ImemoryNote uint64
 	IonEdited   func(ctx app.Context, e worker.Edited)
 	IonAnnounce func(ctx app.Context, text string)
+	// IonSaving hears of each edit sent (+1) and answered (-1).
+	IonSaving func(ctx app.Context, delta int)
 
 	// The rows held: [offset, offset+len(rows)) of a view of total rows,
 	// at version.
@@ -104,6 +106,13 @@ func (g *reviewGrid) Focus(f gridFocus) *reviewGrid {
 // OnEdited sets what receives the result of an edit.
 func (g *reviewGrid) OnEdited(f func(ctx app.Context, e worker.Edited)) *reviewGrid {
 	g.IonEdited = f
+	return g
+}
+
+// OnSaving sets what hears of the edits on their way to the worker: +1
+// when one is sent, -1 when it is answered, stored or refused.
+func (g *reviewGrid) OnSaving(f func(ctx app.Context, delta int)) *reviewGrid {
+	g.IonSaving = f
 	return g
 }
 
@@ -622,7 +631,13 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 		g.rows[i].Cells = cells
 	}
 	req := worker.Edit{Document: g.Idoc, Element: r.Element, Column: col, Text: text}
+	if g.IonSaving != nil {
+		g.IonSaving(g.ctx, 1)
+	}
 	work.Run(worker.JobEdit, req, nil, workerHandlers(g.ctx, nil, func(body []byte, _ app.Value, err error) {
+		if g.IonSaving != nil {
+			g.IonSaving(g.ctx, -1)
+		}
 		if err != nil {
 			if g.IonAnnounce != nil {
 				g.IonAnnounce(g.ctx, "The change was not made: "+errorText(err))

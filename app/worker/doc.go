@@ -58,6 +58,18 @@
 // Chosen the settings the operator decided, which are then marked as
 // their choice even where they equal the default.
 //
+// # The draft
+//
+// The import in progress survives the page: JobOpen keeps the file's bytes
+// in the worker's IndexedDB (package draft), and every job that changes
+// the document adds its request to a log there before it answers, so that
+// what the page shows as saved is stored (Summary.Draft says so). A page
+// that mounts asks for it with JobRestoreDraft: the worker answers with
+// the document it holds or, after a reload, opens the bytes again and
+// replays the log. A successful JobSubmit and JobDiscardDraft remove it.
+// The worker keeps it, not the page, because the worker holds the bytes
+// and runs the changes; the page keeps only where the operator is.
+//
 // # Submission and the API
 //
 // The jobs that call the API (connection.go, submit.go, bulks.go) take a

@@ -129,6 +129,9 @@ type Prepared struct {
 	Ready bool `json:"ready,omitempty"`
 	// Summary is set when the document was built (JobOpen with Auto).
 	Summary *Summary `json:"summary,omitempty"`
+	// Draft says whether the document is kept in the browser (see
+	// JobRestoreDraft).
+	Draft DraftState `json:"draft"`
 }
 
 // A Sheet is one sheet of a workbook.
@@ -255,6 +258,9 @@ type Summary struct {
 	WorkerMemory uint64 `json:"workerMemory,omitempty"`
 	// Problems is the first page of problems (JobProblems gives more).
 	Problems []Problem `json:"problems"`
+	// Draft says whether the document and its edits are kept in the
+	// browser (see JobRestoreDraft).
+	Draft DraftState `json:"draft"`
 }
 
 // MaxSources is how many source instruments a Summary lists.

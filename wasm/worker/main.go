@@ -12,6 +12,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
@@ -25,6 +26,13 @@ func main() {
 	server.Yield = func() { time.Sleep(time.Millisecond) }
 	server.OpenJournal = func(ctx context.Context) (submission.Journal, string, error) {
 		return openJournal(ctx, self, server.PageStorage())
+	}
+	server.OpenDrafts = func(ctx context.Context) (draft.Store, error) {
+		store, err := draft.OpenIndexedDB(ctx, self.Get("indexedDB"), draftName)
+		if err != nil {
+			return nil, err
+		}
+		return store, nil
 	}
 
 	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -42,6 +50,9 @@ func main() {
 	post(self, worker.Message{Type: worker.TypeReady})
 	server.Run(context.Background())
 }
+
+// draftName names the IndexedDB database of the import in progress.
+const draftName = "bulkdesk-draft"
 
 // journalName names the console's submission journal: one per origin.
 const journalName = "bulkdesk"

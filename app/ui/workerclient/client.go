@@ -36,6 +36,8 @@ type Client struct {
 	failure *worker.Error
 	onReady []func()
 	onWarm  []func()
+	// watchers receive the results of the jobs they name, whoever ran them.
+	watchers map[string][]func(result []byte)
 }
 
 // Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm.
@@ -109,6 +111,17 @@ func (c *Client) reach(state *bool, waiting *[]func()) {
 func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
 	body, err := json.Marshal(req)
 	c.mu.Lock()
+	if ws := c.watchers[job]; len(ws) > 0 {
+		done := h.Done
+		h.Done = func(result []byte, data app.Value, err error) {
+			done(result, data, err)
+			if err == nil {
+				for _, w := range ws {
+					w(result)
+				}
+			}
+		}
+	}
 	c.nextID++
 	id := c.nextID
 	failure := c.failure
@@ -166,6 +179,17 @@ func (c *Client) RunFile(job string, req any, file app.Value, h Handlers) (cance
 			c.Cancel(id)
 		}
 	}
+}
+
+// Watch calls f with the result of every job named job that succeeds,
+// after its own handlers: a page learns of what another page did.
+func (c *Client) Watch(job string, f func(result []byte)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.watchers == nil {
+		c.watchers = make(map[string][]func([]byte))
+	}
+	c.watchers[job] = append(c.watchers[job], f)
 }
 
 // Cancel asks the worker to stop job id; its Done then receives an error

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
@@ -17,13 +18,28 @@ import (
 // the message says why and what to do.
 const CodeUnreadable = "unreadable"
 
-// open runs worker.JobOpen.
+// open runs worker.JobOpen, and starts the document's draft.
 func (s *Server) open(c *Call) (any, error) {
 	var req worker.Open
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d := &Document{FileName: req.FileName, data: c.Data, text: req.Text, BackOffice: req.BackOffice}
+	d, p, err := s.openDocument(c, req, c.Data)
+	if err != nil {
+		return nil, err
+	}
+	s.beginDraft(c.Context(), d, req, c.Data)
+	p.Draft = s.draftOf(d)
+	if p.Summary != nil {
+		p.Summary.Draft = p.Draft
+	}
+	return p, nil
+}
+
+// openDocument opens a file's bytes (or req.Text) as a new document and
+// describes how it is read, built already when req.Auto allows.
+func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*Document, worker.Prepared, error) {
+	d := &Document{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
 	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter}
 	if req.Text != "" && d.FileName == "" {
 		d.FileName = "Pasted rows"
@@ -31,21 +47,25 @@ func (s *Server) open(c *Call) (any, error) {
 	if req.Kind != "" {
 		k, err := lookupKind(req.Kind, req.BackOffice)
 		if err != nil {
-			return nil, err
+			return nil, worker.Prepared{}, err
 		}
 		d.Kind = k
 	}
 	if err := s.read(c, d); err != nil {
-		return nil, err
+		return nil, worker.Prepared{}, err
 	}
 	c.Documents().Add(d)
 	if err := s.readTable(c, d, ""); err != nil {
-		return nil, err
+		return nil, worker.Prepared{}, err
 	}
 	if err := s.chooseKind(c, d); err != nil {
-		return nil, err
+		return nil, worker.Prepared{}, err
 	}
-	return s.finish(c, d, req.Auto, false)
+	p, err := s.finish(c, d, req.Auto, false)
+	if err != nil {
+		return nil, p, err
+	}
+	return d, p, nil
 }
 
 // finish describes how a document is read and builds it when asked to
@@ -66,7 +86,8 @@ func (s *Server) finish(c *Call, d *Document, auto, build bool) (worker.Prepared
 	return p, nil
 }
 
-// prepare runs worker.JobPrepare.
+// prepare runs worker.JobPrepare, and adds it to the draft: even when it
+// fails, since it may have changed the document before it did.
 func (s *Server) prepare(c *Call) (any, error) {
 	var req worker.Prepare
 	if err := c.Decode(&req); err != nil {
@@ -76,8 +97,31 @@ func (s *Server) prepare(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Edits live in the table read from the file: they outlive a rebuild,
+	// and go only when the table is read again.
+	table := d.table
+	p, err := s.prepareDocument(c, d, req)
+	op := req
+	if c.Context().Err() != nil {
+		// Canceled, most often while building: what it changed before
+		// stays, the build does not.
+		op.Auto, op.Build = false, false
+	}
+	s.recordDraft(c.Context(), d, draft.Op{Prepare: &op}, d.table != table)
+	if err != nil {
+		return nil, err
+	}
+	p.Draft = s.draftOf(d)
+	if p.Summary != nil {
+		p.Summary.Draft = p.Draft
+	}
+	return p, nil
+}
+
+// prepareDocument changes how d is read as req asks.
+func (s *Server) prepareDocument(c *Call, d *Document, req worker.Prepare) (worker.Prepared, error) {
 	if err := savedReading(d, &req); err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	backOffice := d.BackOffice
 	if req.BackOffice != nil {
@@ -90,7 +134,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 		}
 		k, err := lookupKind(id, backOffice)
 		if err != nil {
-			return nil, err
+			return worker.Prepared{}, err
 		}
 		changed := d.Kind != k
 		d.Kind, d.BackOffice, d.KindSuggested = k, backOffice, false
@@ -99,7 +143,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 			if req.Sheet == "" && !reread(d, req) {
 				// Another kind may fit another sheet better.
 				if err := s.sheetForKind(c, d); err != nil {
-					return nil, err
+					return worker.Prepared{}, err
 				}
 			}
 		} else if d.review != nil {
@@ -115,7 +159,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 			d.opts.Delimiter = req.Delimiter
 		}
 		if err := s.read(c, d); err != nil {
-			return nil, err
+			return worker.Prepared{}, err
 		}
 	}
 	if req.Sheet != "" && d.table != nil && req.Sheet == d.table.Sheet && !again {
@@ -130,7 +174,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 			saved = &m
 		}
 		if err := s.readTable(c, d, req.Sheet); err != nil {
-			return nil, err
+			return worker.Prepared{}, err
 		}
 		if saved != nil && d.im != nil {
 			_, _ = d.im.UseSavedMapping(*saved)
@@ -140,7 +184,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 		d.im = ingest.NewImport(d.table, d.Kind, s.validator)
 	}
 	if err := s.applyMapping(d, req); err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	return s.finish(c, d, req.Auto, req.Build)
 }

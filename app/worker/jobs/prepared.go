@@ -21,6 +21,7 @@ func (s *Server) prepared(d *Document) worker.Prepared {
 		Suggestions:   d.suggestions,
 		Format:        string(ingest.JSON),
 		Request:       true,
+		Draft:         s.draftOf(d),
 	}
 	if d.Kind != nil {
 		p.Kind = d.Kind.ID

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -34,6 +35,7 @@ func (s *Server) build(c *Call) (any, error) {
 		if err := s.buildDocument(c, d); err != nil {
 			return nil, err
 		}
+		s.recordDraft(c.Context(), d, draft.Op{Build: true}, false)
 	}
 	return s.summary(d), nil
 }
@@ -70,6 +72,7 @@ func (s *Server) summary(d *Document) worker.Summary {
 		currencies[i] = t.Currency
 	}
 	out.Reading = d.statements(currencies)
+	out.Draft = s.draftOf(d)
 	out.SourceCount = len(sum.Sources)
 	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
 		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: wireTotals(st.Totals)})
@@ -147,6 +150,8 @@ func (s *Server) edit(c *Call) (any, error) {
 	if err := d.review.Edit(req.Element, req.Column, req.Text); err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
+	// The edit is stored before the page hears of it.
+	s.recordDraft(c.Context(), d, draft.Op{Edit: &draft.Edit{Element: req.Element, Column: req.Column, Value: req.Text}}, false)
 	return worker.Edited{Row: wireRow(d.review.Row(req.Element)), Summary: s.summary(d)}, nil
 }
 
@@ -156,20 +161,6 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	limits := make(ingest.AmountLimits, len(req.Limits))
-	for _, text := range req.Limits {
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		cur, minor, err := ingest.ParseAmountLimit(text)
-		if err != nil {
-			return nil, worker.Errorf(worker.CodeBadRequest, "amount limit: %v", err)
-		}
-		if old, dup := limits[cur]; dup && old != minor {
-			return nil, worker.Errorf(worker.CodeBadRequest, "amount limit %q: %s already has a limit", text, cur)
-		}
-		limits[cur] = minor
-	}
 	var d *Document
 	if req.Document != 0 {
 		var err error
@@ -177,14 +168,47 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 			return nil, err
 		}
 	}
-	s.limits = limits
-	out := worker.AmountLimitsSet{Limits: limits.Texts()}
+	out, err := s.setLimits(req.Limits, d)
+	if err != nil {
+		return nil, err
+	}
+	// The limits apply to every document: they go into the draft of
+	// whichever document has one.
+	s.draft.mu.Lock()
+	doc := s.draft.doc
+	s.draft.mu.Unlock()
+	if dd, err := c.Documents().Get(doc); err == nil {
+		s.recordDraft(c.Context(), dd, draft.Op{Limits: &worker.AmountLimits{Limits: req.Limits}}, false)
+	}
 	if d != nil {
-		d.review.SetAmountLimits(limits)
 		sum := s.summary(d)
 		out.Summary = &sum
 	}
 	return out, nil
+}
+
+// setLimits reads amount limits and uses them, checking d again when
+// it is not nil.
+func (s *Server) setLimits(texts []string, d *Document) (worker.AmountLimitsSet, error) {
+	limits := make(ingest.AmountLimits, len(texts))
+	for _, text := range texts {
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		cur, minor, err := ingest.ParseAmountLimit(text)
+		if err != nil {
+			return worker.AmountLimitsSet{}, worker.Errorf(worker.CodeBadRequest, "amount limit: %v", err)
+		}
+		if old, dup := limits[cur]; dup && old != minor {
+			return worker.AmountLimitsSet{}, worker.Errorf(worker.CodeBadRequest, "amount limit %q: %s already has a limit", text, cur)
+		}
+		limits[cur] = minor
+	}
+	s.limits = limits
+	if d != nil && d.review != nil {
+		d.review.SetAmountLimits(limits)
+	}
+	return worker.AmountLimitsSet{Limits: limits.Texts()}, nil
 }
 
 // replace runs worker.JobReplace.
@@ -197,16 +221,22 @@ func (s *Server) replace(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var n int
-	if req.UpperCase {
-		n, err = upperCase(d.review, req.Column)
-	} else {
-		n, err = d.review.Replace(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
-	}
+	n, err := s.replaceIn(d, req)
 	if err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
+	if n > 0 {
+		s.recordDraft(c.Context(), d, draft.Op{Replace: &req}, false)
+	}
 	return worker.Replaced{Cells: n, Summary: s.summary(d)}, nil
+}
+
+// replaceIn runs a find-and-replace, or capitals, on a built document.
+func (s *Server) replaceIn(d *Document, req worker.Replace) (int, error) {
+	if req.UpperCase {
+		return upperCase(d.review, req.Column)
+	}
+	return d.review.Replace(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
 }
 
 // upperCase writes every cell of a column in capital letters, as a

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -42,6 +43,9 @@ type Server struct {
 	// OpenJournal opens the submission journal on first use; nil keeps
 	// the journal in memory, for tests. Set it before Run.
 	OpenJournal func(ctx context.Context) (submission.Journal, string, error)
+	// OpenDrafts opens the store of the import in progress on first use;
+	// nil keeps it in memory, for tests. Set it before Run.
+	OpenDrafts func(ctx context.Context) (draft.Store, error)
 
 	post       func(worker.Message)
 	jobs       map[string]Func
@@ -53,6 +57,8 @@ type Server struct {
 	storage    *pageStorage
 	// limits are the operator's amount limits, for every document built.
 	limits ingest.AmountLimits
+	// draft is the import in progress, kept in the browser.
+	draft draftState
 
 	mu       sync.Mutex
 	ctx      context.Context // Run's, once it runs
@@ -87,7 +93,10 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(worker.JobExport, s.export)
 	s.storage = newPageStorage(post)
 	s.submit = newSubmitState()
+	s.Register(worker.JobRestoreDraft, s.restoreDraft)
+	s.Register(worker.JobDiscardDraft, s.discard)
 	s.registerSubmission()
+	s.discardAfterSubmit(worker.JobSubmit)
 	s.registerBulks()
 	return s
 }

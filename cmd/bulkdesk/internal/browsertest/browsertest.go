@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -56,6 +57,7 @@ type Browser struct {
 
 	mu       sync.Mutex
 	problems []string
+	dialogs  []string
 }
 
 // New starts Chromium for tb and stops it when tb ends.
@@ -75,7 +77,34 @@ func New(tb testing.TB) *Browser {
 
 	b.start("starting Chromium")
 	b.collectErrors()
+	b.answerDialogs()
 	return b
+}
+
+// answerDialogs accepts every dialog the page opens, which would stall it
+// otherwise (a "Leave site?" question before a reload), and keeps their
+// types for Dialogs.
+func (b *Browser) answerDialogs() {
+	dialogs := chromedp.Events(b.ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range dialogs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.dialogs = append(b.dialogs, string(ev.Type))
+			b.mu.Unlock()
+			_, _ = chromedp.Call(b.ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	}()
+}
+
+// Dialogs returns the types of the dialogs the page opened so far, in
+// order: "alert", "confirm", "prompt" or "beforeunload".
+func (b *Browser) Dialogs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.dialogs...)
 }
 
 // start runs the first action of b's context, which starts the browser or

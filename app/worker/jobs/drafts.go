@@ -1,0 +1,268 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// The draft is kept and restored here, in the worker, rather than on the
+// page: the worker holds the file's bytes (the page hands them over and
+// keeps no copy), runs every change to the document, and can store it
+// before it answers, so that a change the page shows is already stored;
+// replaying the draft is the same work as opening and editing the file,
+// off the page's thread. The page keeps only where the operator is: on a
+// mount it asks for the draft (JobRestoreDraft) and shows what comes back.
+
+// draftState is the worker's side of the draft: which document it is of
+// and where its log stands.
+type draftState struct {
+	mu sync.Mutex
+	// store is opened on first use; persistent says it outlives the
+	// worker (IndexedDB), not memory.
+	store      draft.Store
+	persistent bool
+	// doc is the draft's document, 0 when there is none; stored says
+	// the store holds it, all of it: a file too large, or a change that
+	// could not be stored, leaves the document in the worker only.
+	doc    int
+	stored bool
+	// seq numbers the last op; changes are the seqs of the ops that
+	// changed cells, dropped when a rebuild throws them away.
+	seq     int
+	changes []int
+	// err is why the document is not stored.
+	err string
+}
+
+// drafts returns the draft store, opening it on first use: OpenDrafts in
+// the browser, memory where it is unset or fails.
+func (s *Server) drafts(ctx context.Context) draft.Store {
+	st := &s.draft
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.store != nil {
+		return st.store
+	}
+	if s.OpenDrafts != nil {
+		if store, err := s.OpenDrafts(ctx); err == nil {
+			st.store, st.persistent = store, true
+			return store
+		}
+	}
+	st.store = draft.NewMemory()
+	return st.store
+}
+
+// draftOf returns what a Summary says of d's draft.
+func (s *Server) draftOf(d *Document) worker.DraftState {
+	st := &s.draft
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if d == nil || d.ID != st.doc {
+		return worker.DraftState{}
+	}
+	return worker.DraftState{Kept: st.persistent && st.stored, Edits: len(st.changes), Error: st.err}
+}
+
+// beginDraft starts the draft of a document just opened, replacing any
+// other.
+func (s *Server) beginDraft(ctx context.Context, d *Document, req worker.Open, data []byte) {
+	store := s.drafts(ctx)
+	st := &s.draft
+	meta := draft.Meta{Open: req, Limits: s.limits.Texts()}
+	var err error
+	if len(data) > draft.MaxBytes {
+		err = errors.New("the file is too large to keep in the browser; it is lost on a reload")
+		_ = store.Clear(ctx)
+	} else {
+		err = store.Begin(ctx, meta, data)
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.doc, st.stored, st.seq, st.changes, st.err = d.ID, err == nil, 0, nil, ""
+	if err != nil {
+		st.err = err.Error()
+	}
+}
+
+// recordDraft adds op to the draft when it is of d's. reread says the op
+// read the file's table again, which throws the edits made to the table
+// before away: those leave the log.
+func (s *Server) recordDraft(ctx context.Context, d *Document, op draft.Op, reread bool) {
+	// A canceled job still changed the document: its op is stored.
+	ctx = context.WithoutCancel(ctx)
+	st := &s.draft
+	st.mu.Lock()
+	if d == nil || d.ID != st.doc {
+		st.mu.Unlock()
+		return
+	}
+	var drop []int
+	if reread {
+		drop, st.changes = st.changes, nil
+	}
+	st.seq++
+	op.Seq = st.seq
+	if op.Changes() {
+		st.changes = append(st.changes, op.Seq)
+	}
+	stored := st.stored
+	st.mu.Unlock()
+	if !stored {
+		return
+	}
+	store := s.drafts(ctx)
+	err := store.Drop(ctx, drop...)
+	if err == nil {
+		err = store.Append(ctx, op)
+	}
+	if err == nil {
+		return
+	}
+	// A log with a change missing would replay into another document:
+	// the draft goes, and the page says so.
+	_ = store.Clear(ctx)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.stored = false
+	st.err = "the file is no longer kept in the browser, and a reload would lose your changes: " + err.Error()
+}
+
+// discardDraft removes the draft.
+func (s *Server) discardDraft(ctx context.Context) error {
+	store := s.drafts(ctx)
+	st := &s.draft
+	st.mu.Lock()
+	st.doc, st.stored, st.seq, st.changes, st.err = 0, false, 0, nil, ""
+	st.mu.Unlock()
+	return store.Clear(ctx)
+}
+
+// discard runs worker.JobDiscardDraft.
+func (s *Server) discard(c *Call) (any, error) {
+	if err := s.discardDraft(c.Context()); err != nil {
+		return nil, err
+	}
+	return worker.DiscardDraft{}, nil
+}
+
+// discardAfterSubmit makes a successful submission (one that stopped on
+// no failure) remove the draft: the file has been sent.
+func (s *Server) discardAfterSubmit(name string) {
+	f := s.jobs[name]
+	if f == nil {
+		return
+	}
+	s.jobs[name] = func(c *Call) (any, error) {
+		res, err := f(c)
+		if sub, ok := res.(worker.Submitted); ok && err == nil && sub.Failure == nil {
+			_ = s.discardDraft(c.Context())
+		}
+		return res, err
+	}
+}
+
+// restoreDraft runs worker.JobRestoreDraft.
+func (s *Server) restoreDraft(c *Call) (any, error) {
+	ctx := c.Context()
+	s.draft.mu.Lock()
+	id := s.draft.doc
+	s.draft.mu.Unlock()
+	if id != 0 {
+		if d, err := c.Documents().Get(id); err == nil {
+			return s.restored(c, d)
+		}
+	}
+	store := s.drafts(ctx)
+	dr, ok, err := store.Load(ctx)
+	if err != nil {
+		_ = s.discardDraft(ctx)
+		return worker.Restored{Problem: "The draft kept in this browser could not be read, and is discarded: " + err.Error()}, nil
+	}
+	if !ok {
+		return worker.Restored{}, nil
+	}
+	d, err := s.replay(c, dr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		_ = s.discardDraft(ctx)
+		return worker.Restored{Problem: "The draft kept in this browser could not be opened again, and is discarded: " + errorText(err)}, nil
+	}
+	st := &s.draft
+	st.mu.Lock()
+	st.doc, st.stored, st.err, st.changes = d.ID, true, "", nil
+	for _, o := range dr.Ops {
+		st.seq = max(st.seq, o.Seq)
+		if o.Changes() {
+			st.changes = append(st.changes, o.Seq)
+		}
+	}
+	st.mu.Unlock()
+	return s.restored(c, d)
+}
+
+func errorText(err error) string {
+	var we *worker.Error
+	if errors.As(err, &we) {
+		return we.Message
+	}
+	return err.Error()
+}
+
+// restored describes the draft's document as it stands.
+func (s *Server) restored(c *Call, d *Document) (worker.Restored, error) {
+	p, err := s.finish(c, d, false, false)
+	if err != nil {
+		return worker.Restored{}, err
+	}
+	return worker.Restored{Found: true, Prepared: &p, Edits: s.draftOf(d).Edits, Limits: s.limits.Texts()}, nil
+}
+
+// replay opens a draft's file again and applies its ops in order. An op
+// that failed when the operator made it fails the same way again, and
+// leaves the document as it left it then: its error is not the replay's.
+func (s *Server) replay(c *Call, dr *draft.Draft) (*Document, error) {
+	ctx := c.Context()
+	if _, err := s.setLimits(dr.Meta.Limits, nil); err != nil {
+		return nil, err
+	}
+	d, _, err := s.openDocument(c, dr.Meta.Open, dr.Data)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range dr.Ops {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		switch {
+		case o.Prepare != nil:
+			req := *o.Prepare
+			req.Document = d.ID
+			_, _ = s.prepareDocument(c, d, req)
+		case o.Build:
+			if d.review == nil {
+				_ = s.buildDocument(c, d)
+			}
+		case o.Edit != nil:
+			if d.review != nil {
+				_ = d.review.Edit(o.Edit.Element, o.Edit.Column, o.Edit.Value)
+			}
+		case o.Replace != nil:
+			if d.review != nil {
+				_, _ = s.replaceIn(d, *o.Replace)
+			}
+		case o.Limits != nil:
+			_, _ = s.setLimits(o.Limits.Limits, d)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
