@@ -4,11 +4,12 @@ package draft
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"syscall/js"
+
+	"github.com/bulkdesk/bulkdesk/app/idb"
 )
 
 // IndexedDB is a Store in an IndexedDB object store of the worker: one
@@ -32,27 +33,12 @@ const (
 )
 
 // OpenIndexedDB opens the draft store called name in the IDBFactory idb.
-func OpenIndexedDB(ctx context.Context, idb js.Value, name string) (*IndexedDB, error) {
-	if !truthy(idb) {
-		return nil, errors.New("this browser gives no IndexedDB here")
-	}
-	var req js.Value
-	if err := jsError("indexedDB.open", func() { req = idb.Call("open", name, idbVersion) }); err != nil {
+func OpenIndexedDB(ctx context.Context, factory js.Value, name string) (*IndexedDB, error) {
+	db, err := idb.Open(ctx, factory, name, idbVersion, idbStore, nil)
+	if err != nil {
 		return nil, err
 	}
-	upgrade := js.FuncOf(func(js.Value, []js.Value) any {
-		db := req.Get("result")
-		if !db.Get("objectStoreNames").Call("contains", idbStore).Bool() {
-			db.Call("createObjectStore", idbStore)
-		}
-		return nil
-	})
-	defer upgrade.Release()
-	req.Set("onupgradeneeded", upgrade)
-	if err := await(ctx, req, "success", "error", "blocked"); err != nil {
-		return nil, fmt.Errorf("opening IndexedDB %q: %w", name, err)
-	}
-	return &IndexedDB{db: req.Get("result")}, nil
+	return &IndexedDB{db: db}, nil
 }
 
 func opKey(seq int) string { return fmt.Sprintf("%s%010d", opPrefix, seq) }
@@ -141,74 +127,9 @@ func (s *IndexedDB) Clear(ctx context.Context) error {
 func (s *IndexedDB) tx(ctx context.Context, mode string, f func(store js.Value) js.Value) (js.Value, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var t, req js.Value
-	err := jsError("IndexedDB transaction", func() {
-		t = s.db.Call("transaction", idbStore, mode, map[string]any{"durability": "strict"})
-		req = f(t.Call("objectStore", idbStore))
-	})
+	res, err := idb.Tx(ctx, s.db, idbStore, mode, f)
 	if err != nil {
-		return js.Undefined(), err
-	}
-	if err := await(ctx, t, "complete", "error", "abort"); err != nil {
 		return js.Undefined(), fmt.Errorf("the draft: %w", err)
 	}
-	if truthy(req) {
-		return req.Get("result"), nil
-	}
-	return js.Undefined(), nil
-}
-
-func truthy(v js.Value) bool { return !v.IsUndefined() && !v.IsNull() }
-
-// jsError turns a thrown JavaScript exception into an error.
-func jsError(op string, f func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if je, ok := r.(js.Error); ok {
-				err = fmt.Errorf("%s: %s", op, je.Error())
-				return
-			}
-			panic(r)
-		}
-	}()
-	f()
-	return nil
-}
-
-// await waits for one of the named events of a request or transaction.
-func await(ctx context.Context, target js.Value, ok string, fail ...string) error {
-	done := make(chan error, 1)
-	var funcs []js.Func
-	on := func(event string, f func() error) {
-		fn := js.FuncOf(func(js.Value, []js.Value) any {
-			select {
-			case done <- f():
-			default:
-			}
-			return nil
-		})
-		funcs = append(funcs, fn)
-		target.Set("on"+event, fn)
-	}
-	on(ok, func() error { return nil })
-	for _, ev := range fail {
-		on(ev, func() error {
-			e := target.Get("error")
-			if truthy(e) {
-				return fmt.Errorf("%s: %s", e.Get("name").String(), e.Get("message").String())
-			}
-			return errors.New(ev)
-		})
-	}
-	defer func() {
-		for _, fn := range funcs {
-			fn.Release()
-		}
-	}()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return res, nil
 }
