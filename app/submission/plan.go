@@ -62,6 +62,9 @@ type Chunk struct {
 	Elements Spans
 	// Body is the request body: the elements' canonical JSON.
 	Body []byte
+	// Fingerprints are the elements' fingerprints, FingerprintSize bytes
+	// each, in the order of Elements (see Fingerprint).
+	Fingerprints []byte
 	// Digest identifies the content, kind and endpoint, whatever the salt.
 	Digest string
 	// Ref is the idempotency-ref.
@@ -105,13 +108,18 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 		}
 	}
 	p := &Plan{Kind: k, BackOffice: opts.BackOffice, Endpoint: ep, Source: opts.Source, Salt: opts.Salt, Elements: len(idx)}
+	fpr := newFingerprinter()
 	for start := 0; start < len(idx); start += size {
 		part := idx[start:min(start+size, len(idx))]
 		body, err := canonicalBody(elements, part)
 		if err != nil {
 			return nil, err
 		}
-		c := Chunk{Index: len(p.Chunks), Elements: spansOf(part), Body: body}
+		fps, err := appendFingerprints(make([]byte, 0, FingerprintSize*len(part)), fpr, k, elements, part)
+		if err != nil {
+			return nil, err
+		}
+		c := Chunk{Index: len(p.Chunks), Elements: spansOf(part), Body: body, Fingerprints: fps}
 		if opts.Origin != nil {
 			c.Sheet, c.Rows = rowsOf(part, opts.Origin)
 		}

@@ -1,0 +1,329 @@
+package submission
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+)
+
+// A Repeat is an element of a plan that an earlier bulk holds already:
+// sending it would run its operation a second time (a transfer paid
+// twice).
+type Repeat struct {
+	// Chunk is the chunk of the new plan holding the element; Element its
+	// index in the operator's request, Sheet and Row its place in the file
+	// (empty and 0 for a JSON body).
+	Chunk   int
+	Element int
+	Sheet   string
+	Row     int
+	// Earlier is the latest earlier bulk holding the same element.
+	Earlier EarlierBulk
+	// Others is how many more earlier bulks hold it.
+	Others int
+}
+
+// An EarlierBulk is where an element was submitted before.
+type EarlierBulk struct {
+	BulkID string
+	// Status is the bulk's state as the bulk list shows it, "" when the
+	// list was not read.
+	Status bulkapi.Status
+	// When is when it was submitted (the journal) or, for a bulk known from
+	// the API's record only, when its execution started or it was first
+	// seen.
+	When time.Time
+	// Journal is set when this journal submitted it; Source, Sheet and
+	// Row then say where the element was in that file.
+	Journal bool
+	Source  string
+	Sheet   string
+	Row     int
+}
+
+// Place names the element for an operator: "row 12" (with its sheet) or
+// "element 11".
+func (r Repeat) Place() string {
+	if r.Sheet != "" {
+		return fmt.Sprintf("%s row %d", r.Sheet, r.Row)
+	}
+	return fmt.Sprintf("element %d", r.Element)
+}
+
+// Describe says where the element was submitted before.
+func (e EarlierBulk) Describe() string {
+	s := "bulk " + e.BulkID
+	if e.Status != "" {
+		s += " (" + string(e.Status) + ")"
+	}
+	s += " on " + e.When.Format("2006-01-02 15:04")
+	if e.Journal && e.Source != "" {
+		s += ", from " + e.Source
+		if e.Sheet != "" {
+			s += fmt.Sprintf(" %s row %d", e.Sheet, e.Row)
+		}
+	}
+	return s
+}
+
+// Checked reports which chunks of a plan the repeat check covers: every
+// chunk that sending would make a new bulk of. A chunk the journal shows
+// submitted under the same ref is not sent again; one whose earlier
+// attempt with the same ref may have reached the API within its memory of
+// refs (RefMemory) resumes it, and the API answers with the bulk it made:
+// FindPrior's warnings tell of those, not this check.
+func Checked(plan *Plan, journal []Entry, now time.Time) []bool {
+	out := make([]bool, len(plan.Chunks))
+	for i, c := range plan.Chunks {
+		e, found := entryFor(journal, c.Ref)
+		switch {
+		case !found:
+			out[i] = true
+		case e.State == Submitted:
+		case (e.State == Sending || e.State == Failed || e.Attempts > 0) && now.Sub(e.Updated) <= RefMemory:
+		default:
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// queryTable finds the elements of a plan by fingerprint: open addressing
+// on the first 8 bytes, which SHA-256 makes uniform. A scan of a million
+// recorded fingerprints probes it a million times, so it is kept small
+// and flat rather than a map.
+type queryTable struct {
+	keys  []uint64 // 0 is empty
+	first []int32  // first query with the key, +1
+	next  []int32  // next query with the same key, +1
+	fps   []Fingerprint
+	mask  uint64
+}
+
+func newQueryTable(fps []Fingerprint) *queryTable {
+	size := 16
+	for size < 2*len(fps) {
+		size <<= 1
+	}
+	t := &queryTable{keys: make([]uint64, size), first: make([]int32, size), next: make([]int32, len(fps)), fps: fps, mask: uint64(size - 1)}
+	for q, fp := range fps {
+		key := binary.LittleEndian.Uint64(fp[:8]) | 1
+		for s := key & t.mask; ; s = (s + 1) & t.mask {
+			if t.keys[s] == 0 {
+				t.keys[s], t.first[s] = key, int32(q+1)
+				break
+			}
+			if t.keys[s] == key {
+				t.next[q] = t.first[s]
+				t.first[s] = int32(q + 1)
+				break
+			}
+		}
+	}
+	return t
+}
+
+// lookup calls found for every query with the fingerprint at packed[off:].
+func (t *queryTable) lookup(packed []byte, found func(q int)) {
+	key := binary.LittleEndian.Uint64(packed[:8]) | 1
+	for s := key & t.mask; ; s = (s + 1) & t.mask {
+		k := t.keys[s]
+		if k == 0 {
+			return
+		}
+		if k == key {
+			for q := t.first[s]; q != 0; q = t.next[q-1] {
+				if string(t.fps[q-1][8:]) == string(packed[8:FingerprintSize]) {
+					found(int(q - 1))
+				}
+			}
+			return
+		}
+	}
+}
+
+// FindRepeats checks every element of the plan's chunks that would make a
+// new bulk (see Checked) against the bulks the journal submitted and,
+// when record is not nil, the API's record: the identity's bulks made from
+// any browser or machine. Journal bulks count when they are within the
+// repeat window (see Counts): when the list shows them so, or, not listed,
+// when they were submitted within RepeatWindow. The repeats come in plan
+// order.
+func FindRepeats(plan *Plan, journal []Entry, record *Record, now time.Time) []Repeat {
+	checked := Checked(plan, journal, now)
+	type query struct{ chunk, pos int }
+	var qs []query
+	var fps []Fingerprint
+	for i, c := range plan.Chunks {
+		if !checked[i] || len(c.Fingerprints) != FingerprintSize*c.Count() {
+			continue
+		}
+		for pos := range c.Count() {
+			qs = append(qs, query{i, pos})
+			fps = append(fps, fingerprintAt(c.Fingerprints, pos))
+		}
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	t := newQueryTable(fps)
+	best := make([]*EarlierBulk, len(qs))
+	bulks := make([]map[string]bool, len(qs))
+	note := func(q int, e EarlierBulk) {
+		if bulks[q] == nil {
+			bulks[q] = make(map[string]bool, 1)
+		}
+		bulks[q][e.BulkID] = true
+		switch b := best[q]; {
+		case b == nil:
+			best[q] = &e
+		case b.BulkID == e.BulkID:
+			// The same bulk, from the record and the journal: the journal
+			// knows the earlier row, the record the bulk's state.
+			if e.Journal && !b.Journal {
+				e.Status = b.Status
+				best[q] = &e
+			}
+		case e.When.After(b.When):
+			best[q] = &e
+		}
+	}
+	scan := func(packed []byte, at func(pos int) EarlierBulk) {
+		for off := 0; off+FingerprintSize <= len(packed); off += FingerprintSize {
+			fp := packed[off : off+FingerprintSize]
+			if binary.LittleEndian.Uint64(fp[:8]) == 0 && binary.LittleEndian.Uint64(fp[8:]) == 0 {
+				continue // an operation without a fingerprint
+			}
+			t.lookup(fp, func(q int) { note(q, at(off/FingerprintSize)) })
+		}
+	}
+	if record != nil {
+		for i := range record.Bulks {
+			rb := &record.Bulks[i]
+			scan(rb.Fingerprints, func(int) EarlierBulk {
+				return EarlierBulk{BulkID: rb.BulkID, Status: rb.Status, When: rb.When()}
+			})
+		}
+	}
+	for i := range journal {
+		e := &journal[i]
+		if e.State != Submitted || e.BulkID == "" || len(e.Fingerprints) == 0 {
+			continue
+		}
+		var status bulkapi.Status
+		if record != nil {
+			if b, listed := record.Listed[e.BulkID]; listed {
+				if !Counts(&b, now) {
+					continue
+				}
+				status = b.Status
+			} else if now.Sub(e.Updated) > RepeatWindow {
+				continue
+			}
+		} else if now.Sub(e.Updated) > RepeatWindow {
+			continue
+		}
+		scan(e.Fingerprints, func(pos int) EarlierBulk {
+			sheet, row := e.Row(pos)
+			return EarlierBulk{BulkID: e.BulkID, Status: status, When: e.Updated, Journal: true, Source: e.Source, Sheet: sheet, Row: row}
+		})
+	}
+	var out []Repeat
+	for q, b := range best {
+		if b == nil {
+			continue
+		}
+		c := &plan.Chunks[qs[q].chunk]
+		el, _ := c.Elements.At(qs[q].pos)
+		r := Repeat{Chunk: c.Index, Element: el, Earlier: *b, Others: len(bulks[q]) - 1}
+		if c.Sheet != "" {
+			r.Sheet = c.Sheet
+			r.Row, _ = c.Rows.At(qs[q].pos)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// RepeatedBulks returns the ids of the earlier bulks the repeats name, in
+// the order they first appear.
+func RepeatedBulks(rs []Repeat) []string {
+	var ids []string
+	seen := make(map[string]bool)
+	for _, r := range rs {
+		if !seen[r.Earlier.BulkID] {
+			seen[r.Earlier.BulkID] = true
+			ids = append(ids, r.Earlier.BulkID)
+		}
+	}
+	return ids
+}
+
+// Without returns the plan without the elements drop (indexes in the
+// operator's request): each chunk loses those it holds and keeps the
+// others in order, so chunks holding none keep their body and ref (a
+// resumed chunk stays resumable); a chunk left empty goes. It is how an
+// operator leaves repeats out. The result has no chunk when every element
+// is dropped.
+func (p *Plan) Without(drop []int) (*Plan, error) {
+	gone := make(map[int]bool, len(drop))
+	for _, i := range drop {
+		gone[i] = true
+	}
+	q := *p
+	q.Chunks, q.Elements = nil, 0
+	for _, c := range p.Chunks {
+		idx := c.Elements.Indexes()
+		if !slices.ContainsFunc(idx, func(i int) bool { return gone[i] }) {
+			c.Index = len(q.Chunks)
+			q.Chunks = append(q.Chunks, c)
+			q.Elements += len(idx)
+			continue
+		}
+		var raws []json.RawMessage
+		if err := json.Unmarshal(c.Body, &raws); err != nil || len(raws) != len(idx) {
+			return nil, fmt.Errorf("chunk %d: its body does not hold its %d elements", c.Index+1, len(idx))
+		}
+		var rows []int
+		if c.Sheet != "" {
+			rows = c.Rows.Indexes()
+		}
+		var keepIdx, keepRows []int
+		body := []byte{'['}
+		var fps []byte
+		for n, i := range idx {
+			if gone[i] {
+				continue
+			}
+			if len(keepIdx) > 0 {
+				body = append(body, ',')
+			}
+			body = append(body, raws[n]...)
+			keepIdx = append(keepIdx, i)
+			if rows != nil {
+				keepRows = append(keepRows, rows[n])
+			}
+			if len(c.Fingerprints) == FingerprintSize*len(idx) {
+				fps = append(fps, c.Fingerprints[n*FingerprintSize:(n+1)*FingerprintSize]...)
+			}
+		}
+		if len(keepIdx) == 0 {
+			continue
+		}
+		body = append(body, ']')
+		nc := Chunk{Index: len(q.Chunks), Elements: spansOf(keepIdx), Body: body, Fingerprints: fps, Sheet: c.Sheet}
+		if rows != nil {
+			nc.Rows = spansOf(keepRows)
+		}
+		nc.Digest = digest(p.Kind, p.BackOffice, p.Endpoint, body)
+		nc.Ref = refOf(nc.Digest, p.Salt)
+		q.Chunks = append(q.Chunks, nc)
+		q.Elements += len(keepIdx)
+	}
+	q.ID = planID(q.Chunks)
+	return &q, nil
+}
