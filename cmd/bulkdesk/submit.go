@@ -118,7 +118,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path)}
+	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path), Origin: read.origin}
 	plan, err := submission.NewPlan(kind, elements, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -350,8 +350,14 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 	if len(repeats) == 0 {
 		return plan, nil
 	}
+	toSend := 0
+	for i, sent := range submission.Checked(plan, all, now) {
+		if sent {
+			toSend += plan.Chunks[i].Count()
+		}
+	}
 	bulks := submission.RepeatedBulks(repeats)
-	summary := fmt.Sprintf("%d of the %d elements to send were submitted before, in %s %s", len(repeats), plan.Elements, plural(len(bulks), "bulk", "bulks"), indexWords(bulks, 10))
+	summary := fmt.Sprintf("%d of the %d elements to send were submitted before, in %s %s", len(repeats), toSend, plural(len(bulks), "bulk", "bulks"), indexWords(bulks, 10))
 	switch {
 	case allow:
 		fmt.Fprintf(stderr, "submitting again (-allow-repeats): %s\n", summary)
