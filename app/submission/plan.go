@@ -51,6 +51,9 @@ type Plan struct {
 	// Elements is how many elements the chunks hold together.
 	Elements int
 	Chunks   []Chunk
+	// chunkSize is the most elements per chunk it was planned with; 0
+	// when rebuilt from the journal.
+	chunkSize int
 }
 
 // A Chunk is the part of a request that becomes one bulk.
@@ -107,7 +110,7 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 			return nil, fmt.Errorf("element index %d: the indexes to submit must be increasing and within the request's %d elements", i, len(elements))
 		}
 	}
-	p := &Plan{Kind: k, BackOffice: opts.BackOffice, Endpoint: ep, Source: opts.Source, Salt: opts.Salt, Elements: len(idx)}
+	p := &Plan{Kind: k, BackOffice: opts.BackOffice, Endpoint: ep, Source: opts.Source, Salt: opts.Salt, Elements: len(idx), chunkSize: size}
 	fpr := newFingerprinter()
 	for start := 0; start < len(idx); start += size {
 		part := idx[start:min(start+size, len(idx))]

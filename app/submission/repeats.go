@@ -264,66 +264,86 @@ func RepeatedBulks(rs []Repeat) []string {
 }
 
 // Without returns the plan without the elements drop (indexes in the
-// operator's request): each chunk loses those it holds and keeps the
-// others in order, so chunks holding none keep their body and ref (a
-// resumed chunk stays resumable); a chunk left empty goes. It is how an
-// operator leaves repeats out. The result has no chunk when every element
-// is dropped.
+// operator's request). It is how an operator leaves repeats out. A chunk
+// holding none of them keeps its body and ref (a resumed chunk stays
+// resumable); the elements left of the other chunks are packed again, in
+// order, into chunks of the plan's size. The result has no chunk when
+// every element is dropped.
 func (p *Plan) Without(drop []int) (*Plan, error) {
 	gone := make(map[int]bool, len(drop))
 	for _, i := range drop {
 		gone[i] = true
 	}
+	size := p.chunkSize
+	if size <= 0 {
+		size = MaxChunk
+	}
 	q := *p
 	q.Chunks, q.Elements = nil, 0
+	// The elements left of changed chunks, waiting to be packed.
+	var (
+		idx, rows []int
+		raws      []json.RawMessage
+		fps       []byte
+		sheet     string
+	)
+	flush := func() {
+		for start := 0; start < len(idx); start += size {
+			end := min(start+size, len(idx))
+			body := []byte{'['}
+			for n, raw := range raws[start:end] {
+				if n > 0 {
+					body = append(body, ',')
+				}
+				body = append(body, raw...)
+			}
+			body = append(body, ']')
+			c := Chunk{Index: len(q.Chunks), Elements: spansOf(idx[start:end]), Body: body, Sheet: sheet}
+			if len(fps) == FingerprintSize*len(idx) {
+				c.Fingerprints = slices.Clone(fps[start*FingerprintSize : end*FingerprintSize])
+			}
+			if sheet != "" {
+				c.Rows = spansOf(rows[start:end])
+			}
+			c.Digest = digest(p.Kind, p.BackOffice, p.Endpoint, body)
+			c.Ref = refOf(c.Digest, p.Salt)
+			q.Chunks = append(q.Chunks, c)
+			q.Elements += end - start
+		}
+		idx, rows, raws, fps = nil, nil, nil, nil
+	}
 	for _, c := range p.Chunks {
-		idx := c.Elements.Indexes()
-		if !slices.ContainsFunc(idx, func(i int) bool { return gone[i] }) {
+		ci := c.Elements.Indexes()
+		if !slices.ContainsFunc(ci, func(i int) bool { return gone[i] }) {
+			flush()
 			c.Index = len(q.Chunks)
 			q.Chunks = append(q.Chunks, c)
-			q.Elements += len(idx)
+			q.Elements += len(ci)
 			continue
 		}
-		var raws []json.RawMessage
-		if err := json.Unmarshal(c.Body, &raws); err != nil || len(raws) != len(idx) {
-			return nil, fmt.Errorf("chunk %d: its body does not hold its %d elements", c.Index+1, len(idx))
+		var cr []json.RawMessage
+		if err := json.Unmarshal(c.Body, &cr); err != nil || len(cr) != len(ci) {
+			return nil, fmt.Errorf("chunk %d: its body does not hold its %d elements", c.Index+1, len(ci))
 		}
-		var rows []int
+		var crows []int
 		if c.Sheet != "" {
-			rows = c.Rows.Indexes()
+			crows = c.Rows.Indexes()
+			sheet = c.Sheet
 		}
-		var keepIdx, keepRows []int
-		body := []byte{'['}
-		var fps []byte
-		for n, i := range idx {
+		for n, i := range ci {
 			if gone[i] {
 				continue
 			}
-			if len(keepIdx) > 0 {
-				body = append(body, ',')
+			idx, raws = append(idx, i), append(raws, cr[n])
+			if crows != nil {
+				rows = append(rows, crows[n])
 			}
-			body = append(body, raws[n]...)
-			keepIdx = append(keepIdx, i)
-			if rows != nil {
-				keepRows = append(keepRows, rows[n])
-			}
-			if len(c.Fingerprints) == FingerprintSize*len(idx) {
+			if len(c.Fingerprints) == FingerprintSize*len(ci) {
 				fps = append(fps, c.Fingerprints[n*FingerprintSize:(n+1)*FingerprintSize]...)
 			}
 		}
-		if len(keepIdx) == 0 {
-			continue
-		}
-		body = append(body, ']')
-		nc := Chunk{Index: len(q.Chunks), Elements: spansOf(keepIdx), Body: body, Fingerprints: fps, Sheet: c.Sheet}
-		if rows != nil {
-			nc.Rows = spansOf(keepRows)
-		}
-		nc.Digest = digest(p.Kind, p.BackOffice, p.Endpoint, body)
-		nc.Ref = refOf(nc.Digest, p.Salt)
-		q.Chunks = append(q.Chunks, nc)
-		q.Elements += len(keepIdx)
 	}
+	flush()
 	q.ID = planID(q.Chunks)
 	return &q, nil
 }

@@ -118,6 +118,9 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	// The repeat check reads bulks a few at a time: close the connections
+	// it leaves open.
+	defer client.CloseIdleConnections()
 	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path), Origin: read.origin}
 	plan, err := submission.NewPlan(kind, elements, opts)
 	if err != nil {

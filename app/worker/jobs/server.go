@@ -42,6 +42,10 @@ type Server struct {
 	// OpenJournal opens the submission journal on first use; nil keeps
 	// the journal in memory, for tests. Set it before Run.
 	OpenJournal func(ctx context.Context) (submission.Journal, string, error)
+	// RecordCache keeps the API's record of bulks for the repeat check
+	// between jobs; nil keeps it in memory for the worker's life. Set it
+	// before Run.
+	RecordCache submission.RecordCache
 
 	post       func(worker.Message)
 	jobs       map[string]Func
