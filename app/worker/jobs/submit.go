@@ -352,8 +352,11 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection, an
 	if err != nil {
 		return worker.Submitted{}, err
 	}
-	if toSend == nil || len(toSend.Chunks) == 0 {
+	switch {
+	case toSend == nil:
 		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Repeats: repeats}, nil
+	case len(toSend.Chunks) == 0: // every element left out: nothing to send
+		return worker.Submitted{Submission: worker.SubmissionInfo{ID: toSend.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Submitted)}, Repeats: repeats}, nil
 	}
 	plan = toSend
 	if !s.submit.claim(plan) {
