@@ -51,6 +51,9 @@ type fingerprinter struct {
 	h   hash.Hash
 	buf []byte
 	sum []byte
+	// kind and head are the last kind fingerprinted and its header.
+	kind *schema.Kind
+	head []byte
 }
 
 func newFingerprinter() *fingerprinter {
@@ -59,6 +62,13 @@ func newFingerprinter() *fingerprinter {
 
 // element returns the fingerprint of a decoded element of kind k.
 func (f *fingerprinter) element(k *schema.Kind, el any) (Fingerprint, error) {
+	return f.canonicalElement(k, el, nil)
+}
+
+// canonicalElement returns the fingerprint of a decoded element of kind k
+// whose canonical JSON, when not nil, is canon: its requestBody is then
+// found there rather than written again.
+func (f *fingerprinter) canonicalElement(k *schema.Kind, el any, canon []byte) (Fingerprint, error) {
 	obj, ok := el.(map[string]any)
 	if !ok {
 		// Not an element the API would take; fingerprint it whole, so
@@ -85,11 +95,72 @@ func (f *fingerprinter) element(k *schema.Kind, el any) (Fingerprint, error) {
 			}
 		}
 	}
-	body, err := f.body(obj["requestBody"])
+	rb := obj["requestBody"]
+	if m, isMap := rb.(map[string]any); canon != nil && isMap && len(m) > 0 {
+		// The canonical element ends with the requestBody when it is its
+		// last key, as it is in every element the schemas allow
+		// ("pathParams" < "requestBody").
+		if body, ok := lastValue(canon, "requestBody"); ok {
+			return f.sumOf(k, param, body), nil
+		}
+	}
+	body, err := f.body(rb)
 	if err != nil {
 		return Fingerprint{}, err
 	}
 	return f.sumOf(k, param, body), nil
+}
+
+// lastValue returns the value of key in a canonical object whose last key
+// it is: `{...,"key":VALUE}`. It finds the key from the end, by the
+// canonical form's own rules: the value of the last key is an object, so
+// the match is confirmed by the byte before `"key":` being '{' or ','
+// outside any string, which holds when the object has no key sorting after
+// key.
+func lastValue(canon []byte, key string) ([]byte, bool) {
+	marker := `"` + key + `":`
+	// The value is an object: find where it starts by matching braces
+	// from the end.
+	if len(canon) < 2 || canon[len(canon)-1] != '}' || canon[len(canon)-2] != '}' {
+		return nil, false
+	}
+	end := len(canon) - 1 // the element's closing brace
+	depth, inString := 0, false
+	for i := end - 1; i >= 0; i-- {
+		c := canon[i]
+		if inString {
+			if c == '"' && !escaped(canon, i) {
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '}', ']':
+			depth++
+		case '{', '[':
+			depth--
+			if depth == 0 {
+				start := i - len(marker)
+				if start < 1 || string(canon[start:i]) != marker || canon[start-1] != '{' && canon[start-1] != ',' {
+					return nil, false
+				}
+				return canon[i:end], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// escaped reports whether the quote at i is escaped: preceded by an odd
+// number of backslashes.
+func escaped(b []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // body writes a requestBody canonically into f.buf; nothing for a missing,
@@ -104,11 +175,14 @@ func (f *fingerprinter) body(v any) ([]byte, error) {
 }
 
 func (f *fingerprinter) sumOf(k *schema.Kind, param string, body []byte) Fingerprint {
+	if f.kind != k {
+		f.kind, f.head = k, []byte(fingerprintVersion+"\n"+k.ID+"\n"+k.Operation.String()+"\n")
+	}
 	f.h.Reset()
-	var head [8]byte
-	binary.BigEndian.PutUint64(head[:], uint64(len(param)))
-	f.h.Write([]byte(fingerprintVersion + "\n" + k.ID + "\n" + k.Operation.String() + "\n"))
-	f.h.Write(head[:])
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(param)))
+	f.h.Write(f.head)
+	f.h.Write(n[:])
 	f.h.Write([]byte(param))
 	f.h.Write([]byte{'\n'})
 	f.h.Write(body)

@@ -114,11 +114,7 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 	fpr := newFingerprinter()
 	for start := 0; start < len(idx); start += size {
 		part := idx[start:min(start+size, len(idx))]
-		body, err := canonicalBody(elements, part)
-		if err != nil {
-			return nil, err
-		}
-		fps, err := appendFingerprints(make([]byte, 0, FingerprintSize*len(part)), fpr, k, elements, part)
+		body, fps, err := canonicalBody(elements, part, k, fpr)
 		if err != nil {
 			return nil, err
 		}
@@ -149,20 +145,27 @@ func rowsOf(idx []int, origin func(int) (string, int)) (string, Spans) {
 }
 
 // canonicalBody writes the elements as a compact JSON array, object keys
-// sorted and numbers as written, so that equal content gives equal bytes.
-func canonicalBody(elements []any, idx []int) ([]byte, error) {
+// sorted and numbers as written, so that equal content gives equal bytes;
+// with it, the elements' fingerprints, taken from the same bytes.
+func canonicalBody(elements []any, idx []int, k *schema.Kind, f *fingerprinter) (body, fps []byte, err error) {
 	buf := make([]byte, 0, 256*len(idx))
+	fps = make([]byte, 0, FingerprintSize*len(idx))
 	buf = append(buf, '[')
 	for n, i := range idx {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
-		var err error
+		start := len(buf)
 		if buf, err = appendCanonical(buf, elements[i]); err != nil {
-			return nil, fmt.Errorf("element %d: %w", i, err)
+			return nil, nil, fmt.Errorf("element %d: %w", i, err)
 		}
+		fp, err := f.canonicalElement(k, elements[i], buf[start:])
+		if err != nil {
+			return nil, nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		fps = append(fps, fp[:]...)
 	}
-	return append(buf, ']'), nil
+	return append(buf, ']'), fps, nil
 }
 
 func digest(k *schema.Kind, backOffice bool, ep schema.Endpoint, body []byte) string {

@@ -282,3 +282,28 @@ func jsonOf(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
 }
+
+// TestAPlansFingerprintsAreItsElements checks that the fingerprints a plan
+// takes from its canonical body are those of the elements alone, whatever
+// the strings in them.
+func TestAPlansFingerprintsAreItsElements(t *testing.T) {
+	docs := []string{
+		`{"pathParams":{},"requestBody":{"tag":"a\"}b\\","x":{"y":"\\\"requestBody\":{"}}}`,
+		`{"requestBody":{"profileId":"1"},"zzz":{"a":1}}`,
+		`{"requestBody":{}}`,
+		`{"requestBody":null,"pathParams":{"x":"}"}}`,
+		`{"pathParams":{},"requestBody":{"description":"},\"requestBody\":{"}}`,
+		`[1,2]`,
+	}
+	var els []any
+	for _, d := range docs {
+		els = append(els, decode(t, d))
+	}
+	plan := mustPlan(t, els, submission.PlanOptions{})
+	for i, d := range docs {
+		want := fingerprint(t, transfers, d)
+		if got := plan.Chunks[0].Fingerprints[i*submission.FingerprintSize : (i+1)*submission.FingerprintSize]; string(got) != string(want[:]) {
+			t.Errorf("%s: the plan's fingerprint differs", d)
+		}
+	}
+}
