@@ -34,9 +34,10 @@ type EarlierBulk struct {
 	// list was not read.
 	Status bulkapi.Status
 	// When is when it was submitted (the journal) or, for a bulk known from
-	// the API's record only, when its execution started or it was first
-	// seen.
-	When time.Time
+	// the API's record only, when its execution started (Started) or it was
+	// first listed here.
+	When    time.Time
+	Started bool
 	// Journal is set when this journal submitted it; Source, Sheet and
 	// Row then say where the element was in that file.
 	Journal bool
@@ -60,7 +61,14 @@ func (e EarlierBulk) Describe() string {
 	if e.Status != "" {
 		s += " (" + string(e.Status) + ")"
 	}
-	s += " on " + e.When.Format("2006-01-02 15:04")
+	switch {
+	case e.Journal:
+		s += " on " + e.When.Format("2006-01-02 15:04")
+	case e.Started:
+		s += ", executed from " + e.When.Format("2006-01-02 15:04")
+	default:
+		s += ", listed since " + e.When.Format("2006-01-02 15:04")
+	}
 	if e.Journal && e.Source != "" {
 		s += ", from " + e.Source
 		if e.Sheet != "" {
@@ -205,7 +213,7 @@ func FindRepeats(plan *Plan, journal []Entry, record *Record, now time.Time) []R
 		for i := range record.Bulks {
 			rb := &record.Bulks[i]
 			scan(rb.Fingerprints, func(int) EarlierBulk {
-				return EarlierBulk{BulkID: rb.BulkID, Status: rb.Status, When: rb.When()}
+				return EarlierBulk{BulkID: rb.BulkID, Status: rb.Status, When: rb.When(), Started: rb.ExecutionStart > 0}
 			})
 		}
 	}

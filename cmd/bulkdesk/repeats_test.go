@@ -129,7 +129,7 @@ func TestRepeatsFromAnotherJournal(t *testing.T) {
 	}
 	other := filepath.Join(t.TempDir(), "colleague.json")
 	code, _, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "10", "-journal", other, file)
-	if code != exitInvalid || !strings.Contains(errOut, "repeat: pay row 2 was submitted before in bulk "+first[0].BulkID+" (SUBMITTED)") ||
+	if code != exitInvalid || !strings.Contains(errOut, "repeat: pay row 2 was submitted before in bulk "+first[0].BulkID+" (SUBMITTED), listed since ") ||
 		!strings.Contains(errOut, "25 of the 25 elements to send were submitted before, in 3 bulks") {
 		t.Fatalf("another journal: exit %d\n%s", code, errOut)
 	}
