@@ -1,6 +1,7 @@
 package submission
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -78,26 +79,25 @@ func (e EarlierBulk) Describe() string {
 	return s
 }
 
-// Checked reports which chunks of a plan the repeat check covers: every
-// chunk that sending would make a new bulk of. A chunk the journal shows
-// submitted under the same ref is not sent again; one whose earlier
-// attempt with the same ref may have reached the API within its memory of
-// refs (RefMemory) resumes it, and the API answers with the bulk it made:
-// FindPrior's warnings tell of those, not this check.
-func Checked(plan *Plan, journal []Entry, now time.Time) []bool {
+// Sent reports which chunks of a plan sending would send: every chunk
+// but those the journal shows submitted under the same ref, which the
+// submitter skips. The repeat check covers them all.
+func Sent(plan *Plan, journal []Entry) []bool {
 	out := make([]bool, len(plan.Chunks))
 	for i, c := range plan.Chunks {
 		e, found := entryFor(journal, c.Ref)
-		switch {
-		case !found:
-			out[i] = true
-		case e.State == Submitted:
-		case (e.State == Sending || e.State == Failed || e.Attempts > 0) && now.Sub(e.Updated) <= RefMemory:
-		default:
-			out[i] = true
-		}
+		out[i] = !found || e.State != Submitted
 	}
 	return out
+}
+
+// resumes reports whether sending chunk c resumes an earlier attempt with
+// the same ref that may have reached the API within its memory of refs
+// (RefMemory): the API then answers with the bulk that attempt made, and
+// that bulk, holding exactly the chunk's elements, is no repeat.
+func resumes(c *Chunk, journal []Entry, now time.Time) bool {
+	e, found := entryFor(journal, c.Ref)
+	return found && e.State != Submitted && (e.State == Sending || e.State == Failed || e.Attempts > 0) && now.Sub(e.Updated) <= RefMemory
 }
 
 // queryTable finds the elements of a plan by fingerprint: open addressing
@@ -154,21 +154,27 @@ func (t *queryTable) lookup(packed []byte, found func(q int)) {
 	}
 }
 
-// FindRepeats checks every element of the plan's chunks that would make a
-// new bulk (see Checked) against the bulks the journal submitted and,
+// FindRepeats checks every element of the plan's chunks that sending
+// would send (see Sent) against the bulks the journal submitted and,
 // when record is not nil, the API's record: the identity's bulks made from
 // any browser or machine. Journal bulks count when they are within the
 // repeat window (see Counts): when the list shows them so, or, not listed,
 // when they were submitted within RepeatWindow. The repeats come in plan
 // order.
 func FindRepeats(plan *Plan, journal []Entry, record *Record, now time.Time) []Repeat {
-	checked := Checked(plan, journal, now)
+	sent := Sent(plan, journal)
 	type query struct{ chunk, pos int }
 	var qs []query
 	var fps []Fingerprint
+	// own holds the fingerprints of resumed chunks: a bulk holding exactly
+	// them is the one their earlier attempt made.
+	own := make(map[int][]byte)
 	for i, c := range plan.Chunks {
-		if !checked[i] || len(c.Fingerprints) != FingerprintSize*c.Count() {
+		if !sent[i] || len(c.Fingerprints) != FingerprintSize*c.Count() {
 			continue
+		}
+		if resumes(&c, journal, now) {
+			own[i] = c.Fingerprints
 		}
 		for pos := range c.Count() {
 			qs = append(qs, query{i, pos})
@@ -177,6 +183,10 @@ func FindRepeats(plan *Plan, journal []Entry, record *Record, now time.Time) []R
 	}
 	if len(qs) == 0 {
 		return nil
+	}
+	isOwn := func(q int, packed []byte) bool {
+		o, ok := own[qs[q].chunk]
+		return ok && bytes.Equal(o, packed)
 	}
 	t := newQueryTable(fps)
 	best := make([]*EarlierBulk, len(qs))
@@ -206,7 +216,11 @@ func FindRepeats(plan *Plan, journal []Entry, record *Record, now time.Time) []R
 			if binary.LittleEndian.Uint64(fp[:8]) == 0 && binary.LittleEndian.Uint64(fp[8:]) == 0 {
 				continue // an operation without a fingerprint
 			}
-			t.lookup(fp, func(q int) { note(q, at(off/FingerprintSize)) })
+			t.lookup(fp, func(q int) {
+				if !isOwn(q, packed) {
+					note(q, at(off/FingerprintSize))
+				}
+			})
 		}
 	}
 	if record != nil {

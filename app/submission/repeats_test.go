@@ -307,3 +307,37 @@ func TestAPlansFingerprintsAreItsElements(t *testing.T) {
 		}
 	}
 }
+
+// TestAResumedChunkIsNotItsOwnRepeat: a chunk whose answer never came is
+// sent again with its ref, and the API answers with the bulk the lost
+// attempt made: that bulk is no repeat, another one holding its elements
+// is.
+func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	els := request(20)
+	plan := mustPlan(t, els, submission.PlanOptions{ChunkSize: 10})
+	j := submission.NewMemory()
+	for _, c := range plan.Chunks {
+		e := submission.Entry{Ref: c.Ref, Digest: c.Digest, Submission: plan.ID, Kind: "transfers", Chunk: c.Index, Chunks: 2, Elements: c.Elements, State: submission.Sending, Attempts: 1, Created: now, Updated: now}
+		if err := j.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := j.Entries(ctx)
+	api := newFakeRecordAPI()
+	api.add(t, els[0:10], bulkapi.Submitted, time.Time{}) // what the lost attempt of chunk 1 made
+	other := api.add(t, els[15:17], bulkapi.Submitted, time.Time{})
+	r, err := submission.UpdateRecord(ctx, api, submission.NewMemoryRecord(), "s", now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps := submission.FindRepeats(plan, entries, r, now)
+	if len(reps) != 2 || reps[0].Element != 15 || reps[0].Earlier.BulkID != other {
+		t.Fatalf("repeats %+v", reps)
+	}
+	// A day later the API has forgotten the refs: the bulk is a repeat.
+	if reps := submission.FindRepeats(plan, entries, r, now.Add(25*time.Hour)); len(reps) != 12 {
+		t.Errorf("a day later: %d repeats", len(reps))
+	}
+}

@@ -354,7 +354,7 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 		return plan, nil
 	}
 	toSend := 0
-	for i, sent := range submission.Checked(plan, all, now) {
+	for i, sent := range submission.Sent(plan, all) {
 		if sent {
 			toSend += plan.Chunks[i].Count()
 		}

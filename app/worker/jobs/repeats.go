@@ -65,7 +65,7 @@ func (s *Server) checkRepeats(c *Call, cl *bulkapi.Client, j submission.Journal,
 	} else {
 		out.failure = "No connection is set: only this browser's journal was checked for elements submitted before."
 	}
-	checked := submission.Checked(plan, all, now)
+	checked := submission.Sent(plan, all)
 	for i, sent := range checked {
 		if sent && !deliberate[i] {
 			out.toSend += plan.Chunks[i].Count()
