@@ -240,9 +240,10 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 		t.Fatalf("12,000 elements make %q bulks", got)
 	}
 
-	// The first request is acted on but its answer is lost; the retries
-	// are told to wait.
-	armFaults(t, base, `{"drop": 1}`)
+	// The first submission is acted on but its answer is lost; the
+	// retries are told to wait. Before it, the repeat check lists the
+	// bulks once (it read them all for the confirmation).
+	armFaults(t, base, `{"pass": 1, "drop": 1}`)
 	armFaults(t, base, `{"rateLimit": 5}`)
 	b.Do(5*time.Second, click("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "a retry with the same ref", `(document.getElementById("submit-detail") || {}).textContent?.includes("trying again")`)
