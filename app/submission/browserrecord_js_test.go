@@ -4,6 +4,7 @@ package submission_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -37,5 +38,31 @@ func TestBrowserRecordKeepsBulksInIndexedDB(t *testing.T) {
 	got, err := again.Load(ctx, "a")
 	if err != nil || len(got) != 1 || string(got["2"].Fingerprints) != "0123456789abcdef" || got["2"].ExecutionStart != 5 {
 		t.Fatalf("read again: %+v %v", got, err)
+	}
+}
+
+// BenchmarkBrowserRecordLoad reads a record of 100 bulks × 10,000
+// fingerprints from IndexedDB (the Node stand-in), as a worker's first
+// check does.
+func BenchmarkBrowserRecordLoad(b *testing.B) {
+	ctx := context.Background()
+	idb := shim("__fakeIndexedDB()")
+	bulks := map[string]submission.RecordedBulk{}
+	for i := range 100 {
+		id := fmt.Sprint(1000 + i)
+		fps := make([]byte, submission.FingerprintSize*10_000)
+		for j := range fps {
+			fps[j] = byte(i*7 + j)
+		}
+		bulks[id] = submission.RecordedBulk{BulkID: id, Kind: "transfers", Status: bulkapi.Submitted, Fingerprints: fps}
+	}
+	if err := submission.NewBrowserRecord(idb, "bench").Save(ctx, "s", bulks); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		got, err := submission.NewBrowserRecord(idb, "bench").Load(ctx, "s")
+		if err != nil || len(got) != 100 || len(got["1000"].Fingerprints) != 160_000 {
+			b.Fatal(len(got), err)
+		}
 	}
 }

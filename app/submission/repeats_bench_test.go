@@ -150,3 +150,23 @@ func BenchmarkRepeatCheckCold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRecordDecode decodes the JSON of 100 recorded bulks of 10,000
+// fingerprints, as the console's IndexedDB record is read on a worker's
+// first check (later checks use the copy in memory).
+func BenchmarkRecordDecode(b *testing.B) {
+	plan := mustPlan(b, request(10), submission.PlanOptions{})
+	record := benchRecord(plan, false)
+	rows := make([][]byte, len(record.Bulks))
+	for i, rb := range record.Bulks {
+		rows[i], _ = json.Marshal(rb)
+	}
+	for b.Loop() {
+		for _, row := range rows {
+			var rb submission.RecordedBulk
+			if err := json.Unmarshal(row, &rb); err != nil || len(rb.Fingerprints) != 160_000 {
+				b.Fatal(err)
+			}
+		}
+	}
+}
