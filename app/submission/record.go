@@ -222,9 +222,11 @@ const fetchers = 4
 
 // UpdateRecord lists the identity's bulks and fetches the operations of
 // those that count and that the cache does not hold yet, then saves the
-// cache: a second check fetches only the bulks made since. onFetch, when
-// set, is called after each bulk fetched, for a progress bar.
-func UpdateRecord(ctx context.Context, api RecordAPI, cache RecordCache, scope string, now time.Time, onFetch func(done, total int)) (*Record, error) {
+// cache: a second check fetches only the bulks made since. With kind set,
+// bulks whose operation names another kind are neither fetched nor
+// returned (the cache keeps those it has). onFetch, when set, is called
+// after each bulk fetched, for a progress bar.
+func UpdateRecord(ctx context.Context, api RecordAPI, cache RecordCache, scope string, now time.Time, kind *schema.Kind, onFetch func(done, total int)) (*Record, error) {
 	list, err := api.ListAll(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("listing the bulks: %w", err)
@@ -251,6 +253,9 @@ func UpdateRecord(ctx context.Context, api RecordAPI, cache RecordCache, scope s
 			keep[b.BulkID] = rb
 			r.Cached++
 			continue
+		}
+		if kind != nil && k != nil && k != kind {
+			continue // another kind's bulk: fetched when a check needs it
 		}
 		missing = append(missing, RecordedBulk{BulkID: b.BulkID, Kind: kindID(k), Status: b.Status, ExecutionStart: b.ExecutionStart, Seen: now})
 	}
@@ -280,7 +285,7 @@ func UpdateRecord(ctx context.Context, api RecordAPI, cache RecordCache, scope s
 	}
 	r.Bulks = make([]RecordedBulk, 0, len(keep))
 	for _, b := range list {
-		if rb, ok := keep[b.BulkID]; ok {
+		if rb, ok := keep[b.BulkID]; ok && (kind == nil || rb.Kind == "" || rb.Kind == kind.ID) {
 			r.Bulks = append(r.Bulks, rb)
 		}
 	}

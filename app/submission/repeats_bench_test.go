@@ -139,7 +139,7 @@ func BenchmarkRepeatCheckCold(b *testing.B) {
 			ctx := context.Background()
 			for b.Loop() {
 				now := time.Now()
-				r, err := submission.UpdateRecord(ctx, cl, submission.NewMemoryRecord(), "s", now, nil)
+				r, err := submission.UpdateRecord(ctx, cl, submission.NewMemoryRecord(), "s", now, nil, nil)
 				if err != nil || r.Fetched != bulks {
 					b.Fatal(r, err)
 				}

@@ -172,19 +172,19 @@ func TestTheRecordIsFetchedOnceABulk(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			api.reads = map[string]int{}
-			r, err := submission.UpdateRecord(ctx, api, cache, "https://api", now, nil)
+			r, err := submission.UpdateRecord(ctx, api, cache, "https://api", now, nil, nil)
 			if err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || api.fetches() != 1 {
 				t.Fatalf("first check: %+v, %d fetches, %v", r, api.fetches(), err)
 			}
 			// A second check fetches only the bulk made since.
 			second := api.add(t, els[30:40], bulkapi.Submitted, time.Time{})
 			defer func() { api.bulks = api.bulks[1:] }()
-			r, err = submission.UpdateRecord(ctx, api, cache, "https://api", now, nil)
+			r, err = submission.UpdateRecord(ctx, api, cache, "https://api", now, nil, nil)
 			if err != nil || r.Fetched != 1 || r.Cached != 1 || api.reads[second] != 1 || api.reads[first] != 1 {
 				t.Fatalf("second check: %+v, reads %v, %v", r, api.reads, err)
 			}
 			// A third fetches nothing.
-			if r, err = submission.UpdateRecord(ctx, api, cache, "https://api", now, nil); err != nil || r.Fetched != 0 || api.fetches() != 2 {
+			if r, err = submission.UpdateRecord(ctx, api, cache, "https://api", now, nil, nil); err != nil || r.Fetched != 0 || api.fetches() != 2 {
 				t.Fatalf("third check: %+v, reads %v, %v", r, api.reads, err)
 			}
 			plan := mustPlan(t, els, submission.PlanOptions{})
@@ -328,7 +328,7 @@ func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
 	api := newFakeRecordAPI()
 	api.add(t, els[0:10], bulkapi.Submitted, time.Time{}) // what the lost attempt of chunk 1 made
 	other := api.add(t, els[15:17], bulkapi.Submitted, time.Time{})
-	r, err := submission.UpdateRecord(ctx, api, submission.NewMemoryRecord(), "s", now, nil)
+	r, err := submission.UpdateRecord(ctx, api, submission.NewMemoryRecord(), "s", now, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,5 +339,20 @@ func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
 	// A day later the API has forgotten the refs: the bulk is a repeat.
 	if reps := submission.FindRepeats(plan, entries, r, now.Add(25*time.Hour)); len(reps) != 12 {
 		t.Errorf("a day later: %d repeats", len(reps))
+	}
+}
+
+// TestTheRecordFetchesOnlyTheKindChecked: a check of transfers does not
+// read the operations of a bulk of sends.
+func TestTheRecordFetchesOnlyTheKindChecked(t *testing.T) {
+	ctx := context.Background()
+	now := time.Now()
+	api := newFakeRecordAPI()
+	tr := api.add(t, request(3), bulkapi.Submitted, time.Time{})
+	sends := api.add(t, request(2), bulkapi.Submitted, time.Time{})
+	api.bulks[0].Operation = "POST /sends" // the newest, listed first
+	r, err := submission.UpdateRecord(ctx, api, submission.NewMemoryRecord(), "s", now, transfers, nil)
+	if err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || r.Bulks[0].BulkID != tr || api.reads[sends] != 0 {
+		t.Fatalf("record %+v, reads %v, %v", r, api.reads, err)
 	}
 }

@@ -340,8 +340,12 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 	if err != nil {
 		return nil, err
 	}
+	sent := submission.Sent(plan, all)
+	if !slices.Contains(sent, true) {
+		return plan, nil // every chunk was submitted under its ref: nothing is sent
+	}
 	cache := submission.NewFileRecord(submission.RecordPathFor(journalPath))
-	record, err := submission.UpdateRecord(ctx, client, cache, client.BaseURL(), now, nil)
+	record, err := submission.UpdateRecord(ctx, client, cache, client.BaseURL(), now, plan.Kind, nil)
 	if err != nil {
 		if !allow {
 			return nil, fmt.Errorf("checking for elements submitted before, against the API's record of bulks: %w; nothing was sent (-allow-repeats submits without this check)", err)
@@ -354,7 +358,7 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 		return plan, nil
 	}
 	toSend := 0
-	for i, sent := range submission.Sent(plan, all) {
+	for i, sent := range sent {
 		if sent {
 			toSend += plan.Chunks[i].Count()
 		}

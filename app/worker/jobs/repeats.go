@@ -48,9 +48,13 @@ func (s *Server) checkRepeats(c *Call, cl *bulkapi.Client, j submission.Journal,
 	}
 	var out repeatCheck
 	var record *submission.Record
+	sent := submission.Sent(plan, all)
+	if !slices.Contains(sent, true) {
+		return out, nil // every chunk was submitted under its ref: nothing is sent
+	}
 	if cl != nil {
 		c.Progress(worker.Progress{Phase: "checking", Detail: "Checking the API's record of recent bulks for elements submitted before"})
-		record, err = submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), now, func(done, total int) {
+		record, err = submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), now, plan.Kind, func(done, total int) {
 			c.Progress(worker.Progress{Phase: "checking", Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", plural(total, "bulk", "bulks"))})
 		})
 		switch {
@@ -65,8 +69,7 @@ func (s *Server) checkRepeats(c *Call, cl *bulkapi.Client, j submission.Journal,
 	} else {
 		out.failure = "No connection is set: only this browser's journal was checked for elements submitted before."
 	}
-	checked := submission.Sent(plan, all)
-	for i, sent := range checked {
+	for i, sent := range sent {
 		if sent && !deliberate[i] {
 			out.toSend += plan.Chunks[i].Count()
 		}
