@@ -359,7 +359,7 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 	}
 	toSend := 0
 	for i, sent := range sent {
-		if sent {
+		if sent && !deliberate[i] {
 			toSend += plan.Chunks[i].Count()
 		}
 	}
