@@ -56,7 +56,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "API's own record of the identity's bulks (not yet executed, or executed within 35 days), whoever")
 		fmt.Fprintln(stderr, "submitted them: an element found there stops the submission, naming its row and the earlier bulk.")
 		fmt.Fprintln(stderr, "-skip-repeats leaves those elements out; -allow-repeats submits them again. The API's record is")
-		fmt.Fprintln(stderr, "cached next to the journal (FILE.record.json), so that only new bulks are fetched.")
+		fmt.Fprintln(stderr, "cached next to the journal (journal.record.json for journal.json): later checks fetch only new bulks.")
 		fmt.Fprintln(stderr, credentialsHelp)
 		fmt.Fprintln(stderr, "Exit status: 0 submitted, 1 invalid or refused, 2 usage error.")
 		fs.PrintDefaults()
