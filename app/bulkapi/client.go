@@ -270,3 +270,8 @@ func readError(cl call, resp *http.Response) *Error {
 	}
 	return e
 }
+
+// CloseIdleConnections closes the connections kept open for the next
+// requests: a command calls it when done, so that no server waits on
+// them.
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }

@@ -29,6 +29,23 @@
 // submission resumes from the journal ([PlanFromJournal]) or by planning
 // the same file again.
 //
+// # Repeats
+//
+// Refs catch the same chunk twice, not the same element in another chunk:
+// a file cut into other chunks, a file corrected after its valid elements
+// were sent, or a colleague's copy would make new bulks of elements that
+// earlier bulks hold. Every element has a [Fingerprint], the SHA-256 of
+// what it asks the API to do (kind, single operation, path parameter and
+// canonical requestBody), kept with each submitted [Entry] and equal to the
+// fingerprint of the operation the API made of it ([OperationFingerprint],
+// from its path and requestPayload). [UpdateRecord] reads the API's record
+// of the identity's bulks, every one not yet executed and those executed
+// in the last 35 days ([RepeatWindow]), fetching the operations of a bulk
+// only once: a [RecordCache] ([FileRecord] next to the command line's
+// journal, [MemoryRecord]) keeps them. [FindRepeats] checks the elements a
+// plan would put in new bulks against the journal and that record, and
+// [Plan.Without] leaves the repeats out.
+//
 // # Before and after
 //
 // [FindPrior] warns that a loaded file's chunks were submitted already, and

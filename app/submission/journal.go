@@ -65,6 +65,11 @@ type Entry struct {
 
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
+	// Fingerprints are the fingerprints of the chunk's elements once it is
+	// Submitted, FingerprintSize bytes each in the order of the bulk's
+	// operations (see Fingerprint): what a later submission is checked
+	// against. JSON writes them as one base64 string, 22 bytes an element.
+	Fingerprints []byte `json:"fingerprints,omitempty"`
 	// Body is the chunk's request body, kept until the chunk is submitted
 	// so that an interrupted submission can resume without the file. A
 	// journal short of room may drop it.

@@ -59,7 +59,9 @@ func (j *KeyValueJournal) save(ctx context.Context, entries []Entry) error {
 
 // Put stores e. A store of a few megabytes, like localStorage, may not
 // take every entry with its kept body: then the bodies go (resuming then
-// needs the file again), never the entries themselves.
+// needs the file again), then the fingerprints of submitted bulks (the
+// repeat check then relies on the API's record of them), never the
+// entries themselves.
 func (j *KeyValueJournal) Put(ctx context.Context, e Entry) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -73,6 +75,12 @@ func (j *KeyValueJournal) Put(ctx context.Context, e Entry) error {
 	}
 	for i := range entries {
 		entries[i].Body = nil
+	}
+	if err := j.save(ctx, entries); err == nil {
+		return nil
+	}
+	for i := range entries {
+		entries[i].Fingerprints = nil
 	}
 	if err := j.save(ctx, entries); err != nil {
 		return fmt.Errorf("the journal does not fit in its storage: %w", err)

@@ -54,6 +54,14 @@ func TestKeyValueJournal(t *testing.T) {
 	if err != nil || len(all) != 1 || all[0].Ref != "bd-big" || all[0].Body != nil {
 		t.Fatalf("entries %+v, %v", all, err)
 	}
+	// Then the fingerprints go.
+	fps := submission.Entry{Ref: "bd-fps", Kind: "transfers", State: submission.Submitted, Fingerprints: make([]byte, 4000)}
+	if err := j.Put(ctx, fps); err != nil {
+		t.Fatal(err)
+	}
+	if all, err := j.Entries(ctx); err != nil || len(all) != 2 || all[1].Fingerprints != nil {
+		t.Fatalf("entries %+v, %v", all, err)
+	}
 	if err := j.Put(ctx, submission.Entry{Ref: "bd-huge", Source: strings.Repeat("y", 5000)}); err == nil {
 		t.Error("an entry over the quota was reported stored")
 	}

@@ -51,6 +51,9 @@ type Plan struct {
 	// Elements is how many elements the chunks hold together.
 	Elements int
 	Chunks   []Chunk
+	// chunkSize is the most elements per chunk it was planned with; 0
+	// when rebuilt from the journal.
+	chunkSize int
 }
 
 // A Chunk is the part of a request that becomes one bulk.
@@ -62,6 +65,9 @@ type Chunk struct {
 	Elements Spans
 	// Body is the request body: the elements' canonical JSON.
 	Body []byte
+	// Fingerprints are the elements' fingerprints, FingerprintSize bytes
+	// each, in the order of Elements (see Fingerprint).
+	Fingerprints []byte
 	// Digest identifies the content, kind and endpoint, whatever the salt.
 	Digest string
 	// Ref is the idempotency-ref.
@@ -104,14 +110,15 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 			return nil, fmt.Errorf("element index %d: the indexes to submit must be increasing and within the request's %d elements", i, len(elements))
 		}
 	}
-	p := &Plan{Kind: k, BackOffice: opts.BackOffice, Endpoint: ep, Source: opts.Source, Salt: opts.Salt, Elements: len(idx)}
+	p := &Plan{Kind: k, BackOffice: opts.BackOffice, Endpoint: ep, Source: opts.Source, Salt: opts.Salt, Elements: len(idx), chunkSize: size}
+	fpr := newFingerprinter()
 	for start := 0; start < len(idx); start += size {
 		part := idx[start:min(start+size, len(idx))]
-		body, err := canonicalBody(elements, part)
+		body, fps, err := canonicalBody(elements, part, k, fpr)
 		if err != nil {
 			return nil, err
 		}
-		c := Chunk{Index: len(p.Chunks), Elements: spansOf(part), Body: body}
+		c := Chunk{Index: len(p.Chunks), Elements: spansOf(part), Body: body, Fingerprints: fps}
 		if opts.Origin != nil {
 			c.Sheet, c.Rows = rowsOf(part, opts.Origin)
 		}
@@ -138,20 +145,27 @@ func rowsOf(idx []int, origin func(int) (string, int)) (string, Spans) {
 }
 
 // canonicalBody writes the elements as a compact JSON array, object keys
-// sorted and numbers as written, so that equal content gives equal bytes.
-func canonicalBody(elements []any, idx []int) ([]byte, error) {
+// sorted and numbers as written, so that equal content gives equal bytes;
+// with it, the elements' fingerprints, taken from the same bytes.
+func canonicalBody(elements []any, idx []int, k *schema.Kind, f *fingerprinter) (body, fps []byte, err error) {
 	buf := make([]byte, 0, 256*len(idx))
+	fps = make([]byte, 0, FingerprintSize*len(idx))
 	buf = append(buf, '[')
 	for n, i := range idx {
 		if n > 0 {
 			buf = append(buf, ',')
 		}
-		var err error
+		start := len(buf)
 		if buf, err = appendCanonical(buf, elements[i]); err != nil {
-			return nil, fmt.Errorf("element %d: %w", i, err)
+			return nil, nil, fmt.Errorf("element %d: %w", i, err)
 		}
+		fp, err := f.canonicalElement(k, elements[i], buf[start:])
+		if err != nil {
+			return nil, nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		fps = append(fps, fp[:]...)
 	}
-	return append(buf, ']'), nil
+	return append(buf, ']'), fps, nil
 }
 
 func digest(k *schema.Kind, backOffice bool, ep schema.Endpoint, body []byte) string {

@@ -194,6 +194,10 @@ func (s *Submitter) send(ctx context.Context, p *Plan, c *Chunk, e Entry, done i
 		rc, err := s.Sender.Submit(ctx, p.Kind, c.Body, c.Ref)
 		if err == nil {
 			e.State, e.BulkID, e.OperationCount, e.Path = Submitted, rc.BulkID, rc.OperationCount, rc.Path
+			e.Fingerprints = c.Fingerprints
+			if len(e.Fingerprints) == 0 {
+				e.Fingerprints, _ = bodyFingerprints(p.Kind, c.Body)
+			}
 			e.LastError, e.RequestRef, e.Body, e.Updated = "", "", nil, s.now()
 			if err := s.Journal.Put(context.WithoutCancel(ctx), e); err != nil {
 				return e, fmt.Errorf("bulk %s was submitted but the journal could not record it (submitting again with the same ref is safe): %w", rc.BulkID, err)
@@ -268,7 +272,13 @@ func PlanFromJournal(entries []Entry) (*Plan, error) {
 		if e.State != Submitted && len(e.Body) == 0 {
 			return nil, fmt.Errorf("chunk %d of %d: %w", e.Chunk+1, e.Chunks, ErrNoBody)
 		}
-		p.Chunks[e.Chunk] = Chunk{Index: e.Chunk, Elements: e.Elements, Body: e.Body, Digest: e.Digest, Ref: e.Ref, Sheet: e.Sheet, Rows: e.Rows}
+		c := Chunk{Index: e.Chunk, Elements: e.Elements, Body: e.Body, Digest: e.Digest, Ref: e.Ref, Sheet: e.Sheet, Rows: e.Rows, Fingerprints: e.Fingerprints}
+		if len(c.Fingerprints) == 0 && len(c.Body) > 0 {
+			if c.Fingerprints, err = bodyFingerprints(k, c.Body); err != nil {
+				return nil, fmt.Errorf("chunk %d of %d: %w", e.Chunk+1, e.Chunks, err)
+			}
+		}
+		p.Chunks[e.Chunk] = c
 		seen[e.Chunk] = true
 	}
 	for i, ok := range seen {

@@ -182,6 +182,9 @@ func (q *totalsQueue) next(ctx app.Context) {
 // submitOutcome says what a submission made: the bulks the API made for
 // it, apart from those it answered with because it had made them before.
 func submitOutcome(r worker.Submitted) string {
+	if len(r.Submission.Chunks) == 0 {
+		return "Nothing was sent: every element was submitted before."
+	}
 	made := len(r.Submission.Chunks) - len(r.Existing)
 	if len(r.Existing) == 0 {
 		return fmt.Sprintf("Submitted: %s made. Open a bulk to execute it.", plural(made, "bulk", "bulks"))

@@ -35,9 +35,12 @@ type submitPage struct {
 	doc  CurrentDocument
 	step string
 
-	// validOnly and newBulk are the operator's explicit choices.
+	// validOnly and newBulk are the operator's explicit choices; repeats
+	// is the answer to the elements earlier bulks hold
+	// (worker.RepeatsLeaveOut or worker.RepeatsAgain), "" before one.
 	validOnly bool
 	newBulk   bool
+	repeats   string
 	prepared  worker.Confirmation
 
 	progress worker.Progress
@@ -99,6 +102,7 @@ func (p *submitPage) renderDocument() app.UI {
 		p.renderSummary(),
 		p.renderTarget(),
 		p.renderPriors(),
+		p.renderRepeats(),
 		p.renderChoice(),
 		p.renderAction(),
 	)
@@ -195,6 +199,59 @@ func (p *submitPage) renderPriors() app.UI {
 	)
 }
 
+// repeatsShown is how many repeated elements the page lists.
+const repeatsShown = 50
+
+// renderRepeats lists the elements that earlier bulks hold already, from
+// this browser's journal and the API's record, and asks what to do with
+// them: leave them out, or submit them again.
+func (p *submitPage) renderRepeats() app.UI {
+	r := p.prepared.Repeats
+	if r == nil {
+		return nil
+	}
+	note := app.If(r.RecordError != "", func() app.UI { return app.P().ID("repeats-record").Class("note").Text(r.RecordError) })
+	if r.Count == 0 {
+		return note
+	}
+	shown := r.Elements[:min(len(r.Elements), repeatsShown)]
+	title := fmt.Sprintf("%s of the %s to send %s submitted before, in %s", count(r.Count), plural(r.ToSend, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Count == 1], plural(len(r.Bulks), "bulk", "bulks"))
+	box := app.Div().ID("repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
+		app.P().Class("failure-title").Text(title),
+		app.P().Text("Sending them makes their operations run a second time (a transfer paid twice). The earlier bulks:"),
+		app.Ul().ID("repeat-bulks").Class("bulk-links").Body(app.Range(r.Bulks).Slice(func(i int) app.UI {
+			return app.Li().Body(app.A().Href(bulkHref(r.Bulks[i], p.prepared.BackOffice)).DataSet("bulk", r.Bulks[i]).Text("bulk " + r.Bulks[i]))
+		})),
+		app.Ul().ID("repeat-elements").Body(app.Range(shown).Slice(func(i int) app.UI {
+			return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
+		})),
+		app.If(r.Count > len(shown), func() app.UI {
+			return app.P().Class("note").Text(fmt.Sprintf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
+		}),
+		note,
+	)
+	if p.step != submitConfirm || p.prepared.Blocked != "" {
+		return box
+	}
+	return app.Div().Body(box, app.Div().Class("actions").Body(
+		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(fmt.Sprintf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)),
+		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)),
+	))
+}
+
+// hasRepeats reports whether the confirmation found repeats.
+func (p *submitPage) hasRepeats() bool {
+	return p.prepared.Repeats != nil && p.prepared.Repeats.Count > 0
+}
+
+// answerRepeats sends the plan with the operator's answer to its repeats.
+func (p *submitPage) answerRepeats(answer string) app.EventHandler {
+	return func(ctx app.Context, e app.Event) {
+		p.repeats = answer
+		p.submit(ctx, e)
+	}
+}
+
 // interrupted reports whether an earlier attempt with the same refs did
 // not finish: sending resumes it.
 func (p *submitPage) interrupted() bool {
@@ -267,6 +324,9 @@ func (p *submitPage) renderAction() app.UI {
 		return app.Div().ID("submit-status").Class("all-clear").Role("status").Body(
 			app.P().ID("submit-outcome").Text(submitOutcome(p.result)),
 			app.If(len(p.result.Existing) > 0, func() app.UI { return existingNotes(p.result) }),
+			app.If(p.result.Repeats != nil && p.result.Repeats.LeftOut, func() app.UI {
+				return app.P().ID("repeats-left-out").Class("note").Text(fmt.Sprintf("%s submitted before %s left out.", plural(p.result.Repeats.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[p.result.Repeats.Count == 1]))
+			}),
 			bulkLinks("submitted-bulks", p.result.Submission),
 		)
 	case submitStopped:
@@ -298,7 +358,7 @@ func (p *submitPage) renderAction() app.UI {
 		label = "Resume: send the remaining chunks with their original refs"
 	}
 	return app.Div().Class("actions").Body(
-		app.If(!p.submittedBefore(), func() app.UI {
+		app.If(!p.submittedBefore() && !p.hasRepeats(), func() app.UI {
 			return app.Button().ID("confirm-submit").Type("button").Class("button").Text(label).OnClick(p.submit)
 		}),
 		app.If(len(pr.Priors) > 0 && !pr.NewBulk, func() app.UI {
@@ -331,7 +391,7 @@ func (p *submitPage) submitAsNew(ctx app.Context, e app.Event) {
 // prepare asks the worker for the plan and the confirmation's figures.
 func (p *submitPage) prepare(ctx app.Context) {
 	p.step = submitPreparing
-	p.failure, p.message = nil, ""
+	p.failure, p.message, p.repeats = nil, "", ""
 	conn := p.connection().forWorker(p.doc.BackOffice)
 	req := worker.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
 	runJob(p.page, worker.JobPrepareSubmission, req, nil, func(r worker.Confirmation, _ app.Value, err error) {
@@ -376,7 +436,7 @@ func (p *submitPage) submit(ctx app.Context, e app.Event) {
 	p.failure, p.message = nil, ""
 	p.announcement = "Submitting…"
 	mark("submit-start")
-	req := worker.Submit{Plan: p.prepared.Plan, Connection: p.connection().forWorker(p.prepared.BackOffice)}
+	req := worker.Submit{Plan: p.prepared.Plan, Connection: p.connection().forWorker(p.prepared.BackOffice), Repeats: p.repeats}
 	p.cancel = runJob(p.page, worker.JobSubmit, req, func(pr worker.Progress) {
 		p.progress = pr
 		// Reload the journal as soon as it holds the submission.
@@ -403,6 +463,13 @@ func (p *submitPage) resumed(ctx app.Context, r worker.Submitted, err error) {
 func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
 	p.result = r
 	p.journal.load(ctx, nil)
+	if err == nil && r.Repeats != nil && r.Repeats.Stopped {
+		// Nothing was sent: repeats the operator has not answered for
+		// (found since the confirmation). Ask again.
+		p.prepared.Repeats, p.repeats, p.step = r.Repeats, "", submitConfirm
+		p.announcement = fmt.Sprintf("Nothing was sent: %s of the file %s submitted before.", plural(r.Repeats.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Repeats.Count == 1])
+		return
+	}
 	switch {
 	case jobCanceled(err):
 		p.step, p.message = submitStopped, "Stopped. The journal keeps the chunks not yet submitted; sending again resumes with the same refs."

@@ -43,3 +43,18 @@ func TestPlacesAndStatesReadAsAnOperatorSaysThem(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeatsNeedAnAnswerBeforeSubmitting(t *testing.T) {
+	p := &submitPage{step: submitConfirm, prepared: worker.Confirmation{Plan: "p", Chunks: []worker.ChunkInfo{{Index: 0}}}}
+	if p.hasRepeats() || p.renderRepeats() != nil {
+		t.Fatal("repeats shown without any")
+	}
+	p.prepared.Repeats = &worker.RepeatsInfo{RecordError: "No connection is set."}
+	if p.hasRepeats() || p.renderRepeats() == nil {
+		t.Error("the record's failure is not said")
+	}
+	p.prepared.Repeats = &worker.RepeatsInfo{Count: 2, ToSend: 5, Bulks: []string{"7"}, Elements: []worker.RepeatInfo{{Element: 1, BulkID: "7", Text: "Element 1 was submitted before in bulk 7."}, {Element: 3, BulkID: "7"}}}
+	if !p.hasRepeats() || p.renderRepeats() == nil {
+		t.Error("repeats are not asked about")
+	}
+}

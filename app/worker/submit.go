@@ -51,6 +51,10 @@ type Confirmation struct {
 	Totals []ControlTotal `json:"totals,omitempty"`
 	// Priors are earlier submissions of the same chunks.
 	Priors []PriorInfo `json:"priors,omitempty"`
+	// Repeats, when set, are the elements to send that earlier bulks hold
+	// already, or why the API's record of bulks could not be checked:
+	// JobSubmit then needs Submit.Repeats.
+	Repeats *RepeatsInfo `json:"repeats,omitempty"`
 	// NewBulk is set when the refs are fresh (PrepareSubmission.NewBulk).
 	NewBulk bool `json:"newBulk,omitempty"`
 	// Reading says in words how the file's values were read, as the
@@ -91,6 +95,55 @@ type PriorInfo struct {
 	Warning string `json:"warning"`
 }
 
+// The operator's answers to repeats (Submit.Repeats).
+const (
+	// RepeatsLeaveOut sends the plan without the repeated elements.
+	RepeatsLeaveOut = "leave-out"
+	// RepeatsAgain submits the repeated elements again.
+	RepeatsAgain = "again"
+)
+
+// MaxRepeatsShown is how many repeated elements RepeatsInfo lists.
+const MaxRepeatsShown = 200
+
+// RepeatsInfo tells of the elements of a plan that earlier bulks hold
+// already: this browser's journal, and the API's record of the identity's
+// bulks not yet executed or executed in the last 35 days, whoever
+// submitted them.
+type RepeatsInfo struct {
+	// Count is how many elements repeat, of ToSend elements that sending
+	// would put in new bulks.
+	Count  int `json:"count"`
+	ToSend int `json:"toSend"`
+	// Bulks are the earlier bulks they are in.
+	Bulks []string `json:"bulks,omitempty"`
+	// Elements are the first MaxRepeatsShown of them.
+	Elements []RepeatInfo `json:"elements,omitempty"`
+	// Record is set when the API's record was checked too; RecordError
+	// says why it was not.
+	Record      bool   `json:"record,omitempty"`
+	RecordError string `json:"recordError,omitempty"`
+	// LeftOut, in Submitted, says they were left out as asked; Stopped
+	// that the submission stopped on them before sending anything.
+	LeftOut bool `json:"leftOut,omitempty"`
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+// A RepeatInfo is one element that an earlier bulk holds already.
+type RepeatInfo struct {
+	Element int    `json:"element"`
+	Sheet   string `json:"sheet,omitempty"`
+	Row     int    `json:"row,omitempty"`
+	// BulkID is the latest earlier bulk holding it, Status its state when
+	// known, When its time; Others how many more bulks hold it.
+	BulkID string    `json:"bulkId"`
+	Status string    `json:"status,omitempty"`
+	When   time.Time `json:"when"`
+	Others int       `json:"others,omitempty"`
+	// Text says it in an operator's words.
+	Text string `json:"text"`
+}
+
 // A ChunkInfo is one chunk of a submission: one bulk.
 type ChunkInfo struct {
 	Index    int `json:"index"`
@@ -125,6 +178,10 @@ const JobSubmit = "submit"
 type Submit struct {
 	Plan       string     `json:"plan"`
 	Connection Connection `json:"connection"`
+	// Repeats answers the confirmation's repeats: RepeatsLeaveOut or
+	// RepeatsAgain. Without an answer, elements found in earlier bulks
+	// stop the submission before anything is sent (Submitted.Repeats).
+	Repeats string `json:"repeats,omitempty"`
 }
 
 // JobResumeSubmission sends what an interrupted submission did not, from
@@ -136,6 +193,8 @@ const JobResumeSubmission = "resume-submission"
 type ResumeSubmission struct {
 	Submission string     `json:"submission"`
 	Connection Connection `json:"connection"`
+	// Repeats is as in Submit.
+	Repeats string `json:"repeats,omitempty"`
 }
 
 // Submitted is the result of JobSubmit and JobResumeSubmission.
@@ -146,6 +205,11 @@ type Submitted struct {
 	Failure *APIFailure `json:"failure,omitempty"`
 	// Existing are the chunks answered with a bulk made before.
 	Existing []ExistingBulk `json:"existing,omitempty"`
+	// Repeats, when set, are elements earlier bulks hold: with Stopped
+	// nothing was sent, since the operator did not answer for them (or
+	// more were found since the confirmation); with LeftOut they were left
+	// out as asked.
+	Repeats *RepeatsInfo `json:"repeats,omitempty"`
 }
 
 // JobJournal lists the submissions the journal holds. Request: Journal.

@@ -88,6 +88,9 @@ type checked struct {
 	currency string
 	// mapping is the mapping file of a table, as -save-mapping writes it.
 	mapping ingest.Mapping
+	// origin locates element i in a table: its sheet and row; nil for
+	// request bodies.
+	origin func(i int) (sheet string, row int)
 }
 
 // sourceInfo is how a spreadsheet or CSV file was read, for the reports.
@@ -203,6 +206,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		reading:  &r,
 		currency: im.Settings().Currency,
 		mapping:  im.SavedMapping(),
+		origin:   func(i int) (string, int) { return table.Sheet, res.Elements[i].Row },
 	}, nil
 }
 

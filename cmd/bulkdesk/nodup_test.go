@@ -54,8 +54,11 @@ func TestNoDuplicatesUnderFaults(t *testing.T) {
 	submitOnce := func(i int, journal string, killAfter time.Duration) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
+		// -allow-repeats: the runs submit the same file on purpose, from
+		// three journals, to test the idempotency-refs; the repeat check
+		// would stop every run after the first bulk.
 		cmd := exec.CommandContext(ctx, os.Args[0], "submit", "-kind", "transfers", "-api-url", srv.URL+"/multi",
-			"-chunk-size", fmt.Sprint(chunk), "-journal", journal, "-format", "json", file)
+			"-chunk-size", fmt.Sprint(chunk), "-journal", journal, "-format", "json", "-allow-repeats", file)
 		cmd.Env = append(os.Environ(), envChild+"=1", envAPIKey+"="+sandbox.DefaultAPIKey, envToken+"="+sandbox.DefaultToken)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out

@@ -39,6 +39,8 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	jf.register(fs)
 	newBulk := fs.Bool("new-bulk", false, "submit content that was submitted before again, as new bulks")
 	validOnly := fs.Bool("valid-only", false, "submit the valid elements and leave the invalid ones out")
+	allowRepeats := fs.Bool("allow-repeats", false, "submit elements that earlier bulks hold already, again")
+	skipRepeats := fs.Bool("skip-repeats", false, "leave out the elements that earlier bulks hold already")
 	chunkSize := fs.Int("chunk-size", submission.MaxChunk, "most elements per bulk")
 	execute := fs.Bool("execute", false, "execute each bulk once submitted")
 	mode := fs.String("mode", string(bulkapi.OnFailureContinue), "with -execute: ON_FAILURE_CONTINUE or ON_FAILURE_STOP")
@@ -46,11 +48,16 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var in inputFlags
 	in.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-execute] [input flags] FILE")
+		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-allow-repeats|-skip-repeats] [-execute] [input flags] FILE")
 		fmt.Fprintln(stderr, "\nFILE is read as \"bulkdesk check\" reads it: a workbook (.xlsx), a CSV file or a JSON request")
 		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements make several bulks. Every chunk is")
 		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
 		fmt.Fprintln(stderr, "resume an interrupted submission; content already submitted is not sent twice.")
+		fmt.Fprintln(stderr, "\nBefore anything is sent, every element is checked against the bulks this journal submitted and the")
+		fmt.Fprintln(stderr, "API's own record of the identity's bulks (not yet executed, or executed within 35 days), whoever")
+		fmt.Fprintln(stderr, "submitted them: an element found there stops the submission, naming its row and the earlier bulk.")
+		fmt.Fprintln(stderr, "-skip-repeats leaves those elements out; -allow-repeats submits them again. The API's record is")
+		fmt.Fprintln(stderr, "cached next to the journal (journal.record.json for journal.db): later checks fetch only new bulks.")
 		fmt.Fprintln(stderr, credentialsHelp)
 		fmt.Fprintln(stderr, "Exit status: 0 submitted, 1 invalid or refused, 2 usage error.")
 		fs.PrintDefaults()
@@ -58,7 +65,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if fs.NArg() != 1 || *kindID == "" || (*format != "text" && *format != "json") {
+	if fs.NArg() != 1 || *kindID == "" || (*format != "text" && *format != "json") || *allowRepeats && *skipRepeats {
 		fs.Usage()
 		return exitUsage
 	}
@@ -112,7 +119,10 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path)}
+	// The repeat check reads bulks a few at a time: close the connections
+	// it leaves open.
+	defer client.CloseIdleConnections()
+	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path), Origin: read.origin}
 	plan, err := submission.NewPlan(kind, elements, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -127,18 +137,32 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitInvalid, "%v", err)
 	}
+	// Chunks submitted before and sent again on purpose (-new-bulk): the
+	// repeat check does not stop their elements, which the line printed
+	// for each chunk names already.
+	deliberate := make(map[int]bool)
 	if len(priors) > 0 {
 		if *newBulk {
 			for _, p := range priors {
 				fmt.Fprintf(stderr, "submitting again as a new bulk: %s\n", p.Warning())
+				deliberate[p.Chunk] = true
 			}
 			opts.Salt = submission.NewSalt()
 			if plan, err = submission.NewPlan(kind, elements, opts); err != nil {
 				return fail(exitUsage, "%v", err)
 			}
-		} else if code, stop := checkPriors(ctx, client, journal, priors, stderr); stop {
+		} else if code, stop := checkPriors(ctx, client, journal, plan, priors, stderr); stop {
 			return code
 		}
+	}
+	if plan, err = checkRepeats(ctx, client, journal, journal.Path(), plan, deliberate, *allowRepeats, *skipRepeats, stderr); err != nil {
+		if errors.Is(err, errNothingLeft) {
+			writeEntries(stdout, *format, nil, read.reading)
+			fmt.Fprintln(stderr, "every element was submitted before: nothing was sent")
+			return exitOK
+		}
+		fmt.Fprintln(stderr, "bulkdesk submit:", err)
+		return exitInvalid
 	}
 
 	s := &submission.Submitter{Sender: client, Journal: journal, Policy: submitPolicy, OnProgress: progressPrinter(stderr)}
@@ -172,7 +196,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // content and says whether to stop. Chunks the journal shows submitted are
 // skipped by the submitter; what must stop is an old attempt whose answer
 // never came, since the API may have forgotten its ref.
-func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission.Journal, priors []submission.Prior, stderr io.Writer) (int, bool) {
+func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission.Journal, plan *submission.Plan, priors []submission.Prior, stderr io.Writer) (int, bool) {
 	now := time.Now()
 	all, err := journal.Entries(ctx)
 	if err != nil {
@@ -185,6 +209,11 @@ func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission
 	}
 	blocked := false
 	for _, p := range priors {
+		if p.Entry.Ref != plan.Chunks[p.Chunk].Ref {
+			// Submitted before under another ref (-new-bulk): sending makes
+			// a new bulk, and the repeat check names its elements.
+			continue
+		}
 		fmt.Fprintf(stderr, "already: %s\n", p.Warning())
 		if p.Old(now) && p.Reached() && p.Entry.State != submission.Submitted {
 			blocked = true
@@ -288,4 +317,94 @@ func indexList(idx []int, n int) string {
 		fmt.Fprintf(&b, " and %d more", len(idx)-n)
 	}
 	return b.String()
+}
+
+// errNothingLeft says -skip-repeats left nothing to send.
+var errNothingLeft = errors.New("nothing left to send")
+
+// repeatLines is how many repeated elements are named before a count.
+const repeatLines = 20
+
+// checkRepeats checks the elements the plan would send against the
+// journal's bulks and the API's record, and returns the plan to send:
+// unchanged, or without the repeats (skip). Without allow or skip,
+// repeats stop the submission with an error naming them.
+func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submission.Journal, journalPath string, plan *submission.Plan, deliberate map[int]bool, allow, skip bool, stderr io.Writer) (*submission.Plan, error) {
+	now := time.Now()
+	all, err := journal.Entries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sent := submission.Sent(plan, all)
+	if !slices.Contains(sent, true) {
+		return plan, nil // every chunk was submitted under its ref: nothing is sent
+	}
+	cache := submission.NewFileRecord(submission.RecordPathFor(journalPath))
+	record, err := submission.UpdateRecord(ctx, client, cache, client.BaseURL(), now, plan.Kind, nil)
+	if err != nil {
+		if !allow {
+			return nil, fmt.Errorf("checking for elements submitted before, against the API's record of bulks: %w; nothing was sent (-allow-repeats submits without this check)", err)
+		}
+		fmt.Fprintf(stderr, "warning: the API's record of bulks could not be read (%v): only this journal was checked for repeats\n", err)
+		record = nil
+	}
+	repeats := slices.DeleteFunc(submission.FindRepeats(plan, all, record, now), func(r submission.Repeat) bool { return deliberate[r.Chunk] })
+	if len(repeats) == 0 {
+		return plan, nil
+	}
+	toSend := 0
+	for i, sent := range sent {
+		if sent && !deliberate[i] {
+			toSend += plan.Chunks[i].Count()
+		}
+	}
+	bulks := submission.RepeatedBulks(repeats)
+	summary := fmt.Sprintf("%d of the %d elements to send were submitted before, in %s %s", len(repeats), toSend, plural(len(bulks), "bulk", "bulks"), indexWords(bulks, 10))
+	switch {
+	case allow:
+		fmt.Fprintf(stderr, "submitting again (-allow-repeats): %s\n", summary)
+		return plan, nil
+	case skip:
+		drop := make([]int, len(repeats))
+		for i, r := range repeats {
+			drop[i] = r.Element
+		}
+		fmt.Fprintf(stderr, "leaving out (-skip-repeats): %s\n", summary)
+		left, err := plan.Without(drop)
+		if err != nil {
+			return nil, err
+		}
+		if len(left.Chunks) == 0 {
+			return nil, errNothingLeft
+		}
+		return left, nil
+	}
+	for _, r := range repeats[:min(repeatLines, len(repeats))] {
+		line := fmt.Sprintf("repeat: %s was submitted before in %s", r.Place(), r.Earlier.Describe())
+		if r.Others > 0 {
+			line += fmt.Sprintf(" (and in %s more)", plural(r.Others, "bulk", "bulks"))
+		}
+		fmt.Fprintln(stderr, line)
+	}
+	if len(repeats) > repeatLines {
+		fmt.Fprintf(stderr, "repeat: and %d more elements\n", len(repeats)-repeatLines)
+	}
+	return nil, fmt.Errorf("%s; nothing was sent. Pass -skip-repeats to leave them out, or -allow-repeats to submit them again", summary)
+}
+
+// indexWords writes at most n words, "a, b and 3 more".
+func indexWords(words []string, n int) string {
+	s := strings.Join(words[:min(n, len(words))], ", ")
+	if len(words) > n {
+		s += fmt.Sprintf(" and %d more", len(words)-n)
+	}
+	return s
+}
+
+// plural writes "1 bulk" or "3 bulks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

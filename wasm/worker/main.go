@@ -34,6 +34,11 @@ func main() {
 		}
 		return store, nil
 	}
+	// The API's record of bulks, for the repeat check, goes in its own
+	// IndexedDB database; without IndexedDB it is kept in memory.
+	if idb := self.Get("indexedDB"); idb.Truthy() {
+		server.RecordCache = submission.NewBrowserRecord(idb, journalName+"-record")
+	}
 
 	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		m, err := fromJS(args[0])

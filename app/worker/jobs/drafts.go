@@ -151,7 +151,8 @@ func (s *Server) discard(c *Call) (any, error) {
 }
 
 // discardAfterSubmit makes a successful submission (one that stopped on
-// no failure) remove the draft: the file has been sent.
+// no failure, and was not stopped by elements submitted before) remove
+// the draft: the file has been sent.
 func (s *Server) discardAfterSubmit(name string) {
 	f := s.jobs[name]
 	if f == nil {
@@ -159,7 +160,7 @@ func (s *Server) discardAfterSubmit(name string) {
 	}
 	s.jobs[name] = func(c *Call) (any, error) {
 		res, err := f(c)
-		if sub, ok := res.(worker.Submitted); ok && err == nil && sub.Failure == nil {
+		if sub, ok := res.(worker.Submitted); ok && err == nil && sub.Failure == nil && (sub.Repeats == nil || !sub.Repeats.Stopped) {
 			_ = s.discardDraft(c.Context())
 		}
 		return res, err

@@ -46,6 +46,10 @@ type Server struct {
 	// OpenDrafts opens the store of the import in progress on first use;
 	// nil keeps it in memory, for tests. Set it before Run.
 	OpenDrafts func(ctx context.Context) (draft.Store, error)
+	// RecordCache keeps the API's record of bulks for the repeat check
+	// between jobs; nil keeps it in memory for the worker's life. Set it
+	// before Run.
+	RecordCache submission.RecordCache
 
 	post       func(worker.Message)
 	jobs       map[string]Func

@@ -23,6 +23,10 @@ type submitState struct {
 	plans    map[string]*submission.Plan
 	order    []string
 	inflight map[string]bool
+	// repeats are the repeated elements each kept plan's confirmation
+	// showed; record keeps the API's record of bulks between checks.
+	repeats map[string][]int
+	record  submission.RecordCache
 
 	journalMu sync.Mutex
 	journal   submission.Journal
@@ -30,7 +34,7 @@ type submitState struct {
 }
 
 func newSubmitState() *submitState {
-	return &submitState{plans: make(map[string]*submission.Plan), inflight: make(map[string]bool)}
+	return &submitState{plans: make(map[string]*submission.Plan), inflight: make(map[string]bool), repeats: make(map[string][]int)}
 }
 
 func (s *Server) registerSubmission() {
@@ -66,18 +70,28 @@ func (s *Server) journal(ctx context.Context) (submission.Journal, string, error
 	return j, storage, nil
 }
 
-// keep stores a plan for JobSubmit, forgetting the oldest.
-func (st *submitState) keep(p *submission.Plan) {
+// keep stores a plan for JobSubmit, with the repeated elements its
+// confirmation showed, forgetting the oldest.
+func (st *submitState) keep(p *submission.Plan, repeats []int) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if _, ok := st.plans[p.ID]; !ok {
 		st.order = append(st.order, p.ID)
 	}
 	st.plans[p.ID] = p
+	st.repeats[p.ID] = repeats
 	for len(st.order) > keepPlans {
 		delete(st.plans, st.order[0])
+		delete(st.repeats, st.order[0])
 		st.order = st.order[1:]
 	}
+}
+
+// confirmed returns the repeated elements the plan's confirmation showed.
+func (st *submitState) confirmed(id string) []int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.repeats[id]
 }
 
 func (st *submitState) plan(id string) (*submission.Plan, error) {
@@ -150,13 +164,34 @@ func (s *Server) prepareSubmission(c *Call) (any, error) {
 	if req.Connection != nil && len(priors) > 0 {
 		s.checkOld(c.Context(), *req.Connection, j, priors)
 	}
+	deliberate := make(map[int]bool)
 	for _, p := range priors {
+		sameRef := p.Entry.Ref == plan.Chunks[p.Chunk].Ref
+		if !sameRef && !req.NewBulk {
+			// Submitted before under another ref: sending makes a new
+			// bulk, and the repeats below name its elements.
+			continue
+		}
+		if req.NewBulk {
+			deliberate[p.Chunk] = true
+		}
 		out.Priors = append(out.Priors, worker.PriorInfo{
 			Chunk: p.Chunk, Submission: p.Entry.Submission, State: string(p.Entry.State), BulkID: p.Entry.BulkID,
-			SameRef: p.Entry.Ref == plan.Chunks[p.Chunk].Ref, Warning: sentence(p.Warning()),
+			SameRef: sameRef, Warning: sentence(p.Warning()),
 		})
 	}
-	s.submit.keep(plan)
+	var cl *bulkapi.Client
+	if req.Connection != nil {
+		conn := *req.Connection
+		conn.BackOffice = plan.BackOffice
+		cl, _ = s.client(conn)
+	}
+	rc, err := s.checkRepeats(c, cl, j, plan, deliberate)
+	if err != nil {
+		return nil, err
+	}
+	out.Repeats = rc.info()
+	s.submit.keep(plan, rc.elements())
 	return out, nil
 }
 
@@ -266,7 +301,7 @@ func (s *Server) submitPlan(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.send(c, plan, req.Connection)
+	return s.send(c, plan, req.Connection, req.Repeats, s.submit.confirmed(plan.ID))
 }
 
 // resumeSubmission runs worker.JobResumeSubmission.
@@ -287,11 +322,14 @@ func (s *Server) resumeSubmission(c *Call) (any, error) {
 	if err != nil {
 		return worker.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(sentence(err.Error()))}, nil
 	}
-	return s.send(c, plan, req.Connection)
+	return s.send(c, plan, req.Connection, req.Repeats, nil)
 }
 
 // send submits a plan's chunks not yet submitted, reporting each step.
-func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (worker.Submitted, error) {
+// First it checks the elements for repeats once more (a colleague may
+// have submitted them since the confirmation), and applies the operator's
+// answer (see answerRepeats).
+func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection, answer string, confirmed []int) (worker.Submitted, error) {
 	ctx := c.Context()
 	j, _, err := s.journal(ctx)
 	if err != nil {
@@ -302,6 +340,25 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (w
 	if fail != nil {
 		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Failure: fail}, nil
 	}
+	deliberate, err := deliberateChunks(ctx, j, plan)
+	if err != nil {
+		return worker.Submitted{}, err
+	}
+	rc, err := s.checkRepeats(c, cl, j, plan, deliberate)
+	if err != nil {
+		return worker.Submitted{}, err
+	}
+	toSend, repeats, err := answerRepeats(plan, rc, answer, confirmed)
+	if err != nil {
+		return worker.Submitted{}, err
+	}
+	switch {
+	case toSend == nil:
+		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Repeats: repeats}, nil
+	case len(toSend.Chunks) == 0: // every element left out: nothing to send
+		return worker.Submitted{Submission: worker.SubmissionInfo{ID: toSend.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Submitted)}, Repeats: repeats}, nil
+	}
+	plan = toSend
 	if !s.submit.claim(plan) {
 		return worker.Submitted{}, worker.Errorf(worker.CodeBadRequest, "this submission is being sent already")
 	}
@@ -323,7 +380,7 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection) (w
 	}
 	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", plural(total, "chunk", "chunks"))})
 	_, err = sub.Submit(ctx, plan)
-	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found}
+	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found, Repeats: repeats}
 	if err == nil {
 		return out, nil
 	}

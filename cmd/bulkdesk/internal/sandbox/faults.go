@@ -25,6 +25,10 @@ const (
 	// Drop acts on the request, then closes the connection without an
 	// answer: the client cannot know that it succeeded.
 	Drop Fault = "drop"
+	// Pass serves the request as usual: queued before other faults, it
+	// lets requests through first (the bulk list a client reads before
+	// it submits).
+	Pass Fault = "pass"
 )
 
 // FaultHeader arms faults from a request: "500", "429" or "drop", with an
@@ -105,6 +109,9 @@ func (f *Faults) take() Fault {
 	} else if x < f.random.Fail+f.random.RateLimit+f.random.Drop {
 		got = Drop
 	}
+	if got == Pass {
+		return ""
+	}
 	if got != "" {
 		f.injected[got]++
 	}
@@ -175,6 +182,7 @@ func (d discard) WriteHeader(int)             {}
 
 // faultRequest is the body of POST /sandbox/faults.
 type faultRequest struct {
+	Pass      int     `json:"pass"`
 	Fail      int     `json:"fail"`
 	RateLimit int     `json:"rateLimit"`
 	Drop      int     `json:"drop"`
@@ -194,11 +202,11 @@ func (s *Sandbox) armFaults(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = json.Unmarshal(data, &req)
 	}
-	if err == nil && (req.Fail < 0 || req.RateLimit < 0 || req.Drop < 0) {
+	if err == nil && (req.Pass < 0 || req.Fail < 0 || req.RateLimit < 0 || req.Drop < 0) {
 		err = fmt.Errorf("counts must be 0 or more")
 	}
 	if err != nil {
-		badRequest(w, `the body must be {"fail": N, "rateLimit": N, "drop": N, "random": {"fail": x, "rateLimit": x, "drop": x}, "seed": N, "clear": bool}: `+err.Error())
+		badRequest(w, `the body must be {"pass": N, "fail": N, "rateLimit": N, "drop": N, "random": {"fail": x, "rateLimit": x, "drop": x}, "seed": N, "clear": bool}: `+err.Error())
 		return
 	}
 	if req.Clear {
@@ -210,6 +218,7 @@ func (s *Sandbox) armFaults(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.faults.Next(Pass, req.Pass)
 	s.faults.Next(Fail, req.Fail)
 	s.faults.Next(RateLimit, req.RateLimit)
 	s.faults.Next(Drop, req.Drop)

@@ -1,0 +1,167 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// recordCache returns where the API's record of bulks is kept: the
+// Server's RecordCache, else memory for the worker's life.
+func (s *Server) recordCache() submission.RecordCache {
+	st := s.submit
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.record == nil {
+		st.record = s.RecordCache
+		if st.record == nil {
+			st.record = submission.NewMemoryRecord()
+		}
+	}
+	return st.record
+}
+
+// repeatCheck is the outcome of checking a plan for repeats.
+type repeatCheck struct {
+	repeats []submission.Repeat
+	toSend  int
+	record  bool
+	failure string
+}
+
+// checkRepeats checks the plan's elements against the journal and, with
+// a client, the API's record of bulks (fetching only the bulks it has not
+// seen). deliberate chunks, submitted again as new bulks on purpose, are
+// not checked. A record that cannot be read is said, not fatal: the
+// journal is still checked.
+func (s *Server) checkRepeats(c *Call, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
+	ctx := c.Context()
+	now := time.Now()
+	all, err := j.Entries(ctx)
+	if err != nil {
+		return repeatCheck{}, err
+	}
+	var out repeatCheck
+	var record *submission.Record
+	sent := submission.Sent(plan, all)
+	if !slices.Contains(sent, true) {
+		return out, nil // every chunk was submitted under its ref: nothing is sent
+	}
+	if cl != nil {
+		c.Progress(worker.Progress{Phase: "checking", Detail: "Checking the API's record of recent bulks for elements submitted before"})
+		record, err = submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), now, plan.Kind, func(done, total int) {
+			c.Progress(worker.Progress{Phase: "checking", Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", plural(total, "bulk", "bulks"))})
+		})
+		switch {
+		case canceled(ctx, err):
+			return repeatCheck{}, ctx.Err()
+		case err != nil:
+			out.failure = sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
+			record = nil
+		default:
+			out.record = true
+		}
+	} else {
+		out.failure = "No connection is set: only this browser's journal was checked for elements submitted before."
+	}
+	for i, sent := range sent {
+		if sent && !deliberate[i] {
+			out.toSend += plan.Chunks[i].Count()
+		}
+	}
+	out.repeats = slices.DeleteFunc(submission.FindRepeats(plan, all, record, now), func(r submission.Repeat) bool { return deliberate[r.Chunk] })
+	return out, nil
+}
+
+// info describes the check for the page.
+func (rc repeatCheck) info() *worker.RepeatsInfo {
+	if len(rc.repeats) == 0 && rc.failure == "" {
+		return nil
+	}
+	out := &worker.RepeatsInfo{Count: len(rc.repeats), ToSend: rc.toSend, Record: rc.record, RecordError: rc.failure, Bulks: submission.RepeatedBulks(rc.repeats)}
+	for _, r := range rc.repeats[:min(len(rc.repeats), worker.MaxRepeatsShown)] {
+		text := fmt.Sprintf("%s was submitted before in %s", capital(r.Place()), r.Earlier.Describe())
+		if r.Others > 0 {
+			text += fmt.Sprintf(" (and in %s more)", plural(r.Others, "bulk", "bulks"))
+		}
+		out.Elements = append(out.Elements, worker.RepeatInfo{
+			Element: r.Element, Sheet: r.Sheet, Row: r.Row, BulkID: r.Earlier.BulkID, Status: string(r.Earlier.Status),
+			When: r.Earlier.When, Others: r.Others, Text: text + ".",
+		})
+	}
+	return out
+}
+
+func capital(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// elements returns the indexes of the repeated elements.
+func (rc repeatCheck) elements() []int {
+	out := make([]int, len(rc.repeats))
+	for i, r := range rc.repeats {
+		out[i] = r.Element
+	}
+	return out
+}
+
+// deliberateChunks returns the chunks of a plan with fresh refs (a
+// deliberate "submit again as new bulks") that the journal saw before:
+// the operator chose to repeat them.
+func deliberateChunks(ctx context.Context, j submission.Journal, plan *submission.Plan) (map[int]bool, error) {
+	out := make(map[int]bool)
+	if plan.Salt == "" {
+		return out, nil
+	}
+	priors, err := submission.FindPrior(ctx, j, plan)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range priors {
+		out[p.Chunk] = true
+	}
+	return out, nil
+}
+
+// answerRepeats applies the operator's answer to the repeats found just
+// before sending: the plan to send, or, when repeats stop it, their
+// description. confirmed are the repeated elements the confirmation
+// showed.
+func answerRepeats(plan *submission.Plan, rc repeatCheck, answer string, confirmed []int) (*submission.Plan, *worker.RepeatsInfo, error) {
+	if len(rc.repeats) == 0 {
+		return plan, nil, nil
+	}
+	switch answer {
+	case worker.RepeatsAgain:
+		// Only those the operator saw are submitted again.
+		var unseen []submission.Repeat
+		for _, r := range rc.repeats {
+			if !slices.Contains(confirmed, r.Element) {
+				unseen = append(unseen, r)
+			}
+		}
+		if len(unseen) == 0 {
+			return plan, nil, nil
+		}
+		rc.repeats = unseen
+	case worker.RepeatsLeaveOut:
+		left, err := plan.Without(rc.elements())
+		if err != nil {
+			return nil, nil, err
+		}
+		info := rc.info()
+		info.LeftOut = true
+		return left, info, nil
+	}
+	info := rc.info()
+	info.Stopped = true
+	return nil, info, nil
+}
