@@ -162,15 +162,20 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	shoot(t, b, "/tmp/exec-bulks.png")
 	b.AssertNoErrors()
 
-	// The same file from another browser (a journal of its own): the API
-	// answers with the bulk it made, which the console names with its
-	// state instead of counting it as made.
+	// The same file from another browser (a journal of its own): the
+	// repeat check names the earlier bulk first; sent again on purpose,
+	// the API answers with the bulk it made, which the console names with
+	// its state instead of counting it as made.
 	b2 := browsertest.New(t)
 	b2.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
 	b2.Do(30*time.Second, chromedp.Navigate(base))
 	waitShowing(t, b2, 60*time.Second, "the console to start in the other browser", consoleUp)
 	loadFile(t, b2, "transfers", file)
-	b2.Do(5*time.Second, click("#confirm-submit"))
+	waitShowing(t, b2, 60*time.Second, "the repeats found", `document.querySelector('#repeats-again') !== null`)
+	if got := text(b2, "#repeats"); !strings.Contains(got, id) {
+		t.Errorf("the repeats do not name bulk %s: %q", id, got)
+	}
+	b2.Do(5*time.Second, click("#repeats-again"))
 	waitShowing(t, b2, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	if got := text(b2, "#submit-outcome"); strings.Contains(got, "bulk made") || !strings.Contains(got, "no new bulk was made") {
 		t.Errorf("a submission answered with an earlier bulk says %q", got)

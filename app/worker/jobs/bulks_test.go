@@ -145,12 +145,21 @@ func (f *bulkAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // submitFile loads body as pay.json and submits it in one chunk.
 func (h *harness) submitFile(body []byte) worker.Submitted {
 	h.t.Helper()
+	return h.submitFileAnswering(body, "")
+}
+
+// submitFileAnswering submits a file, answering its repeats, if any, as
+// repeats says (worker.RepeatsAgain, worker.RepeatsLeaveOut).
+func (h *harness) submitFileAnswering(body []byte, repeats string) worker.Submitted {
+	h.t.Helper()
 	doc := h.load(body)
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	c := conn
+	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &c})
 	if p.Plan == "" {
 		h.t.Fatalf("nothing to send: %+v", p)
 	}
-	got, _ := h.submit(p.Plan, conn)
+	var got worker.Submitted
+	h.result(h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn, Repeats: repeats}, nil), &got)
 	if got.Failure != nil || len(got.Submission.Chunks) != 1 {
 		h.t.Fatalf("submission %+v, failure %+v", got.Submission, got.Failure)
 	}
@@ -166,10 +175,11 @@ func TestASubmissionAnsweredWithAnEarlierBulkSaysSo(t *testing.T) {
 		t.Fatalf("a new bulk was reported as existing: %+v", first.Existing)
 	}
 
-	// The same file from another browser (a journal of its own): the API
-	// answers with the bulk it made, and the submission says so.
+	// The same file from another browser (a journal of its own), sent
+	// again on purpose past the repeat check: the API answers with the
+	// bulk it made, and the submission says so.
 	elsewhere := newHarness(t, withAPI(api))
-	again := elsewhere.submitFile(transfers(30))
+	again := elsewhere.submitFileAnswering(transfers(30), worker.RepeatsAgain)
 	if len(api.bulks) != 1 || again.Submission.Chunks[0].BulkID != id {
 		t.Fatalf("the API holds %d bulks; the answer names %s", len(api.bulks), again.Submission.Chunks[0].BulkID)
 	}
@@ -182,7 +192,7 @@ func TestASubmissionAnsweredWithAnEarlierBulkSaysSo(t *testing.T) {
 	var r worker.BulkResult
 	here.result(here.send(worker.JobBulkAction, worker.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
 	third := newHarness(t, withAPI(api))
-	late := third.submitFile(transfers(30))
+	late := third.submitFileAnswering(transfers(30), worker.RepeatsAgain)
 	if len(late.Existing) != 1 || late.Existing[0].Bulk.Status != "COMPLETED" || late.Existing[0].Bulk.Done != 30 {
 		t.Errorf("existing after execution %+v", late.Existing)
 	}
