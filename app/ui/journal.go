@@ -24,6 +24,9 @@ type journalView struct {
 	resumeFailure *worker.APIFailure
 	failedID      string
 	message       string
+	// repeats, when set, stopped the resumption of failedID: elements
+	// earlier bulks hold, for the operator to leave out or send again.
+	repeats *worker.RepeatsInfo
 }
 
 // load reads the journal again; then, when not nil, runs after.
@@ -127,13 +130,39 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text("Forget").
 				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) }, app.EventScope(s.ID))
 		}),
+		app.If(j.failedID == s.ID && j.repeats != nil, func() app.UI { return j.renderRepeats(api, s, resumed) }),
 		app.If(j.failedID == s.ID && j.resumeFailure != nil, func() app.UI { return failureView("resume-failure", j.resumeFailure) }),
 		app.If(j.failedID == s.ID && j.message != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.message) }),
 	)
 }
 
 // resume sends what an interrupted submission did not, with its refs.
+// renderRepeats says which elements of a submission being resumed earlier
+// bulks hold, and asks whether to leave them out or send them again.
+func (j *journalView) renderRepeats(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
+	r := j.repeats
+	shown := r.Elements[:min(len(r.Elements), 5)]
+	return app.Div().ID("resume-repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
+		app.P().Text(fmt.Sprintf("Not resumed: %s of it %s submitted before, in %s.", plural(r.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Count == 1], plural(len(r.Bulks), "bulk", "bulks"))),
+		app.Ul().Body(app.Range(shown).Slice(func(i int) app.UI { return app.Li().Text(shown[i].Text) })),
+		app.If(r.Count > len(shown), func() app.UI {
+			return app.P().Class("note").Text(fmt.Sprintf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
+		}),
+		app.Button().ID("resume-leave-out-"+s.ID).Type("button").Class("button").Text("Resume without them").
+			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsLeaveOut, resumed) }, app.EventScope(s.ID+"-leave-out")),
+		app.Button().ID("resume-again-"+s.ID).Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Resume and send them again (%s)", plural(r.Count, "element", "elements"))).
+			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsAgain, resumed) }, app.EventScope(s.ID+"-again")),
+	)
+}
+
 func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) {
+	j.resumeAnswering(ctx, api, s, "", resumed)
+}
+
+// resumeAnswering resumes s, answering its repeats as repeats says
+// (worker.RepeatsLeaveOut, worker.RepeatsAgain), or "" before the
+// operator has seen them.
+func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s worker.SubmissionInfo, repeats string, resumed func(app.Context, worker.Submitted, error)) {
 	if j.resuming != "" {
 		return
 	}
@@ -142,9 +171,9 @@ func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.Submission
 		j.failedID, j.resumeFailure, j.message = s.ID, nil, "The connection is not ready: "+missing
 		return
 	}
-	j.resuming, j.failedID, j.resumeFailure, j.message = s.ID, "", nil, ""
+	j.resuming, j.failedID, j.resumeFailure, j.message, j.repeats = s.ID, "", nil, "", nil
 	j.progress = worker.Progress{Total: len(s.Chunks)}
-	req := worker.ResumeSubmission{Submission: s.ID, Connection: conn.forWorker(s.BackOffice)}
+	req := worker.ResumeSubmission{Submission: s.ID, Connection: conn.forWorker(s.BackOffice), Repeats: repeats}
 	runJob(j.page, worker.JobResumeSubmission, req, func(p worker.Progress) { j.progress = p }, func(r worker.Submitted, _ app.Value, err error) {
 		j.resuming = ""
 		switch {
@@ -152,6 +181,8 @@ func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.Submission
 			j.failedID, j.message = s.ID, jobMessage(err)
 		case r.Failure != nil:
 			j.failedID, j.resumeFailure = s.ID, r.Failure
+		case r.Repeats != nil && r.Repeats.Stopped:
+			j.failedID, j.repeats = s.ID, r.Repeats
 		}
 		j.load(ctx, nil)
 		if resumed != nil {

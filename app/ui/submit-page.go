@@ -454,7 +454,8 @@ func (p *submitPage) resumed(ctx app.Context, r worker.Submitted, err error) {
 	if p.step == submitNone || p.step == submitStopped || p.step == submitDone {
 		p.result = r
 	}
-	if err == nil && r.Failure == nil && p.step == submitStopped {
+	stopped := r.Repeats != nil && r.Repeats.Stopped // the journal asks about them
+	if err == nil && r.Failure == nil && !stopped && p.step == submitStopped {
 		p.step = submitDone
 	}
 }

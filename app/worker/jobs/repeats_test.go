@@ -24,6 +24,8 @@ type recordAPI struct {
 	refs  map[string]string              // ref → bulk id
 	ops   map[string][]bulkapi.Operation // bulk id → operations
 	reads map[string]int                 // bulk id → operation pages read
+	// refuse is how many of the next submissions are refused (400).
+	refuse int
 }
 
 func newRecordAPI() *recordAPI {
@@ -41,6 +43,10 @@ func (f *recordAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		limit = 100
 	}
 	switch rest, _ := strings.CutPrefix(r.URL.Path, "/multi/bulks"); {
+	case r.Method == "POST" && rest == "/transfers" && f.refuse > 0:
+		f.refuse--
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"message":"refused for the test"}`)
 	case r.Method == "POST" && rest == "/transfers":
 		body, _ := io.ReadAll(r.Body)
 		ref := r.Header.Get(bulkapi.HeaderIdempotencyRef)
@@ -164,5 +170,41 @@ func TestTheConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 	// "Submit them again": a new bulk, as asked.
 	if got := first.submitAnswering(p.Plan, worker.RepeatsAgain); got.Failure != nil || got.Repeats != nil || api.bulks() != 6 {
 		t.Fatalf("again: %+v %+v, %d bulks", got.Failure, got.Repeats, api.bulks())
+	}
+}
+
+// TestResumingAsksAboutRepeatsToo: a submission refused once, then
+// resumed from the journal after the same elements were submitted from
+// another browser, is stopped by them like a new one, and resumes
+// without them when asked.
+func TestResumingAsksAboutRepeatsToo(t *testing.T) {
+	api := newRecordAPI()
+	here := newHarness(t, withAPI(api))
+	doc := here.load(transfers(20))
+	p := here.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &conn})
+	api.mu.Lock()
+	api.refuse = 1
+	api.mu.Unlock()
+	refused := here.submitAnswering(p.Plan, "")
+	if refused.Failure == nil || api.bulks() != 0 {
+		t.Fatalf("the refusal: %+v, %d bulks", refused.Failure, api.bulks())
+	}
+
+	// Cut into other chunks, the same elements get other refs.
+	elsewhere := newHarness(t, withAPI(api))
+	doc = elsewhere.load(transfers(20))
+	p = elsewhere.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 7, Connection: &conn})
+	if got := elsewhere.submitAnswering(p.Plan, ""); got.Failure != nil || api.bulks() != 3 {
+		t.Fatalf("the other browser's submission: %+v, %d bulks", got.Failure, api.bulks())
+	}
+
+	var resumed worker.Submitted
+	here.result(here.send(worker.JobResumeSubmission, worker.ResumeSubmission{Submission: refused.Submission.ID, Connection: conn}, nil), &resumed)
+	if resumed.Repeats == nil || !resumed.Repeats.Stopped || resumed.Repeats.Count != 20 || api.bulks() != 3 {
+		t.Fatalf("resumed without an answer: %+v, %d bulks", resumed.Repeats, api.bulks())
+	}
+	here.result(here.send(worker.JobResumeSubmission, worker.ResumeSubmission{Submission: refused.Submission.ID, Connection: conn, Repeats: worker.RepeatsLeaveOut}, nil), &resumed)
+	if resumed.Failure != nil || api.bulks() != 3 {
+		t.Errorf("resumed leaving them out: %+v, %d bulks", resumed.Failure, api.bulks())
 	}
 }
