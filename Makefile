@@ -10,7 +10,7 @@ WASM_OUT  := build/wasm
 CONSOLE   := cmd/bulkdesk/internal/console/dist
 WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: all build console run test vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz screenshot clean
+.PHONY: all build console run test test-short vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz screenshot clean
 
 all: build
 
@@ -31,6 +31,12 @@ run: build
 
 ## test: the whole suite, natively, under WebAssembly and in Chromium
 test: console vet test-native test-wasm
+
+## test-short: the unit tests, natively and under WebAssembly, without
+## Chromium or the built console (a couple of minutes)
+test-short: vet
+	$(GO) test -short ./...
+	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) $(WASM_TEST_PKGS)
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }

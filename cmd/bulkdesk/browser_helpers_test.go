@@ -30,6 +30,7 @@ type liveServe struct {
 // console must have been built (make console; make test does it).
 func startServe(t testing.TB, args ...string) *liveServe {
 	t.Helper()
+	browsertest.SkipShort(t)
 	if _, err := console.ReadManifest(console.FS()); err != nil {
 		t.Fatalf("the browser tests need the built console: %v", err)
 	}

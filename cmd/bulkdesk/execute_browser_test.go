@@ -113,7 +113,9 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	waitShowing(t, b, 5*time.Second, "the mode chosen in the confirmation", `document.getElementById("confirm-mode").textContent.includes("the others still run")`)
 	b.Do(5*time.Second, click("#cancel-execute"))
 	waitShowing(t, b, 10*time.Second, "Cancel to close the confirmation", "!"+confirmOpen)
-	time.Sleep(500 * time.Millisecond)
+	// An execution would go through the worker: once no job awaits its
+	// answer, none was asked for.
+	waitShowing(t, b, 30*time.Second, "every job's answer", `document.documentElement.dataset.jobsInFlight === "0"`)
 	if bp, err := api.Get(ctx, id); err != nil || bp.Status != bulkapi.Submitted {
 		t.Fatalf("after Escape and Cancel the bulk is %+v (%v)", bp, err)
 	}

@@ -128,7 +128,9 @@ func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
 	if err == nil && failure == nil {
 		c.calls[id] = h
 	}
+	inFlight := len(c.calls)
 	c.mu.Unlock()
+	showInFlight(inFlight)
 	switch {
 	case err != nil:
 		h.Done(nil, nil, worker.Errorf(worker.CodeBadRequest, "encoding the request: %v", err))
@@ -247,12 +249,26 @@ func (c *Client) receive(v app.Value) {
 // handlers returns the handlers of job id, forgetting them when done.
 func (c *Client) handlers(id int, done bool) (Handlers, bool) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	h, ok := c.calls[id]
 	if ok && done {
 		delete(c.calls, id)
 	}
+	inFlight := len(c.calls)
+	c.mu.Unlock()
+	if ok && done {
+		showInFlight(inFlight)
+	}
 	return h, ok
+}
+
+// showInFlight writes how many jobs await their answer in the document's
+// data-jobs-in-flight: at 0 no answer is on its way, so nothing the
+// worker was asked can still change the page (the browser tests wait for
+// it instead of waiting a while).
+func showInFlight(n int) {
+	if app.IsClient {
+		app.Window().Get("document").Get("documentElement").Get("dataset").Set("jobsInFlight", n)
+	}
 }
 
 // fail ends every job waiting for the worker, which will not answer.

@@ -33,10 +33,20 @@ var Flags = []string{
 	"disable-sync",
 }
 
+// SkipShort skips tb under -short (make test-short): browser tests and
+// tests of the built console belong to the whole suite, make test.
+func SkipShort(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("needs the built console or Chromium: make test runs it")
+	}
+}
+
 // Path returns the Chromium to run: $CHROMIUM if set, else DefaultPath. It
 // skips the test when there is none, or fails it under CI=true.
 func Path(tb testing.TB) string {
 	tb.Helper()
+	SkipShort(tb)
 	path := os.Getenv("CHROMIUM")
 	if path == "" {
 		path = DefaultPath

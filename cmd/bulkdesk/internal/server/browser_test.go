@@ -37,6 +37,7 @@ func startConsole(t testing.TB, prefix string) *liveServer {
 // startConsoleWith is startConsole with every option of the server.
 func startConsoleWith(t testing.TB, o server.Options) *liveServer {
 	t.Helper()
+	browsertest.SkipShort(t)
 	if _, err := console.ReadManifest(console.FS()); err != nil {
 		t.Fatalf("the browser tests need the built console: %v", err)
 	}

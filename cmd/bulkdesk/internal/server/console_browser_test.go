@@ -134,8 +134,9 @@ func TestConsoleNewFileReplacesTheOneBeingValidated(t *testing.T) {
 	if got := counts(b); got["count-elements"] != "10" || got["count-invalid"] != "2" {
 		t.Errorf("summary = %v, want 10 elements, 2 invalid", got)
 	}
-	// The big file's result must not replace the small one's later.
-	time.Sleep(2 * time.Second)
+	// The big file's result must not replace the small one's later: once
+	// no job awaits its answer, none can.
+	b.WaitFor(60*time.Second, "every job's answer", `document.documentElement.dataset.jobsInFlight === "0"`)
 	if name := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("result-title").textContent`); name != "small.json" {
 		t.Errorf("later, the result shown is %s's", name)
 	}

@@ -97,7 +97,7 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 	b.Do(30*time.Second, chromedp.Reload())
 	b.WaitFor(30*time.Second, "the console to start again", interactive)
 	b.WaitFor(30*time.Second, "the worker to answer", `document.querySelector("#status.status-busy") === null`)
-	time.Sleep(500 * time.Millisecond)
+	b.WaitFor(30*time.Second, "every job's answer", `document.documentElement.dataset.jobsInFlight === "0"`)
 	if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("result") !== null || document.getElementById("read") !== null`) {
 		t.Error("a discarded file came back")
 	}
