@@ -31,7 +31,7 @@ type Result struct {
 	Elements []Element
 	Report   *schema.Report
 
-	p *plan
+	p *reader
 	// fileProblems are about the file, the mapping or the request as a
 	// whole; problems are the elements', element after element: one list
 	// rather than one per element, as most elements have none.
@@ -278,8 +278,8 @@ func dropProblems(ps []schema.Problem, drop func(schema.Problem) bool) []schema.
 }
 
 // rowHasMappedValues reports whether a row fills at least one field.
-func (im *plan) rowHasMappedValues(r *Row) bool {
-	for _, col := range im.cols {
+func (rd *reader) rowHasMappedValues(r *Row) bool {
+	for _, col := range rd.cols {
 		c := r.Cell(col.index)
 		if !c.Empty() || c.Flags&(NoCachedValue|MergedPart) != 0 || c.Kind == ErrorValue {
 			return true
@@ -290,13 +290,13 @@ func (im *plan) rowHasMappedValues(r *Row) bool {
 
 // leftOutRow reports a row with values only in columns that are not
 // imported: it is not an element, and the operator is told so.
-func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
+func (rd *reader) leftOutRow(r *Row) (schema.Problem, bool) {
 	for col, c := range r.Cells {
 		if !c.Empty() {
 			return schema.Problem{
 				Element: schema.RequestLevel, Code: "left-out-row", Severity: schema.Warning,
-				Sheet: im.Table.Sheet, Row: r.Number, Column: im.Table.ColumnName(col),
-				Message: fmt.Sprintf("row %d has values only in columns that are not imported (such as %s%d: %q); it is left out", r.Number, im.Table.ColumnName(col), r.Number, truncate(c.Value, 40)),
+				Sheet: rd.Table.Sheet, Row: r.Number, Column: rd.Table.ColumnName(col),
+				Message: fmt.Sprintf("row %d has values only in columns that are not imported (such as %s%d: %q); it is left out", r.Number, rd.Table.ColumnName(col), r.Number, truncate(c.Value, 40)),
 			}, true
 		}
 	}
@@ -307,16 +307,16 @@ func (im *plan) leftOutRow(r *Row) (schema.Problem, bool) {
 // cells (element index and place not yet filled in). With a scratch, the
 // element is made of its reused containers and is valid only until the
 // next row is built.
-func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) {
-	elem := im.newElement(s)
+func (rd *reader) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) {
+	elem := rd.newElement(s)
 	var problems []schema.Problem
-	if s != nil && len(s.vals) != len(im.cols) {
-		s.vals = make([]any, len(im.cols))
+	if s != nil && len(s.vals) != len(rd.cols) {
+		s.vals = make([]any, len(rd.cols))
 	}
-	for ci := range im.cols {
-		col := &im.cols[ci]
+	for ci := range rd.cols {
+		col := &rd.cols[ci]
 		c := r.Cell(col.index)
-		v, p := im.coerce(c, col, r)
+		v, p := rd.coerce(c, col, r)
 		if s != nil {
 			s.vals[ci] = v
 		}
@@ -331,7 +331,7 @@ func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) 
 			setValue(elem, &col.target, v, s)
 		}
 	}
-	if im.hasLists {
+	if rd.hasLists {
 		settle(elem)
 	}
 	return elem, problems
@@ -341,16 +341,16 @@ func (im *plan) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem) 
 // problems, located: those of reading its cells, then those of the
 // contract, in the order schema.Report.Sort gives; and the value read from
 // each column, valid until the next check.
-func (im *plan) check(i int, r *Row) ([]schema.Problem, []any) {
+func (rd *reader) check(i int, r *Row) ([]schema.Problem, []any) {
 	// The element is validated and dropped: its maps are reused for the
 	// next row, so checking 10,000 rows leaves no garbage of elements.
-	elem, problems := im.buildRow(r, im.scratch)
+	elem, problems := rd.buildRow(r, rd.scratch)
 	cellProblems := len(problems)
 	if r.Hidden {
 		problems = append(problems, schema.Problem{Code: "hidden-row", Severity: schema.Warning,
 			Message: fmt.Sprintf("row %d is hidden in the spreadsheet; it is imported like the others", r.Number)})
 	}
-	for _, p := range im.v.ValidateElement(im.Kind, i, elem) {
+	for _, p := range rd.v.ValidateElement(rd.Kind, i, elem) {
 		if slices.ContainsFunc(problems[:cellProblems], func(q schema.Problem) bool { return q.Pointer == p.Pointer }) {
 			continue // the cell's own problem says more
 		}
@@ -358,17 +358,17 @@ func (im *plan) check(i int, r *Row) ([]schema.Problem, []any) {
 	}
 	for k := range problems {
 		problems[k].Element = i
-		im.locate(&problems[k], r.Number)
+		rd.locate(&problems[k], r.Number)
 	}
 	slices.SortStableFunc(problems, func(a, b schema.Problem) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(string(a.Severity), string(b.Severity)))
 	})
-	return problems, im.scratch.vals
+	return problems, rd.scratch.vals
 }
 
 // newElement returns an empty element with the parts its kind sends,
 // made of the scratch's containers when there is one.
-func (im *plan) newElement(s *scratch) map[string]any {
+func (rd *reader) newElement(s *scratch) map[string]any {
 	var elem map[string]any
 	if s != nil {
 		s.reset()
@@ -376,10 +376,10 @@ func (im *plan) newElement(s *scratch) map[string]any {
 	} else {
 		elem = make(map[string]any, 2)
 	}
-	if im.Kind.PathParam != "" {
+	if rd.Kind.PathParam != "" {
 		elem["pathParams"] = s.container("pathParams", false)
 	}
-	for _, f := range im.cat.fields {
+	for _, f := range rd.cat.fields {
 		if !strings.HasPrefix(f.Path, "pathParams.") {
 			elem["requestBody"] = s.container("requestBody", false)
 			break
@@ -393,7 +393,7 @@ func (im *plan) newElement(s *scratch) map[string]any {
 type scratch struct {
 	root  map[string]any
 	parts map[string]any // container key (target.keys) → map or buildList
-	// vals holds the value read from each column of the plan (nil for
+	// vals holds the value read from each column of the reader (nil for
 	// none, or a cell with a problem), for the plausibility checks.
 	vals []any
 }

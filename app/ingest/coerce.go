@@ -60,8 +60,8 @@ func cellError(code, format string, args ...any) *cellProblem {
 
 // coerce reads cell c of row r for its column's target. A nil value with
 // no problem means the field is left out.
-func (im *plan) coerce(c Cell, col *column, r *Row) (any, *cellProblem) {
-	if p := im.cellState(c, col.index, r.Number); p != nil {
+func (rd *reader) coerce(c Cell, col *column, r *Row) (any, *cellProblem) {
+	if p := rd.cellState(c, col.index, r.Number); p != nil {
 		return nil, p
 	}
 	if c.Empty() {
@@ -70,17 +70,17 @@ func (im *plan) coerce(c Cell, col *column, r *Row) (any, *cellProblem) {
 	f := col.target.Field
 	switch {
 	case col.target.DateParts:
-		d, p := im.readDate(c)
+		d, p := rd.readDate(c)
 		if p != nil {
 			return nil, p
 		}
 		return map[string]any{"year": itoaNumber(d.y), "month": itoaNumber(d.m), "day": itoaNumber(d.d)}, nil
 	case isAmount(f):
-		return im.readAmount(c, col, r)
+		return rd.readAmount(c, col, r)
 	}
 	switch f.Type {
 	case "string":
-		return im.readString(c, col)
+		return rd.readString(c, col)
 	case "integer":
 		return readInteger(c)
 	case "number":
@@ -88,18 +88,18 @@ func (im *plan) coerce(c Cell, col *column, r *Row) (any, *cellProblem) {
 	case "boolean":
 		return readBool(c)
 	case "array":
-		return im.readList(c, col)
+		return rd.readList(c, col)
 	}
-	return im.readString(c, col)
+	return rd.readString(c, col)
 }
 
 // cellState reports cells whose value is not there to read: merged parts,
 // formulas without a result, spreadsheet errors.
-func (im *plan) cellState(c Cell, col, row int) *cellProblem {
+func (rd *reader) cellState(c Cell, col, row int) *cellProblem {
 	switch {
 	case c.Flags&MergedPart != 0:
-		m, _ := im.Table.mergedRange(col, row)
-		return cellError("merged-cell", "the cell is part of the merged cells %s, whose value is in %s%d only: unmerge the cells and fill in every row", RangeName(m), im.Table.ColumnName(m.FirstCol), m.FirstRow)
+		m, _ := rd.Table.mergedRange(col, row)
+		return cellError("merged-cell", "the cell is part of the merged cells %s, whose value is in %s%d only: unmerge the cells and fill in every row", RangeName(m), rd.Table.ColumnName(m.FirstCol), m.FirstRow)
 	case c.Flags&NoCachedValue != 0:
 		return cellError("formula-without-value", "the cell holds a formula whose result the file does not carry (it was written by a program that does not calculate): open the file in a spreadsheet program and save it, or paste the values")
 	case c.Kind == ErrorValue:
@@ -122,21 +122,21 @@ func text(c Cell) string {
 	return strings.TrimSpace(s)
 }
 
-func (im *plan) readString(c Cell, col *column) (any, *cellProblem) {
+func (rd *reader) readString(c Cell, col *column) (any, *cellProblem) {
 	f := col.target.Field
 	switch c.Kind {
 	case Number:
-		if im.Table.IsDate(c) {
+		if rd.Table.IsDate(c) {
 			if f.Pattern == `^[0-9]+$` {
 				return nil, cellError("date-not-allowed", "the cell holds a date, but %s takes digits only (%s)", f.Path, strings.ToLower(f.Rules()))
 			}
-			d, p := im.readDate(c)
+			d, p := rd.readDate(c)
 			if p != nil {
 				return nil, p
 			}
 			return d.String(), nil
 		}
-		s, p := numberText(c.Value, im.Table.NumberFormat(c))
+		s, p := numberText(c.Value, rd.Table.NumberFormat(c))
 		if p != nil {
 			return nil, p
 		}
@@ -157,7 +157,7 @@ func (im *plan) readString(c Cell, col *column) (any, *cellProblem) {
 		return nil, nil
 	}
 	if f.Format == "date" {
-		d, err := parseTextDate(s, im.settings.DateOrder)
+		d, err := parseTextDate(s, rd.settings.DateOrder)
 		if err != nil {
 			return nil, cellError("date", "%s", err.Error())
 		}
@@ -244,10 +244,10 @@ func readBool(c Cell) (any, *cellProblem) {
 }
 
 // readList splits a cell into the items of a list: "GB, FR; DE".
-func (im *plan) readList(c Cell, col *column) (any, *cellProblem) {
+func (rd *reader) readList(c Cell, col *column) (any, *cellProblem) {
 	var raw string
 	if c.Kind == Number {
-		s, p := numberText(c.Value, im.Table.NumberFormat(c))
+		s, p := numberText(c.Value, rd.Table.NumberFormat(c))
 		if p != nil {
 			return nil, p
 		}
@@ -285,10 +285,10 @@ func (im *plan) readList(c Cell, col *column) (any, *cellProblem) {
 }
 
 // readDate reads a date from a date serial, an ISO date cell or text.
-func (im *plan) readDate(c Cell) (date, *cellProblem) {
+func (rd *reader) readDate(c Cell) (date, *cellProblem) {
 	switch c.Kind {
 	case Number:
-		d, err := serialDate(c.Value, im.Table.Date1904)
+		d, err := serialDate(c.Value, rd.Table.Date1904)
 		if err != nil {
 			return date{}, cellError("date", "%s", err.Error())
 		}
@@ -300,7 +300,7 @@ func (im *plan) readDate(c Cell) (date, *cellProblem) {
 		}
 		return d, nil
 	}
-	d, err := parseTextDate(text(c), im.settings.DateOrder)
+	d, err := parseTextDate(text(c), rd.settings.DateOrder)
 	if err != nil {
 		return date{}, cellError("date", "%s", err.Error())
 	}
@@ -308,7 +308,7 @@ func (im *plan) readDate(c Cell) (date, *cellProblem) {
 }
 
 // readAmount reads an amount into minor units, as the settings say.
-func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
+func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 	s := strings.TrimSpace(c.Value)
 	if c.Kind == Text {
 		s = text(c)
@@ -318,8 +318,8 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 	}
 	var n int64
 	var err error
-	if im.settings.Amounts == Major {
-		cur := im.currencyOf(col, r)
+	if rd.settings.Amounts == Major {
+		cur := rd.currencyOf(col, r)
 		if cur == "" {
 			return nil, cellError("amount-currency", "amounts are read in major units, which needs the currency, and this row has none: give the currency, or set the import's currency")
 		}
@@ -330,7 +330,7 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 		if c.Kind == Number {
 			n, err = money.ParseStored(s, digits)
 		} else {
-			n, err = money.ParseMajor(s, digits, im.settings.separators())
+			n, err = money.ParseMajor(s, digits, rd.settings.separators())
 		}
 	} else {
 		if c.Kind == Number {
@@ -340,17 +340,17 @@ func (im *plan) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			n, err = money.ParseStored(s, 0)
 			if err != nil {
 				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
-				if im.mixedUnits != nil {
-					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, im.mixedUnits(r.Number))
+				if rd.mixedUnits != nil {
+					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, rd.mixedUnits(r.Number))
 				}
 			}
 		} else {
-			n, err = money.ParseMinor(s, im.settings.separators())
+			n, err = money.ParseMinor(s, rd.settings.separators())
 		}
 	}
 	if err != nil {
-		if im.mixedUnits != nil && im.settings.Amounts == Minor && isDecimal(c, s) {
-			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, im.mixedUnits(r.Number))
+		if rd.mixedUnits != nil && rd.settings.Amounts == Minor && isDecimal(c, s) {
+			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, rd.mixedUnits(r.Number))
 		}
 		return nil, cellError("amount", "%s", err.Error())
 	}
@@ -368,9 +368,9 @@ func isDecimal(c Cell, s string) bool {
 
 // currencyOf returns the currency an amount cell is in: its row's
 // currency column, or the import's currency.
-func (im *plan) currencyOf(col *column, r *Row) string {
+func (rd *reader) currencyOf(col *column, r *Row) string {
 	if col.currency != "" {
-		for _, other := range im.cols {
+		for _, other := range rd.cols {
 			if other.target.Path == col.currency {
 				if c := r.Cell(other.index); !c.Empty() {
 					return strings.ToUpper(strings.TrimSpace(c.Value))
@@ -378,7 +378,7 @@ func (im *plan) currencyOf(col *column, r *Row) string {
 			}
 		}
 	}
-	return im.settings.Currency
+	return rd.settings.Currency
 }
 
 // canonicalInteger reports a whole number written as JSON writes it:

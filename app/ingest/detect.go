@@ -25,7 +25,7 @@ type detected struct {
 
 // detect reads every non-empty cell of the mapped amount and date
 // columns, once, and decides the settings they agree on.
-func (im *plan) detect() detected {
+func (rd *reader) detect() detected {
 	var units, dec, grp, dates reading.Tally
 	// ambiguous keeps amounts such as "1,500" that no other cell
 	// explains: with nothing else to go by, they make the separators
@@ -38,13 +38,13 @@ func (im *plan) detect() detected {
 		currency int // the column of the amount's currency, or -1
 	}
 	var sources []source
-	for ci := range im.cols {
-		col := &im.cols[ci]
+	for ci := range rd.cols {
+		col := &rd.cols[ci]
 		s := source{col: col, amount: isAmount(col.target.Field), currency: -1}
 		if !s.amount && col.target.Field.Format != "date" && !col.target.DateParts {
 			continue
 		}
-		for _, other := range im.cols {
+		for _, other := range rd.cols {
 			if s.amount && col.currency != "" && other.target.Path == col.currency {
 				s.currency = other.index
 			}
@@ -52,11 +52,11 @@ func (im *plan) detect() detected {
 		sources = append(sources, s)
 	}
 	fixed := -1
-	if d, ok := money.Digits(im.settings.Currency); ok {
+	if d, ok := money.Digits(rd.settings.Currency); ok {
 		fixed = d
 	}
-	for i := im.firstDataRow(); i < len(im.Table.Rows); i++ {
-		r := &im.Table.Rows[i]
+	for i := rd.firstDataRow(); i < len(rd.Table.Rows); i++ {
+		r := &rd.Table.Rows[i]
 		for _, src := range sources {
 			c := r.Cell(src.col.index)
 			if c.Empty() || c.Flags&MergedPart != 0 {
@@ -68,9 +68,9 @@ func (im *plan) detect() detected {
 				}
 				if o := dateOrderEvidence(c.Value); o == DMY || o == MDY {
 					if dates.Count1(o) {
-						dates.Keep(im.evidence(r, src.col.index, c, o, dateWhy[o]))
+						dates.Keep(rd.evidence(r, src.col.index, c, o, dateWhy[o]))
 					}
-					dateCols[im.Table.ColumnName(src.col.index)] = true
+					dateCols[rd.Table.ColumnName(src.col.index)] = true
 				}
 				continue
 			}
@@ -87,21 +87,21 @@ func (im *plan) detect() detected {
 			if c.Kind == Text {
 				d, g = separatorEvidence(text(c))
 			}
-			if vote, why := im.unitsEvidence(c, digits, d); vote != "" {
+			if vote, why := rd.unitsEvidence(c, digits, d); vote != "" {
 				if units.Count1(vote) {
-					units.Keep(im.evidence(r, src.col.index, c, vote, why.String()))
-					unitCols[im.Table.ColumnName(src.col.index)] = true
+					units.Keep(rd.evidence(r, src.col.index, c, vote, why.String()))
+					unitCols[rd.Table.ColumnName(src.col.index)] = true
 				}
 			}
 			if c.Kind == Text {
 				if d == "" && g == "" && len(ambiguous) < keepAmbiguous && ambiguousMark(text(c)) {
-					ambiguous = append(ambiguous, im.evidence(r, src.col.index, c, "", ""))
+					ambiguous = append(ambiguous, rd.evidence(r, src.col.index, c, "", ""))
 				}
 				if d != "" && dec.Count1(d) {
-					dec.Keep(im.evidence(r, src.col.index, c, d, "the decimal separator"))
+					dec.Keep(rd.evidence(r, src.col.index, c, d, "the decimal separator"))
 				}
 				if g != "" && grp.Count1(g) {
-					grp.Keep(im.evidence(r, src.col.index, c, g, "the digit-group separator"))
+					grp.Keep(rd.evidence(r, src.col.index, c, g, "the digit-group separator"))
 				}
 			}
 		}
@@ -119,8 +119,8 @@ func (im *plan) detect() detected {
 var dateWhy = map[string]string{DMY: "the first number is above 12: a day", MDY: "the second number is above 12: a day"}
 
 // evidence describes cell c of row r, column col, as evidence.
-func (im *plan) evidence(r *Row, col int, c Cell, suggests, why string) reading.Cell {
-	return reading.Cell{Sheet: im.Table.Sheet, Row: r.Number, Column: im.Table.ColumnName(col), Raw: im.Table.Display(c), Suggests: suggests, Why: why}
+func (rd *reader) evidence(r *Row, col int, c Cell, suggests, why string) reading.Cell {
+	return reading.Cell{Sheet: rd.Table.Sheet, Row: r.Number, Column: rd.Table.ColumnName(col), Raw: rd.Table.Display(c), Suggests: suggests, Why: why}
 }
 
 // mixedUnits says, when the units are undecided, which amounts are not
@@ -247,15 +247,15 @@ func (w unitsWhy) String() string {
 // it cannot be (a whole number, or other decimals), "" when it reads the
 // same either way (a whole number of yen) or cannot tell.
 // dec is the decimal separator the cell's text shows, if any.
-func (im *plan) unitsEvidence(c Cell, digits int, dec string) (string, unitsWhy) {
+func (rd *reader) unitsEvidence(c Cell, digits int, dec string) (string, unitsWhy) {
 	why := unitsWhy{digits: digits}
 	switch c.Kind {
 	case Number:
 		s := strings.TrimSpace(c.Value)
-		if im.Table.IsDate(c) {
+		if rd.Table.IsDate(c) {
 			return "", why
 		}
-		if fd := formatDecimals(im.Table.NumberFormat(c)); fd > 0 && (digits < 0 || fd == digits) {
+		if fd := formatDecimals(rd.Table.NumberFormat(c)); fd > 0 && (digits < 0 || fd == digits) {
 			why.shown, why.decimals = true, fd
 			return reading.Major, why
 		}

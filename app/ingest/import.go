@@ -18,7 +18,7 @@ type Import struct {
 	Kind  *schema.Kind
 	Table *Table
 
-	p      *plan
+	p      *reader
 	found  detected
 	chosen map[string]bool
 	header reading.Decision
@@ -27,10 +27,10 @@ type Import struct {
 	limits AmountLimits
 }
 
-// A plan is how rows are read: the mapping, its resolved columns and the
-// settings. Changing the mapping or the settings makes a new plan, so a
-// Result keeps reading its rows the way it was built.
-type plan struct {
+// A reader is how rows are read: the mapping, its resolved columns and
+// the settings. Changing the mapping or the settings makes a new reader,
+// so a Result keeps reading its rows the way it was built.
+type reader struct {
 	Kind     *schema.Kind
 	Table    *Table
 	v        *schema.Validator
@@ -44,7 +44,7 @@ type plan struct {
 	// says so for the message of a decimal one in row n, naming another
 	// row's amount that is not written with decimals.
 	mixedUnits func(n int) string
-	// scratch is reused by every check of this plan and its copies.
+	// scratch is reused by every check of this reader and its copies.
 	scratch *scratch
 }
 
@@ -53,7 +53,7 @@ type plan struct {
 // settings. v validates the elements (schema.Default() will do).
 func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	cat := newCatalog(k, v.Fields(k))
-	p := &plan{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
+	p := &reader{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
 	p.mapping = autoMapping(t, p.mt)
 	p.compile()
 	im := &Import{Kind: k, Table: t, p: p, header: headerDecision(t, p.mt)}
@@ -217,26 +217,26 @@ func (im *Import) Targets() []TargetInfo {
 
 // compile resolves the mapped columns; fields that do not resolve (only
 // possible from a hand-made Mapping) are left out.
-func (im *plan) compile() {
-	im.cols = nil
-	im.hasLists = false
-	for _, c := range im.mapping.Columns {
+func (rd *reader) compile() {
+	rd.cols = nil
+	rd.hasLists = false
+	for _, c := range rd.mapping.Columns {
 		if c.Field == "" {
 			continue
 		}
-		t, err := im.cat.resolve(c.Field)
+		t, err := rd.cat.resolve(c.Field)
 		if err != nil {
 			continue
 		}
 		col := column{index: c.Column, target: t, boxes: make(map[string]any)}
 		if isAmount(t.Field) {
-			col.currency = im.cat.currencyPath(t)
+			col.currency = rd.cat.currencyPath(t)
 		}
-		im.cols = append(im.cols, col)
-		im.hasLists = im.hasLists || strings.Contains(t.Path, "[")
+		rd.cols = append(rd.cols, col)
+		rd.hasLists = rd.hasLists || strings.Contains(t.Path, "[")
 	}
 	// Amounts last: reading one needs its row's currency.
-	slices.SortStableFunc(im.cols, func(a, b column) int {
+	slices.SortStableFunc(rd.cols, func(a, b column) int {
 		return btoi(isAmount(a.target.Field)) - btoi(isAmount(b.target.Field))
 	})
 }
@@ -250,25 +250,25 @@ func btoi(b bool) int {
 
 // profile records, for text columns, the width of values written with
 // leading zeros, against which numbers that lost theirs are caught.
-func (im *plan) profile() {
-	for i := range im.cols {
-		col := &im.cols[i]
+func (rd *reader) profile() {
+	for i := range rd.cols {
+		col := &rd.cols[i]
 		col.zeroWidth = 0
 		if col.target.Field.Type != "string" {
 			continue
 		}
 		widths := make(map[int]int)
-		for j := range im.Table.Rows {
-			r := &im.Table.Rows[j]
-			if r.Number <= im.mapping.HeaderRow {
+		for j := range rd.Table.Rows {
+			r := &rd.Table.Rows[j]
+			if r.Number <= rd.mapping.HeaderRow {
 				continue
 			}
 			c := r.Cell(col.index)
 			v := strings.TrimSpace(c.Value)
 			if c.Kind == Text && len(v) > 1 && v[0] == '0' && allDigits(v) {
 				widths[len(v)]++
-			} else if c.Kind == Number && zeroPad(im.Table.NumberFormat(c)) > len(v) {
-				widths[zeroPad(im.Table.NumberFormat(c))]++
+			} else if c.Kind == Number && zeroPad(rd.Table.NumberFormat(c)) > len(v) {
+				widths[zeroPad(rd.Table.NumberFormat(c))]++
 			}
 		}
 		best := 0
@@ -283,9 +283,9 @@ func (im *plan) profile() {
 
 // firstDataRow returns the index in Table.Rows of the first row below
 // the header: the rows from there on are data, as rows are in order.
-func (im *plan) firstDataRow() int {
-	rows := im.Table.Rows
-	return sort.Search(len(rows), func(i int) bool { return rows[i].Number > im.mapping.HeaderRow })
+func (rd *reader) firstDataRow() int {
+	rows := rd.Table.Rows
+	return sort.Search(len(rows), func(i int) bool { return rows[i].Number > rd.mapping.HeaderRow })
 }
 
 // DataRows returns how many rows with values lie below the header: the

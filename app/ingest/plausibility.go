@@ -358,7 +358,7 @@ const noAmount = -1 << 63
 type amountColumn struct {
 	col        *column
 	field, ptr string
-	// pos and curPos are the positions in the plan's columns of the
+	// pos and curPos are the positions in the reader's columns of the
 	// amount and of its currency (-1 when no column gives it: then it is
 	// fixedCur, the import's currency).
 	pos, curPos  int
@@ -395,23 +395,23 @@ func isIDField(f schema.Field) bool {
 // to measure what the checks cost.
 var skipChecks = false
 
-// newChecks prepares the checks of the plan's columns for n elements.
-func (im *plan) newChecks(n int) *checks {
+// newChecks prepares the checks of the reader's columns for n elements.
+func (rd *reader) newChecks(n int) *checks {
 	c := &checks{}
 	if skipChecks {
 		return c
 	}
-	for i := range im.cols {
-		col := &im.cols[i]
+	for i := range rd.cols {
+		col := &rd.cols[i]
 		switch {
 		case isAmount(col.target.Field):
 			ac := amountColumn{col: col, pos: i, curPos: -1, field: col.target.Path, ptr: col.target.Pointer(),
 				minor: make([]int64, 0, n), cur: make([]uint16, 0, n), curs: []string{""}, curIndex: map[string]uint16{"": 0}}
 			if col.currency != "" {
-				ac.curPos = slices.IndexFunc(im.cols, func(o column) bool { return o.target.Path == col.currency })
+				ac.curPos = slices.IndexFunc(rd.cols, func(o column) bool { return o.target.Path == col.currency })
 			}
 			if ac.curPos < 0 {
-				ac.fixedCur = im.settings.Currency
+				ac.fixedCur = rd.settings.Currency
 			}
 			c.amounts = append(c.amounts, ac)
 		case isIDField(col.target.Field) && !col.target.DateParts:
@@ -422,7 +422,7 @@ func (im *plan) newChecks(n int) *checks {
 }
 
 // record keeps what the checks need of element i, whose columns read as
-// vals (by position in the plan's columns); i is either the next element
+// vals (by position in the reader's columns); i is either the next element
 // or one already recorded.
 func (c *checks) record(i int, vals []any) {
 	for k := range c.amounts {

@@ -10,10 +10,10 @@ import (
 
 // locate fills in where a problem of the element built from row n lies:
 // the sheet, the row, and the column whose field the problem is about.
-func (im *plan) locate(p *schema.Problem, row int) {
-	p.Sheet, p.Row = im.Table.Sheet, row
-	if col, ok := im.columnOf(p.Pointer); ok {
-		p.Column = im.Table.ColumnName(col)
+func (rd *reader) locate(p *schema.Problem, row int) {
+	p.Sheet, p.Row = rd.Table.Sheet, row
+	if col, ok := rd.columnOf(p.Pointer); ok {
+		p.Column = rd.Table.ColumnName(col)
 		return
 	}
 	if p.Code == "required" && p.Pointer != "" {
@@ -24,12 +24,12 @@ func (im *plan) locate(p *schema.Problem, row int) {
 // columnOf returns the column that holds the value at a pointer: the one
 // mapped to it, to a list holding it, or else the first one mapped inside
 // it (for a problem about a whole object).
-func (im *plan) columnOf(ptr string) (int, bool) {
+func (rd *reader) columnOf(ptr string) (int, bool) {
 	if ptr == "" {
 		return 0, false
 	}
 	best, bestLen := -1, -1
-	for _, col := range im.cols {
+	for _, col := range rd.cols {
 		cp := col.target.Pointer()
 		if cp == ptr {
 			return col.index, true
@@ -42,7 +42,7 @@ func (im *plan) columnOf(ptr string) (int, bool) {
 		return best, true
 	}
 	first := -1
-	for _, col := range im.cols {
+	for _, col := range rd.cols {
 		if strings.HasPrefix(col.target.Pointer(), ptr+"/") && (first < 0 || col.index < first) {
 			first = col.index
 		}
@@ -52,8 +52,8 @@ func (im *plan) columnOf(ptr string) (int, bool) {
 
 // fileProblems are the warnings about the file and the mapping: notes
 // from reading, a hidden sheet, formulas, columns not imported.
-func (im *plan) fileProblems() []schema.Problem {
-	t := im.Table
+func (rd *reader) fileProblems() []schema.Problem {
+	t := rd.Table
 	var out []schema.Problem
 	file := func(code, msg string) schema.Problem {
 		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Warning, Sheet: t.Sheet}
@@ -64,9 +64,9 @@ func (im *plan) fileProblems() []schema.Problem {
 	if t.HiddenSheet {
 		out = append(out, file("hidden-sheet", fmt.Sprintf("sheet %q is hidden in the workbook", t.Sheet)))
 	}
-	for _, c := range im.mapping.Unmapped() {
+	for _, c := range rd.mapping.Unmapped() {
 		p := file("unmapped-column", "")
-		p.Column, p.Row = c.Letter, im.mapping.HeaderRow
+		p.Column, p.Row = c.Letter, rd.mapping.HeaderRow
 		what := fmt.Sprintf("column %s (%q)", c.Letter, c.Header)
 		if c.Header == "" {
 			what = fmt.Sprintf("column %s, which has no header,", c.Letter)
@@ -80,11 +80,11 @@ func (im *plan) fileProblems() []schema.Problem {
 		}
 		out = append(out, p)
 	}
-	for _, col := range im.cols {
+	for _, col := range rd.cols {
 		n := 0
 		for i := range t.Rows {
 			r := &t.Rows[i]
-			if r.Number > im.mapping.HeaderRow && r.Cell(col.index).Flags&(Formula|NoCachedValue) == Formula {
+			if r.Number > rd.mapping.HeaderRow && r.Cell(col.index).Flags&(Formula|NoCachedValue) == Formula {
 				n++
 			}
 		}
@@ -99,15 +99,15 @@ func (im *plan) fileProblems() []schema.Problem {
 
 // requestProblems are the problems of the request as a whole: no
 // elements, or more than one bulk holds.
-func (im *plan) requestProblems(n int) []schema.Problem {
+func (rd *reader) requestProblems(n int) []schema.Problem {
 	req := func(code, msg string) schema.Problem {
-		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Error, Sheet: im.Table.Sheet}
+		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Error, Sheet: rd.Table.Sheet}
 	}
 	switch {
-	case n == 0 && len(im.cols) == 0:
-		return []schema.Problem{req("empty", "no column of the file is mapped to a field of "+im.Kind.ID+": map the columns, or check the header row")}
+	case n == 0 && len(rd.cols) == 0:
+		return []schema.Problem{req("empty", "no column of the file is mapped to a field of "+rd.Kind.ID+": map the columns, or check the header row")}
 	case n == 0:
-		return []schema.Problem{req("empty", fmt.Sprintf("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", im.mapping.HeaderRow, thousands(schema.MaxElements)))}
+		return []schema.Problem{req("empty", fmt.Sprintf("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, thousands(schema.MaxElements)))}
 	case n > schema.MaxElements:
 		parts := (n + schema.MaxElements - 1) / schema.MaxElements
 		return []schema.Problem{req("too-many-elements", fmt.Sprintf("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", thousands(n), thousands(schema.MaxElements), parts))}

@@ -37,22 +37,22 @@ func (im *Import) Reading() reading.Reading {
 	return r
 }
 
-// keepChosen carries the settings the operator chose over to a plan whose
+// keepChosen carries the settings the operator chose over to a reader whose
 // settings were detected again (after a change of columns).
-func (im *plan) keepChosen(old Settings, chosen map[string]bool) {
+func (rd *reader) keepChosen(old Settings, chosen map[string]bool) {
 	if chosen["amounts"] {
-		im.settings.Amounts = old.Amounts
+		rd.settings.Amounts = old.Amounts
 	}
 	if chosen["decimal"] {
-		im.settings.Decimal = old.Decimal
+		rd.settings.Decimal = old.Decimal
 	}
 	if chosen["group"] {
-		im.settings.Group = old.Group
+		rd.settings.Group = old.Group
 	}
 	if chosen["dates"] {
-		im.settings.DateOrder = old.DateOrder
+		rd.settings.DateOrder = old.DateOrder
 	}
 	if chosen["currency"] {
-		im.settings.Currency = old.Currency
+		rd.settings.Currency = old.Currency
 	}
 }

@@ -136,43 +136,43 @@ type Example struct {
 // maxFirst bounds the cells of one column that examples puts first.
 const maxFirst = 6
 
-func (im *plan) examples(first []reading.Cell) []Example {
+func (rd *reader) examples(first []reading.Cell) []Example {
 	var out []Example
-	for ci := range im.cols {
-		col := &im.cols[ci]
+	for ci := range rd.cols {
+		col := &rd.cols[ci]
 		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts {
 			continue
 		}
 		example := func(r *Row) Example {
 			c := r.Cell(col.index)
-			ex := Example{Column: im.Table.ColumnName(col.index), Row: r.Number, Field: col.target.Path, Raw: im.shown(c)}
-			v, p := im.coerce(c, col, r)
+			ex := Example{Column: rd.Table.ColumnName(col.index), Row: r.Number, Field: col.target.Path, Raw: rd.shown(c)}
+			v, p := rd.coerce(c, col, r)
 			if p != nil {
 				ex.Error = p.msg
 			} else {
-				ex.Parsed = im.describeValue(v, col, r)
+				ex.Parsed = rd.describeValue(v, col, r)
 			}
 			return ex
 		}
 		var lead []Example
 		shown := make(map[int]bool)
 		for _, c := range first {
-			k := im.Table.RowIndex(c.Row)
-			if len(lead) == maxFirst || c.Column != im.Table.ColumnName(col.index) || k < 0 || shown[c.Row] {
+			k := rd.Table.RowIndex(c.Row)
+			if len(lead) == maxFirst || c.Column != rd.Table.ColumnName(col.index) || k < 0 || shown[c.Row] {
 				continue
 			}
-			if c.Sheet != "" && c.Sheet != im.Table.Sheet || im.Table.Rows[k].Cell(col.index).Empty() {
+			if c.Sheet != "" && c.Sheet != rd.Table.Sheet || rd.Table.Rows[k].Cell(col.index).Empty() {
 				continue
 			}
 			shown[c.Row] = true
-			lead = append(lead, example(&im.Table.Rows[k]))
+			lead = append(lead, example(&rd.Table.Rows[k]))
 		}
 		// Among them, those that do not read under the settings first.
 		slices.SortStableFunc(lead, func(a, b Example) int { return btoi(a.Error == "") - btoi(b.Error == "") })
 		var good, bad []Example
-		for i := range im.Table.Rows {
-			r := &im.Table.Rows[i]
-			if r.Number <= im.mapping.HeaderRow || shown[r.Number] {
+		for i := range rd.Table.Rows {
+			r := &rd.Table.Rows[i]
+			if r.Number <= rd.mapping.HeaderRow || shown[r.Number] {
 				continue
 			}
 			if r.Cell(col.index).Empty() {
@@ -197,18 +197,18 @@ func (im *plan) examples(first []reading.Cell) []Example {
 
 // shown is a cell's value as the operator would recognise it, with the
 // serial of a date cell.
-func (im *plan) shown(c Cell) string {
-	if im.Table.IsDate(c) {
-		return im.Table.Display(c) + " (date cell " + c.Value + ")"
+func (rd *reader) shown(c Cell) string {
+	if rd.Table.IsDate(c) {
+		return rd.Table.Display(c) + " (date cell " + c.Value + ")"
 	}
-	return im.Table.Display(c)
+	return rd.Table.Display(c)
 }
 
 // describeValue writes a coerced value for an example: amounts with their
 // currency.
-func (im *plan) describeValue(v any, col *column, r *Row) string {
+func (rd *reader) describeValue(v any, col *column, r *Row) string {
 	if isAmount(col.target.Field) {
-		cur := im.currencyOf(col, r)
+		cur := rd.currencyOf(col, r)
 		if n, ok := v.(interface{ String() string }); ok {
 			var minor int64
 			fmt.Sscan(n.String(), &minor)

@@ -129,13 +129,13 @@ var exampleStrings = map[string]string{
 // column, or nil when the columns are not a template's: all of the
 // template's required columns must be mapped. Optional columns may have
 // been deleted by the operator.
-func (im *plan) exampleValues() map[int]string {
+func (rd *reader) exampleValues() map[int]string {
 	mapped := make(map[string]int)
-	for _, col := range im.cols {
+	for _, col := range rd.cols {
 		mapped[col.target.Path] = col.index
 	}
 	out := make(map[int]string)
-	for _, c := range TemplateColumns(im.Kind, im.cat.fields) {
+	for _, c := range TemplateColumns(rd.Kind, rd.cat.fields) {
 		col, ok := mapped[c.Path]
 		switch {
 		case !ok && c.Required:
