@@ -149,7 +149,7 @@ func (s *Server) prepareSubmission(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, plan := prepare(doc, req)
+	out, plan := planSubmission(doc, req)
 	if plan == nil {
 		return out, nil
 	}
@@ -210,9 +210,9 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 	_ = submission.CheckOld(ctx, cl, priors, all, time.Now())
 }
 
-// prepare plans doc as req asks; the plan is nil when nothing can be sent,
-// and out.Blocked says why.
-func prepare(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
+// planSubmission plans doc as req asks; the plan is nil when nothing can
+// be sent, and out.Blocked says why.
+func planSubmission(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
 	elements, report := doc.Elements(), doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
 		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
