@@ -22,7 +22,7 @@
 // elements with the same content — are warnings: the API would carry out
 // both. Amounts whose currency is not a valid ISO 4217 code ("eur",
 // "EURO", none) are totalled together in one row marked
-// [Total.Invalid], never as a currency of their own; app/submission's
+// [money.Total.Invalid], never as a currency of their own; app/submission's
 // control totals group them alike. The plausibility warnings of
 // app/ingest (amounts far above their currency's median or above the
 // operator's limits, [Document.SetAmountLimits]; ids of different

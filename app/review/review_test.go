@@ -3,7 +3,6 @@ package review_test
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -156,16 +155,6 @@ func TestSummaryTotalsPerCurrencyAndSource(t *testing.T) {
 	if len(s.Sources) != 3 || s.Sources[0].Source != "managed_accounts 1001" || s.Sources[0].Count != 3 ||
 		len(s.Sources[0].Totals) != 1 || s.Sources[0].Totals[0].String() != "EUR 2,470.11" {
 		t.Errorf("sources = %+v", s.Sources)
-	}
-}
-
-func TestFormatMinorBeyond64Bits(t *testing.T) {
-	n, _ := new(big.Int).SetString("-123456789012345678901", 10)
-	if got := review.FormatMinor(n, "EUR"); got != "EUR -1,234,567,890,123,456,789.01" {
-		t.Errorf("got %q", got)
-	}
-	if got := review.FormatMinor(big.NewInt(5), "BHD"); got != "BHD 0.005" {
-		t.Errorf("got %q", got)
 	}
 }
 

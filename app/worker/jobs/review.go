@@ -93,14 +93,6 @@ func delimiterName(d string) string {
 	return "delimiter " + strings.ToLower(ingest.DelimiterName(d))
 }
 
-func wireTotals(ts []review.Total) []worker.Total {
-	out := make([]worker.Total, len(ts))
-	for i, t := range ts {
-		out[i] = worker.Total{Currency: t.Currency, Invalid: t.Invalid, Label: t.Label(), Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
-	}
-	return out
-}
-
 // rows runs worker.JobRows.
 func (s *Server) rows(c *Call) (any, error) {
 	var req worker.RowsWindow
