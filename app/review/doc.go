@@ -30,6 +30,8 @@
 //
 // What the Document would send is [Document.Elements], with
 // [Document.Report] its problems and [Document.Origin] the row each
-// element came from; [Document.RequestBody] is the request body exactly as
-// it would be sent.
+// element came from. The files an operator takes away (the request body
+// exactly as it would be sent, the error workbook, the manifest) are
+// written by app/export from [Document.ErrorTable] and [Document.Summary]:
+// this package plans no submission and writes no workbook.
 package review
