@@ -22,8 +22,8 @@
 // elements with the same content — are warnings: the API would carry out
 // both. Amounts whose currency is not a valid ISO 4217 code ("eur",
 // "EURO", none) are totalled together in one row marked
-// [money.Total.Invalid], never as a currency of their own; app/submission's
-// control totals group them alike. The plausibility warnings of
+// [money.Total.Invalid], never as a currency of their own: the review and
+// app/submission's control totals both sum with [money.Totals]. The plausibility warnings of
 // app/ingest (amounts far above their currency's median or above the
 // operator's limits, [Document.SetAmountLimits]; ids of different
 // lengths) apply to tables and request bodies alike.
