@@ -1,15 +1,12 @@
 package jobs
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
 // count writes n with thousands separators: 10000 → "10,000".
-func count(n int) string { return groupDigits(strconv.Itoa(n)) }
+func count(n int) string { return money.FormatWith(int64(n), 0, money.Point) }
 
 // plural writes "1 chunk" or "3 chunks".
 func plural(n int, one, many string) string {
@@ -17,23 +14,6 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return count(n) + " " + many
-}
-
-// groupDigits puts commas between groups of three digits of a decimal
-// integer, keeping its sign.
-func groupDigits(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return sign + b.String()
 }
 
 // wireTotals is the wire form of control totals: exact, in minor units
