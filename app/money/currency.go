@@ -9,6 +9,12 @@
 //	n, err := money.ParseMajor("1.234,56", 2, money.Separators{Decimal: ',', Group: '.'})
 //	// n == 123456
 //	money.Format(123456, "EUR") // "EUR 1,234.56"
+//
+// Control totals are summed here too, exactly and whatever their size, by
+// currency, with the amounts whose currency is not valid in one total of
+// their own ([Totals]); the review, the confirmation before a submission and
+// a submitted bulk's facts all use it, and [FormatBig] writes sums beyond
+// 64 bits as [Format] writes the others.
 package money
 
 import "strings"

@@ -1,9 +1,11 @@
 package money_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -229,4 +231,72 @@ func ExampleFormat() {
 	// Output:
 	// EUR 12,345.67
 	// JPY 1,500
+}
+
+func TestFormatBigBeyond64Bits(t *testing.T) {
+	n, _ := new(big.Int).SetString("-123456789012345678901", 10)
+	if got := money.FormatBig(n, "EUR"); got != "EUR -1,234,567,890,123,456,789.01" {
+		t.Errorf("got %q", got)
+	}
+	if got := money.FormatBig(big.NewInt(5), "BHD"); got != "BHD 0.005" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestFormatBigAgreesWithFormat(t *testing.T) {
+	for _, n := range []int64{0, 5, -5, 99, 100, 123456, -123456, math.MaxInt64, math.MinInt64} {
+		for _, code := range []string{"EUR", "JPY", "BHD", "CLF", "XXX"} {
+			if got, want := money.FormatBig(big.NewInt(n), code), money.Format(n, code); got != want {
+				t.Errorf("FormatBig(%d, %s) = %q, Format: %q", n, code, got, want)
+			}
+		}
+	}
+}
+
+func TestTotals(t *testing.T) {
+	var ts money.Totals
+	if ts.List() != nil {
+		t.Error("empty totals listed")
+	}
+	big18 := new(big.Int).SetUint64(math.MaxUint64)
+	for _, a := range []struct {
+		cur   string
+		minor *big.Int
+	}{{"GBP", big18}, {"EUR", big.NewInt(1250)}, {"eur", big.NewInt(100)}, {"GBP", big18}, {"", big.NewInt(-1)}, {"EUR", big.NewInt(-50)},
+		{"EURO", big.NewInt(1)}, {"a", big.NewInt(1)}, {"b", big.NewInt(1)}, {"c", big.NewInt(1)}} {
+		ts.Add(a.cur, a.minor)
+	}
+	var got []string
+	for _, tot := range ts.List() {
+		got = append(got, fmt.Sprintf("%s|%d|%s|%s", tot.Label(), tot.Count, tot.Amount(), tot))
+	}
+	want := []string{
+		"EUR|2|12.00|EUR 12.00",
+		"GBP|2|368,934,881,474,191,032.30|GBP 368,934,881,474,191,032.30",
+		`invalid currency|6|103 in minor units|invalid currency: 103 in minor units ("", "EURO", "a", "b", "eur", …)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("totals:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestAmountOf(t *testing.T) {
+	for _, tc := range []struct {
+		v    any
+		cur  string
+		want string
+	}{
+		{map[string]any{"currency": "EUR", "amount": json.Number("1250")}, "EUR", "1250"},
+		{map[string]any{"currency": "EUR", "amount": "99999999999999999999"}, "EUR", "99999999999999999999"},
+		{map[string]any{"amount": json.Number("7")}, "", "7"},
+		{map[string]any{"currency": "EUR", "amount": json.Number("12.5")}, "", ""},
+		{map[string]any{"currency": "EUR"}, "", ""},
+		{"EUR 12", "", ""},
+		{nil, "", ""},
+	} {
+		cur, n, ok := money.AmountOf(tc.v)
+		if ok != (tc.want != "") || cur != tc.cur || (ok && n.String() != tc.want) {
+			t.Errorf("AmountOf(%v) = %q, %v, %v", tc.v, cur, n, ok)
+		}
+	}
 }

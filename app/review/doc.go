@@ -22,14 +22,16 @@
 // elements with the same content — are warnings: the API would carry out
 // both. Amounts whose currency is not a valid ISO 4217 code ("eur",
 // "EURO", none) are totalled together in one row marked
-// [Total.Invalid], never as a currency of their own; app/submission's
-// control totals group them alike. The plausibility warnings of
+// [money.Total.Invalid], never as a currency of their own: the review and
+// app/submission's control totals both sum with [money.Totals]. The plausibility warnings of
 // app/ingest (amounts far above their currency's median or above the
 // operator's limits, [Document.SetAmountLimits]; ids of different
 // lengths) apply to tables and request bodies alike.
 //
 // What the Document would send is [Document.Elements], with
 // [Document.Report] its problems and [Document.Origin] the row each
-// element came from; [Document.RequestBody] is the request body exactly as
-// it would be sent.
+// element came from. The files an operator takes away (the request body
+// exactly as it would be sent, the error workbook, the manifest) are
+// written by app/export from [Document.ErrorTable] and [Document.Summary]:
+// this package plans no submission and writes no workbook.
 package review

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -38,7 +39,7 @@ func TestInvalidCurrenciesShareOneTotal(t *testing.T) {
 		t.Errorf("sources %+v", st)
 	}
 	// The manifest shows the row, marked.
-	m, err := d.Manifest(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	m, err := export.Manifest(d, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}

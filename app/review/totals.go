@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -33,21 +32,10 @@ func (d *Document) factsOf(v any) facts {
 	f := facts{hash: hashOf(v)}
 	body := lookup(v, requestBody)
 	if d.amountPath != nil {
-		if obj, ok := lookup(body, d.amountPath).(map[string]any); ok {
-			cur, _ := obj["currency"].(string)
-			var digits string
-			switch a := obj["amount"].(type) {
-			case json.Number:
-				digits = a.String()
-			case string:
-				digits = a
-			}
-			// A readable amount counts whatever its currency: one that is
-			// not valid ("eur", "EURO", none) goes to the invalid
-			// currency's total.
-			if n, ok := new(big.Int).SetString(digits, 10); ok {
-				f.currency, f.amount = cur, n
-			}
+		// A readable amount counts whatever its currency: one that is not
+		// valid ("eur", "EURO", none) goes to the invalid currency's total.
+		if cur, n, ok := money.AmountOf(lookup(body, d.amountPath)); ok {
+			f.currency, f.amount = cur, n
 		}
 	}
 	if d.sourcePath != nil {
@@ -163,76 +151,11 @@ type Summary struct {
 	Errors, Warnings int
 	// Duplicates counts the elements that repeat an earlier one.
 	Duplicates int
-	// Totals sums the amounts per currency, by currency code.
-	Totals []Total
+	// Totals sums the amounts per currency, by currency code, the invalid
+	// currencies' last.
+	Totals []money.Total
 	// Sources sums them per source instrument, the most used first.
 	Sources []SourceTotal
-}
-
-// A Total is the count and exact sum of the amounts in one currency.
-type Total struct {
-	// Currency is the ISO 4217 code; "" for the total of invalid
-	// currencies.
-	Currency string
-	// Invalid marks the one total of the amounts whose currency is not a
-	// valid ISO 4217 code ("eur", "EURO", none): they are summed together,
-	// in minor units, and the codes found are in Codes.
-	Invalid bool
-	Codes   []string
-	// moreCodes says Codes left some out.
-	moreCodes bool
-	Count     int
-	// Minor is the sum in minor units (cents for EUR).
-	Minor *big.Int
-}
-
-// maxInvalidCodes is how many invalid codes a Total names.
-const maxInvalidCodes = 5
-
-// Label names the total's row: its currency, or "invalid currency".
-func (t Total) Label() string {
-	if t.Invalid {
-		return money.InvalidCurrency
-	}
-	return t.Currency
-}
-
-// String writes the total for people: "EUR 12,345.67"; for invalid
-// currencies, whose minor units are unknown, the sum in minor units and
-// the codes found: `invalid currency: 1,350 in minor units ("eur", "EURO")`.
-func (t Total) String() string {
-	if !t.Invalid {
-		return FormatMinor(t.Minor, t.Currency)
-	}
-	s := money.InvalidCurrency + ": " + groupDigits(t.Minor) + " in minor units"
-	if len(t.Codes) > 0 {
-		quoted := make([]string, len(t.Codes))
-		for i, c := range t.Codes {
-			quoted[i] = strconv.Quote(c)
-		}
-		s += " (" + strings.Join(quoted, ", ")
-		if t.moreCodes {
-			s += ", …"
-		}
-		s += ")"
-	}
-	return s
-}
-
-// groupDigits writes an integer with groups of three digits: "-1,350".
-func groupDigits(n *big.Int) string {
-	s := new(big.Int).Abs(n).String()
-	var b strings.Builder
-	if n.Sign() < 0 {
-		b.WriteByte('-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // A SourceTotal is the count and totals of the elements drawn on one
@@ -240,7 +163,7 @@ func groupDigits(n *big.Int) string {
 type SourceTotal struct {
 	Source string
 	Count  int
-	Totals []Total
+	Totals []money.Total
 }
 
 // Summary counts the document's elements and sums their amounts.
@@ -259,12 +182,12 @@ func (d *Document) Summary() Summary {
 			s.Duplicates++
 		}
 	}
-	totals := make(map[string]*Total)
+	var totals money.Totals
 	sources := make(map[string]*SourceTotal)
-	bySource := make(map[string]map[string]*Total)
+	bySource := make(map[string]*money.Totals)
 	for _, f := range d.facts {
 		if f.amount != nil {
-			add(totals, f.currency, f.amount)
+			totals.Add(f.currency, f.amount)
 		}
 		if f.source == "" {
 			continue
@@ -273,102 +196,20 @@ func (d *Document) Summary() Summary {
 		if st == nil {
 			st = &SourceTotal{Source: f.source}
 			sources[f.source] = st
-			bySource[f.source] = make(map[string]*Total)
+			bySource[f.source] = new(money.Totals)
 		}
 		st.Count++
 		if f.amount != nil {
-			add(bySource[f.source], f.currency, f.amount)
+			bySource[f.source].Add(f.currency, f.amount)
 		}
 	}
-	s.Totals = sortedTotals(totals)
+	s.Totals = totals.List()
 	for name, st := range sources {
-		st.Totals = sortedTotals(bySource[name])
+		st.Totals = bySource[name].List()
 		s.Sources = append(s.Sources, *st)
 	}
 	slices.SortFunc(s.Sources, func(a, b SourceTotal) int {
 		return cmp.Or(b.Count-a.Count, strings.Compare(a.Source, b.Source))
 	})
 	return s
-}
-
-// invalidKey is the key of the invalid currencies' total: no currency
-// code can be it.
-const invalidKey = "\x00invalid"
-
-func add(totals map[string]*Total, currency string, amount *big.Int) {
-	key := currency
-	if !money.Valid(currency) {
-		key = invalidKey
-	}
-	t := totals[key]
-	if t == nil {
-		t = &Total{Currency: currency, Minor: new(big.Int)}
-		if key == invalidKey {
-			t.Currency, t.Invalid = "", true
-		}
-		totals[key] = t
-	}
-	if t.Invalid && !slices.Contains(t.Codes, currency) {
-		if len(t.Codes) < maxInvalidCodes {
-			t.Codes = append(t.Codes, currency)
-		} else {
-			t.moreCodes = true
-		}
-	}
-	t.Count++
-	t.Minor.Add(t.Minor, amount)
-}
-
-// sortedTotals orders totals by currency code, the invalid currencies'
-// last.
-func sortedTotals(m map[string]*Total) []Total {
-	out := make([]Total, 0, len(m))
-	for _, t := range m {
-		slices.Sort(t.Codes)
-		out = append(out, *t)
-	}
-	slices.SortFunc(out, func(a, b Total) int {
-		return cmp.Or(cmp.Compare(btoi(a.Invalid), btoi(b.Invalid)), strings.Compare(a.Currency, b.Currency))
-	})
-	return out
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// FormatMinor writes an amount in minor units with its currency, in major
-// units: "EUR 12,345.67". Sums too large for 64 bits are written the same
-// way.
-func FormatMinor(n *big.Int, currency string) string {
-	if n.IsInt64() {
-		return money.Format(n.Int64(), currency)
-	}
-	digits, ok := money.Digits(currency)
-	if !ok {
-		digits = 2
-	}
-	s := new(big.Int).Abs(n).String()
-	for len(s) <= digits {
-		s = "0" + s
-	}
-	whole, frac := s[:len(s)-digits], s[len(s)-digits:]
-	var b strings.Builder
-	for i := range len(whole) {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(whole[i])
-	}
-	if digits > 0 {
-		b.WriteString("." + frac)
-	}
-	sign := ""
-	if n.Sign() < 0 {
-		sign = "-"
-	}
-	return currency + " " + sign + b.String()
 }

@@ -39,7 +39,7 @@ const fingerprintVersion = "bulkdesk-element/1"
 // where the kind and its single operation ("POST /transfers") say what is
 // done, the path parameter is the value of the kind's pathParams key ("",
 // for kinds without one) and the requestBody is written by the same
-// canonical encoder as the bodies sent (see appendCanonical): keys sorted,
+// canonical encoder as the bodies sent (see schema.AppendCanonical): keys sorted,
 // compact, numbers as written. A missing, null or empty requestBody is
 // written as nothing, since an operation's payload cannot tell them apart.
 // The submission endpoint (standard or back-office) is left out: the same
@@ -74,7 +74,7 @@ func (f *fingerprinter) canonicalElement(k *schema.Kind, el any, canon []byte) (
 		// Not an element the API would take; fingerprint it whole, so
 		// that it matches only itself.
 		var err error
-		if f.buf, err = appendCanonical(f.buf[:0], el); err != nil {
+		if f.buf, err = schema.AppendCanonical(f.buf[:0], el); err != nil {
 			return Fingerprint{}, err
 		}
 		return f.sumOf(k, "\x00whole", f.buf), nil
@@ -87,7 +87,7 @@ func (f *fingerprinter) canonicalElement(k *schema.Kind, el any, canon []byte) (
 				param = v
 			case nil:
 			default:
-				b, err := appendCanonical(nil, v)
+				b, err := schema.AppendCanonical(nil, v)
 				if err != nil {
 					return Fingerprint{}, err
 				}
@@ -170,7 +170,7 @@ func (f *fingerprinter) body(v any) ([]byte, error) {
 		return f.buf[:0], nil
 	}
 	var err error
-	f.buf, err = appendCanonical(f.buf[:0], v)
+	f.buf, err = schema.AppendCanonical(f.buf[:0], v)
 	return f.buf, err
 }
 

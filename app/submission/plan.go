@@ -156,7 +156,7 @@ func canonicalBody(elements []any, idx []int, k *schema.Kind, f *fingerprinter) 
 			buf = append(buf, ',')
 		}
 		start := len(buf)
-		if buf, err = appendCanonical(buf, elements[i]); err != nil {
+		if buf, err = schema.AppendCanonical(buf, elements[i]); err != nil {
 			return nil, nil, fmt.Errorf("element %d: %w", i, err)
 		}
 		fp, err := f.canonicalElement(k, elements[i], buf[start:])

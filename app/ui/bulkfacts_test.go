@@ -47,7 +47,7 @@ func TestAnEarlierBulkIsNotCountedAsMade(t *testing.T) {
 }
 
 func TestTotalsText(t *testing.T) {
-	tot := &worker.BulkTotals{MovesMoney: true, Totals: []worker.ControlTotal{{Label: "EUR", Amount: "1,234.56"}, {Label: "GBP", Amount: "10.00"}}}
+	tot := &worker.BulkTotals{MovesMoney: true, Totals: []worker.Total{{Label: "EUR", Amount: "1,234.56"}, {Label: "GBP", Amount: "10.00"}}}
 	if got := totalsText(tot); got != "EUR 1,234.56 · GBP 10.00" {
 		t.Errorf("totals %q", got)
 	}

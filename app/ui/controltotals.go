@@ -70,22 +70,13 @@ func (c controlTotals) checkTotal(s worker.Summary) controlResult {
 		}
 	}
 	wantBig := big.NewInt(want)
-	expected := formatBig(wantBig, c.currency)
+	expected := money.FormatBig(wantBig, c.currency)
 	switch diff := new(big.Int).Sub(got, wantBig); diff.Sign() {
 	case 0:
 		return controlResult{checked: true, ok: true, message: fmt.Sprintf("%s, as expected.", expected)}
 	case 1:
-		return controlResult{checked: true, message: fmt.Sprintf("%s loaded, %s more than the %s expected.", formatBig(got, c.currency), formatBig(diff, c.currency), expected)}
+		return controlResult{checked: true, message: fmt.Sprintf("%s loaded, %s more than the %s expected.", money.FormatBig(got, c.currency), money.FormatBig(diff, c.currency), expected)}
 	default:
-		return controlResult{checked: true, message: fmt.Sprintf("%s loaded, %s less than the %s expected.", formatBig(got, c.currency), formatBig(diff.Neg(diff), c.currency), expected)}
+		return controlResult{checked: true, message: fmt.Sprintf("%s loaded, %s less than the %s expected.", money.FormatBig(got, c.currency), money.FormatBig(diff.Neg(diff), c.currency), expected)}
 	}
-}
-
-// formatBig writes minor units in major units with the currency, for sums
-// within 64 bits ("EUR 12,345.67"), or as minor units beyond.
-func formatBig(n *big.Int, currency string) string {
-	if n.IsInt64() {
-		return money.Format(n.Int64(), currency)
-	}
-	return currency + " " + n.String() + " (minor units)"
 }

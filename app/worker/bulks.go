@@ -81,8 +81,8 @@ type BulkTotals struct {
 	MovesMoney bool `json:"movesMoney,omitempty"`
 	// Totals are by currency, as the confirmation before a submission
 	// shows them.
-	Totals  []ControlTotal `json:"totals,omitempty"`
-	Failure *APIFailure    `json:"failure,omitempty"`
+	Totals  []Total     `json:"totals,omitempty"`
+	Failure *APIFailure `json:"failure,omitempty"`
 }
 
 // An ExistingBulk is a chunk that the API answered with a bulk it had

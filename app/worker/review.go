@@ -266,7 +266,9 @@ type Summary struct {
 // MaxSources is how many source instruments a Summary lists.
 const MaxSources = 20
 
-// A Total is the count and exact sum of the amounts of one currency.
+// A Total is the count and exact sum of the amounts of one currency: the
+// one wire form of a control total, in a review's Summary, a Prepared
+// submission and a bulk's BulkTotals alike (summed by money.Totals).
 type Total struct {
 	// Currency is the ISO 4217 code, "" for the total of invalid
 	// currencies.
@@ -278,10 +280,13 @@ type Total struct {
 	Label   string `json:"label"`
 	Count   int    `json:"count"`
 	// Minor is the sum in minor units, as decimal digits (it may exceed
-	// 64 bits); Text is it in major units with the currency, for people:
-	// "EUR 12,345.67".
-	Minor string `json:"minor"`
-	Text  string `json:"text"`
+	// 64 bits); Amount is it in major units as people write them
+	// ("12,345.67"; "1,350 in minor units" for invalid currencies); Text
+	// is it with the currency, for people: "EUR 12,345.67", or for invalid
+	// currencies with the codes found.
+	Minor  string `json:"minor"`
+	Amount string `json:"amount"`
+	Text   string `json:"text"`
 }
 
 // A SourceTotal sums the elements drawn on one source instrument.

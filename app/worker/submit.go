@@ -48,7 +48,7 @@ type Confirmation struct {
 	Blocked string      `json:"blocked,omitempty"`
 	Chunks  []ChunkInfo `json:"chunks,omitempty"`
 	// Totals are the control totals of the elements sent, by currency.
-	Totals []ControlTotal `json:"totals,omitempty"`
+	Totals []Total `json:"totals,omitempty"`
 	// Priors are earlier submissions of the same chunks.
 	Priors []PriorInfo `json:"priors,omitempty"`
 	// Repeats, when set, are the elements to send that earlier bulks hold
@@ -60,23 +60,6 @@ type Confirmation struct {
 	// Reading says in words how the file's values were read, as the
 	// review's header does (Summary.Reading).
 	Reading []reading.Statement `json:"reading,omitempty"`
-}
-
-// A ControlTotal is the control total of one currency.
-type ControlTotal struct {
-	// Currency is the ISO 4217 code, "" for the invalid currencies.
-	Currency string `json:"currency"`
-	// Invalid marks the one total of the amounts whose currency is not a
-	// valid ISO 4217 code; Label is then "invalid currency", else the
-	// code.
-	Invalid bool   `json:"invalid,omitempty"`
-	Label   string `json:"label"`
-	// Amount is the sum in major units, as people write it ("12,345.67").
-	Amount string `json:"amount"`
-	// Minor is the sum in minor units, exactly.
-	Minor string `json:"minor"`
-	// Count is how many elements it sums.
-	Count int `json:"count"`
 }
 
 // A PriorInfo is an earlier submission of a chunk of the plan.

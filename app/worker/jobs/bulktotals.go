@@ -87,7 +87,7 @@ func (s *Server) bulkTotals(c *Call) (any, error) {
 		}
 		plan := &submission.Plan{Kind: kind, Elements: len(ops), Chunks: []submission.Chunk{{Elements: submission.Spans{{From: 0, To: len(ops)}}}}}
 		out.Elements = len(ops)
-		out.Totals = totals(submission.ControlTotals(plan, elements))
+		out.Totals = wireTotals(submission.ControlTotals(plan, elements).Amounts)
 	}
 	s.totals.put(key, out)
 	return out, nil

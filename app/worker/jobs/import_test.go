@@ -68,8 +68,8 @@ func TestOpenBuildsAtOnceWhenNothingNeedsConfirming(t *testing.T) {
 	if len(s.Problems) != 1 || s.Problems[0].Row != 3 || s.Problems[0].Column != "F" {
 		t.Errorf("problems = %+v", s.Problems)
 	}
-	want := []worker.Total{{Currency: "EUR", Label: "EUR", Count: 2, Minor: "1350", Text: "EUR 13.50"},
-		{Invalid: true, Label: "invalid currency", Count: 1, Minor: "2000", Text: `invalid currency: 2,000 in minor units ("eur")`}}
+	want := []worker.Total{{Currency: "EUR", Label: "EUR", Count: 2, Minor: "1350", Amount: "13.50", Text: "EUR 13.50"},
+		{Invalid: true, Label: "invalid currency", Count: 1, Minor: "2000", Amount: "2,000 in minor units", Text: `invalid currency: 2,000 in minor units ("eur")`}}
 	if fmt.Sprint(s.Totals) != fmt.Sprint(want) {
 		t.Errorf("totals = %+v", s.Totals)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -91,14 +92,6 @@ func delimiterName(d string) string {
 		return ""
 	}
 	return "delimiter " + strings.ToLower(ingest.DelimiterName(d))
-}
-
-func wireTotals(ts []review.Total) []worker.Total {
-	out := make([]worker.Total, len(ts))
-	for i, t := range ts {
-		out[i] = worker.Total{Currency: t.Currency, Invalid: t.Invalid, Label: t.Label(), Count: t.Count, Minor: t.Minor.String(), Text: t.String()}
-	}
-	return out
 }
 
 // rows runs worker.JobRows.
@@ -344,16 +337,16 @@ func (s *Server) export(c *Call) (any, error) {
 	var out worker.Exported
 	switch req.What {
 	case worker.ExportRequest:
-		data, err = d.review.RequestBody()
+		data, err = export.RequestBody(d.review)
 		out = worker.Exported{FileName: base + ".request.json", MediaType: "application/json"}
 	case worker.ExportErrorWorkbook:
-		data, err = d.review.ErrorWorkbook()
+		data, err = export.ErrorWorkbook(d.review)
 		out = worker.Exported{FileName: base + ".errors.xlsx", MediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 	case worker.ExportErrorCSV:
-		data, err = d.review.ErrorCSV()
+		data, err = export.ErrorCSV(d.review)
 		out = worker.Exported{FileName: base + ".errors.csv", MediaType: "text/csv"}
 	case worker.ExportManifest:
-		data, err = d.review.Manifest(time.Now())
+		data, err = export.Manifest(d.review, time.Now())
 		out = worker.Exported{FileName: base + ".manifest.csv", MediaType: "text/csv"}
 	default:
 		return nil, worker.Errorf(worker.CodeBadRequest, "there is no export %q", req.What)

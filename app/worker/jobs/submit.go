@@ -262,7 +262,7 @@ func planSubmission(doc *Document, req worker.PrepareSubmission) (worker.Confirm
 	for i := range plan.Chunks {
 		out.Chunks = append(out.Chunks, chunkInfo(&plan.Chunks[i]))
 	}
-	out.Totals = totals(submission.ControlTotals(plan, elements))
+	out.Totals = wireTotals(submission.ControlTotals(plan, elements).Amounts)
 	return out, plan
 }
 

@@ -1,10 +1,8 @@
 package sandbox
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -191,15 +189,11 @@ func operationPath(k *schema.Kind, element map[string]any) string {
 	return strings.Replace(path, name, id, 1)
 }
 
-// canonical is the compact JSON of a decoded value, keys sorted.
+// canonical is the canonical JSON of a decoded value, as the console sends
+// it (schema.AppendCanonical): the payload kept is the one sent.
 func canonical(v any) (string, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(buf.String(), "\n"), nil
+	b, err := schema.AppendCanonical(nil, v)
+	return string(b), err
 }
 
 // share maps an element and its position to a number in [0, 1).

@@ -1,4 +1,4 @@
-package submission
+package schema
 
 import (
 	"encoding/json"
@@ -9,11 +9,14 @@ import (
 	"unicode/utf8"
 )
 
-// appendCanonical appends the canonical JSON of a decoded value: compact,
-// object keys sorted, numbers exactly as written (json.Number), strings
-// escaped minimally. It is several times faster than encoding/json on
-// generic values, which matters in the browser.
-func appendCanonical(buf []byte, v any) ([]byte, error) {
+// AppendCanonical appends the canonical JSON of a value decoded by
+// DecodeJSON: compact, object keys sorted, numbers exactly as written
+// (json.Number), strings escaped minimally. It is the one form of an
+// element on the wire: the bodies app/submission sends and fingerprints,
+// the request bodies the console exports, the payloads the sandbox keeps.
+// It is several times faster than encoding/json on generic values, which
+// matters in the browser.
+func AppendCanonical(buf []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(buf, "null"...), nil
@@ -42,7 +45,7 @@ func appendCanonical(buf []byte, v any) ([]byte, error) {
 				buf = append(buf, ',')
 			}
 			var err error
-			if buf, err = appendCanonical(buf, e); err != nil {
+			if buf, err = AppendCanonical(buf, e); err != nil {
 				return nil, err
 			}
 		}
@@ -61,7 +64,7 @@ func appendCanonical(buf []byte, v any) ([]byte, error) {
 			buf = appendString(buf, k)
 			buf = append(buf, ':')
 			var err error
-			if buf, err = appendCanonical(buf, v[k]); err != nil {
+			if buf, err = AppendCanonical(buf, v[k]); err != nil {
 				return nil, err
 			}
 		}

@@ -1,4 +1,14 @@
-package review
+// Package export writes the files an operator takes away from a document
+// under review (app/review): the request body exactly as it would be sent,
+// the error workbook or CSV that marks every problem at its cell, and the
+// manifest of counts and control totals for the colleague who approves
+// the bulk. The worker's export job calls it; app/review itself writes no
+// files, so that it links neither the submission planner nor excelize.
+//
+//	body, err := export.RequestBody(d)
+//	wb, err := export.ErrorWorkbook(d)
+//	m, err := export.Manifest(d, time.Now())
+package export
 
 import (
 	"bytes"
@@ -9,11 +19,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
-	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // RequestBody returns the request body exactly as the console would send
@@ -21,7 +29,7 @@ import (
 // written), as app/submission writes each bulk. A request of more than
 // schema.MaxElements elements is sent as several bulks; this is all of
 // them in one array.
-func (d *Document) RequestBody() ([]byte, error) {
+func RequestBody(d *review.Document) ([]byte, error) {
 	elements := d.Elements()
 	if len(elements) == 0 {
 		return []byte("[]"), nil
@@ -49,68 +57,13 @@ func (d *Document) RequestBody() ([]byte, error) {
 // cell that has a problem highlighted and commented (see app/workbook).
 // A request body's elements are written one per row, a column per field,
 // which imports again with no mapping.
-func (d *Document) ErrorWorkbook() ([]byte, error) {
-	t, header, r := d.errorTable()
-	return workbook.ErrorWorkbook(t, header, r)
+func ErrorWorkbook(d *review.Document) ([]byte, error) {
+	return workbook.ErrorWorkbook(d.ErrorTable())
 }
 
 // ErrorCSV is ErrorWorkbook as CSV, with an Errors column.
-func (d *Document) ErrorCSV() ([]byte, error) {
-	t, header, r := d.errorTable()
-	return workbook.ErrorCSV(t, header, r)
-}
-
-// errorTable returns the table an error file shows, its header row and the
-// report located in it.
-func (d *Document) errorTable() (*ingest.Table, int, *schema.Report) {
-	if ts, ok := d.src.(*tableSource); ok {
-		return ts.im.Table, ts.im.Mapping().HeaderRow, d.report
-	}
-	const sheet = "Request"
-	t := &ingest.Table{File: d.FileName, Sheet: sheet, Format: ingest.XLSX, Formats: []string{""}}
-	head := ingest.Row{Number: 1, Cells: make([]ingest.Cell, len(d.cols))}
-	for c, col := range d.cols {
-		head.Cells[c] = ingest.Cell{Kind: ingest.Text, Value: col.Field}
-	}
-	t.Rows = append(t.Rows, head)
-	for i := range d.src.count() {
-		row := ingest.Row{Number: i + 2, Cells: make([]ingest.Cell, len(d.cols))}
-		for c, col := range d.cols {
-			row.Cells[c] = cellOf(lookup(d.src.value(i), tokensOf(col.Field)))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	r := &schema.Report{Kind: d.report.Kind, Elements: d.report.Elements, Problems: make([]schema.Problem, len(d.report.Problems))}
-	for k, p := range d.report.Problems {
-		if p.Element >= 0 {
-			p.Sheet, p.Row = sheet, p.Element+2
-			if c := d.columnOf(p); c >= 0 {
-				p.Column = xlsx.ColumnName(c)
-			}
-		}
-		r.Problems[k] = p
-	}
-	return t, 1, r
-}
-
-// cellOf is the spreadsheet cell of a value of a request body.
-func cellOf(v any) ingest.Cell {
-	switch v.(type) {
-	case nil:
-		return ingest.Cell{}
-	case bool:
-		if v.(bool) {
-			return ingest.Cell{Kind: ingest.Bool, Value: "TRUE"}
-		}
-		return ingest.Cell{Kind: ingest.Bool, Value: "FALSE"}
-	case string:
-		return ingest.Cell{Kind: ingest.Text, Value: v.(string)}
-	}
-	s := display(v)
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return ingest.Cell{Kind: ingest.Number, Value: s}
-	}
-	return ingest.Cell{Kind: ingest.Text, Value: s}
+func ErrorCSV(d *review.Document) ([]byte, error) {
+	return workbook.ErrorCSV(d.ErrorTable())
 }
 
 // Manifest returns the summary as CSV, for the operator's records and the
@@ -118,8 +71,8 @@ func cellOf(v any) ingest.Cell {
 // request body's SHA-256, the counts, and the totals per currency and per
 // source instrument. Columns: section, name, currency, count,
 // amount_minor, amount.
-func (d *Document) Manifest(now time.Time) ([]byte, error) {
-	body, err := d.RequestBody()
+func Manifest(d *review.Document, now time.Time) ([]byte, error) {
+	body, err := RequestBody(d)
 	if err != nil {
 		return nil, err
 	}

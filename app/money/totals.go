@@ -1,0 +1,165 @@
+package money
+
+import (
+	"cmp"
+	"encoding/json"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Total is the count and exact sum of the amounts of one currency: a
+// control total. The review's summary, the confirmation before a
+// submission and a submitted bulk's facts all sum with Totals.
+type Total struct {
+	// Currency is the ISO 4217 code; "" for the total of invalid
+	// currencies.
+	Currency string
+	// Invalid marks the one total of the amounts whose currency is not a
+	// valid ISO 4217 code ("eur", "EURO", none): they are summed together,
+	// in minor units, and the codes found are in Codes.
+	Invalid bool
+	Codes   []string
+	// MoreCodes says Codes left some out.
+	MoreCodes bool
+	Count     int
+	// Minor is the sum in minor units (cents for EUR), of any size.
+	Minor *big.Int
+}
+
+// maxInvalidCodes is how many invalid codes a Total names.
+const maxInvalidCodes = 5
+
+// Label names the total's row: its currency, or "invalid currency".
+func (t Total) Label() string {
+	if t.Invalid {
+		return InvalidCurrency
+	}
+	return t.Currency
+}
+
+// Amount writes the sum in major units as people write them, without the
+// currency: "12,345.67"; for invalid currencies, whose minor units are
+// unknown, "1,350 in minor units".
+func (t Total) Amount() string {
+	if t.Invalid {
+		return FormatBigWith(t.Minor, 0, Point) + " in minor units"
+	}
+	d, ok := Digits(t.Currency)
+	if !ok {
+		d = 2
+	}
+	return FormatBigWith(t.Minor, d, Point)
+}
+
+// String writes the total for people: "EUR 12,345.67"; for invalid
+// currencies the sum in minor units and the codes found:
+// `invalid currency: 1,350 in minor units ("eur", "EURO")`.
+func (t Total) String() string {
+	if !t.Invalid {
+		return FormatBig(t.Minor, t.Currency)
+	}
+	s := InvalidCurrency + ": " + t.Amount()
+	if len(t.Codes) > 0 {
+		quoted := make([]string, len(t.Codes))
+		for i, c := range t.Codes {
+			quoted[i] = strconv.Quote(c)
+		}
+		s += " (" + strings.Join(quoted, ", ")
+		if t.MoreCodes {
+			s += ", …"
+		}
+		s += ")"
+	}
+	return s
+}
+
+// Totals sums amounts by currency, exactly, whatever their number; the
+// zero value is ready to use.
+type Totals struct {
+	by map[string]*Total
+}
+
+// invalidKey is the key of the invalid currencies' total: no currency
+// code can be it.
+const invalidKey = "\x00invalid"
+
+// Add counts an amount in minor units of a currency. An amount whose
+// currency is not valid (Valid) goes to the one total of invalid
+// currencies, which names the codes found.
+func (ts *Totals) Add(currency string, minor *big.Int) {
+	key := currency
+	if !Valid(currency) {
+		key = invalidKey
+	}
+	if ts.by == nil {
+		ts.by = make(map[string]*Total)
+	}
+	t := ts.by[key]
+	if t == nil {
+		t = &Total{Currency: currency, Minor: new(big.Int)}
+		if key == invalidKey {
+			t.Currency, t.Invalid = "", true
+		}
+		ts.by[key] = t
+	}
+	if t.Invalid && !slices.Contains(t.Codes, currency) {
+		if len(t.Codes) < maxInvalidCodes {
+			t.Codes = append(t.Codes, currency)
+		} else {
+			t.MoreCodes = true
+		}
+	}
+	t.Count++
+	t.Minor.Add(t.Minor, minor)
+}
+
+// List returns the totals by currency code, the invalid currencies' last;
+// nil when nothing was added.
+func (ts *Totals) List() []Total {
+	if len(ts.by) == 0 {
+		return nil
+	}
+	out := make([]Total, 0, len(ts.by))
+	for _, t := range ts.by {
+		slices.Sort(t.Codes)
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b Total) int {
+		return cmp.Or(cmp.Compare(btoi(a.Invalid), btoi(b.Invalid)), strings.Compare(a.Currency, b.Currency))
+	})
+	return out
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// AmountOf reads an amount object of a request body as decoded by
+// schema.DecodeJSON, {"currency": "EUR", "amount": 1250}, with the amount
+// a json.Number or its digits as text. ok is false when the amount is not
+// a readable integer; the currency is returned whatever it is, "" when
+// missing, so that Totals.Add counts it among the invalid.
+func AmountOf(v any) (currency string, minor *big.Int, ok bool) {
+	obj, isObj := v.(map[string]any)
+	if !isObj {
+		return "", nil, false
+	}
+	var digits string
+	switch a := obj["amount"].(type) {
+	case json.Number:
+		digits = a.String()
+	case string:
+		digits = a
+	}
+	n, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
+		return "", nil, false
+	}
+	cur, _ := obj["currency"].(string)
+	return cur, n, true
+}
