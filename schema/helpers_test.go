@@ -7,24 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/schema"
 )
-
-// testNow is the clock of every test validator: the seeds schedule their
-// transfers in 2030, after it.
-var testNow = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-
-func newValidator(t testing.TB) *schema.Validator {
-	t.Helper()
-	v, err := schema.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Now = func() time.Time { return testNow }
-	return v
-}
 
 func mustKind(t testing.TB, id string) *schema.Kind {
 	t.Helper()

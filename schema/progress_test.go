@@ -7,11 +7,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	k := mustKind(t, "transfers")
 	// An error in the first element, so that the reports compared are not empty.
 	body := bytes.Replace(transfersBody(250), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
@@ -40,7 +41,7 @@ func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) 
 }
 
 func TestValidateRequestContextStopsWhenCanceled(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	k := mustKind(t, "transfers")
 	doc, _, err := schema.DecodeJSON(transfersBody(1000))
 	if err != nil {

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func TestSeedsUseEveryFieldAndAreClean(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	for _, k := range schema.Kinds() {
 		t.Run(k.ID, func(t *testing.T) {
 			elements := seeds(t, k.ID)
@@ -124,7 +125,7 @@ func decrement(n string) string {
 // constraint of every field of every seed element, and checks that the
 // report names that field, with the right code, and nothing else.
 func TestEveryConstraintIsReportedAtItsField(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	cases := 0
 	for _, k := range schema.Kinds() {
 		for si, seed := range seeds(t, k.ID) {
@@ -195,7 +196,7 @@ func hasCode(ps []schema.Problem, code string) bool {
 // TestConditionalRules covers the rules that apply to one form of an
 // object only, which the generated cases cannot reach.
 func TestConditionalRules(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	owt := seeds(t, "outgoing_wire_transfers")
 	sepa, rix, swift, swiftIBAN, fp, legacyIBAN, legacyFP := owt[0], owt[1], owt[2], owt[3], owt[4], owt[7], owt[8]
 	sends := seeds(t, "sends")
@@ -270,7 +271,7 @@ func del(p string) func(any) { return func(e any) { setAt(e, p, nil, true) } }
 func set(p string, v any) func(any) { return func(e any) { setAt(e, p, v, false) } }
 
 func TestRequestSizeLimits(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	k := mustKind(t, "card_blocks")
 	element := seeds(t, "card_blocks")[0]
 	for _, n := range []int{0, 1, 10000, 10001} {
@@ -297,7 +298,7 @@ func TestRequestSizeLimits(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	k := mustKind(t, "transfers")
 	tests := []struct {
 		name, body string
@@ -352,7 +353,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	tests := []struct {
 		name, kind string
 		seed       int
@@ -410,7 +411,7 @@ func TestFieldNames(t *testing.T) {
 }
 
 func TestFieldsFollowTheSchemaOrder(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	var paths []string
 	for _, f := range v.Fields(mustKind(t, "transfers")) {
 		paths = append(paths, f.Path)

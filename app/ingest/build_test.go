@@ -8,24 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
-
-var testNow = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-
-func validator(t testing.TB) *schema.Validator {
-	t.Helper()
-	v, err := schema.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Now = func() time.Time { return testNow }
-	return v
-}
 
 func kind(t testing.TB, id string) *schema.Kind {
 	t.Helper()
@@ -47,7 +35,7 @@ func importOf(t testing.TB, name string, data []byte, kindID string) *ingest.Imp
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ingest.NewImport(tab, kind(t, kindID), validator(t))
+	return ingest.NewImport(tab, kind(t, kindID), fixture.Validator())
 }
 
 func asJSON(v any) string {
@@ -575,7 +563,7 @@ func TestJSONTableImport(t *testing.T) {
 
 func TestTemplateExampleRowIsLeftOut(t *testing.T) {
 	k := kind(t, "card_blocks")
-	cols := ingest.TemplateColumns(k, validator(t).Fields(k))
+	cols := ingest.TemplateColumns(k, fixture.Validator().Fields(k))
 	header, example := cols[0].Header, cols[0].Example
 	for _, tc := range []struct {
 		name, csv string
@@ -641,7 +629,7 @@ func TestCancelledBuildAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	im := ingest.NewImport(tab, kind(t, "card_blocks"), validator(t))
+	im := ingest.NewImport(tab, kind(t, "card_blocks"), fixture.Validator())
 	first := im.Build(nil)
 	ctx, cancel = context.WithCancel(context.Background())
 	_, err = im.BuildContext(ctx, func(n, total int) {

@@ -6,23 +6,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
-
-func validator(t *testing.T) *schema.Validator {
-	t.Helper()
-	v, err := schema.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Now = func() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) }
-	return v
-}
 
 func importBytes(t *testing.T, name string, data []byte, k *schema.Kind) (*ingest.Import, *ingest.Result) {
 	t.Helper()
@@ -34,7 +24,7 @@ func importBytes(t *testing.T, name string, data []byte, k *schema.Kind) (*inges
 	if err != nil {
 		t.Fatal(err)
 	}
-	im := ingest.NewImport(tab, k, validator(t))
+	im := ingest.NewImport(tab, k, fixture.Validator())
 	return im, im.Build(nil)
 }
 
@@ -64,7 +54,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 	}
 	for _, k := range schema.Kinds() {
 		t.Run(k.ID, func(t *testing.T) {
-			v := validator(t)
+			v := fixture.Validator()
 			data, err := workbook.TemplateXLSX(k, v.Fields(k))
 			if err != nil {
 				t.Fatal(err)
@@ -117,7 +107,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 
 func TestTemplateDetails(t *testing.T) {
 	k, _ := schema.Lookup("card_spend_rules")
-	v := validator(t)
+	v := fixture.Validator()
 	fields := slices.Clone(v.Fields(k))
 	// A field with a long list of values goes to the hidden Lists sheet.
 	long := make([]string, 60)
@@ -178,7 +168,7 @@ func TestTemplateDetails(t *testing.T) {
 
 func TestEveryCSVTemplateLeavesItsExampleOut(t *testing.T) {
 	for _, k := range schema.Kinds() {
-		data, err := workbook.TemplateCSV(k, validator(t).Fields(k))
+		data, err := workbook.TemplateCSV(k, fixture.Validator().Fields(k))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +181,7 @@ func TestEveryCSVTemplateLeavesItsExampleOut(t *testing.T) {
 
 func TestTemplateCSV(t *testing.T) {
 	k, _ := schema.Lookup("transfers")
-	v := validator(t)
+	v := fixture.Validator()
 	data, err := workbook.TemplateCSV(k, v.Fields(k))
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 	"github.com/xuri/excelize/v2"
 )
@@ -54,27 +54,8 @@ func armFaults(t *testing.T, base, body string) {
 // sandbox declines.
 func writeTransfersFile(t testing.TB, name string, n int, failing ...int) (path string, totalMinor int) {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("[\n")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		desc := fmt.Sprintf("Salary %d", i)
-		if slices.Contains(failing, i) {
-			desc += " SANDBOX-FAIL"
-		}
-		amount := 100 + i%100
-		totalMinor += amount
-		fmt.Fprintf(&b, `{"pathParams":{},"requestBody":{"profileId":"110321","tag":"%s-%d","source":{"type":"managed_accounts","id":"10%07d"},"destination":{"type":"managed_cards","id":"20%07d"},"destinationAmount":{"currency":"EUR","amount":%d},"description":%q}}`,
-			strings.TrimSuffix(name, ".json"), i, i%97, i, amount, desc)
-	}
-	b.WriteString("\n]\n")
-	path = filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path, totalMinor
+	run := fixture.Salary(name).Failing(failing...)
+	return browsertest.WriteFile(t, name, run.Body(n)), run.Total(n)
 }
 
 // Expressions and actions the tests share.

@@ -16,6 +16,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -282,15 +283,15 @@ func TestTheClientWorksThroughTheProxy(t *testing.T) {
 	defer cancel()
 	kind, _ := schema.Lookup("transfers")
 	sb.Faults().Next(sandbox.RateLimit, 1)
-	_, err = c.Submit(ctx, kind, sandbox.SampleTransfers(3), "r1")
+	_, err = c.Submit(ctx, kind, fixture.SampleBody(3), "r1")
 	if e, ok := bulkapi.AsError(err); !ok || e.Status != 429 || e.RateLimitReset != time.Second || e.RequestRef == "" {
 		t.Fatalf("429 through the proxy: %v", err)
 	}
-	rc, err := c.Submit(ctx, kind, sandbox.SampleTransfers(3), "r1")
+	rc, err := c.Submit(ctx, kind, fixture.SampleBody(3), "r1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := c.Submit(ctx, kind, sandbox.SampleTransfers(3), "r1"); err != nil || again.BulkID != rc.BulkID {
+	if again, err := c.Submit(ctx, kind, fixture.SampleBody(3), "r1"); err != nil || again.BulkID != rc.BulkID {
 		t.Errorf("the idempotency-ref did not cross the proxy: %v %v", again, err)
 	}
 	if err := c.Execute(ctx, rc.BulkID, bulkapi.ExecuteOptions{}); err != nil {

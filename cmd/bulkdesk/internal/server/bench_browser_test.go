@@ -5,15 +5,14 @@ package server_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 )
 
@@ -137,26 +136,12 @@ func BenchmarkConsoleFirstFileAtOnce(b *testing.B) {
 // writeBenchFile writes n valid transfers as a file of the format.
 func writeBenchFile(b *testing.B, format string, n int) string {
 	b.Helper()
-	rows := transferRows(n)
+	rows := fixture.Rows.List(n)
 	switch format {
 	case "xlsx":
 		return writeTransfersXLSX(b, fmt.Sprintf("transfers-%d.xlsx", n), rows)
 	case "csv":
-		var sb strings.Builder
-		for i, h := range transfersHeader {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			fmt.Fprint(&sb, h)
-		}
-		for i, r := range rows {
-			fmt.Fprintf(&sb, "\n110321,managed_accounts,%s,managed_cards,%s,%s,%d,Salary %d", r.source, r.destination, r.currency, r.amount, i)
-		}
-		path := filepath.Join(b.TempDir(), fmt.Sprintf("transfers-%d.csv", n))
-		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		return path
+		return browsertest.WriteFile(b, fmt.Sprintf("transfers-%d.csv", n), fixture.CSV(rows))
 	}
 	return writeTransfers(b, fmt.Sprintf("transfers-%d.json", n), n)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -125,7 +126,7 @@ func TestConsoleKeepsTheFileAcrossPagesAndBackFromTheSubmission(t *testing.T) {
 	// A sandbox connection, ready without settings: the confirmation then
 	// offers "Back to the file".
 	srv := startConsoleWith(t, server.Options{API: ui.APIConfig{Proxy: true, Sandbox: &ui.SandboxConfig{Path: "sandbox/multi", Proxied: true, APIKey: "key", Token: "token"}}})
-	file := writeTransfersXLSX(t, "payroll.xlsx", transferRows(30, 2))
+	file := writeTransfersXLSX(t, "payroll.xlsx", fixture.Rows.List(30, 2))
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
 	b.WaitFor(30*time.Second, "the console to start", interactive)
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -173,7 +174,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 func TestConsoleWritesALowerCaseCurrencyColumnInCapitals(t *testing.T) {
 	b := browsertest.New(t)
 	srv := startConsole(t, "/")
-	file := writeTransfersXLSX(t, "payroll.xlsx", transferRows(30, 2, 17))
+	file := writeTransfersXLSX(t, "payroll.xlsx", fixture.Rows.List(30, 2, 17))
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
 	b.WaitFor(30*time.Second, "the console to start", interactive)
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
