@@ -2,10 +2,10 @@ package jobs_test
 
 import (
 	"bytes"
-	"fmt"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -19,10 +19,10 @@ func transfersXLSX(b testing.TB, n int) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sw.SetRow("A1", []any{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount", "description"})
-	for i := range n {
+	sw.SetRow("A1", fixture.Header)
+	for i, t := range fixture.Rows.List(n) {
 		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		sw.SetRow(cell, []any{"110321", "managed_accounts", fmt.Sprintf("10%05d", i%7), "managed_cards", fmt.Sprintf("20%05d", i), "EUR", 100 + 7*i, fmt.Sprintf("Salary %d", i)})
+		sw.SetRow(cell, t.Row())
 	}
 	if err := sw.Flush(); err != nil {
 		b.Fatal(err)
