@@ -11,15 +11,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-func mustKind(t testing.TB, id string) *schema.Kind {
-	t.Helper()
-	k, err := schema.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 // seeds returns the valid example elements of a kind from testdata/valid.
 func seeds(t testing.TB, kind string) []any {
 	t.Helper()

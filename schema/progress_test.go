@@ -13,7 +13,7 @@ import (
 
 func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) {
 	v := fixture.Validator()
-	k := mustKind(t, "transfers")
+	k := fixture.Kind("transfers")
 	// An error in the first element, so that the reports compared are not empty.
 	body := bytes.Replace(transfersBody(250), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
 
@@ -42,7 +42,7 @@ func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) 
 
 func TestValidateRequestContextStopsWhenCanceled(t *testing.T) {
 	v := fixture.Validator()
-	k := mustKind(t, "transfers")
+	k := fixture.Kind("transfers")
 	doc, _, err := schema.DecodeJSON(transfersBody(1000))
 	if err != nil {
 		t.Fatal(err)

@@ -249,7 +249,7 @@ func TestConditionalRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			el := deepCopy(tc.seed)
 			tc.edit(el)
-			errs := errorsOf(v.ValidateElement(mustKind(t, tc.kind), 3, el))
+			errs := errorsOf(v.ValidateElement(fixture.Kind(tc.kind), 3, el))
 			var got *schema.Problem
 			for i := range errs {
 				if errs[i].Pointer == tc.pointer && errs[i].Code == tc.code {
@@ -272,7 +272,7 @@ func set(p string, v any) func(any) { return func(e any) { setAt(e, p, v, false)
 
 func TestRequestSizeLimits(t *testing.T) {
 	v := fixture.Validator()
-	k := mustKind(t, "card_blocks")
+	k := fixture.Kind("card_blocks")
 	element := seeds(t, "card_blocks")[0]
 	for _, n := range []int{0, 1, 10000, 10001} {
 		elements := make([]any, n)
@@ -299,7 +299,7 @@ func TestRequestSizeLimits(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	v := fixture.Validator()
-	k := mustKind(t, "transfers")
+	k := fixture.Kind("transfers")
 	tests := []struct {
 		name, body string
 		syntax     string // a syntax error saying this, or
@@ -378,7 +378,7 @@ func TestWarnings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			el := deepCopy(seeds(t, tc.kind)[tc.seed])
 			tc.edit(el)
-			ps := v.ValidateElement(mustKind(t, tc.kind), 0, el)
+			ps := v.ValidateElement(fixture.Kind(tc.kind), 0, el)
 			if errs := errorsOf(ps); len(errs) > 0 {
 				t.Fatalf("a warning case produced errors: %+v", errs)
 			}
@@ -413,14 +413,14 @@ func TestFieldNames(t *testing.T) {
 func TestFieldsFollowTheSchemaOrder(t *testing.T) {
 	v := fixture.Validator()
 	var paths []string
-	for _, f := range v.Fields(mustKind(t, "transfers")) {
+	for _, f := range v.Fields(fixture.Kind("transfers")) {
 		paths = append(paths, f.Path)
 	}
 	want := "profileId tag source.id source.type destination.id destination.type destinationAmount.currency destinationAmount.amount description scheduledTimestamp"
 	if got := strings.Join(paths, " "); got != want {
 		t.Errorf("transfers fields:\n got %s\nwant %s", got, want)
 	}
-	for _, f := range v.Fields(mustKind(t, "card_blocks")) {
+	for _, f := range v.Fields(fixture.Kind("card_blocks")) {
 		if f.Path != "pathParams._id_" || !f.Required || f.Title != "Card id" {
 			t.Errorf("card_blocks field %+v", f)
 		}

@@ -15,15 +15,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-func kind(t testing.TB, id string) *schema.Kind {
-	t.Helper()
-	k, err := schema.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 // importOf opens data as a file and prepares its import as kind.
 func importOf(t testing.TB, name string, data []byte, kindID string) *ingest.Import {
 	t.Helper()
@@ -35,7 +26,7 @@ func importOf(t testing.TB, name string, data []byte, kindID string) *ingest.Imp
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ingest.NewImport(tab, kind(t, kindID), fixture.Validator())
+	return ingest.NewImport(tab, fixture.Kind(kindID), fixture.Validator())
 }
 
 func asJSON(v any) string {
@@ -562,7 +553,7 @@ func TestJSONTableImport(t *testing.T) {
 }
 
 func TestTemplateExampleRowIsLeftOut(t *testing.T) {
-	k := kind(t, "card_blocks")
+	k := fixture.Kind("card_blocks")
 	cols := ingest.TemplateColumns(k, fixture.Validator().Fields(k))
 	header, example := cols[0].Header, cols[0].Example
 	for _, tc := range []struct {
@@ -629,7 +620,7 @@ func TestCancelledBuildAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	im := ingest.NewImport(tab, kind(t, "card_blocks"), fixture.Validator())
+	im := ingest.NewImport(tab, fixture.Kind("card_blocks"), fixture.Validator())
 	first := im.Build(nil)
 	ctx, cancel = context.WithCancel(context.Background())
 	_, err = im.BuildContext(ctx, func(n, total int) {

@@ -147,11 +147,11 @@ func describeImport(t *testing.T, name string, data []byte) string {
 		}
 	}
 	b.WriteString("\n")
-	tab, err := f.TableFor(context.Background(), "", kind(t, kindID), fixture.Validator(), nil)
+	tab, err := f.TableFor(context.Background(), "", fixture.Kind(kindID), fixture.Validator(), nil)
 	if err != nil {
 		return b.String() + "error: " + err.Error() + "\n"
 	}
-	im := ingest.NewImport(tab, kind(t, kindID), fixture.Validator())
+	im := ingest.NewImport(tab, fixture.Kind(kindID), fixture.Validator())
 	m := im.Mapping()
 	fmt.Fprintf(&b, "sheet %q, header row %d\n", tab.Sheet, m.HeaderRow)
 	for _, c := range m.Columns {

@@ -67,8 +67,8 @@ const (
 // pick sets a select's value as the operator's choice does.
 func pick(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const s = document.getElementById(` + jsString(id) + `);
-  s.value = ` + jsString(value) + `;
+  const s = document.getElementById(` + browsertest.JSString(id) + `);
+  s.value = ` + browsertest.JSString(value) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
 }
@@ -88,14 +88,14 @@ func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, wh
 }
 
 func click(selector string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + jsString(selector) + `).click()`)
+	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + browsertest.JSString(selector) + `).click()`)
 }
 
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
 func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
 	b.Do(10*time.Second, pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
-	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+jsString(filepath.Base(path)))
+	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+browsertest.JSString(filepath.Base(path)))
 	b.Do(5*time.Second, click("#submit-file"))
 	waitShowing(t, b, 60*time.Second, "the confirmation step", `document.querySelector('#submission[data-step="confirm"]') !== null`)
 }
@@ -286,7 +286,7 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	b.Do(10*time.Second, click(`nav a[href="/bulks"]`))
 	waitShowing(t, b, 30*time.Second, "the list of bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 2`)
 	b.Do(5*time.Second, pick("bulk-status", "CANCELLED"))
-	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+jsString(big))
+	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+browsertest.JSString(big))
 
 	// The same file again: a warning names the earlier bulks before
 	// anything is sent, and sending is only offered as new bulks.
@@ -405,6 +405,6 @@ func TestConsoleBackOfficeAndRefusals(t *testing.T) {
 		t.Error("localStorage holds a credential")
 	}
 	b.Do(30*time.Second, chromedp.Reload())
-	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+jsString(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
+	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+browsertest.JSString(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
 	b.AssertNoErrors("status of 401", "status of 409")
 }

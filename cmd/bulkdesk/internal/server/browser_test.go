@@ -74,14 +74,9 @@ const (
 func chooseKind(id string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
   const s = document.getElementById("kind");
-  s.value = ` + jsString(id) + `;
+  s.value = ` + browsertest.JSString(id) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
-}
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // counts reads the summary's figures.

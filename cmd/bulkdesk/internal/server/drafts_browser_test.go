@@ -18,9 +18,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// mixedUnitsEurCSV is mixedUnitsCSV with one lower-case currency, on
+// mixedUnitsEurCSV is fixture.MixedUnitsCSV with one lower-case currency, on
 // row 3: read in major units, it is the one invalid row.
-var mixedUnitsEurCSV = strings.Replace(mixedUnitsCSV, "2003,EUR", "2003,eur", 1)
+var mixedUnitsEurCSV = strings.Replace(fixture.MixedUnitsCSV, "2003,EUR", "2003,eur", 1)
 
 // fixCell double-clicks the first cell that starts with from and types to.
 func fixCell(t *testing.T, b *browsertest.Browser, from, to string) {

@@ -73,7 +73,7 @@ func requestBodyOf(t testing.TB, rows []fixture.Transfer) string {
 // cellWith is a JavaScript expression: the id of the review table's first
 // cell whose text is text, or "".
 func cellWith(text string) string {
-	return `([...document.querySelectorAll("#grid td[id^=cell-]")].find(td => td.textContent.startsWith(` + jsString(text) + `)) || {id: ""}).id`
+	return `([...document.querySelectorAll("#grid td[id^=cell-]")].find(td => td.textContent.startsWith(` + browsertest.JSString(text) + `)) || {id: ""}).id`
 }
 
 func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
@@ -284,7 +284,7 @@ func TestConsoleWholeFlowFromTheKeyboard(t *testing.T) {
 	// Arrow keys move between cells.
 	before := browsertest.Eval[string](b, 5*time.Second, browsertest.ActiveElement)
 	b.Do(5*time.Second, chromedp.KeyEvent(kb.ArrowLeft))
-	b.WaitFor(5*time.Second, "the focus on the cell to the left", browsertest.ActiveElement+` !== `+jsString(before)+` && `+browsertest.ActiveElement+`.startsWith("#cell-")`)
+	b.WaitFor(5*time.Second, "the focus on the cell to the left", browsertest.ActiveElement+` !== `+browsertest.JSString(before)+` && `+browsertest.ActiveElement+`.startsWith("#cell-")`)
 
 	// The filter and the export, by keyboard.
 	tabTo(t, b, "errors-only")
