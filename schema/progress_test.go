@@ -15,7 +15,7 @@ func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) 
 	v := fixture.Validator()
 	k := fixture.Kind("transfers")
 	// An error in the first element, so that the reports compared are not empty.
-	body := bytes.Replace(transfersBody(250), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
+	body := bytes.Replace(fixture.November.Body(250), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
 
 	var calls [][2]int
 	got, err := v.CheckRequestContext(context.Background(), k, body, func(done, total int) {
@@ -43,7 +43,7 @@ func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) 
 func TestValidateRequestContextStopsWhenCanceled(t *testing.T) {
 	v := fixture.Validator()
 	k := fixture.Kind("transfers")
-	doc, _, err := schema.DecodeJSON(transfersBody(1000))
+	doc, _, err := schema.DecodeJSON(fixture.November.Body(1000))
 	if err != nil {
 		t.Fatal(err)
 	}
