@@ -14,6 +14,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,6 +52,7 @@ type API struct {
 	mu         sync.Mutex
 	byRef      map[string]string // idempotency-ref → bulk id
 	bulks      []*bulk           // oldest first
+	made       int               // bulks made, removed ones included
 	posts      int
 	refs       []string       // the idempotency-ref of every submission
 	refuseNext int            // submissions still to refuse with a 400
@@ -58,9 +60,11 @@ type API struct {
 }
 
 type bulk struct {
-	id     string
-	status bulkapi.Status
-	ops    []bulkapi.Operation
+	id      string
+	status  bulkapi.Status
+	started int64  // executionStart, Unix ms; 0 until it runs
+	op      string // its operation, as listed
+	ops     []bulkapi.Operation
 }
 
 // New returns an API without bulks that takes Key and Token.
@@ -106,6 +110,64 @@ func (a *API) OperationReads() int {
 	return n
 }
 
+// Add makes a bulk of transfers in status, whose operations carry
+// payloads as their requestPayload, as if it had been submitted (and run
+// from started, unless that is zero); it returns the bulk's id.
+func (a *API) Add(status bulkapi.Status, started time.Time, payloads ...string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var ms int64
+	if !started.IsZero() {
+		ms = started.UnixMilli()
+	}
+	return a.add(status, ms, payloads)
+}
+
+func (a *API) add(status bulkapi.Status, started int64, payloads []string) string {
+	id := strconv.Itoa(FirstBulkID + a.made)
+	a.made++
+	b := &bulk{id: id, status: status, started: started, op: "POST /transfers"}
+	for i, p := range payloads {
+		b.ops = append(b.ops, bulkapi.Operation{OperationID: fmt.Sprintf("op-%s-%d", id, i), Sequence: i, Method: "POST", Path: "/transfers", Status: bulkapi.OpSubmitted, RequestPayload: p})
+	}
+	a.bulks = append(a.bulks, b)
+	return id
+}
+
+// SetOperation makes bulk id list as a bulk of operation, such as
+// "POST /sends".
+func (a *API) SetOperation(id, operation string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if b := a.bulk(id); b != nil {
+		b.op = operation
+	}
+}
+
+// Remove forgets bulk id, as if it had never been made.
+func (a *API) Remove(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.bulks = slices.DeleteFunc(a.bulks, func(b *bulk) bool { return b.id == id })
+}
+
+// ResetReads forgets the pages of operations read so far.
+func (a *API) ResetReads() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	clear(a.reads)
+}
+
+// Client returns a client of the API h (an API or a Script) that calls it
+// in-process with Key and Token.
+func Client(h http.Handler) *bulkapi.Client {
+	c, err := bulkapi.New(bulkapi.Config{BaseURL: "http://api.test/multi", APIKey: Key, Token: Token, Transport: bulkapi.HandlerTransport(h)})
+	if err != nil {
+		panic(err) // a constant configuration
+	}
+	return c
+}
+
 func (a *API) bulk(id string) *bulk {
 	for _, b := range a.bulks {
 		if b.id == id {
@@ -116,10 +178,8 @@ func (a *API) bulk(id string) *bulk {
 }
 
 func (b *bulk) view(details bool) bulkapi.BulkProcess {
-	v := bulkapi.BulkProcess{BulkID: b.id, Status: b.status, SubmittedItemsCount: len(b.ops), Operation: "POST /transfers"}
-	if b.status != bulkapi.Submitted {
-		v.ExecutionStart = 1_700_000_000_000
-	}
+	v := bulkapi.BulkProcess{BulkID: b.id, Status: b.status, SubmittedItemsCount: len(b.ops), Operation: b.op}
+	v.ExecutionStart = b.started
 	if details {
 		n := make(map[bulkapi.OperationStatus]int)
 		for _, op := range b.ops {
@@ -161,9 +221,13 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case r.Method == "GET" && path == "/bulks":
-		page := bulkapi.BulkPage{Count: len(a.bulks), Bulks: []bulkapi.BulkProcess{}}
-		for i := len(a.bulks) - 1 - offset; i >= 0 && len(page.Bulks) < limit; i-- {
-			page.Bulks = append(page.Bulks, a.bulks[i].view(false))
+		listed := a.bulks
+		if st := q.Get("status"); st != "" {
+			listed = slices.DeleteFunc(slices.Clone(listed), func(b *bulk) bool { return string(b.status) != st })
+		}
+		page := bulkapi.BulkPage{Count: len(listed), Bulks: []bulkapi.BulkProcess{}}
+		for i := len(listed) - 1 - offset; i >= 0 && len(page.Bulks) < limit; i-- {
+			page.Bulks = append(page.Bulks, listed[i].view(false))
 		}
 		page.ResponseCount = len(page.Bulks)
 		json.NewEncoder(w).Encode(page)
@@ -231,12 +295,11 @@ func (a *API) submit(w http.ResponseWriter, r *http.Request) {
 			io.WriteString(w, `{"message":"not a JSON array"}`)
 			return
 		}
-		id = strconv.Itoa(FirstBulkID + len(a.bulks))
-		b := &bulk{id: id, status: bulkapi.Submitted}
+		payloads := make([]string, len(elements))
 		for i, e := range elements {
-			b.ops = append(b.ops, bulkapi.Operation{OperationID: fmt.Sprintf("op-%s-%d", id, i), Sequence: i, Method: "POST", Path: "/transfers", Status: bulkapi.OpSubmitted, RequestPayload: string(e.RequestBody)})
+			payloads[i] = string(e.RequestBody)
 		}
-		a.bulks = append(a.bulks, b)
+		id = a.add(bulkapi.Submitted, 0, payloads)
 		if ref != "" {
 			a.byRef[ref] = id
 		}
@@ -248,7 +311,7 @@ func (a *API) submit(w http.ResponseWriter, r *http.Request) {
 // execute runs every operation: one whose payload holds the sandbox's
 // fixture.FailMarker fails, declined; the others complete.
 func (b *bulk) execute() {
-	b.status = bulkapi.Completed
+	b.status, b.started = bulkapi.Completed, 1_700_000_000_000
 	for i := range b.ops {
 		op := &b.ops[i]
 		if strings.Contains(op.RequestPayload, fixture.FailMarker) {
