@@ -25,15 +25,6 @@ func seeds(t testing.TB, kind string) []any {
 	return doc.([]any)
 }
 
-func decode(t testing.TB, s string) any {
-	t.Helper()
-	v, _, err := schema.DecodeJSON([]byte(s))
-	if err != nil {
-		t.Fatalf("decoding %s: %v", s, err)
-	}
-	return v
-}
-
 // deepCopy copies a decoded JSON value.
 func deepCopy(v any) any {
 	switch x := v.(type) {

@@ -11,21 +11,13 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-func decode(t testing.TB, doc string) any {
-	t.Helper()
-	v, _, err := schema.DecodeJSON([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 func fingerprint(t testing.TB, k *schema.Kind, doc string) submission.Fingerprint {
 	t.Helper()
-	fp, err := submission.ElementFingerprint(k, decode(t, doc))
+	fp, err := submission.ElementFingerprint(k, fixture.Decode(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +244,7 @@ func TestAPlansFingerprintsAreItsElements(t *testing.T) {
 	}
 	var els []any
 	for _, d := range docs {
-		els = append(els, decode(t, d))
+		els = append(els, fixture.Decode(d))
 	}
 	plan := mustPlan(t, els, submission.PlanOptions{})
 	for i, d := range docs {
