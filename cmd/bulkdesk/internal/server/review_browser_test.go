@@ -3,7 +3,6 @@
 package server_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,39 +13,15 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/xlsxbook"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/xuri/excelize/v2"
 )
 
 // writeTransfersXLSX writes rows as a workbook with one sheet, Transfers.
 func writeTransfersXLSX(t testing.TB, name string, rows []fixture.Transfer) string {
 	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	const sheet = "Transfers"
-	f.SetSheetName("Sheet1", sheet)
-	sw, err := f.NewStreamWriter(sheet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sw.SetRow("A1", fixture.Header); err != nil {
-		t.Fatal(err)
-	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		if err := sw.SetRow(cell, r.Row()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := f.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return browsertest.WriteFile(t, name, buf.Bytes())
+	return browsertest.WriteFile(t, name, xlsxbook.Transfers("Transfers", rows))
 }
 
 // requestBodyOf is the request body rows make, as the console sends it:
