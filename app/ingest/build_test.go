@@ -12,21 +12,14 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
 	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // importOf opens data as a file and prepares its import as kind.
 func importOf(t testing.TB, name string, data []byte, kindID string) *ingest.Import {
 	t.Helper()
-	f, err := ingest.Open(name, data, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := f.Table("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ingest.NewImport(tab, fixture.Kind(kindID), fixture.Validator())
+	return importing.Import(t, name, data, fixture.Kind(kindID))
 }
 
 func asJSON(v any) string {

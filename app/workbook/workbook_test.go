@@ -10,21 +10,14 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
 
 func importBytes(t *testing.T, name string, data []byte, k *schema.Kind) (*ingest.Import, *ingest.Result) {
 	t.Helper()
-	f, err := ingest.Open(name, data, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := f.Table("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	im := ingest.NewImport(tab, k, fixture.Validator())
+	im := importing.Import(t, name, data, k)
 	return im, im.Build(nil)
 }
 
