@@ -21,15 +21,6 @@ func importBytes(t *testing.T, name string, data []byte, k *schema.Kind) (*inges
 	return im, im.Build(nil)
 }
 
-func codes(r *schema.Report) []string {
-	var out []string
-	for _, p := range r.Problems {
-		out = append(out, strings.TrimSpace(ingest.Where(p)+" "+p.Code))
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestTemplatesImportWithoutMapping writes every kind's template, fills
 // in a row by hand and imports it: every column maps by itself and the
 // example row is left out.
@@ -80,7 +71,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 			if len(m.Unmapped()) != 0 || len(m.Mapped()) != len(header[0]) || m.HeaderRow != 1 {
 				t.Errorf("mapping: header row %d, unmapped %+v", m.HeaderRow, m.Unmapped())
 			}
-			if got := codes(res.Report); !slices.Equal(got, []string{k.ID + " row 2 example-row"}) {
+			if got := importing.Codes(res.Report); !slices.Equal(got, []string{k.ID + " row 2 example-row"}) {
 				t.Errorf("problems %v", res.Report.Problems)
 			}
 			if len(res.Elements) != 1 || res.Elements[0].Row != 3 {
@@ -166,8 +157,8 @@ func TestEveryCSVTemplateLeavesItsExampleOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		im, res := importBytes(t, k.ID+".csv", data, k)
-		if len(im.Mapping().Unmapped()) != 0 || len(res.Elements) != 0 || !slices.Contains(codes(res.Report), k.ID+" row 2 example-row") {
-			t.Errorf("%s: unmapped %v, %d elements, problems %v", k.ID, im.Mapping().Unmapped(), len(res.Elements), codes(res.Report))
+		if len(im.Mapping().Unmapped()) != 0 || len(res.Elements) != 0 || !slices.Contains(importing.Codes(res.Report), k.ID+" row 2 example-row") {
+			t.Errorf("%s: unmapped %v, %d elements, problems %v", k.ID, im.Mapping().Unmapped(), len(res.Elements), importing.Codes(res.Report))
 		}
 	}
 }
@@ -198,7 +189,7 @@ func TestErrorWorkbookRoundTrip(t *testing.T) {
 		"110321,1001,managed_accounts,2001,managed_cards,EUR,1050,Salary\n" +
 		"110321,10x1,managed_accounts,2002,managed_cards,EUR,-5,Pay €\n"
 	im, res := importBytes(t, "pay.csv", []byte(csv), k)
-	if got := codes(res.Report); !slices.Equal(got, []string{"pay!B4 pattern", "pay!G4 non-positive-amount", "pay!H4 pattern"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"pay!B4 pattern", "pay!G4 non-positive-amount", "pay!H4 pattern"}) {
 		t.Fatalf("problems %v", got)
 	}
 	data, err := workbook.ErrorWorkbook(im.Table, im.Mapping().HeaderRow, res.Report)
