@@ -9,13 +9,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
 
 func TestDecodeKeepsNumbersExact(t *testing.T) {
-	v := decode(t, `{"a": 12345678901234567890123, "b": -0.10, "c": 1E+2}`).(map[string]any)
+	v := fixture.Decode(`{"a": 12345678901234567890123, "b": -0.10, "c": 1E+2}`).(map[string]any)
 	for k, want := range map[string]json.Number{"a": "12345678901234567890123", "b": "-0.10", "c": "1E+2"} {
 		if v[k] != want {
 			t.Errorf("%s = %#v, want %#v", k, v[k], want)

@@ -7,33 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/schema"
 )
-
-// testNow is the clock of every test validator: the seeds schedule their
-// transfers in 2030, after it.
-var testNow = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-
-func newValidator(t testing.TB) *schema.Validator {
-	t.Helper()
-	v, err := schema.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Now = func() time.Time { return testNow }
-	return v
-}
-
-func mustKind(t testing.TB, id string) *schema.Kind {
-	t.Helper()
-	k, err := schema.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
 
 // seeds returns the valid example elements of a kind from testdata/valid.
 func seeds(t testing.TB, kind string) []any {
@@ -47,15 +23,6 @@ func seeds(t testing.TB, kind string) []any {
 		t.Fatalf("%s: %v", kind, err)
 	}
 	return doc.([]any)
-}
-
-func decode(t testing.TB, s string) any {
-	t.Helper()
-	v, _, err := schema.DecodeJSON([]byte(s))
-	if err != nil {
-		t.Fatalf("decoding %s: %v", s, err)
-	}
-	return v
 }
 
 // deepCopy copies a decoded JSON value.

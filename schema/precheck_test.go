@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -26,7 +27,7 @@ var oddValues = []any{
 // times and checks that whenever the pre-check is certain, the library
 // agrees. A disagreement would let an invalid element skip validation.
 func TestPrecheckAgreesWithTheLibrary(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 4000
 	if testing.Short() {
@@ -95,7 +96,7 @@ func FuzzPrecheck(f *testing.F) {
 			}
 		}
 	}
-	v := newValidator(f)
+	v := fixture.Validator()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		el, _, err := schema.DecodeJSON(data)
 		if err != nil {

@@ -7,14 +7,15 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) {
-	v := newValidator(t)
-	k := mustKind(t, "transfers")
+	v := fixture.Validator()
+	k := fixture.Kind("transfers")
 	// An error in the first element, so that the reports compared are not empty.
-	body := bytes.Replace(transfersBody(250), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
+	body := bytes.Replace(fixture.November.Body(250), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
 
 	var calls [][2]int
 	got, err := v.CheckRequestContext(context.Background(), k, body, func(done, total int) {
@@ -40,9 +41,9 @@ func TestCheckRequestContextReportsProgressAndMatchesCheckRequest(t *testing.T) 
 }
 
 func TestValidateRequestContextStopsWhenCanceled(t *testing.T) {
-	v := newValidator(t)
-	k := mustKind(t, "transfers")
-	doc, _, err := schema.DecodeJSON(transfersBody(1000))
+	v := fixture.Validator()
+	k := fixture.Kind("transfers")
+	doc, _, err := schema.DecodeJSON(fixture.November.Body(1000))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func TestSeedsUseEveryFieldAndAreClean(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	for _, k := range schema.Kinds() {
 		t.Run(k.ID, func(t *testing.T) {
 			elements := seeds(t, k.ID)
@@ -124,7 +125,7 @@ func decrement(n string) string {
 // constraint of every field of every seed element, and checks that the
 // report names that field, with the right code, and nothing else.
 func TestEveryConstraintIsReportedAtItsField(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	cases := 0
 	for _, k := range schema.Kinds() {
 		for si, seed := range seeds(t, k.ID) {
@@ -195,7 +196,7 @@ func hasCode(ps []schema.Problem, code string) bool {
 // TestConditionalRules covers the rules that apply to one form of an
 // object only, which the generated cases cannot reach.
 func TestConditionalRules(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	owt := seeds(t, "outgoing_wire_transfers")
 	sepa, rix, swift, swiftIBAN, fp, legacyIBAN, legacyFP := owt[0], owt[1], owt[2], owt[3], owt[4], owt[7], owt[8]
 	sends := seeds(t, "sends")
@@ -248,7 +249,7 @@ func TestConditionalRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			el := deepCopy(tc.seed)
 			tc.edit(el)
-			errs := errorsOf(v.ValidateElement(mustKind(t, tc.kind), 3, el))
+			errs := errorsOf(v.ValidateElement(fixture.Kind(tc.kind), 3, el))
 			var got *schema.Problem
 			for i := range errs {
 				if errs[i].Pointer == tc.pointer && errs[i].Code == tc.code {
@@ -270,8 +271,8 @@ func del(p string) func(any) { return func(e any) { setAt(e, p, nil, true) } }
 func set(p string, v any) func(any) { return func(e any) { setAt(e, p, v, false) } }
 
 func TestRequestSizeLimits(t *testing.T) {
-	v := newValidator(t)
-	k := mustKind(t, "card_blocks")
+	v := fixture.Validator()
+	k := fixture.Kind("card_blocks")
 	element := seeds(t, "card_blocks")[0]
 	for _, n := range []int{0, 1, 10000, 10001} {
 		elements := make([]any, n)
@@ -297,8 +298,8 @@ func TestRequestSizeLimits(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	v := newValidator(t)
-	k := mustKind(t, "transfers")
+	v := fixture.Validator()
+	k := fixture.Kind("transfers")
 	tests := []struct {
 		name, body string
 		syntax     string // a syntax error saying this, or
@@ -352,7 +353,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	tests := []struct {
 		name, kind string
 		seed       int
@@ -377,7 +378,7 @@ func TestWarnings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			el := deepCopy(seeds(t, tc.kind)[tc.seed])
 			tc.edit(el)
-			ps := v.ValidateElement(mustKind(t, tc.kind), 0, el)
+			ps := v.ValidateElement(fixture.Kind(tc.kind), 0, el)
 			if errs := errorsOf(ps); len(errs) > 0 {
 				t.Fatalf("a warning case produced errors: %+v", errs)
 			}
@@ -410,16 +411,16 @@ func TestFieldNames(t *testing.T) {
 }
 
 func TestFieldsFollowTheSchemaOrder(t *testing.T) {
-	v := newValidator(t)
+	v := fixture.Validator()
 	var paths []string
-	for _, f := range v.Fields(mustKind(t, "transfers")) {
+	for _, f := range v.Fields(fixture.Kind("transfers")) {
 		paths = append(paths, f.Path)
 	}
 	want := "profileId tag source.id source.type destination.id destination.type destinationAmount.currency destinationAmount.amount description scheduledTimestamp"
 	if got := strings.Join(paths, " "); got != want {
 		t.Errorf("transfers fields:\n got %s\nwant %s", got, want)
 	}
-	for _, f := range v.Fields(mustKind(t, "card_blocks")) {
+	for _, f := range v.Fields(fixture.Kind("card_blocks")) {
 		if f.Path != "pathParams._id_" || !f.Required || f.Title != "Card id" {
 			t.Errorf("card_blocks field %+v", f)
 		}

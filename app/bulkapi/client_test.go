@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -20,41 +20,6 @@ const (
 	testKey   = "key-0123456789"
 	testToken = "token-abcdefghij"
 )
-
-// fakeAPI answers each call with the next scripted answer and records what
-// it was sent.
-type fakeAPI struct {
-	answers []answer
-	got     []seen
-}
-
-type answer struct {
-	status int
-	header map[string]string
-	body   string
-}
-
-type seen struct {
-	method, path, query string
-	header              http.Header
-	body                string
-}
-
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	f.got = append(f.got, seen{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), string(body)})
-	if len(f.answers) == 0 {
-		http.Error(w, "no scripted answer", http.StatusTeapot)
-		return
-	}
-	a := f.answers[0]
-	f.answers = f.answers[1:]
-	for k, v := range a.header {
-		w.Header().Set(k, v)
-	}
-	w.WriteHeader(a.status)
-	io.WriteString(w, a.body)
-}
 
 func newClient(t *testing.T, h http.Handler) *bulkapi.Client {
 	t.Helper()
@@ -72,9 +37,9 @@ func newClient(t *testing.T, h http.Handler) *bulkapi.Client {
 }
 
 func TestSubmitSendsTheContractsRequest(t *testing.T) {
-	api := &fakeAPI{answers: []answer{
-		{201, map[string]string{"request-ref": "r1"}, `{"bulkId":"42","operationCount":2,"path":"/bulks/42"}`},
-		{201, nil, `{"bulkId":"43","operationCount":1,"path":"/bulks/43"}`},
+	api := &fakeapi.Script{Answers: []fakeapi.Answer{
+		{Status: 201, Header: map[string]string{"request-ref": "r1"}, Body: `{"bulkId":"42","operationCount":2,"path":"/bulks/42"}`},
+		{Status: 201, Body: `{"bulkId":"43","operationCount":1,"path":"/bulks/43"}`},
 	}}
 	c := newClient(t, api)
 	kind, _ := schema.Lookup("transfers")
@@ -86,12 +51,12 @@ func TestSubmitSendsTheContractsRequest(t *testing.T) {
 	if *rc != (bulkapi.Receipt{BulkID: "42", OperationCount: 2, Path: "/bulks/42"}) {
 		t.Errorf("receipt = %+v", rc)
 	}
-	g := api.got[0]
-	if g.method != "POST" || g.path != "/multi/bulks/transfers" || g.body != string(body) {
-		t.Errorf("sent %s %s %q", g.method, g.path, g.body)
+	g := api.Got[0]
+	if g.Method != "POST" || g.Path != "/multi/bulks/transfers" || g.Body != string(body) {
+		t.Errorf("sent %s %s %q", g.Method, g.Path, g.Body)
 	}
 	for h, want := range map[string]string{"api-key": testKey, "Authorization": "Bearer " + testToken, "idempotency-ref": "ref-1", "Content-Type": "application/json"} {
-		if got := g.header.Get(h); got != want {
+		if got := g.Header.Get(h); got != want {
 			t.Errorf("header %s = %q, want %q", h, got, want)
 		}
 	}
@@ -104,28 +69,27 @@ func TestSubmitSendsTheContractsRequest(t *testing.T) {
 	if _, err := bo.Submit(context.Background(), spend, []byte(`[{}]`), "ref-2"); err != nil {
 		t.Fatal(err)
 	}
-	if g := api.got[1]; g.method != "PATCH" || g.path != "/multi/backoffice/bulks/managed_cards/_id_/spend_rules" {
-		t.Errorf("back-office submission went to %s %s", g.method, g.path)
+	if g := api.Got[1]; g.Method != "PATCH" || g.Path != "/multi/backoffice/bulks/managed_cards/_id_/spend_rules" {
+		t.Errorf("back-office submission went to %s %s", g.Method, g.Path)
 	}
 	blocks, _ := schema.Lookup("card_blocks")
 	if _, err := bo.Submit(context.Background(), blocks, []byte(`[{}]`), "ref-3"); err == nil {
 		t.Error("card_blocks has no back-office bulk, yet Submit accepted it")
 	}
-	if len(api.got) != 2 {
-		t.Errorf("%d calls reached the API, want 2", len(api.got))
+	if len(api.Got) != 2 {
+		t.Errorf("%d calls reached the API, want 2", len(api.Got))
 	}
 }
 
 func TestRefusalsCarryEverythingTheAPISaid(t *testing.T) {
 	cases := []struct {
 		name      string
-		answer    answer
+		answer    fakeapi.Answer
 		class     bulkapi.Class
 		retryable bool
 		check     func(t *testing.T, e *bulkapi.Error)
 	}{
-		{"400 with syntax errors", answer{400, map[string]string{"request-ref": "rr-400"},
-			`{"message":"bad elements","syntaxErrors":{"invalidFields":[{"fieldName":"[3].requestBody.destinationAmount.amount","error":"RANGE","params":["1"]},{"fieldName":"[7].requestBody.profileId","error":"REQUIRED"},{"fieldName":"request","error":"SIZE"}]}}`},
+		{"400 with syntax errors", fakeapi.Answer{Status: 400, Header: map[string]string{"request-ref": "rr-400"}, Body: `{"message":"bad elements","syntaxErrors":{"invalidFields":[{"fieldName":"[3].requestBody.destinationAmount.amount","error":"RANGE","params":["1"]},{"fieldName":"[7].requestBody.profileId","error":"REQUIRED"},{"fieldName":"request","error":"SIZE"}]}}`},
 			bulkapi.ClassBadRequest, false, func(t *testing.T, e *bulkapi.Error) {
 				if e.Message != "bad elements" || e.RequestRef != "rr-400" || len(e.InvalidFields) != 3 {
 					t.Errorf("error = %+v", e)
@@ -138,23 +102,23 @@ func TestRefusalsCarryEverythingTheAPISaid(t *testing.T) {
 					t.Errorf("field = %q params %v", f.Field(), f.Params)
 				}
 			}},
-		{"400 back-office validation errors", answer{400, nil, `{"message":"no","validationErrors":[{"fieldName":"identity.id","error":"AT_LEAST","message":"too small"}]}`},
+		{"400 back-office validation errors", fakeapi.Answer{Status: 400, Body: `{"message":"no","validationErrors":[{"fieldName":"identity.id","error":"AT_LEAST","message":"too small"}]}`},
 			bulkapi.ClassBadRequest, false, func(t *testing.T, e *bulkapi.Error) {
 				if len(e.InvalidFields) != 1 || e.InvalidFields[0].Message != "too small" {
 					t.Errorf("fields = %+v", e.InvalidFields)
 				}
 			}},
-		{"401 without a body", answer{401, map[string]string{"request-ref": "rr-401"}, ``}, bulkapi.ClassCredentials, false, nil},
-		{"403 with its code", answer{403, nil, `{"errorCode":"INSUFFICIENT_PERMISSIONS"}`}, bulkapi.ClassForbidden, false,
+		{"401 without a body", fakeapi.Answer{Status: 401, Header: map[string]string{"request-ref": "rr-401"}, Body: ``}, bulkapi.ClassCredentials, false, nil},
+		{"403 with its code", fakeapi.Answer{Status: 403, Body: `{"errorCode":"INSUFFICIENT_PERMISSIONS"}`}, bulkapi.ClassForbidden, false,
 			func(t *testing.T, e *bulkapi.Error) {
 				if e.Code != "INSUFFICIENT_PERMISSIONS" {
 					t.Errorf("code = %q", e.Code)
 				}
 			}},
-		{"404", answer{404, nil, `{"code":"NOT_FOUND","message":"no such bulk"}`}, bulkapi.ClassNotFound, false, nil},
-		{"409 invalid state", answer{409, nil, `{"errorCode":"INVALID_STATE"}`}, bulkapi.ClassConflict, false, nil},
-		{"409 too many requests", answer{409, nil, `{"errorCode":"TOO_MANY_REQUESTS"}`}, bulkapi.ClassConflict, true, nil},
-		{"429 with its limits", answer{429, map[string]string{"x-ratelimit-limit": "20, 20;w=60", "x-ratelimit-reset": "7", "request-ref": "rr-429"}, ``},
+		{"404", fakeapi.Answer{Status: 404, Body: `{"code":"NOT_FOUND","message":"no such bulk"}`}, bulkapi.ClassNotFound, false, nil},
+		{"409 invalid state", fakeapi.Answer{Status: 409, Body: `{"errorCode":"INVALID_STATE"}`}, bulkapi.ClassConflict, false, nil},
+		{"409 too many requests", fakeapi.Answer{Status: 409, Body: `{"errorCode":"TOO_MANY_REQUESTS"}`}, bulkapi.ClassConflict, true, nil},
+		{"429 with its limits", fakeapi.Answer{Status: 429, Header: map[string]string{"x-ratelimit-limit": "20, 20;w=60", "x-ratelimit-reset": "7", "request-ref": "rr-429"}, Body: ``},
 			bulkapi.ClassRateLimited, true, func(t *testing.T, e *bulkapi.Error) {
 				if e.RateLimit != "20, 20;w=60" || e.RateLimitReset != 7*time.Second {
 					t.Errorf("limit %q reset %v", e.RateLimit, e.RateLimitReset)
@@ -163,21 +127,21 @@ func TestRefusalsCarryEverythingTheAPISaid(t *testing.T) {
 					t.Errorf("message %q lacks the ref or the wait", e.Error())
 				}
 			}},
-		{"500", answer{500, map[string]string{"request-ref": "rr-500"}, `<html>oops</html>`}, bulkapi.ClassServer, true, nil},
-		{"503", answer{503, nil, ``}, bulkapi.ClassServer, true, nil},
+		{"500", fakeapi.Answer{Status: 500, Header: map[string]string{"request-ref": "rr-500"}, Body: `<html>oops</html>`}, bulkapi.ClassServer, true, nil},
+		{"503", fakeapi.Answer{Status: 503, Body: ``}, bulkapi.ClassServer, true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClient(t, &fakeAPI{answers: []answer{tc.answer}})
+			c := newClient(t, &fakeapi.Script{Answers: []fakeapi.Answer{tc.answer}})
 			_, err := c.Get(context.Background(), "12")
 			e, ok := bulkapi.AsError(err)
 			if !ok {
 				t.Fatalf("err = %v (%T), want *bulkapi.Error", err, err)
 			}
-			if e.Status != tc.answer.status || e.Class() != tc.class || bulkapi.Retryable(err) != tc.retryable {
+			if e.Status != tc.answer.Status || e.Class() != tc.class || bulkapi.Retryable(err) != tc.retryable {
 				t.Errorf("status %d class %s retryable %v", e.Status, e.Class(), bulkapi.Retryable(err))
 			}
-			if e.RequestRef != tc.answer.header["request-ref"] {
+			if e.RequestRef != tc.answer.Header["request-ref"] {
 				t.Errorf("request-ref = %q", e.RequestRef)
 			}
 			if e.Method != "GET" || e.Path != "/bulks/12" {
@@ -215,7 +179,7 @@ func TestTransportFailuresAreRetryableAndQuiet(t *testing.T) {
 }
 
 func TestNoSecretInAnyText(t *testing.T) {
-	api := &fakeAPI{answers: []answer{{400, nil, `{"message":"x"}`}}}
+	api := &fakeapi.Script{Answers: []fakeapi.Answer{{Status: 400, Body: `{"message":"x"}`}}}
 	c := newClient(t, api)
 	_, err := c.List(context.Background(), bulkapi.ListQuery{})
 	cfg := bulkapi.Config{APIKey: testKey, Token: testToken}
@@ -232,16 +196,16 @@ func TestNoSecretInAnyText(t *testing.T) {
 }
 
 func TestPagingWalksEveryPage(t *testing.T) {
-	var pages []answer
+	var pages []fakeapi.Answer
 	for offset := 0; offset < 250; offset += 100 {
 		var ops []bulkapi.Operation
 		for i := offset; i < min(offset+100, 250); i++ {
 			ops = append(ops, bulkapi.Operation{OperationID: strconv.Itoa(i), Sequence: i, Status: bulkapi.OpFailed})
 		}
 		b, _ := json.Marshal(bulkapi.OperationPage{Count: 250, ResponseCount: len(ops), Operations: ops})
-		pages = append(pages, answer{200, nil, string(b)})
+		pages = append(pages, fakeapi.Answer{Status: 200, Body: string(b)})
 	}
-	api := &fakeAPI{answers: pages}
+	api := &fakeapi.Script{Answers: pages}
 	ops, err := newClient(t, api).AllOperations(context.Background(), "9", bulkapi.OpFailed)
 	if err != nil {
 		t.Fatal(err)
@@ -250,28 +214,28 @@ func TestPagingWalksEveryPage(t *testing.T) {
 		t.Fatalf("got %d operations", len(ops))
 	}
 	wantQ := []string{"limit=100&status=FAILED", "limit=100&offset=100&status=FAILED", "limit=100&offset=200&status=FAILED"}
-	for i, g := range api.got {
-		if g.path != "/multi/bulks/9/operations" || g.query != wantQ[i] {
-			t.Errorf("page %d: %s?%s", i, g.path, g.query)
+	for i, g := range api.Got {
+		if g.Path != "/multi/bulks/9/operations" || g.Query != wantQ[i] {
+			t.Errorf("page %d: %s?%s", i, g.Path, g.Query)
 		}
 	}
 
 	// An API that reports more records than it ever sends ends the walk at
 	// the first empty page instead of looping.
-	api = &fakeAPI{answers: []answer{
-		{200, nil, `{"count":5,"responseCount":1,"bulkProcesses":[{"bulkId":"1","status":"RUNNING"}]}`},
-		{200, nil, `{"count":5,"responseCount":0,"bulkProcesses":[]}`},
+	api = &fakeapi.Script{Answers: []fakeapi.Answer{
+		{Status: 200, Body: `{"count":5,"responseCount":1,"bulkProcesses":[{"bulkId":"1","status":"RUNNING"}]}`},
+		{Status: 200, Body: `{"count":5,"responseCount":0,"bulkProcesses":[]}`},
 	}}
 	bulks, err := newClient(t, api).ListAll(context.Background(), bulkapi.Running)
-	if err != nil || len(bulks) != 1 || len(api.got) != 2 || api.got[0].query != "limit=100&status=RUNNING" {
-		t.Errorf("ListAll = %v, %v after %d calls", bulks, err, len(api.got))
+	if err != nil || len(bulks) != 1 || len(api.Got) != 2 || api.Got[0].Query != "limit=100&status=RUNNING" {
+		t.Errorf("ListAll = %v, %v after %d calls", bulks, err, len(api.Got))
 	}
 }
 
 func TestActionsHitTheirEndpoints(t *testing.T) {
-	api := &fakeAPI{}
+	api := &fakeapi.Script{}
 	for range 5 {
-		api.answers = append(api.answers, answer{204, nil, ""})
+		api.Answers = append(api.Answers, fakeapi.Answer{Status: 204, Body: ""})
 	}
 	c := newClient(t, api)
 	ctx := context.Background()
@@ -284,13 +248,13 @@ func TestActionsHitTheirEndpoints(t *testing.T) {
 		}
 	}
 	want := []string{"/multi/bulks/77/execute", "/multi/bulks/77/pause", "/multi/bulks/77/resume", "/multi/bulks/77/cancel", "/multi/bulks/77/execute"}
-	for i, g := range api.got {
-		if g.method != "POST" || g.path != want[i] {
-			t.Errorf("call %d: %s %s", i, g.method, g.path)
+	for i, g := range api.Got {
+		if g.Method != "POST" || g.Path != want[i] {
+			t.Errorf("call %d: %s %s", i, g.Method, g.Path)
 		}
 	}
-	if api.got[0].body != `{"mode":"ON_FAILURE_STOP","webhookInterval":10}` || api.got[4].body != `{}` {
-		t.Errorf("execute bodies %q, %q", api.got[0].body, api.got[4].body)
+	if api.Got[0].Body != `{"mode":"ON_FAILURE_STOP","webhookInterval":10}` || api.Got[4].Body != `{}` {
+		t.Errorf("execute bodies %q, %q", api.Got[0].Body, api.Got[4].Body)
 	}
 	if err := c.Execute(ctx, "77", bulkapi.ExecuteOptions{Mode: "SOMETIMES"}); err == nil {
 		t.Error("an unknown mode was sent")
@@ -298,23 +262,23 @@ func TestActionsHitTheirEndpoints(t *testing.T) {
 	if _, err := c.Get(ctx, "../users"); err == nil {
 		t.Error("a bulk id with a path in it was sent")
 	}
-	if len(api.got) != 5 {
-		t.Errorf("%d calls, want 5", len(api.got))
+	if len(api.Got) != 5 {
+		t.Errorf("%d calls, want 5", len(api.Got))
 	}
 }
 
 func TestAccessTokenReadsBothAnswers(t *testing.T) {
 	id := bulkapi.Identity{Type: bulkapi.Corporate, ID: "123"}
-	api := &fakeAPI{answers: []answer{
-		{200, nil, `{"token":"std-token","identity":{"type":"CORPORATE","id":"123"}}`},
-		{200, nil, `{"token":{"token":"bo-token"},"identity":{"type":"CORPORATE","id":"123"}}`},
+	api := &fakeapi.Script{Answers: []fakeapi.Answer{
+		{Status: 200, Body: `{"token":"std-token","identity":{"type":"CORPORATE","id":"123"}}`},
+		{Status: 200, Body: `{"token":{"token":"bo-token"},"identity":{"type":"CORPORATE","id":"123"}}`},
 	}}
 	c := newClient(t, api)
 	tok, err := c.AccessToken(context.Background(), id)
 	if err != nil || tok.Token != "std-token" || tok.Identity != id {
 		t.Fatalf("standard token = %+v, %v", tok, err)
 	}
-	if h := api.got[0].header.Get("Authorization"); h != "Bearer "+testToken {
+	if h := api.Got[0].Header.Get("Authorization"); h != "Bearer "+testToken {
 		t.Errorf("standard access_token sent Authorization %q", h)
 	}
 	bo, _ := c.BackOffice()
@@ -322,12 +286,12 @@ func TestAccessTokenReadsBothAnswers(t *testing.T) {
 	if err != nil || tok.Token != "bo-token" {
 		t.Fatalf("back-office token = %+v, %v", tok, err)
 	}
-	g := api.got[1]
-	if g.path != "/multi/backoffice/access_token" || g.header.Get("Authorization") != "" || g.header.Get("api-key") != testKey {
-		t.Errorf("back-office access_token: %s, Authorization %q", g.path, g.header.Get("Authorization"))
+	g := api.Got[1]
+	if g.Path != "/multi/backoffice/access_token" || g.Header.Get("Authorization") != "" || g.Header.Get("api-key") != testKey {
+		t.Errorf("back-office access_token: %s, Authorization %q", g.Path, g.Header.Get("Authorization"))
 	}
-	if g.body != `{"identity":{"type":"CORPORATE","id":"123"}}` {
-		t.Errorf("body %s", g.body)
+	if g.Body != `{"identity":{"type":"CORPORATE","id":"123"}}` {
+		t.Errorf("body %s", g.Body)
 	}
 	if _, err := bulkapi.ParseIdentity("corporate:12x"); err == nil {
 		t.Error("ParseIdentity accepted a non-numeric id")

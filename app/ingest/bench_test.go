@@ -2,15 +2,14 @@ package ingest_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
@@ -20,13 +19,9 @@ import (
 // transfers that use every field, as an ERP export or a filled template
 // would hold them.
 
-var transferHeaders = []string{"profileId", "tag", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount", "description", "scheduledTimestamp"}
+var transferHeaders = fixture.FullHeader
 
-var scheduled = fmt.Sprint(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())
-
-func transferRow(i int) []string {
-	return []string{"110321", fmt.Sprintf("payroll-%d", i), "managed_accounts", fmt.Sprintf("10%07d", i%97), "managed_cards", fmt.Sprintf("20%07d", i), "EUR", fmt.Sprint(100 + i*7), fmt.Sprintf("Salary November, ref %d", i), scheduled}
-}
+func transferRow(i int) []string { return fixture.November.At(i).Strings() }
 
 // transfersXLSX writes n transfers as Excel does: shared strings, amounts
 // as numbers, ids as text.

@@ -8,46 +8,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
-
-var testNow = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-
-func validator(t testing.TB) *schema.Validator {
-	t.Helper()
-	v, err := schema.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Now = func() time.Time { return testNow }
-	return v
-}
-
-func kind(t testing.TB, id string) *schema.Kind {
-	t.Helper()
-	k, err := schema.Lookup(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
 
 // importOf opens data as a file and prepares its import as kind.
 func importOf(t testing.TB, name string, data []byte, kindID string) *ingest.Import {
 	t.Helper()
-	f, err := ingest.Open(name, data, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := f.Table("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ingest.NewImport(tab, kind(t, kindID), validator(t))
+	return importing.Import(t, name, data, fixture.Kind(kindID))
 }
 
 func asJSON(v any) string {
@@ -56,16 +28,6 @@ func asJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-// problems renders a report as "place code" lines, sorted, for comparing.
-func problems(r *schema.Report) []string {
-	var out []string
-	for _, p := range r.Problems {
-		out = append(out, strings.TrimSpace(ingest.Where(p)+" "+p.Code))
-	}
-	slices.Sort(out)
-	return out
 }
 
 // valueAt returns the value at a dotted path of the requestBody or
@@ -290,7 +252,7 @@ func TestProvenanceOfProblems(t *testing.T) {
 	im := importOf(t, "t.csv", []byte(csv), "transfers")
 	res := im.Build(nil)
 	want := []string{"t!B3 pattern", "t!E4 required", "t!G6 non-positive-amount", "t!H1 unmapped-column", "t!H5 left-out-row"}
-	if got := problems(res.Report); !slices.Equal(got, want) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, want) {
 		t.Errorf("problems\n%v\nwant\n%v", got, want)
 	}
 	if res.Report.Elements != 4 || fmt.Sprint(res.Report.InvalidElements()) != "[1 2]" {
@@ -332,7 +294,7 @@ func TestSpreadsheetWarnings(t *testing.T) {
 	im := importOf(t, "b.xlsx", book.Bytes(), "card_blocks")
 	res := im.Build(nil)
 	want := []string{"Blocks column A formula", "Blocks row 5 hidden-row", "Blocks!A4 merged-cell", "Blocks!B1 unmapped-column"}
-	if got := problems(res.Report); !slices.Equal(got, want) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, want) {
 		t.Errorf("problems\n%v\nwant\n%v", got, want)
 	}
 }
@@ -461,7 +423,7 @@ func TestEditCellRebuildsOneRow(t *testing.T) {
 	csv := "card id,note\n101,\nabc,\n,only a note\n103,\n"
 	im := importOf(t, "c.csv", []byte(csv), "card_blocks")
 	res := im.Build(nil)
-	if got := problems(res.Report); !slices.Equal(got, []string{"c!A3 pattern", "c!B1 unmapped-column", "c!B4 left-out-row"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"c!A3 pattern", "c!B1 unmapped-column", "c!B4 left-out-row"}) {
 		t.Fatalf("before: %v", got)
 	}
 	// Fix row 3.
@@ -469,7 +431,7 @@ func TestEditCellRebuildsOneRow(t *testing.T) {
 	if err != nil || len(ps) != 0 {
 		t.Fatalf("edit: %v %v", ps, err)
 	}
-	if got := problems(res.Report); !slices.Equal(got, []string{"c!B1 unmapped-column", "c!B4 left-out-row"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"c!B1 unmapped-column", "c!B4 left-out-row"}) {
 		t.Errorf("after fix: %v", got)
 	}
 	// Fill the left-out row: it becomes an element, in file order.
@@ -483,7 +445,7 @@ func TestEditCellRebuildsOneRow(t *testing.T) {
 	if i, _ := res.ElementOfRow(5); i != 3 || res.Report.Elements != 4 {
 		t.Errorf("row 5 is element %d of %d", i, res.Report.Elements)
 	}
-	if got := problems(res.Report); !slices.Equal(got, []string{"c!A4 pattern", "c!B1 unmapped-column"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"c!A4 pattern", "c!B1 unmapped-column"}) {
 		t.Errorf("after new row: %v", got)
 	}
 	if _, err := im.EditCell(1, 0, "x"); err == nil {
@@ -563,7 +525,7 @@ func TestJSONTableImport(t *testing.T) {
 	}
 	im.SetSettings(ingest.Settings{Amounts: ingest.Minor})
 	res := im.Build(nil)
-	if got := problems(res.Report); !slices.Equal(got, []string{"item 1, amount amount"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"item 1, amount amount"}) {
 		t.Errorf("problems %v", got)
 	}
 	im.SetSettings(ingest.Settings{Amounts: ingest.Major})
@@ -574,8 +536,8 @@ func TestJSONTableImport(t *testing.T) {
 }
 
 func TestTemplateExampleRowIsLeftOut(t *testing.T) {
-	k := kind(t, "card_blocks")
-	cols := ingest.TemplateColumns(k, validator(t).Fields(k))
+	k := fixture.Kind("card_blocks")
+	cols := ingest.TemplateColumns(k, fixture.Validator().Fields(k))
 	header, example := cols[0].Header, cols[0].Example
 	for _, tc := range []struct {
 		name, csv string
@@ -593,8 +555,8 @@ func TestTemplateExampleRowIsLeftOut(t *testing.T) {
 			for _, e := range res.Elements {
 				rows = append(rows, e.Row)
 			}
-			if !slices.Equal(rows, tc.rows) || !slices.Equal(problems(res.Report), tc.problems) {
-				t.Errorf("rows %v problems %v", rows, problems(res.Report))
+			if !slices.Equal(rows, tc.rows) || !slices.Equal(importing.Codes(res.Report), tc.problems) {
+				t.Errorf("rows %v problems %v", rows, importing.Codes(res.Report))
 			}
 		})
 	}
@@ -608,7 +570,7 @@ func TestRowsDoNotShareValues(t *testing.T) {
 		"102,,,,\n"
 	im := importOf(t, "c.csv", []byte(csv), "card_spend_rules")
 	res := im.Build(nil)
-	if got := problems(res.Report); !slices.Equal(got, []string{"c!B3 no-change"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"c!B3 no-change"}) {
 		t.Errorf("problems %v", got)
 	}
 	if got := asJSON(res.Value(1)); got != `{"pathParams":{"_id_":"102"},"requestBody":{}}` {
@@ -641,7 +603,7 @@ func TestCancelledBuildAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	im := ingest.NewImport(tab, kind(t, "card_blocks"), validator(t))
+	im := ingest.NewImport(tab, fixture.Kind("card_blocks"), fixture.Validator())
 	first := im.Build(nil)
 	ctx, cancel = context.WithCancel(context.Background())
 	_, err = im.BuildContext(ctx, func(n, total int) {

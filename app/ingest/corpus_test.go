@@ -14,6 +14,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
 	"github.com/bulkdesk/bulkdesk/app/reading"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -146,11 +147,11 @@ func describeImport(t *testing.T, name string, data []byte) string {
 		}
 	}
 	b.WriteString("\n")
-	tab, err := f.TableFor(context.Background(), "", kind(t, kindID), validator(t), nil)
+	tab, err := f.TableFor(context.Background(), "", fixture.Kind(kindID), fixture.Validator(), nil)
 	if err != nil {
 		return b.String() + "error: " + err.Error() + "\n"
 	}
-	im := ingest.NewImport(tab, kind(t, kindID), validator(t))
+	im := ingest.NewImport(tab, fixture.Kind(kindID), fixture.Validator())
 	m := im.Mapping()
 	fmt.Fprintf(&b, "sheet %q, header row %d\n", tab.Sheet, m.HeaderRow)
 	for _, c := range m.Columns {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -242,7 +243,7 @@ func TestRequestAmountWarnings(t *testing.T) {
 		}
 		elements = append(elements, e)
 	}
-	ps := ingest.RequestAmountWarnings(kind(t, "transfers"), elements, ingest.AmountLimits{"EUR": 2000000})
+	ps := ingest.RequestAmountWarnings(fixture.Kind("transfers"), elements, ingest.AmountLimits{"EUR": 2000000})
 	var got []string
 	for _, p := range ps {
 		got = append(got, fmt.Sprintf("%d %s %s", p.Element, p.Pointer, p.Code))
@@ -251,7 +252,7 @@ func TestRequestAmountWarnings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v", got)
 	}
-	if ps := ingest.RequestAmountWarnings(kind(t, "card_blocks"), elements, nil); ps != nil {
+	if ps := ingest.RequestAmountWarnings(fixture.Kind("card_blocks"), elements, nil); ps != nil {
 		t.Errorf("a kind without amounts: %v", ps)
 	}
 }

@@ -3,31 +3,21 @@ package submission_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-func decode(t testing.TB, doc string) any {
-	t.Helper()
-	v, _, err := schema.DecodeJSON([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 func fingerprint(t testing.TB, k *schema.Kind, doc string) submission.Fingerprint {
 	t.Helper()
-	fp, err := submission.ElementFingerprint(k, decode(t, doc))
+	fp, err := submission.ElementFingerprint(k, fixture.Decode(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,62 +82,18 @@ func TestFingerprintsFollowWhatTheElementDoes(t *testing.T) {
 	}
 }
 
-// fakeRecordAPI serves the bulks of a journal-less world: each bulk holds
-// the operations its elements made; it counts the requests.
-type fakeRecordAPI struct {
-	mu    sync.Mutex
-	bulks []bulkapi.BulkProcess
-	ops   map[string][]bulkapi.Operation
-	lists int
-	reads map[string]int
-}
-
-func newFakeRecordAPI() *fakeRecordAPI {
-	return &fakeRecordAPI{ops: map[string][]bulkapi.Operation{}, reads: map[string]int{}}
-}
-
-// add makes a bulk of the transfers elements, returning its id.
-func (f *fakeRecordAPI) add(t testing.TB, elements []any, status bulkapi.Status, started time.Time) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	id := strconv.Itoa(1000 + len(f.bulks))
-	b := bulkapi.BulkProcess{BulkID: id, Status: status, SubmittedItemsCount: len(elements), Operation: "POST /transfers"}
-	if !started.IsZero() {
-		b.ExecutionStart = started.UnixMilli()
-	}
-	f.bulks = append([]bulkapi.BulkProcess{b}, f.bulks...) // newest first
+// addBulk makes a bulk of the transfers elements in api, returning its id.
+func addBulk(t testing.TB, api *fakeapi.API, elements []any, status bulkapi.Status, started time.Time) string {
+	t.Helper()
+	payloads := make([]string, len(elements))
 	for i, e := range elements {
 		body, err := jsonOf(e.(map[string]any)["requestBody"])
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.ops[id] = append(f.ops[id], bulkapi.Operation{OperationID: fmt.Sprint(id, "-", i), Sequence: i, Method: "POST", Path: "/transfers", Status: bulkapi.OpSubmitted, RequestPayload: body})
+		payloads[i] = body
 	}
-	return id
-}
-
-func (f *fakeRecordAPI) ListAll(context.Context, bulkapi.Status) ([]bulkapi.BulkProcess, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.lists++
-	return append([]bulkapi.BulkProcess(nil), f.bulks...), nil
-}
-
-func (f *fakeRecordAPI) AllOperations(_ context.Context, id string, _ bulkapi.OperationStatus) ([]bulkapi.Operation, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.reads[id]++
-	return f.ops[id], nil
-}
-
-func (f *fakeRecordAPI) fetches() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := 0
-	for _, c := range f.reads {
-		n += c
-	}
-	return n
+	return api.Add(status, started, payloads...)
 }
 
 func elementsOf(els []any, idx ...int) []any {
@@ -162,30 +108,31 @@ func TestTheRecordIsFetchedOnceABulk(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	els := request(40)
-	api := newFakeRecordAPI()
-	first := api.add(t, els[0:10], bulkapi.Submitted, time.Time{})
-	api.add(t, els[10:20], bulkapi.Completed, now.Add(-40*24*time.Hour)) // too old to count
-	api.add(t, els[20:30], bulkapi.Cancelled, time.Time{})               // never ran
+	api := fakeapi.New()
+	client := fakeapi.Client(api)
+	first := addBulk(t, api, els[0:10], bulkapi.Submitted, time.Time{})
+	addBulk(t, api, els[10:20], bulkapi.Completed, now.Add(-40*24*time.Hour)) // too old to count
+	addBulk(t, api, els[20:30], bulkapi.Cancelled, time.Time{})               // never ran
 	for name, cache := range map[string]submission.RecordCache{
 		"memory": submission.NewMemoryRecord(),
 		"file":   submission.NewFileRecord(filepath.Join(t.TempDir(), "journal.record.json")),
 	} {
 		t.Run(name, func(t *testing.T) {
-			api.reads = map[string]int{}
-			r, err := submission.UpdateRecord(ctx, api, cache, "https://api", now, nil, nil)
-			if err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || api.fetches() != 1 {
-				t.Fatalf("first check: %+v, %d fetches, %v", r, api.fetches(), err)
+			api.ResetReads()
+			r, err := submission.UpdateRecord(ctx, client, cache, "https://api", now, nil, nil)
+			if err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || api.OperationReads() != 1 {
+				t.Fatalf("first check: %+v, %d fetches, %v", r, api.OperationReads(), err)
 			}
 			// A second check fetches only the bulk made since.
-			second := api.add(t, els[30:40], bulkapi.Submitted, time.Time{})
-			defer func() { api.bulks = api.bulks[1:] }()
-			r, err = submission.UpdateRecord(ctx, api, cache, "https://api", now, nil, nil)
-			if err != nil || r.Fetched != 1 || r.Cached != 1 || api.reads[second] != 1 || api.reads[first] != 1 {
-				t.Fatalf("second check: %+v, reads %v, %v", r, api.reads, err)
+			second := addBulk(t, api, els[30:40], bulkapi.Submitted, time.Time{})
+			defer api.Remove(second)
+			r, err = submission.UpdateRecord(ctx, client, cache, "https://api", now, nil, nil)
+			if reads := api.Reads(); err != nil || r.Fetched != 1 || r.Cached != 1 || reads[second] != 1 || reads[first] != 1 {
+				t.Fatalf("second check: %+v, reads %v, %v", r, reads, err)
 			}
 			// A third fetches nothing.
-			if r, err = submission.UpdateRecord(ctx, api, cache, "https://api", now, nil, nil); err != nil || r.Fetched != 0 || api.fetches() != 2 {
-				t.Fatalf("third check: %+v, reads %v, %v", r, api.reads, err)
+			if r, err = submission.UpdateRecord(ctx, client, cache, "https://api", now, nil, nil); err != nil || r.Fetched != 0 || api.OperationReads() != 2 {
+				t.Fatalf("third check: %+v, reads %v, %v", r, api.Reads(), err)
 			}
 			plan := mustPlan(t, els, submission.PlanOptions{})
 			reps := submission.FindRepeats(plan, nil, r, now)
@@ -297,7 +244,7 @@ func TestAPlansFingerprintsAreItsElements(t *testing.T) {
 	}
 	var els []any
 	for _, d := range docs {
-		els = append(els, decode(t, d))
+		els = append(els, fixture.Decode(d))
 	}
 	plan := mustPlan(t, els, submission.PlanOptions{})
 	for i, d := range docs {
@@ -325,10 +272,10 @@ func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
 		}
 	}
 	entries, _ := j.Entries(ctx)
-	api := newFakeRecordAPI()
-	api.add(t, els[0:10], bulkapi.Submitted, time.Time{}) // what the lost attempt of chunk 1 made
-	other := api.add(t, els[15:17], bulkapi.Submitted, time.Time{})
-	r, err := submission.UpdateRecord(ctx, api, submission.NewMemoryRecord(), "s", now, nil, nil)
+	api := fakeapi.New()
+	addBulk(t, api, els[0:10], bulkapi.Submitted, time.Time{}) // what the lost attempt of chunk 1 made
+	other := addBulk(t, api, els[15:17], bulkapi.Submitted, time.Time{})
+	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), submission.NewMemoryRecord(), "s", now, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,12 +294,12 @@ func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
 func TestTheRecordFetchesOnlyTheKindChecked(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
-	api := newFakeRecordAPI()
-	tr := api.add(t, request(3), bulkapi.Submitted, time.Time{})
-	sends := api.add(t, request(2), bulkapi.Submitted, time.Time{})
-	api.bulks[0].Operation = "POST /sends" // the newest, listed first
-	r, err := submission.UpdateRecord(ctx, api, submission.NewMemoryRecord(), "s", now, transfers, nil)
-	if err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || r.Bulks[0].BulkID != tr || api.reads[sends] != 0 {
-		t.Fatalf("record %+v, reads %v, %v", r, api.reads, err)
+	api := fakeapi.New()
+	tr := addBulk(t, api, request(3), bulkapi.Submitted, time.Time{})
+	sends := addBulk(t, api, request(2), bulkapi.Submitted, time.Time{})
+	api.SetOperation(sends, "POST /sends")
+	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), submission.NewMemoryRecord(), "s", now, transfers, nil)
+	if reads := api.Reads(); err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || r.Bulks[0].BulkID != tr || reads[sends] != 0 {
+		t.Fatalf("record %+v, reads %v, %v", r, reads, err)
 	}
 }

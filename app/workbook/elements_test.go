@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
@@ -50,7 +51,7 @@ func TestElementsWorkbookImportsAgainAsTheSameElements(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v := validator(t)
+			v := fixture.Validator()
 			elements := decoded(t, body)
 			notes := make([]string, len(elements))
 			notes[0] = "INSUFFICIENT_FUNDS: declined"
@@ -77,7 +78,7 @@ func TestElementsWorkbookImportsAgainAsTheSameElements(t *testing.T) {
 
 func TestResultWorkbookPutsTheFailedRowsFirst(t *testing.T) {
 	k, _ := schema.Lookup("card_blocks")
-	v := validator(t)
+	v := fixture.Validator()
 	results := []workbook.Result{
 		{Element: 0, Sheet: "Cards", Row: 2, BulkID: "41", Sequence: 0, Status: "COMPLETED", Response: `{"id":"7001"}`, OperationID: "op-0"},
 		{Element: 1, Sheet: "Cards", Row: 3, BulkID: "41", Sequence: 1, Status: "FAILED", Error: "SANDBOX_DECLINED: no"},

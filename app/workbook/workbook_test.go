@@ -6,45 +6,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
 
-func validator(t *testing.T) *schema.Validator {
-	t.Helper()
-	v, err := schema.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Now = func() time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC) }
-	return v
-}
-
 func importBytes(t *testing.T, name string, data []byte, k *schema.Kind) (*ingest.Import, *ingest.Result) {
 	t.Helper()
-	f, err := ingest.Open(name, data, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := f.Table("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	im := ingest.NewImport(tab, k, validator(t))
+	im := importing.Import(t, name, data, k)
 	return im, im.Build(nil)
-}
-
-func codes(r *schema.Report) []string {
-	var out []string
-	for _, p := range r.Problems {
-		out = append(out, strings.TrimSpace(ingest.Where(p)+" "+p.Code))
-	}
-	slices.Sort(out)
-	return out
 }
 
 // TestTemplatesImportWithoutMapping writes every kind's template, fills
@@ -64,7 +38,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 	}
 	for _, k := range schema.Kinds() {
 		t.Run(k.ID, func(t *testing.T) {
-			v := validator(t)
+			v := fixture.Validator()
 			data, err := workbook.TemplateXLSX(k, v.Fields(k))
 			if err != nil {
 				t.Fatal(err)
@@ -97,7 +71,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 			if len(m.Unmapped()) != 0 || len(m.Mapped()) != len(header[0]) || m.HeaderRow != 1 {
 				t.Errorf("mapping: header row %d, unmapped %+v", m.HeaderRow, m.Unmapped())
 			}
-			if got := codes(res.Report); !slices.Equal(got, []string{k.ID + " row 2 example-row"}) {
+			if got := importing.Codes(res.Report); !slices.Equal(got, []string{k.ID + " row 2 example-row"}) {
 				t.Errorf("problems %v", res.Report.Problems)
 			}
 			if len(res.Elements) != 1 || res.Elements[0].Row != 3 {
@@ -117,7 +91,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 
 func TestTemplateDetails(t *testing.T) {
 	k, _ := schema.Lookup("card_spend_rules")
-	v := validator(t)
+	v := fixture.Validator()
 	fields := slices.Clone(v.Fields(k))
 	// A field with a long list of values goes to the hidden Lists sheet.
 	long := make([]string, 60)
@@ -178,20 +152,20 @@ func TestTemplateDetails(t *testing.T) {
 
 func TestEveryCSVTemplateLeavesItsExampleOut(t *testing.T) {
 	for _, k := range schema.Kinds() {
-		data, err := workbook.TemplateCSV(k, validator(t).Fields(k))
+		data, err := workbook.TemplateCSV(k, fixture.Validator().Fields(k))
 		if err != nil {
 			t.Fatal(err)
 		}
 		im, res := importBytes(t, k.ID+".csv", data, k)
-		if len(im.Mapping().Unmapped()) != 0 || len(res.Elements) != 0 || !slices.Contains(codes(res.Report), k.ID+" row 2 example-row") {
-			t.Errorf("%s: unmapped %v, %d elements, problems %v", k.ID, im.Mapping().Unmapped(), len(res.Elements), codes(res.Report))
+		if len(im.Mapping().Unmapped()) != 0 || len(res.Elements) != 0 || !slices.Contains(importing.Codes(res.Report), k.ID+" row 2 example-row") {
+			t.Errorf("%s: unmapped %v, %d elements, problems %v", k.ID, im.Mapping().Unmapped(), len(res.Elements), importing.Codes(res.Report))
 		}
 	}
 }
 
 func TestTemplateCSV(t *testing.T) {
 	k, _ := schema.Lookup("transfers")
-	v := validator(t)
+	v := fixture.Validator()
 	data, err := workbook.TemplateCSV(k, v.Fields(k))
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +189,7 @@ func TestErrorWorkbookRoundTrip(t *testing.T) {
 		"110321,1001,managed_accounts,2001,managed_cards,EUR,1050,Salary\n" +
 		"110321,10x1,managed_accounts,2002,managed_cards,EUR,-5,Pay €\n"
 	im, res := importBytes(t, "pay.csv", []byte(csv), k)
-	if got := codes(res.Report); !slices.Equal(got, []string{"pay!B4 pattern", "pay!G4 non-positive-amount", "pay!H4 pattern"}) {
+	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"pay!B4 pattern", "pay!G4 non-positive-amount", "pay!H4 pattern"}) {
 		t.Fatalf("problems %v", got)
 	}
 	data, err := workbook.ErrorWorkbook(im.Table, im.Mapping().HeaderRow, res.Report)

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -93,19 +92,13 @@ func openPage(t testing.TB, url string) *browsertest.Browser {
 // fill sets a form field's value and tells the page, as a paste does.
 func fill(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const el = document.getElementById(` + jsString(id) + `);
-  el.value = ` + jsString(value) + `;
+  const el = document.getElementById(` + browsertest.JSString(id) + `);
+  el.value = ` + browsertest.JSString(value) + `;
   el.dispatchEvent(new Event("input", {bubbles: true}));
 })()`)
 }
 
-// jsString returns s as a JavaScript string literal.
-func jsString(s string) string {
-	b, _ := json.Marshal(s) // a string: cannot fail
-	return string(b)
-}
-
 // text reads the text of the element a CSS selector finds, or "".
 func text(b *browsertest.Browser, selector string) string {
-	return browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+jsString(selector)+`)?.textContent ?? ""`)
+	return browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+browsertest.JSString(selector)+`)?.textContent ?? ""`)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // startSandboxCommand runs "bulkdesk sandbox" in-process on a free port
@@ -62,7 +63,7 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 	api := startSandboxCommand(t, "-ops-per-second", "100000")
 	useSandboxCredentials(t)
 	file := filepath.Join(t.TempDir(), "pay.json")
-	if err := os.WriteFile(file, sandbox.SampleTransfers(25, 4), 0o600); err != nil {
+	if err := os.WriteFile(file, fixture.SampleBody(25, 4), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", file)
@@ -119,7 +120,7 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 func TestSubmitRefusesInvalidFilesUnlessAskedToLeaveThemOut(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
-	body := strings.Replace(string(sandbox.SampleTransfers(4)), `"currency":"EUR","amount":101`, `"currency":"euro","amount":101`, 1)
+	body := strings.Replace(string(fixture.SampleBody(4)), `"currency":"EUR","amount":101`, `"currency":"euro","amount":101`, 1)
 	file := writeFile(t, "pay.json", body)
 	code, _, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, file)
 	if code != exitInvalid || !strings.Contains(errOut, "1 of 4 elements are invalid; nothing was sent") || !strings.Contains(errOut, "element 1") {
@@ -138,7 +139,7 @@ func TestAPICommandsExplainBadUse(t *testing.T) {
 	t.Setenv(envAPIKey, "")
 	t.Setenv(envToken, "")
 	t.Setenv(envAPIURL, "")
-	file := writeFile(t, "pay.json", string(sandbox.SampleTransfers(1)))
+	file := writeFile(t, "pay.json", string(fixture.SampleBody(1)))
 	for _, tc := range []struct {
 		args []string
 		want string

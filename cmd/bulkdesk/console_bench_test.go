@@ -49,9 +49,9 @@ func BenchmarkConsoleSubmit10kTransfers(b *testing.B) {
 	if n := len(mustList(b, sandboxClient(b, base))); n != b.N*benchTrials {
 		b.Fatalf("the sandbox holds %d bulks after %d submissions", n, b.N*benchTrials)
 	}
-	b.ReportMetric(median(submit), "ms-submit")
+	b.ReportMetric(browsertest.Median(submit), "ms-submit")
 	b.ReportMetric(float64(size), "request-bytes")
-	b.ReportMetric(median(validate), "ms-validate")
-	b.ReportMetric(median(prepare), "ms-prepare")
+	b.ReportMetric(browsertest.Median(validate), "ms-validate")
+	b.ReportMetric(browsertest.Median(prepare), "ms-prepare")
 	b.ReportMetric(0, "ns/op")
 }

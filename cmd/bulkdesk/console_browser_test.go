@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 	"github.com/xuri/excelize/v2"
 )
@@ -54,27 +54,8 @@ func armFaults(t *testing.T, base, body string) {
 // sandbox declines.
 func writeTransfersFile(t testing.TB, name string, n int, failing ...int) (path string, totalMinor int) {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("[\n")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		desc := fmt.Sprintf("Salary %d", i)
-		if slices.Contains(failing, i) {
-			desc += " SANDBOX-FAIL"
-		}
-		amount := 100 + i%100
-		totalMinor += amount
-		fmt.Fprintf(&b, `{"pathParams":{},"requestBody":{"profileId":"110321","tag":"%s-%d","source":{"type":"managed_accounts","id":"10%07d"},"destination":{"type":"managed_cards","id":"20%07d"},"destinationAmount":{"currency":"EUR","amount":%d},"description":%q}}`,
-			strings.TrimSuffix(name, ".json"), i, i%97, i, amount, desc)
-	}
-	b.WriteString("\n]\n")
-	path = filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path, totalMinor
+	run := fixture.Salary(name).Failing(failing...)
+	return browsertest.WriteFile(t, name, run.Body(n)), run.Total(n)
 }
 
 // Expressions and actions the tests share.
@@ -86,8 +67,8 @@ const (
 // pick sets a select's value as the operator's choice does.
 func pick(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const s = document.getElementById(` + jsString(id) + `);
-  s.value = ` + jsString(value) + `;
+  const s = document.getElementById(` + browsertest.JSString(id) + `);
+  s.value = ` + browsertest.JSString(value) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
 }
@@ -107,14 +88,14 @@ func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, wh
 }
 
 func click(selector string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + jsString(selector) + `).click()`)
+	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + browsertest.JSString(selector) + `).click()`)
 }
 
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
 func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
 	b.Do(10*time.Second, pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
-	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+jsString(filepath.Base(path)))
+	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+browsertest.JSString(filepath.Base(path)))
 	b.Do(5*time.Second, click("#submit-file"))
 	waitShowing(t, b, 60*time.Second, "the confirmation step", `document.querySelector('#submission[data-step="confirm"]') !== null`)
 }
@@ -305,7 +286,7 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	b.Do(10*time.Second, click(`nav a[href="/bulks"]`))
 	waitShowing(t, b, 30*time.Second, "the list of bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 2`)
 	b.Do(5*time.Second, pick("bulk-status", "CANCELLED"))
-	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+jsString(big))
+	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+browsertest.JSString(big))
 
 	// The same file again: a warning names the earlier bulks before
 	// anything is sent, and sending is only offered as new bulks.
@@ -424,6 +405,6 @@ func TestConsoleBackOfficeAndRefusals(t *testing.T) {
 		t.Error("localStorage holds a credential")
 	}
 	b.Do(30*time.Second, chromedp.Reload())
-	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+jsString(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
+	waitShowing(t, b, 60*time.Second, "the settings again", `document.getElementById("api-key")?.value === `+browsertest.JSString(sandbox.DefaultAPIKey)+` && document.getElementById("keep-for-tab").checked`)
 	b.AssertNoErrors("status of 401", "status of 409")
 }

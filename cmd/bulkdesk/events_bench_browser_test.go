@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -47,9 +46,9 @@ func BenchmarkEventsPageBurst(b *testing.B) {
 					srv.Stop(b)
 				}
 			}
-			b.ReportMetric(median(lag), "ms-last-accepted-to-shown")
-			b.ReportMetric(median(whole), "ms-first-post-to-last-shown")
-			b.ReportMetric(median(longest), "ms-longest-task")
+			b.ReportMetric(browsertest.Median(lag), "ms-last-accepted-to-shown")
+			b.ReportMetric(browsertest.Median(whole), "ms-first-post-to-last-shown")
+			b.ReportMetric(browsertest.Median(longest), "ms-longest-task")
 			b.ReportMetric(0, "ns/op")
 		})
 	}
@@ -84,14 +83,4 @@ func postBurst(tb testing.TB, base string, n, senders int) time.Time {
 		tb.Fatal(err)
 	}
 	return time.Now()
-}
-
-// median returns the median of xs, or 0.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -78,7 +78,7 @@ func shownTypes(b *browsertest.Browser) []string {
 func chooseType(path string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
   const s = document.getElementById("event-type");
-  s.value = ` + jsString(path) + `;
+  s.value = ` + browsertest.JSString(path) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
 }
@@ -109,7 +109,7 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 	if !strings.Contains(fields, "bulk"+bulkID) || !strings.Contains(fields, "submitted2") || !strings.Contains(fields, "COMPLETED 2") {
 		t.Errorf("fields %q, want the bulk id, 2 submitted and 2 completed", fields)
 	}
-	if href := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+jsString(ev+" a.bulk-link")+`).getAttribute("href")`); href != "/bulk?id="+bulkID {
+	if href := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+browsertest.JSString(ev+" a.bulk-link")+`).getAttribute("href")`); href != "/bulk?id="+bulkID {
 		t.Errorf("the bulk links to %q", href)
 	}
 
@@ -134,7 +134,7 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 
 	// The raw payload, on demand.
 	b.Do(5*time.Second, chromedp.Click(chromedp.CSS(ev+" .payload-toggle")))
-	b.WaitFor(5*time.Second, "the payload", `document.querySelector(`+jsString(ev+" .event-body")+`) !== null`)
+	b.WaitFor(5*time.Second, "the payload", `document.querySelector(`+browsertest.JSString(ev+" .event-body")+`) !== null`)
 	body := text(b, ev+" .event-body")
 	if !strings.Contains(body, `"bulkId":"`+bulkID+`"`) {
 		t.Errorf("payload %q", body)
@@ -142,7 +142,7 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 	if got := text(b, ev+" .event-headers"); !strings.Contains(got, "signature-v2: ") || !strings.Contains(got, "request-ref: sbx-bulk-end-"+bulkID) {
 		t.Errorf("headers %q", got)
 	}
-	if exp := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+jsString(ev+" .payload-toggle")+`).getAttribute("aria-expanded")`); exp != "true" {
+	if exp := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+browsertest.JSString(ev+" .payload-toggle")+`).getAttribute("aria-expanded")`); exp != "true" {
 		t.Errorf("aria-expanded %q", exp)
 	}
 
@@ -162,7 +162,7 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 	// Opened by its address, the verifier waits for the console's events.
 	verifyURL := browsertest.Eval[string](b, 5*time.Second, `location.href`)
 	b.Do(30*time.Second, chromedp.Navigate(verifyURL))
-	b.WaitFor(30*time.Second, "the verifier loaded with the event again", `document.getElementById("verify-body")?.value === `+jsString(body))
+	b.WaitFor(30*time.Second, "the verifier loaded with the event again", `document.getElementById("verify-body")?.value === `+browsertest.JSString(body))
 	b.AssertNoErrors()
 }
 
@@ -185,9 +185,9 @@ func TestABulkEndUpdatesTheBulkPage(t *testing.T) {
 
 	b.Do(10*time.Second, chromedp.Click(chromedp.CSS(`nav a[href="/feed"]`)))
 	link := `#events li.event[data-type="/bulk_process_end/watch"] a.bulk-link`
-	b.WaitFor(20*time.Second, "the end-of-bulk event", `document.querySelector(`+jsString(link)+`)?.textContent === `+jsString(bulkID))
+	b.WaitFor(20*time.Second, "the end-of-bulk event", `document.querySelector(`+browsertest.JSString(link)+`)?.textContent === `+browsertest.JSString(bulkID))
 	b.Do(10*time.Second, chromedp.Click(chromedp.CSS(link)))
-	b.WaitFor(20*time.Second, "the bulk page from the event's link", `document.querySelector('#bulk[data-status="COMPLETED"]')?.dataset.bulk === `+jsString(bulkID))
+	b.WaitFor(20*time.Second, "the bulk page from the event's link", `document.querySelector('#bulk[data-status="COMPLETED"]')?.dataset.bulk === `+browsertest.JSString(bulkID))
 	b.AssertNoErrors()
 }
 

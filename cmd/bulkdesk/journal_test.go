@@ -22,6 +22,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/journalstore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // TestTwoSubmitsOnOneJournalKeepEveryRecord runs two submit processes at
@@ -59,10 +60,10 @@ func TestTwoSubmitsOnOneJournalKeepEveryRecord(t *testing.T) {
 	journal := filepath.Join(dir, "journal.db")
 	files := []string{filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")}
 	sizes := []int{120, 150}
-	if err := os.WriteFile(files[0], sandbox.SampleTransfers(sizes[0]), 0o600); err != nil {
+	if err := os.WriteFile(files[0], fixture.SampleBody(sizes[0]), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	other := bytes.ReplaceAll(sandbox.SampleTransfers(sizes[1]), []byte(`"sample-`), []byte(`"other-`))
+	other := bytes.ReplaceAll(fixture.SampleBody(sizes[1]), []byte(`"sample-`), []byte(`"other-`))
 	if err := os.WriteFile(files[1], other, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func runCLIWithInput(t *testing.T, stdin string, args ...string) (code int, stdo
 func TestJournalListsAndForgetsSubmissions(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
-	file := writeFile(t, "pay.json", string(sandbox.SampleTransfers(25)))
+	file := writeFile(t, "pay.json", string(fixture.SampleBody(25)))
 	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", file)
 	if code != exitOK {
 		t.Fatalf("submit: %d %s", code, errOut)

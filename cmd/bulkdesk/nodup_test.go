@@ -15,6 +15,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // TestNoDuplicatesUnderFaults submits a 3-chunk request 100 times, two
@@ -43,7 +44,7 @@ func TestNoDuplicatesUnderFaults(t *testing.T) {
 	const elements, chunk = 300, 100
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pay.json")
-	if err := os.WriteFile(file, sandbox.SampleTransfers(elements), 0o600); err != nil {
+	if err := os.WriteFile(file, fixture.SampleBody(elements), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	journals := []string{filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "c.json")}

@@ -19,7 +19,7 @@ import (
 
 // verdictOf reads the status a verdict row gives a header.
 func verdictOf(b *browsertest.Browser, header string) string {
-	return browsertest.Eval[string](b, 5*time.Second, `document.querySelector('#verdicts tr[data-header=`+jsString(header)+`]')?.dataset.status ?? ""`)
+	return browsertest.Eval[string](b, 5*time.Second, `document.querySelector('#verdicts tr[data-header=`+browsertest.JSString(header)+`]')?.dataset.status ?? ""`)
 }
 
 // A server without a receiver says so on the events page; the verifier
@@ -56,7 +56,7 @@ func TestVerifierShowsWhatWasSigned(t *testing.T) {
 	// Typed key by key, it is checked once the typing pauses.
 	wrongV2 := webhook.SignatureV2(webhook.NewKey("integrator-key-5f3b"), "ref-7", []byte(body), ts)
 	b.Do(5*time.Second, chromedp.SendKeys(chromedp.ID("verify-key"), "integrator-key-5f3b"))
-	b.WaitFor(5*time.Second, "the verdict on the whole key", `document.querySelector('#verify-result[data-state="rejected"] #verdicts tr[data-header="signature-v2"] .verdict-expected')?.textContent.includes(`+jsString(wrongV2)+`)`)
+	b.WaitFor(5*time.Second, "the verdict on the whole key", `document.querySelector('#verify-result[data-state="rejected"] #verdicts tr[data-header="signature-v2"] .verdict-expected')?.textContent.includes(`+browsertest.JSString(wrongV2)+`)`)
 	if got := verdictOf(b, "signature-v2"); got != "mismatch" {
 		t.Errorf("signature-v2 verdict %q", got)
 	}
@@ -119,7 +119,7 @@ func TestVerifierShowsWhatWasSigned(t *testing.T) {
 	leak := browsertest.Eval[string](b, 5*time.Second, `(() => {
   const places = {href: location.href, local: JSON.stringify(localStorage), session: JSON.stringify(sessionStorage),
     cookie: document.cookie, html: document.documentElement.outerHTML, history: JSON.stringify(history.state)};
-  return Object.entries(places).filter(([, v]) => (v || "").includes(`+jsString(key)+`)).map(([k]) => k).join(",");
+  return Object.entries(places).filter(([, v]) => (v || "").includes(`+browsertest.JSString(key)+`)).map(([k]) => k).join(",");
 })()`)
 	if leak != "" {
 		t.Errorf("the key is in: %s", leak)

@@ -1,38 +1,12 @@
 package jobs_test
 
 import (
-	"bytes"
-	"fmt"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/xuri/excelize/v2"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/xlsxbook"
 )
-
-// transfersXLSX is a workbook of n valid transfers with the template's
-// headers.
-func transfersXLSX(b testing.TB, n int) []byte {
-	b.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	sw, err := f.NewStreamWriter("Sheet1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sw.SetRow("A1", []any{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount", "description"})
-	for i := range n {
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		sw.SetRow(cell, []any{"110321", "managed_accounts", fmt.Sprintf("10%05d", i%7), "managed_cards", fmt.Sprintf("20%05d", i), "EUR", 100 + 7*i, fmt.Sprintf("Salary %d", i)})
-	}
-	if err := sw.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := f.WriteTo(&buf); err != nil {
-		b.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // BenchmarkOpenXLSX times the worker's part of the first review of a
 // 10,000-row workbook: open, read, map, build and validate, summarise, and
@@ -40,7 +14,7 @@ func transfersXLSX(b testing.TB, n int) []byte {
 func BenchmarkOpenXLSX(b *testing.B) {
 	h := newHarness(b)
 	h.waitWarm()
-	data := transfersXLSX(b, 10000)
+	data := xlsxbook.Transfers("Sheet1", fixture.Rows.List(10000))
 	b.ResetTimer()
 	for range b.N {
 		var p worker.Prepared

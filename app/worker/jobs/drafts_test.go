@@ -11,6 +11,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // withDrafts makes a server keep its drafts in store, as the browser's
@@ -177,9 +179,9 @@ func TestReadingTheFileAgainDropsTheEditsFromTheDraft(t *testing.T) {
 
 func TestASubmissionTakesTheDraftAwayButAFailedOneKeepsIt(t *testing.T) {
 	store := draft.NewMemory()
-	api := newFakeAPI()
+	api := fakeapi.New()
 	h := newHarness(t, withDrafts(store), withAPI(api))
-	doc := h.load(transfers(5))
+	doc := h.load(fixture.Transfers(5))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
 	// Without credentials the API refuses: the draft stays.
 	if got, _ := h.submit(p.Plan, worker.Connection{APIURL: conn.APIURL}); got.Failure == nil {

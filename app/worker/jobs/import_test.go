@@ -10,6 +10,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -287,7 +288,7 @@ func TestTheDocumentOffersWhatASubmissionNeeds(t *testing.T) {
 	if got != (facts{Elements: 3, Invalid: 1, Sheet: "pay", Row: 4}) {
 		t.Errorf("table document: %+v", got)
 	}
-	p = h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "t.json", Kind: "transfers", Auto: true}, transfers(5, 1)))
+	p = h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "t.json", Kind: "transfers", Auto: true}, fixture.Transfers(5, 1)))
 	h.result(h.send("inspect", p.Document, nil), &got)
 	if got != (facts{Elements: 5, Invalid: 1, Sheet: "", Row: 2}) {
 		t.Errorf("request document: %+v", got)

@@ -6,17 +6,8 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
-
-// mixedUnitsCSV is the issue's file: transfers in minor units, but for
-// one amount typed as 30.50.
-const mixedUnitsCSV = `profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount
-110321,managed_accounts,1001,managed_cards,2001,EUR,25000
-110321,managed_accounts,1001,managed_cards,2002,EUR,150075
-110321,managed_accounts,1002,managed_cards,2003,EUR,1999
-110321,managed_accounts,1002,managed_cards,2004,EUR,500000
-110321,managed_accounts,1003,managed_cards,2005,EUR,30.50
-`
 
 // statement returns the statement of a decision, or a zero one.
 func statement(ss []reading.Statement, name string) reading.Statement {
@@ -30,7 +21,7 @@ func statement(ss []reading.Statement, name string) reading.Statement {
 
 func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	h := newHarness(t)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(mixedUnitsCSV)))
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(fixture.MixedUnitsCSV)))
 	// Everything else is clear, but the units are not: no review yet.
 	if p.Ready || p.Summary != nil || len(p.Missing) != 0 || p.KindSuggested {
 		t.Fatalf("built without asking: ready %v, summary %v, missing %q", p.Ready, p.Summary != nil, p.Missing)
@@ -108,7 +99,7 @@ func TestAFileReadTheDefaultWayIsBuiltAtOnceAndSaysSo(t *testing.T) {
 
 func TestOnlySettingsCanBeChosen(t *testing.T) {
 	h := newHarness(t)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers"}, []byte(mixedUnitsCSV)))
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers"}, []byte(fixture.MixedUnitsCSV)))
 	e := h.failure(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Chosen: []string{"colour"}}, nil))
 	if e.Code != worker.CodeBadRequest || !strings.Contains(e.Message, `"colour" is not a setting`) {
 		t.Errorf("error = %+v", e)

@@ -3,7 +3,6 @@ package jobs_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // harness runs a Server in the background and collects what it posts.
@@ -155,32 +155,9 @@ func (h *harness) failure(id int) worker.Error {
 	return e
 }
 
-// transfers returns a request body of n transfers; those whose index is in
-// bad carry a lower-case currency, which the contract refuses.
-func transfers(n int, bad ...int) []byte {
-	isBad := make(map[int]bool)
-	for _, i := range bad {
-		isBad[i] = true
-	}
-	var b strings.Builder
-	b.WriteByte('[')
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		currency := "EUR"
-		if isBad[i] {
-			currency = "eur"
-		}
-		fmt.Fprintf(&b, `{"pathParams":{},"requestBody":{"profileId":"110321","source":{"type":"managed_accounts","id":"10%07d"},"destination":{"type":"managed_cards","id":"20%07d"},"destinationAmount":{"currency":%q,"amount":%d}}}`, i, i, currency, 100+i)
-	}
-	b.WriteByte(']')
-	return []byte(b.String())
-}
-
 func TestOpenValidatesARequestBodyWithProgress(t *testing.T) {
 	h := newHarness(t)
-	id := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, transfers(1000, 3, 500))
+	id := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(1000, 3, 500))
 	got, progress := h.summary(id)
 
 	if got.Elements != 1000 || got.Valid != 998 || got.Invalid != 2 || got.Errors != 2 || got.Kind != "transfers" || got.FileName != "pay.json" {
@@ -255,7 +232,7 @@ func TestProblemsPages(t *testing.T) {
 	for i := range 150 {
 		bad = append(bad, 2*i)
 	}
-	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(400, bad...)))
+	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(400, bad...)))
 	if v.Errors != 150 || len(v.Problems) != 25 {
 		t.Fatalf("got %d errors and a first page of %d, want 150 and 25", v.Errors, len(v.Problems))
 	}
@@ -269,7 +246,7 @@ func TestProblemsPages(t *testing.T) {
 
 	// Only the last two documents are kept.
 	for range 2 {
-		h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(1)))
+		h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(1)))
 	}
 	if e := h.failure(h.send(worker.JobProblems, worker.ProblemsPage{Document: v.Document, Limit: 10}, nil)); e.Code != worker.CodeGone {
 		t.Errorf("an evicted document gave %+v, want %q", e, worker.CodeGone)
@@ -283,7 +260,7 @@ func TestCancelStopsARunningJob(t *testing.T) {
 	// The first progress message is posted before any element is checked;
 	// canceling from the yield that follows it stops the job at once.
 	h.server.Yield = func() { h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel}) }
-	h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(5000))
+	h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(5000))
 	progress, m := h.wait(id)
 	if m.Type != worker.TypeError || !strings.Contains(string(m.Body), worker.CodeCanceled) {
 		t.Fatalf("got %s %s, want a canceled error", m.Type, m.Body)
@@ -300,7 +277,7 @@ func TestCancelDropsAWaitingJob(t *testing.T) {
 	h.server.Register("block", func(*jobs.Call) (any, error) { close(started); <-block; return "done", nil })
 	first := h.send("block", nil, nil)
 	<-started
-	second := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(10))
+	second := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(10))
 	h.server.Receive(worker.Message{ID: second, Type: worker.TypeCancel})
 	close(block)
 
@@ -317,7 +294,7 @@ func TestAPanickingJobIsAnErrorAndTheServerGoesOn(t *testing.T) {
 	if e := h.failure(h.send("explode", nil, nil)); e.Code != worker.CodeInternal || !strings.Contains(e.Message, "boom") {
 		t.Errorf("error = %+v, want internal with the panic's value", e)
 	}
-	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, transfers(2)))
+	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(2)))
 	if v.Valid != 2 {
 		t.Errorf("after the panic: %+v", v)
 	}

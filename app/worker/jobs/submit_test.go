@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,82 +14,12 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
-// fakeAPI takes transfer bulks as the API does, deduplicating by
-// idempotency-ref; refuse, when set, answers a submission instead.
-type fakeAPI struct {
-	mu       sync.Mutex
-	bulks    map[string]string // ref → bulk id
-	sizes    map[string]int    // bulk id → operations
-	requests int
-	refs     []string // the idempotency-ref of every submission received
-	refuse   func(n int, body []byte) (status int, answer string)
-	// gate, when set, holds every submission until it is closed.
-	gate chan struct{}
-}
-
-func newFakeAPI() *fakeAPI {
-	return &fakeAPI{bulks: make(map[string]string), sizes: make(map[string]int)}
-}
-
 // conn is a connection to the fake API.
-var conn = worker.Connection{APIURL: "http://api.test/multi", APIKey: "key", Token: "tok"}
-
-func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(bulkapi.HeaderRequestRef, "req-"+strconv.Itoa(int(time.Now().UnixNano()%1e6)))
-	if r.Header.Get("api-key") != "key" || r.Header.Get("Authorization") != "Bearer tok" {
-		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"message":"who are you?"}`)
-		return
-	}
-	switch {
-	case r.Method == "POST" && r.URL.Path == "/multi/bulks/transfers":
-		if f.gate != nil {
-			select {
-			case <-f.gate:
-			case <-r.Context().Done():
-				return // the caller gave up: as a dropped connection
-			}
-		}
-		body, _ := io.ReadAll(r.Body)
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.requests++
-		f.refs = append(f.refs, r.Header.Get(bulkapi.HeaderIdempotencyRef))
-		if f.refuse != nil {
-			if status, answer := f.refuse(f.requests, body); status != 0 {
-				if status == http.StatusTooManyRequests {
-					w.Header().Set(bulkapi.HeaderRateLimitReset, "1")
-				}
-				w.WriteHeader(status)
-				io.WriteString(w, answer)
-				return
-			}
-		}
-		var elements []any
-		_ = json.Unmarshal(body, &elements)
-		ref := r.Header.Get(bulkapi.HeaderIdempotencyRef)
-		id, ok := f.bulks[ref]
-		if !ok {
-			id = strconv.Itoa(100 + len(f.bulks))
-			f.bulks[ref] = id
-			f.sizes[id] = len(elements)
-		}
-		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"bulkId":%q,"operationCount":%d,"path":"/bulks/%s"}`, id, len(elements), id)
-	default:
-		w.WriteHeader(http.StatusNotFound)
-		io.WriteString(w, `{"message":"no such endpoint"}`)
-	}
-}
-
-func (f *fakeAPI) bulkCount() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.sizes)
-}
+var conn = worker.Connection{APIURL: "http://api.test/multi", APIKey: fakeapi.Key, Token: fakeapi.Token}
 
 // withAPI makes the server call h in-process.
 func withAPI(h http.Handler) func(*jobs.Server) {
@@ -126,7 +54,7 @@ func (h *harness) submit(plan string, c worker.Connection) (worker.Submitted, []
 
 func TestOnlyAValidRequestIsSendableByDefault(t *testing.T) {
 	h := newHarness(t)
-	doc := h.load(transfers(25, 4, 17))
+	doc := h.load(fixture.Transfers(25, 4, 17))
 
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
 	if p.Plan != "" || !strings.Contains(p.Blocked, "2 of 25 elements have errors") || p.Invalid != 2 || p.Elements != 25 {
@@ -162,9 +90,9 @@ func TestOnlyAValidRequestIsSendableByDefault(t *testing.T) {
 }
 
 func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
-	api := newFakeAPI()
+	api := fakeapi.New()
 	h := newHarness(t, withAPI(api))
-	doc := h.load(transfers(25))
+	doc := h.load(fixture.Transfers(25))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
 	if len(p.Priors) != 0 {
 		t.Fatalf("priors before any submission: %+v", p.Priors)
@@ -172,7 +100,7 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 
 	// Without credentials nothing is sent, and the operator is told why.
 	got, _ := h.submit(p.Plan, worker.Connection{APIURL: conn.APIURL})
-	if got.Failure == nil || got.Failure.Class != "credentials" || api.bulkCount() != 0 {
+	if got.Failure == nil || got.Failure.Class != "credentials" || api.Bulks() != 0 {
 		t.Fatalf("without credentials: %+v", got.Failure)
 	}
 
@@ -194,16 +122,16 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 		t.Fatalf("priors %+v", again.Priors)
 	}
 	// Sent again with the same refs, the API gives the same bulks back.
-	if dup, _ := h.submit(again.Plan, conn); dup.Failure != nil || api.bulkCount() != 3 {
-		t.Errorf("resending made %d bulks: %+v", api.bulkCount(), dup.Failure)
+	if dup, _ := h.submit(again.Plan, conn); dup.Failure != nil || api.Bulks() != 3 {
+		t.Errorf("resending made %d bulks: %+v", api.Bulks(), dup.Failure)
 	}
 	// "Submit again as a new bulk" gets fresh refs, and new bulks.
 	fresh := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, NewBulk: true})
 	if !fresh.NewBulk || len(fresh.Priors) != 3 || fresh.Priors[0].SameRef || fresh.Chunks[0].Ref == p.Chunks[0].Ref {
 		t.Fatalf("a new bulk reuses refs: %+v", fresh)
 	}
-	if _, _ = h.submit(fresh.Plan, conn); api.bulkCount() != 6 {
-		t.Errorf("after a new submission the API holds %d bulks, want 6", api.bulkCount())
+	if _, _ = h.submit(fresh.Plan, conn); api.Bulks() != 6 {
+		t.Errorf("after a new submission the API holds %d bulks, want 6", api.Bulks())
 	}
 
 	var list worker.JournalList
@@ -218,16 +146,16 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 }
 
 func TestARefusalNamesTheRowsAndKeepsTheWork(t *testing.T) {
-	api := newFakeAPI()
+	api := fakeapi.New()
 	// The second chunk is refused: its element 3 is element 14 of the file.
-	api.refuse = func(n int, body []byte) (int, string) {
+	api.Refuse = func(n int, body []byte) (int, string) {
 		if n == 2 {
 			return http.StatusBadRequest, `{"message":"bad request","syntaxErrors":{"invalidFields":[{"fieldName":"[3].requestBody.destinationAmount.amount","error":"RANGE","params":["1"]},{"fieldName":"profileId","error":"REQUIRED"}]}}`
 		}
 		return 0, ""
 	}
 	h := newHarness(t, withAPI(api))
-	doc := h.load(transfers(25, 2))
+	doc := h.load(fixture.Transfers(25, 2))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, ValidOnly: true})
 	got, _ := h.submit(p.Plan, conn)
 	f := got.Failure
@@ -248,10 +176,10 @@ func TestARefusalNamesTheRowsAndKeepsTheWork(t *testing.T) {
 }
 
 func TestAnInterruptedSubmissionResumesWithItsRefs(t *testing.T) {
-	api := newFakeAPI()
-	api.gate = make(chan struct{})
+	api := fakeapi.New()
+	api.Gate = make(chan struct{})
 	h := newHarness(t, withAPI(api))
-	doc := h.load(transfers(25))
+	doc := h.load(fixture.Transfers(25))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
 	id := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// While the first request hangs, the operator stops.
@@ -260,7 +188,7 @@ func TestAnInterruptedSubmissionResumesWithItsRefs(t *testing.T) {
 	if e := h.failure(id); e.Code != worker.CodeCanceled {
 		t.Fatalf("stopping gave %+v", e)
 	}
-	close(api.gate)
+	close(api.Gate)
 
 	var list worker.JournalList
 	h.result(h.send(worker.JobJournal, worker.Journal{}, nil), &list)
@@ -277,23 +205,23 @@ func TestAnInterruptedSubmissionResumesWithItsRefs(t *testing.T) {
 			t.Errorf("chunk %d resumed with ref %s, planned %s", i, c.Ref, p.Chunks[i].Ref)
 		}
 	}
-	if api.bulkCount() != 3 {
-		t.Errorf("the API holds %d bulks, want one per chunk", api.bulkCount())
+	if api.Bulks() != 3 {
+		t.Errorf("the API holds %d bulks, want one per chunk", api.Bulks())
 	}
 }
 
 func TestNetworkJobsRunBesideValidation(t *testing.T) {
-	api := newFakeAPI()
-	api.gate = make(chan struct{})
+	api := fakeapi.New()
+	api.Gate = make(chan struct{})
 	h := newHarness(t, withAPI(api))
-	doc := h.load(transfers(5))
+	doc := h.load(fixture.Transfers(5))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
 	first := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// A second press while the first is under way: one of the two is
 	// refused, whichever the worker started second.
 	second := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// The worker validates the next file while the submission waits.
-	next := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "next.json", Auto: true}, transfers(3))
+	next := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "next.json", Auto: true}, fixture.Transfers(3))
 	results := map[int]worker.Message{}
 	for len(results) < 2 {
 		select {
@@ -317,16 +245,16 @@ func TestNetworkJobsRunBesideValidation(t *testing.T) {
 	} else if m := results[second]; m.Type != worker.TypeError || !strings.Contains(string(m.Body), "being sent already") {
 		t.Errorf("the second press: %s %s", m.Type, m.Body)
 	}
-	close(api.gate)
+	close(api.Gate)
 	var got worker.Submitted
 	h.result(sending, &got)
-	if got.Submission.State != "submitted" || api.bulkCount() != 1 {
-		t.Errorf("submission %+v, %d bulks", got.Submission, api.bulkCount())
+	if got.Submission.State != "submitted" || api.Bulks() != 1 {
+		t.Errorf("submission %+v, %d bulks", got.Submission, api.Bulks())
 	}
 }
 
 func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
-	api := newFakeAPI()
+	api := fakeapi.New()
 	var h *harness
 	h = newHarness(t, withAPI(api), func(s *jobs.Server) {
 		s.OpenJournal = func(ctxt context.Context) (submission.Journal, string, error) {
@@ -336,7 +264,7 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 	if worker.StorageKeyPrefix != submission.KeyPrefix {
 		t.Fatalf("the page serves keys %q, the journal uses %q", worker.StorageKeyPrefix, submission.KeyPrefix)
 	}
-	doc := h.load(transfers(5))
+	doc := h.load(fixture.Transfers(5))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
 	if got, _ := h.submit(p.Plan, conn); got.Failure != nil || got.Submission.State != "submitted" {
 		t.Fatalf("submission %+v %+v", got.Submission, got.Failure)
@@ -356,8 +284,8 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 }
 
 func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
-	api := newFakeAPI()
-	api.refuse = func(n int, body []byte) (int, string) {
+	api := fakeapi.New()
+	api.Refuse = func(n int, body []byte) (int, string) {
 		switch n {
 		case 1:
 			return http.StatusTooManyRequests, `{"message":"slow down"}`
@@ -367,14 +295,15 @@ func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
 		return 0, ""
 	}
 	h := newHarness(t, withAPI(api))
-	doc := h.load(transfers(3))
+	doc := h.load(fixture.Transfers(3))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
 	got, progress := h.submit(p.Plan, conn)
-	if got.Failure != nil || got.Submission.State != "submitted" || got.Submission.Chunks[0].Attempts != 3 || api.bulkCount() != 1 {
-		t.Fatalf("submission %+v, failure %+v, %d bulks", got.Submission, got.Failure, api.bulkCount())
+	if got.Failure != nil || got.Submission.State != "submitted" || got.Submission.Chunks[0].Attempts != 3 || api.Bulks() != 1 {
+		t.Fatalf("submission %+v, failure %+v, %d bulks", got.Submission, got.Failure, api.Bulks())
 	}
-	if len(api.refs) != 3 || api.refs[0] != p.Chunks[0].Ref || api.refs[1] != api.refs[0] || api.refs[2] != api.refs[0] {
-		t.Errorf("the attempts carried refs %q, want %s each time", api.refs, p.Chunks[0].Ref)
+	refs := api.Refs()
+	if len(refs) != 3 || refs[0] != p.Chunks[0].Ref || refs[1] != refs[0] || refs[2] != refs[0] {
+		t.Errorf("the attempts carried refs %q, want %s each time", refs, p.Chunks[0].Ref)
 	}
 	// Every wait is reported at once, with its reason: the 429's reset.
 	var waits []string
@@ -389,7 +318,7 @@ func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
 }
 
 func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
-	api := newFakeAPI()
+	api := fakeapi.New()
 	opens := 0
 	h := newHarness(t, withAPI(api), func(s *jobs.Server) {
 		s.OpenJournal = func(context.Context) (submission.Journal, string, error) {
@@ -403,9 +332,9 @@ func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
 	if e := h.failure(h.send(worker.JobJournal, worker.Journal{}, nil)); e.Code != worker.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {
 		t.Fatalf("the first journal job: %+v", e)
 	}
-	doc := h.load(transfers(2))
+	doc := h.load(fixture.Transfers(2))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
-	if got, _ := h.submit(p.Plan, conn); got.Submission.State != "submitted" || api.bulkCount() != 1 {
-		t.Errorf("once the journal opens: %+v, %d bulks", got.Submission, api.bulkCount())
+	if got, _ := h.submit(p.Plan, conn); got.Submission.State != "submitted" || api.Bulks() != 1 {
+		t.Errorf("once the journal opens: %+v, %d bulks", got.Submission, api.Bulks())
 	}
 }

@@ -17,7 +17,7 @@ import (
 func DropFiles(selector string, files ...string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		at, err := chromedp.Evaluate[[]float64](`(() => {
-  const el = document.querySelector(`+quote(selector)+`);
+  const el = document.querySelector(`+JSString(selector)+`);
   if (!el) return null;
   el.scrollIntoView({block: "center"});
   const r = el.getBoundingClientRect();

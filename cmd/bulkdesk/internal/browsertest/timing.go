@@ -5,6 +5,7 @@ package browsertest
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -42,7 +43,7 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
 // longest task recorded that ended after the performance mark named, or 0.
 func LongestTaskSince(mark string) string {
 	return `(() => {
-  const m = performance.getEntriesByName(` + quote(mark) + `);
+  const m = performance.getEntriesByName(` + JSString(mark) + `);
   const since = m.length ? m[m.length - 1].startTime : 0;
   let longest = 0;
   for (const t of window.__longTasks || []) {
@@ -56,7 +57,7 @@ func LongestTaskSince(mark string) string {
 // performance marks named from and to, or -1 when either is missing.
 func MarkGap(from, to string) string {
 	return `(() => {
-  const a = performance.getEntriesByName(` + quote(from) + `), b = performance.getEntriesByName(` + quote(to) + `);
+  const a = performance.getEntriesByName(` + JSString(from) + `), b = performance.getEntriesByName(` + JSString(to) + `);
   if (!a.length || !b.length) return -1;
   return b[b.length - 1].startTime - a[a.length - 1].startTime;
 })()`
@@ -66,13 +67,27 @@ func MarkGap(from, to string) string {
 // navigation to the first performance mark named, or -1.
 func MarkTime(name string) string {
 	return `(() => {
-  const m = performance.getEntriesByName(` + quote(name) + `);
+  const m = performance.getEntriesByName(` + JSString(name) + `);
   return m.length ? m[0].startTime : -1;
 })()`
 }
 
-// quote returns s as a JavaScript string literal.
-func quote(s string) string {
+// JSString returns s as a JavaScript string literal.
+func JSString(s string) string {
 	b, _ := json.Marshal(s) // a string: cannot fail
 	return string(b)
+}
+
+// Median returns the median of xs (the mean of the middle two when their
+// number is even), or 0 when there are none.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -1,7 +1,6 @@
 package proxy_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,13 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -25,35 +24,9 @@ const (
 	secretRef   = "ref-do-not-log-9"
 )
 
-// logBuffer collects log lines written by the server's goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-// String waits up to 2 s for the log to hold want, and returns it.
-func (l *logBuffer) waitFor(want string) string {
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		l.mu.Lock()
-		s := l.buf.String()
-		l.mu.Unlock()
-		if strings.Contains(s, want) || time.Now().After(deadline) {
-			return s
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // mustProxy serves the proxy in front of upstream on 127.0.0.1; log
 // collects what it logs.
-func mustProxy(t *testing.T, upstream string, log *logBuffer) *httptest.Server {
+func mustProxy(t *testing.T, upstream string, log *fixture.LogBuffer) *httptest.Server {
 	t.Helper()
 	var logger *slog.Logger
 	if log != nil {
@@ -88,7 +61,7 @@ func TestHeadersAndPathsCrossAsTheContractNeeds(t *testing.T) {
 		io.WriteString(w, `{"message":"slow down"}`)
 	}))
 	defer upstream.Close()
-	var log logBuffer
+	var log fixture.LogBuffer
 	srv := mustProxy(t, upstream.URL, &log)
 
 	req, _ := http.NewRequest("POST", srv.URL+"/api/bulks/transfers?x=1", strings.NewReader(`[{"requestBody":{"tag":"payroll"}}]`))
@@ -129,7 +102,7 @@ func TestHeadersAndPathsCrossAsTheContractNeeds(t *testing.T) {
 	if resp.Header.Get("Set-Cookie") != "" || resp.Header.Get("Server") != "" {
 		t.Error("the API's cookie or server header reached the browser")
 	}
-	logged := log.waitFor("status=429")
+	logged := log.WaitFor("status=429")
 	for _, s := range []string{secretKey, secretToken, secretRef, "payroll", "slow down", "rr-1"} {
 		if strings.Contains(logged, s) {
 			t.Errorf("the log holds %q:\n%s", s, logged)
@@ -246,7 +219,7 @@ func TestAnAbsentAPIIsA502WithoutSecrets(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	url := dead.URL
 	dead.Close()
-	var log logBuffer
+	var log fixture.LogBuffer
 	srv := mustProxy(t, url, &log)
 	req, _ := http.NewRequest("GET", srv.URL+"/api/bulks", nil)
 	req.Header.Set("api-key", secretKey)
@@ -260,7 +233,7 @@ func TestAnAbsentAPIIsA502WithoutSecrets(t *testing.T) {
 	if resp.StatusCode != 502 || !strings.Contains(body["message"], "did not answer") {
 		t.Errorf("%d %v", resp.StatusCode, body)
 	}
-	if strings.Contains(log.waitFor("status=502"), secretKey) || strings.Contains(body["message"], secretKey) {
+	if strings.Contains(log.WaitFor("status=502"), secretKey) || strings.Contains(body["message"], secretKey) {
 		t.Error("a secret leaked")
 	}
 }
@@ -282,15 +255,15 @@ func TestTheClientWorksThroughTheProxy(t *testing.T) {
 	defer cancel()
 	kind, _ := schema.Lookup("transfers")
 	sb.Faults().Next(sandbox.RateLimit, 1)
-	_, err = c.Submit(ctx, kind, sandbox.SampleTransfers(3), "r1")
+	_, err = c.Submit(ctx, kind, fixture.SampleBody(3), "r1")
 	if e, ok := bulkapi.AsError(err); !ok || e.Status != 429 || e.RateLimitReset != time.Second || e.RequestRef == "" {
 		t.Fatalf("429 through the proxy: %v", err)
 	}
-	rc, err := c.Submit(ctx, kind, sandbox.SampleTransfers(3), "r1")
+	rc, err := c.Submit(ctx, kind, fixture.SampleBody(3), "r1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := c.Submit(ctx, kind, sandbox.SampleTransfers(3), "r1"); err != nil || again.BulkID != rc.BulkID {
+	if again, err := c.Submit(ctx, kind, fixture.SampleBody(3), "r1"); err != nil || again.BulkID != rc.BulkID {
 		t.Errorf("the idempotency-ref did not cross the proxy: %v %v", again, err)
 	}
 	if err := c.Execute(ctx, rc.BulkID, bulkapi.ExecuteOptions{}); err != nil {

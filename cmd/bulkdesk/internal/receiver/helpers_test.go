@@ -2,7 +2,6 @@ package receiver_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,12 +10,12 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 const testKey = "test-webhook-key-d41d8cd98f00"
@@ -24,29 +23,11 @@ const testKey = "test-webhook-key-d41d8cd98f00"
 // client is the HTTP client of every test: no request may hang.
 var client = &http.Client{Timeout: 10 * time.Second}
 
-// logBuffer collects the receiver's log lines, safely across goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // testServer is a receiver mounted on an HTTP server on 127.0.0.1.
 type testServer struct {
 	*receiver.Receiver
 	URL  string
-	logs *logBuffer
+	logs *fixture.LogBuffer
 	srv  *httptest.Server
 }
 
@@ -55,7 +36,7 @@ type testServer struct {
 func startServer(t testing.TB, cfg receiver.Config) *testServer {
 	t.Helper()
 	cfg.Key = webhook.NewKey(testKey)
-	logs := &logBuffer{}
+	logs := &fixture.LogBuffer{}
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	rc, err := receiver.New(cfg)
 	if err != nil {

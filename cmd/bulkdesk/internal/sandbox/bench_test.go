@@ -8,6 +8,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // validates every element), "end-to-end" adds planning (canonical body,
 // ref) and the file journal's writes before and after the call.
 func BenchmarkSubmit10kTransfers(b *testing.B) {
-	body := sandbox.SampleTransfers(schema.MaxElements)
+	body := fixture.SampleBody(schema.MaxElements)
 	doc, _, err := schema.DecodeJSON(body)
 	if err != nil {
 		b.Fatal(err)

@@ -10,12 +10,13 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 func TestABadElementIsRefusedWithSyntaxErrorsNamingIt(t *testing.T) {
 	h := mustServe(t, sandbox.Config{})
-	body := bytes.Replace(sandbox.SampleTransfers(5), []byte(`"currency":"EUR","amount":102`), []byte(`"currency":"euro","amount":-1`), 1)
+	body := bytes.Replace(fixture.SampleBody(5), []byte(`"currency":"EUR","amount":102`), []byte(`"currency":"euro","amount":-1`), 1)
 	body = bytes.Replace(body, []byte(`"profileId":"110321","tag":"sample-5"`), []byte(`"tag":"sample-5"`), 1)
 	_, err := h.client.Submit(ctx(t), transfers, body, "ref-bad")
 	e := apiError(t, err, 400)
@@ -41,12 +42,12 @@ func TestABadElementIsRefusedWithSyntaxErrorsNamingIt(t *testing.T) {
 
 func TestTheTenThousandLimit(t *testing.T) {
 	h := mustServe(t, sandbox.Config{})
-	_, err := h.client.Submit(ctx(t), transfers, sandbox.SampleTransfers(schema.MaxElements+1), "")
+	_, err := h.client.Submit(ctx(t), transfers, fixture.SampleBody(schema.MaxElements+1), "")
 	e := apiError(t, err, 400)
 	if len(e.InvalidFields) != 1 || e.InvalidFields[0].Error != "SIZE" {
 		t.Errorf("fields %v", e.InvalidFields)
 	}
-	rc, err := h.client.Submit(ctx(t), transfers, sandbox.SampleTransfers(schema.MaxElements), "")
+	rc, err := h.client.Submit(ctx(t), transfers, fixture.SampleBody(schema.MaxElements), "")
 	if err != nil || rc.OperationCount != schema.MaxElements {
 		t.Fatalf("10,000 elements: %v, %v", rc, err)
 	}
@@ -71,7 +72,7 @@ func TestCredentialsAreChecked(t *testing.T) {
 			if e.Class() != bulkapi.ClassCredentials {
 				t.Errorf("class %s", e.Class())
 			}
-			_, err = c.Submit(ctx(t), transfers, sandbox.SampleTransfers(1), "")
+			_, err = c.Submit(ctx(t), transfers, fixture.SampleBody(1), "")
 			apiError(t, err, 401)
 		})
 	}
@@ -145,7 +146,7 @@ func TestBackOfficeAccessTokensActForTheirIdentity(t *testing.T) {
 
 func TestIdempotencyRefReturnsTheOriginalBulk(t *testing.T) {
 	h := mustServe(t, sandbox.Config{})
-	body := sandbox.SampleTransfers(3)
+	body := fixture.SampleBody(3)
 	first, err := h.client.Submit(ctx(t), transfers, body, "ref-1")
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestIdempotencyRefReturnsTheOriginalBulk(t *testing.T) {
 	if err != nil || *again != *first {
 		t.Fatalf("same ref and payload: %+v, %v; want %+v", again, err, first)
 	}
-	_, err = h.client.Submit(ctx(t), transfers, sandbox.SampleTransfers(4), "ref-1")
+	_, err = h.client.Submit(ctx(t), transfers, fixture.SampleBody(4), "ref-1")
 	if e := apiError(t, err, 409); e.Code != "ALREADY_SUBMITTED" || !strings.Contains(e.Message, first.BulkID) {
 		t.Errorf("409 %+v", e)
 	}
@@ -175,7 +176,7 @@ func TestIdempotencyRefReturnsTheOriginalBulk(t *testing.T) {
 func TestRefsAreForgottenAfterTheirTime(t *testing.T) {
 	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	h := mustServe(t, sandbox.Config{Now: func() time.Time { return now }})
-	body := sandbox.SampleTransfers(1)
+	body := fixture.SampleBody(1)
 	first, _ := h.client.Submit(ctx(t), transfers, body, "ref")
 	now = now.Add(sandbox.DefaultRefTTL - time.Minute)
 	if again, _ := h.client.Submit(ctx(t), transfers, body, "ref"); again.BulkID != first.BulkID {
@@ -189,7 +190,7 @@ func TestRefsAreForgottenAfterTheirTime(t *testing.T) {
 
 func TestFaultsOnDemand(t *testing.T) {
 	h := mustServe(t, sandbox.Config{RateLimitReset: 3 * time.Second})
-	body := sandbox.SampleTransfers(2)
+	body := fixture.SampleBody(2)
 
 	h.sb.Faults().Next(sandbox.Fail, 1)
 	_, err := h.client.Submit(ctx(t), transfers, body, "r")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -51,7 +52,7 @@ func mustServe(t testing.TB, cfg sandbox.Config) *harness {
 // submit submits a sample of n transfers and returns the bulk id.
 func (h *harness) submit(t testing.TB, n int, fail ...int) string {
 	t.Helper()
-	rc, err := h.client.Submit(ctx(t), transfers, sandbox.SampleTransfers(n, fail...), "")
+	rc, err := h.client.Submit(ctx(t), transfers, fixture.SampleBody(n, fail...), "")
 	if err != nil {
 		t.Fatal(err)
 	}

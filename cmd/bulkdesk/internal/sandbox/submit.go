@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -19,7 +20,8 @@ import (
 const maxBody = 64 << 20
 
 // failMarker in an element makes its operation fail, whatever the share.
-const failMarker = "SANDBOX-FAIL"
+// The tests share it, to write elements that fail.
+const failMarker = fixture.FailMarker
 
 // submitter serves the submission endpoint of kind k.
 func (s *Sandbox) submitter(k *schema.Kind) authHandler {

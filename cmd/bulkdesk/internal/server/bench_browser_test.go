@@ -5,15 +5,13 @@ package server_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 )
 
@@ -62,11 +60,11 @@ func BenchmarkConsoleStartup(b *testing.B) {
 			repeat = append(repeat, browsertest.Eval[float64](br, 5*time.Second, timeToInteractive))
 		}
 	}
-	b.ReportMetric(median(downloaded), "ms-cold-wasm-downloaded")
-	b.ReportMetric(median(instantiated), "ms-cold-wasm-instantiated")
-	b.ReportMetric(median(goMain), "ms-cold-go-main")
-	b.ReportMetric(median(cold), "ms-cold")
-	b.ReportMetric(median(repeat), "ms-repeat")
+	b.ReportMetric(browsertest.Median(downloaded), "ms-cold-wasm-downloaded")
+	b.ReportMetric(browsertest.Median(instantiated), "ms-cold-wasm-instantiated")
+	b.ReportMetric(browsertest.Median(goMain), "ms-cold-go-main")
+	b.ReportMetric(browsertest.Median(cold), "ms-cold")
+	b.ReportMetric(browsertest.Median(repeat), "ms-repeat")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -99,11 +97,11 @@ func BenchmarkConsoleReview(b *testing.B) {
 						page, worker = append(page, mem["page"]/1e6), append(worker, mem["worker"]/1e6)
 					}
 				}
-				b.ReportMetric(median(took), "ms-to-table")
-				b.ReportMetric(median(work), "ms-in-worker")
-				b.ReportMetric(median(longest), "ms-longest-task")
-				b.ReportMetric(median(page), "MB-page")
-				b.ReportMetric(median(worker), "MB-worker")
+				b.ReportMetric(browsertest.Median(took), "ms-to-table")
+				b.ReportMetric(browsertest.Median(work), "ms-in-worker")
+				b.ReportMetric(browsertest.Median(longest), "ms-longest-task")
+				b.ReportMetric(browsertest.Median(page), "MB-page")
+				b.ReportMetric(browsertest.Median(worker), "MB-worker")
 				b.ReportMetric(0, "ns/op")
 			})
 		}
@@ -129,34 +127,20 @@ func BenchmarkConsoleFirstFileAtOnce(b *testing.B) {
 			fromStart = append(fromStart, browsertest.Eval[float64](br, 5*time.Second, browsertest.MarkTime("bulkdesk:table-shown")))
 		}
 	}
-	b.ReportMetric(median(took), "ms-to-table")
-	b.ReportMetric(median(fromStart), "ms-navigation-to-table")
+	b.ReportMetric(browsertest.Median(took), "ms-to-table")
+	b.ReportMetric(browsertest.Median(fromStart), "ms-navigation-to-table")
 	b.ReportMetric(0, "ns/op")
 }
 
 // writeBenchFile writes n valid transfers as a file of the format.
 func writeBenchFile(b *testing.B, format string, n int) string {
 	b.Helper()
-	rows := transferRows(n)
+	rows := fixture.Rows.List(n)
 	switch format {
 	case "xlsx":
 		return writeTransfersXLSX(b, fmt.Sprintf("transfers-%d.xlsx", n), rows)
 	case "csv":
-		var sb strings.Builder
-		for i, h := range transfersHeader {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			fmt.Fprint(&sb, h)
-		}
-		for i, r := range rows {
-			fmt.Fprintf(&sb, "\n110321,managed_accounts,%s,managed_cards,%s,%s,%d,Salary %d", r.source, r.destination, r.currency, r.amount, i)
-		}
-		path := filepath.Join(b.TempDir(), fmt.Sprintf("transfers-%d.csv", n))
-		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		return path
+		return browsertest.WriteFile(b, fmt.Sprintf("transfers-%d.csv", n), fixture.CSV(rows))
 	}
 	return writeTransfers(b, fmt.Sprintf("transfers-%d.json", n), n)
 }
@@ -179,16 +163,4 @@ func BenchmarkConsoleWasmSize(b *testing.B) {
 		b.ReportMetric(float64(f.Brotli)/1e6, f.Name+"-brotli-MB")
 	}
 	b.ReportMetric(0, "ns/op")
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -8,8 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 )
 
@@ -59,33 +58,11 @@ func startConsoleWith(t testing.TB, o server.Options) *liveServer {
 // Stop closes the server and every connection to it.
 func (s *liveServer) Stop() { s.http.Close() }
 
-// writeTransfers writes a request body of n transfers to a file, with a
-// lower-case currency (an error) in the elements listed in bad.
+// writeTransfers writes a request body of n payroll transfers to a file,
+// with a lower-case currency (an error) in the elements listed in bad.
 func writeTransfers(t testing.TB, name string, n int, bad ...int) string {
 	t.Helper()
-	isBad := make(map[int]bool)
-	for _, i := range bad {
-		isBad[i] = true
-	}
-	var b strings.Builder
-	b.WriteString("[\n")
-	for i := range n {
-		if i > 0 {
-			b.WriteString(",\n")
-		}
-		currency := "EUR"
-		if isBad[i] {
-			currency = "eur"
-		}
-		fmt.Fprintf(&b, `{"pathParams":{},"requestBody":{"profileId":"110321","tag":"payroll-%d","source":{"type":"managed_accounts","id":"10%07d"},"destination":{"type":"managed_cards","id":"20%07d"},"destinationAmount":{"currency":%q,"amount":%d},"description":"Salary, ref %d"}}`,
-			i, i%97, i, currency, 100+i*7, i)
-	}
-	b.WriteString("\n]\n")
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return browsertest.WriteFile(t, name, fixture.Payroll.Body(n, bad...))
 }
 
 // Selectors and expressions the tests share.
@@ -98,14 +75,9 @@ const (
 func chooseKind(id string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {
   const s = document.getElementById("kind");
-  s.value = ` + jsString(id) + `;
+  s.value = ` + browsertest.JSString(id) + `;
   s.dispatchEvent(new Event("change", {bubbles: true}));
 })()`)
-}
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // counts reads the summary's figures.

@@ -13,13 +13,14 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
-// mixedUnitsEurCSV is mixedUnitsCSV with one lower-case currency, on
+// mixedUnitsEurCSV is fixture.MixedUnitsCSV with one lower-case currency, on
 // row 3: read in major units, it is the one invalid row.
-var mixedUnitsEurCSV = strings.Replace(mixedUnitsCSV, "2003,EUR", "2003,eur", 1)
+var mixedUnitsEurCSV = strings.Replace(fixture.MixedUnitsCSV, "2003,EUR", "2003,eur", 1)
 
 // fixCell double-clicks the first cell that starts with from and types to.
 func fixCell(t *testing.T, b *browsertest.Browser, from, to string) {
@@ -125,7 +126,7 @@ func TestConsoleKeepsTheFileAcrossPagesAndBackFromTheSubmission(t *testing.T) {
 	// A sandbox connection, ready without settings: the confirmation then
 	// offers "Back to the file".
 	srv := startConsoleWith(t, server.Options{API: ui.APIConfig{Proxy: true, Sandbox: &ui.SandboxConfig{Path: "sandbox/multi", Proxied: true, APIKey: "key", Token: "token"}}})
-	file := writeTransfersXLSX(t, "payroll.xlsx", transferRows(30, 2))
+	file := writeTransfersXLSX(t, "payroll.xlsx", fixture.Rows.List(30, 2))
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
 	b.WaitFor(30*time.Second, "the console to start", interactive)
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))

@@ -11,20 +11,11 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
-
-// mixedUnitsCSV is the file of the issue "Nothing about money is
-// guessed": transfers in minor units, but for one amount typed as 30.50.
-const mixedUnitsCSV = `profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount
-110321,managed_accounts,1001,managed_cards,2001,EUR,25000
-110321,managed_accounts,1001,managed_cards,2002,EUR,150075
-110321,managed_accounts,1002,managed_cards,2003,EUR,1999
-110321,managed_accounts,1002,managed_cards,2004,EUR,500000
-110321,managed_accounts,1003,managed_cards,2005,EUR,30.50
-`
 
 // screenshotDir is where the tests of this file leave their pictures.
 const screenshotDir = "BULKDESK_SHOTS"
@@ -35,7 +26,7 @@ func shootElement(t *testing.T, b *browsertest.Browser, selector, name string) s
 	t.Helper()
 	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))`, chromedp.EvalAwaitPromise))
 	clip := browsertest.Eval[page.Viewport](b, 5*time.Second, `(() => {
-  const r = document.querySelector(`+jsString(selector)+`).getBoundingClientRect();
+  const r = document.querySelector(`+browsertest.JSString(selector)+`).getBoundingClientRect();
   const x = Math.max(0, Math.floor(r.left) - 12), y = Math.max(0, Math.floor(r.top + scrollY) - 12);
   return {x, y, width: Math.ceil(r.width) + 24, height: Math.ceil(r.height) + 24, scale: 1};
 })()`)
@@ -66,7 +57,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	b := browsertest.New(t)
 	srv := startConsole(t, "/")
 	file := filepath.Join(t.TempDir(), "payroll.csv")
-	if err := os.WriteFile(file, []byte(mixedUnitsCSV), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(fixture.MixedUnitsCSV), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
@@ -117,7 +108,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	}
 	b.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length === 5`)
 	id := browsertest.Eval[string](b, 5*time.Second, cellWith("30.50"))
-	if id == "" || !browsertest.Eval[bool](b, 5*time.Second, `document.getElementById(`+jsString(id)+`).classList.contains("cell-error")`) {
+	if id == "" || !browsertest.Eval[bool](b, 5*time.Second, `document.getElementById(`+browsertest.JSString(id)+`).classList.contains("cell-error")`) {
 		t.Errorf("the cell of 30.50 (%q) is not an error", id)
 	}
 	units := `document.querySelector('#review-reading li[data-name="units"]')`
@@ -173,7 +164,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 func TestConsoleWritesALowerCaseCurrencyColumnInCapitals(t *testing.T) {
 	b := browsertest.New(t)
 	srv := startConsole(t, "/")
-	file := writeTransfersXLSX(t, "payroll.xlsx", transferRows(30, 2, 17))
+	file := writeTransfersXLSX(t, "payroll.xlsx", fixture.Rows.List(30, 2, 17))
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
 	b.WaitFor(30*time.Second, "the console to start", interactive)
 	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))

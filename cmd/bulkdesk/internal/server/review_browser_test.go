@@ -3,7 +3,6 @@
 package server_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,84 +12,30 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/internal/fixture/xlsxbook"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/xuri/excelize/v2"
 )
 
-// transferRow is one row of a transfers workbook.
-type transferRow struct {
-	source, destination, currency string
-	amount                        int
-}
-
-// transferRows returns n transfers; those listed in bad have a lower-case
-// currency, which the contract refuses.
-func transferRows(n int, bad ...int) []transferRow {
-	isBad := make(map[int]bool)
-	for _, i := range bad {
-		isBad[i] = true
-	}
-	rows := make([]transferRow, n)
-	for i := range rows {
-		rows[i] = transferRow{source: fmt.Sprintf("10%05d", i%7), destination: fmt.Sprintf("20%05d", i), currency: "EUR", amount: 100 + 7*i}
-		if isBad[i] {
-			rows[i].currency = "eur"
-		}
-	}
-	return rows
-}
-
-// transfersHeader is the header of the transfers workbooks: field paths,
-// which map without a mapping step.
-var transfersHeader = []any{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount", "description"}
-
 // writeTransfersXLSX writes rows as a workbook with one sheet, Transfers.
-func writeTransfersXLSX(t testing.TB, name string, rows []transferRow) string {
+func writeTransfersXLSX(t testing.TB, name string, rows []fixture.Transfer) string {
 	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	const sheet = "Transfers"
-	f.SetSheetName("Sheet1", sheet)
-	sw, err := f.NewStreamWriter(sheet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sw.SetRow("A1", transfersHeader); err != nil {
-		t.Fatal(err)
-	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		if err := sw.SetRow(cell, []any{"110321", "managed_accounts", r.source, "managed_cards", r.destination, r.currency, r.amount, fmt.Sprintf("Salary %d", i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := f.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return browsertest.WriteFile(t, name, xlsxbook.Transfers("Transfers", rows))
 }
 
 // requestBodyOf is the request body rows make, as the console sends it:
 // compact, keys sorted.
-func requestBodyOf(t testing.TB, rows []transferRow) string {
+func requestBodyOf(t testing.TB, rows []fixture.Transfer) string {
 	t.Helper()
 	elements := make([]any, len(rows))
 	for i, r := range rows {
 		elements[i] = map[string]any{"requestBody": map[string]any{
 			"profileId":         "110321",
-			"source":            map[string]any{"type": "managed_accounts", "id": r.source},
-			"destination":       map[string]any{"type": "managed_cards", "id": r.destination},
-			"destinationAmount": map[string]any{"currency": r.currency, "amount": r.amount},
-			"description":       fmt.Sprintf("Salary %d", i),
+			"source":            map[string]any{"type": "managed_accounts", "id": r.Source},
+			"destination":       map[string]any{"type": "managed_cards", "id": r.Destination},
+			"destinationAmount": map[string]any{"currency": r.Currency, "amount": r.Amount},
+			"description":       r.Description,
 		}}
 	}
 	b, err := json.Marshal(elements)
@@ -103,13 +48,13 @@ func requestBodyOf(t testing.TB, rows []transferRow) string {
 // cellWith is a JavaScript expression: the id of the review table's first
 // cell whose text is text, or "".
 func cellWith(text string) string {
-	return `([...document.querySelectorAll("#grid td[id^=cell-]")].find(td => td.textContent.startsWith(` + jsString(text) + `)) || {id: ""}).id`
+	return `([...document.querySelectorAll("#grid td[id^=cell-]")].find(td => td.textContent.startsWith(` + browsertest.JSString(text) + `)) || {id: ""}).id`
 }
 
 func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 	b := browsertest.New(t)
 	srv := startConsole(t, "/")
-	rows := transferRows(40, 1, 3, 30)
+	rows := fixture.Rows.List(40, 1, 3, 30)
 	file := writeTransfersXLSX(t, "payroll.xlsx", rows)
 
 	b.Do(30*time.Second, chromedp.Navigate(srv.URL))
@@ -149,7 +94,7 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 	b.WaitFor(5*time.Second, "the cell editor", browsertest.ActiveElement+` === "#cell-editor"`)
 	b.Do(5*time.Second, chromedp.KeyEvent("EUR"), chromedp.KeyEvent(kb.Enter))
 	b.WaitFor(10*time.Second, "the count to drop", `document.getElementById("count-invalid").textContent === "2"`)
-	rows[30].currency = "EUR"
+	rows[30].Currency = "EUR"
 
 	// The filter shows the rows with errors only.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("errors-only")))
@@ -169,7 +114,7 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 		chromedp.Click(chromedp.ID("replace-all")),
 	)
 	b.WaitFor(10*time.Second, "every row valid", `document.getElementById("count-invalid").textContent === "0"`)
-	rows[1].currency, rows[3].currency = "EUR", "EUR"
+	rows[1].Currency, rows[3].Currency = "EUR", "EUR"
 
 	// The request body is exactly what would be sent.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("export-request")))
@@ -314,7 +259,7 @@ func TestConsoleWholeFlowFromTheKeyboard(t *testing.T) {
 	// Arrow keys move between cells.
 	before := browsertest.Eval[string](b, 5*time.Second, browsertest.ActiveElement)
 	b.Do(5*time.Second, chromedp.KeyEvent(kb.ArrowLeft))
-	b.WaitFor(5*time.Second, "the focus on the cell to the left", browsertest.ActiveElement+` !== `+jsString(before)+` && `+browsertest.ActiveElement+`.startsWith("#cell-")`)
+	b.WaitFor(5*time.Second, "the focus on the cell to the left", browsertest.ActiveElement+` !== `+browsertest.JSString(before)+` && `+browsertest.ActiveElement+`.startsWith("#cell-")`)
 
 	// The filter and the export, by keyboard.
 	tabTo(t, b, "errors-only")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -35,7 +36,7 @@ func TestReviewScreenshot(t *testing.T) {
 
 	// Rows 4 and 11 have a lower-case currency, row 7 no amount, and row
 	// 9 repeats row 8.
-	rows := transferRows(200, 2, 9)
+	rows := fixture.Rows.List(200, 2, 9)
 	rows[7] = rows[6]
 	file := writeTransfersXLSX(t, "payroll-june.xlsx", rows)
 	editCells(t, file, "Transfers", map[string]any{"G7": nil, "H9": "Salary 6"})
@@ -54,7 +55,7 @@ func TestReviewScreenshot(t *testing.T) {
 	total := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#totals tbody td.amount").textContent`)
 	b.Do(10*time.Second,
 		chromedp.SendKeys(chromedp.ID("expected-count"), "200"),
-		chromedp.SendKeys(chromedp.ID("expected-total"), expectedTotal(t, total, rows[5].amount)),
+		chromedp.SendKeys(chromedp.ID("expected-total"), expectedTotal(t, total, rows[5].Amount)),
 	)
 	b.WaitFor(10*time.Second, "the count to match", `document.querySelector("#count-check.control-ok") !== null`)
 	b.WaitFor(10*time.Second, "the total to differ", `document.querySelector("#total-check.control-bad") !== null`)
