@@ -3,7 +3,7 @@ package schema_test
 import (
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 

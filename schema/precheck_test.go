@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
-	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 

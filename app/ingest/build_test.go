@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
-	"github.com/bulkdesk/bulkdesk/internal/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // startSandboxCommand runs "bulkdesk sandbox" in-process on a free port

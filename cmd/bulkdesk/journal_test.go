@@ -19,10 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/journalstore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // TestTwoSubmitsOnOneJournalKeepEveryRecord runs two submit processes at

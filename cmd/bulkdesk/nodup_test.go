@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // TestNoDuplicatesUnderFaults submits a 3-chunk request 100 times, two

@@ -3,9 +3,9 @@ package jobs_test
 import (
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture/xlsxbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
-	"github.com/bulkdesk/bulkdesk/internal/fixture/xlsxbook"
 )
 
 // BenchmarkOpenXLSX times the worker's part of the first review of a

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/xuri/excelize/v2"
 )
 

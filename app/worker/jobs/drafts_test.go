@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
-	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // withDrafts makes a server keep its drafts in store, as the browser's

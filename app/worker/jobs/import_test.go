@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 	"github.com/xuri/excelize/v2"
 )
 

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // statement returns the statement of a decision, or a zero one.

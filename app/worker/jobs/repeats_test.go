@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 func (h *harness) submitAnswering(plan, answer string) worker.Submitted {

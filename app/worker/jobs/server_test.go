@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // harness runs a Server in the background and collects what it posts.

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
-	"github.com/bulkdesk/bulkdesk/internal/fakeapi"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 // conn is a connection to the fake API.

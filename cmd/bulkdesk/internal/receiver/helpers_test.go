@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
 )
 
 const testKey = "test-webhook-key-d41d8cd98f00"

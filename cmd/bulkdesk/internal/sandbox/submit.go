@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture/xlsxbook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/bulkdesk/bulkdesk/internal/fixture"
-	"github.com/bulkdesk/bulkdesk/internal/fixture/xlsxbook"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
