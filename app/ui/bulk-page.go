@@ -218,7 +218,13 @@ func (p *bulkPage) renderConfirm() app.UI {
 		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Text(totalsText(t))
 	}
 	return app.Dialog().ID("execute-confirm").Class("dialog").Aria("labelledby", "execute-confirm-title").
-		On("close", func(ctx app.Context, e app.Event) { p.confirming = false }).
+		// A close event arrives after its dialog closed, and may come
+		// after the dialog was opened again: only a closed dialog is.
+		On("close", func(ctx app.Context, e app.Event) {
+			if !ctx.JSSrc().Get("open").Bool() {
+				p.confirming = false
+			}
+		}).
 		Body(
 			app.H3().ID("execute-confirm-title").Text("Execute bulk "+b.BulkID+"?"),
 			app.Dl().Class("facts").Body(

@@ -45,7 +45,14 @@ func (b *Browser) Downloaded(timeout time.Duration, dir, name string) []byte {
 			for _, e := range entries {
 				names = append(names, e.Name())
 			}
-			b.tb.Fatalf("no download %s within %v; the folder holds %q%s", name, timeout, names, b.problemList())
+			b.shootFailure()
+			said := ""
+			ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+			if v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("announcer") || {textContent: ""}).textContent`)); err == nil {
+				said = v
+			}
+			cancel()
+			b.tb.Fatalf("no download %s within %v; the folder holds %q; the page announced %q%s", name, timeout, names, said, b.problemList())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -116,7 +116,9 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 	b.WaitFor(10*time.Second, "every row valid", `document.getElementById("count-invalid").textContent === "0"`)
 	rows[1].Currency, rows[3].Currency = "EUR", "EUR"
 
-	// The request body is exactly what would be sent.
+	// The request body is exactly what would be sent. (The page settles
+	// first: a click lands where the button is when it is measured.)
+	b.WaitFor(30*time.Second, "every job's answer", `document.documentElement.dataset.jobsInFlight === "0"`)
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("export-request")))
 	body := b.Downloaded(30*time.Second, downloads, "payroll.request.json")
 	if got, want := string(body), requestBodyOf(t, rows); got != want {
