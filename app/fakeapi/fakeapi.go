@@ -48,6 +48,10 @@ type API struct {
 	// Gate, when set, holds every submission until it is closed; a caller
 	// who gives up meanwhile sees a dropped connection.
 	Gate chan struct{}
+	// Held, when set, is told when a submission waits at Gate, as long as
+	// it has room (make it with a buffer of 1): a test learns the request
+	// is in flight without waiting a while.
+	Held chan struct{}
 
 	mu         sync.Mutex
 	byRef      map[string]string // idempotency-ref → bulk id
@@ -257,6 +261,10 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // idempotency-ref with the same 201.
 func (a *API) submit(w http.ResponseWriter, r *http.Request) {
 	if a.Gate != nil {
+		select {
+		case a.Held <- struct{}{}: // nil, or full: no one is told
+		default:
+		}
 		select {
 		case <-a.Gate:
 		case <-r.Context().Done():

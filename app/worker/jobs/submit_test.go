@@ -177,13 +177,17 @@ func TestARefusalNamesTheRowsAndKeepsTheWork(t *testing.T) {
 
 func TestAnInterruptedSubmissionResumesWithItsRefs(t *testing.T) {
 	api := fakeapi.New()
-	api.Gate = make(chan struct{})
+	api.Gate, api.Held = make(chan struct{}), make(chan struct{}, 1)
 	h := newHarness(t, withAPI(api))
 	doc := h.load(fixture.Transfers(25))
 	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
 	id := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// While the first request hangs, the operator stops.
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-api.Held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first request did not reach the API within 10s")
+	}
 	h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel})
 	if e := h.failure(id); e.Code != worker.CodeCanceled {
 		t.Fatalf("stopping gave %+v", e)
