@@ -8,7 +8,7 @@ const CurrentDocumentState = "current-document"
 const SubmitPath = "/submit"
 
 // CurrentDocument is the document the review screen hands to the submit
-// page: the worker keeps its elements (jobs.Document, named by ID); this
+// page: the worker keeps its elements (a jobs.LoadedFile, named by ID); this
 // is what the page shows about it before asking the worker for more.
 type CurrentDocument struct {
 	// ID names the document in the worker's jobs.

@@ -61,5 +61,5 @@ func (c *Call) post(p worker.Progress, now time.Time) {
 	}
 }
 
-// Documents are the requests jobs have loaded.
-func (c *Call) Documents() *Documents { return c.server.documents }
+// Files are the files jobs have loaded.
+func (c *Call) Files() *LoadedFiles { return c.server.documents }

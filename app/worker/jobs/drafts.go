@@ -58,7 +58,7 @@ func (s *Server) drafts(ctx context.Context) draft.Store {
 }
 
 // draftOf returns what a Summary says of d's draft.
-func (s *Server) draftOf(d *Document) worker.DraftState {
+func (s *Server) draftOf(d *LoadedFile) worker.DraftState {
 	st := &s.draft
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -70,7 +70,7 @@ func (s *Server) draftOf(d *Document) worker.DraftState {
 
 // beginDraft starts the draft of a document just opened, replacing any
 // other.
-func (s *Server) beginDraft(ctx context.Context, d *Document, req worker.Open, data []byte) {
+func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req worker.Open, data []byte) {
 	store := s.drafts(ctx)
 	st := &s.draft
 	meta := draft.Meta{Open: req, Limits: s.limits.Texts()}
@@ -92,7 +92,7 @@ func (s *Server) beginDraft(ctx context.Context, d *Document, req worker.Open, d
 // recordDraft adds op to the draft when it is of d's. reread says the op
 // read the file's table again, which throws the edits made to the table
 // before away: those leave the log.
-func (s *Server) recordDraft(ctx context.Context, d *Document, op draft.Op, reread bool) {
+func (s *Server) recordDraft(ctx context.Context, d *LoadedFile, op draft.Op, reread bool) {
 	// A canceled job still changed the document: its op is stored.
 	ctx = context.WithoutCancel(ctx)
 	st := &s.draft
@@ -174,7 +174,7 @@ func (s *Server) restoreDraft(c *Call) (any, error) {
 	id := s.draft.doc
 	s.draft.mu.Unlock()
 	if id != 0 {
-		if d, err := c.Documents().Get(id); err == nil {
+		if d, err := c.Files().Get(id); err == nil {
 			return s.restored(c, d)
 		}
 	}
@@ -217,7 +217,7 @@ func errorText(err error) string {
 }
 
 // restored describes the draft's document as it stands.
-func (s *Server) restored(c *Call, d *Document) (worker.Restored, error) {
+func (s *Server) restored(c *Call, d *LoadedFile) (worker.Restored, error) {
 	p, err := s.finish(c, d, false, false)
 	if err != nil {
 		return worker.Restored{}, err
@@ -228,7 +228,7 @@ func (s *Server) restored(c *Call, d *Document) (worker.Restored, error) {
 // replay opens a draft's file again and applies its ops in order. An op
 // that failed when the operator made it fails the same way again, and
 // leaves the document as it left it then: its error is not the replay's.
-func (s *Server) replay(c *Call, dr *draft.Draft) (*Document, error) {
+func (s *Server) replay(c *Call, dr *draft.Draft) (*LoadedFile, error) {
 	ctx := c.Context()
 	if _, err := s.setLimits(dr.Meta.Limits, nil); err != nil {
 		return nil, err

@@ -275,7 +275,7 @@ func TestTheDocumentOffersWhatASubmissionNeeds(t *testing.T) {
 		if err := c.Decode(&id); err != nil {
 			return nil, err
 		}
-		d, err := c.Documents().Get(id)
+		d, err := c.Files().Get(id)
 		if err != nil {
 			return nil, err
 		}

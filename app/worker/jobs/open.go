@@ -38,8 +38,8 @@ func (s *Server) open(c *Call) (any, error) {
 
 // openDocument opens a file's bytes (or req.Text) as a new document and
 // describes how it is read, built already when req.Auto allows.
-func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*Document, worker.Prepared, error) {
-	d := &Document{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
+func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*LoadedFile, worker.Prepared, error) {
+	d := &LoadedFile{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
 	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter}
 	if req.Text != "" && d.FileName == "" {
 		d.FileName = "Pasted rows"
@@ -54,7 +54,7 @@ func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*Document,
 	if err := s.read(c, d); err != nil {
 		return nil, worker.Prepared{}, err
 	}
-	c.Documents().Add(d)
+	c.Files().Add(d)
 	if err := s.readTable(c, d, ""); err != nil {
 		return nil, worker.Prepared{}, err
 	}
@@ -71,7 +71,7 @@ func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*Document,
 // finish describes how a document is read and builds it when asked to
 // (build), when it is a request body, which needs no more choices once
 // its kind is known, or when asked to if nothing needs confirming (auto).
-func (s *Server) finish(c *Call, d *Document, auto, build bool) (worker.Prepared, error) {
+func (s *Server) finish(c *Call, d *LoadedFile, auto, build bool) (worker.Prepared, error) {
 	p := s.prepared(d)
 	request := d.file != nil && d.file.IsRequest()
 	if d.review == nil && d.Kind != nil && (build || request || auto && p.Ready) {
@@ -93,7 +93,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Documents().Get(req.Document)
+	d, err := c.Files().Get(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 }
 
 // prepareDocument changes how d is read as req asks.
-func (s *Server) prepareDocument(c *Call, d *Document, req worker.Prepare) (worker.Prepared, error) {
+func (s *Server) prepareDocument(c *Call, d *LoadedFile, req worker.Prepare) (worker.Prepared, error) {
 	if err := savedReading(d, &req); err != nil {
 		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
@@ -192,7 +192,7 @@ func (s *Server) prepareDocument(c *Call, d *Document, req worker.Prepare) (work
 // savedReading makes a saved mapping's sheet, encoding and delimiter part
 // of the request, unless the request names its own: a mapping file
 // restores how the file was read, not only its columns.
-func savedReading(d *Document, req *worker.Prepare) error {
+func savedReading(d *LoadedFile, req *worker.Prepare) error {
 	if req.SavedMapping == "" || d.file == nil {
 		return nil
 	}
@@ -223,13 +223,13 @@ func savedReading(d *Document, req *worker.Prepare) error {
 
 // reread reports whether a Prepare asks to read the file again with
 // another encoding or delimiter.
-func reread(d *Document, req worker.Prepare) bool {
+func reread(d *LoadedFile, req worker.Prepare) bool {
 	return req.Encoding != "" && req.Encoding != d.opts.Encoding || req.Delimiter != "" && req.Delimiter != d.opts.Delimiter
 }
 
 // applyMapping applies the header row, mapping and settings a Prepare
 // asks for; any of them makes the built document stale.
-func (s *Server) applyMapping(d *Document, req worker.Prepare) error {
+func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare) error {
 	if d.im == nil {
 		if req.HeaderRow > 0 || len(req.Columns) > 0 || req.SavedMapping != "" || req.Settings != nil || len(req.Chosen) > 0 {
 			return errors.New("choose the kind before the columns")
@@ -320,7 +320,7 @@ func lookupKind(id string, backOffice bool) (*schema.Kind, error) {
 // read opens the document's bytes or text. A JSON file that does not
 // parse becomes a request with one problem saying where; any other file
 // that cannot be read is an error naming the place at fault.
-func (s *Server) read(c *Call, d *Document) error {
+func (s *Server) read(c *Call, d *LoadedFile) error {
 	var f *ingest.File
 	var err error
 	if d.text != "" {
@@ -342,7 +342,7 @@ func (s *Server) read(c *Call, d *Document) error {
 }
 
 // notJSON is the document of a JSON file that does not parse.
-func notJSON(d *Document, syntax *schema.SyntaxError) *review.Document {
+func notJSON(d *LoadedFile, syntax *schema.SyntaxError) *review.Document {
 	k := d.Kind
 	if k == nil {
 		k = schema.Kinds()[0]
@@ -361,7 +361,7 @@ func notJSON(d *Document, syntax *schema.SyntaxError) *review.Document {
 // the kind is known. sheet is the operator's pick; "" chooses the sheet
 // whose headers best fit the kind when it is known, else reads the
 // default sheet.
-func (s *Server) readTable(c *Call, d *Document, sheet string) error {
+func (s *Server) readTable(c *Call, d *LoadedFile, sheet string) error {
 	if d.file == nil || d.file.IsRequest() {
 		return nil
 	}
@@ -390,7 +390,7 @@ func (s *Server) readTable(c *Call, d *Document, sheet string) error {
 
 // chooseKind suggests kinds from the file's headers or fields, and takes
 // the best when the operator chose none.
-func (s *Server) chooseKind(c *Call, d *Document) error {
+func (s *Server) chooseKind(c *Call, d *LoadedFile) error {
 	switch {
 	case d.table != nil:
 		d.suggestions = suggestForTable(d.table, s.validator)
@@ -423,7 +423,7 @@ func (s *Server) chooseKind(c *Call, d *Document) error {
 // of a workbook whose first sheet tells none (a cover or a summary): the
 // suggestions of the one sheet whose headers fit a kind best, or those
 // given when no single sheet does.
-func (s *Server) suggestFromOtherSheets(d *Document, given []worker.KindSuggestion) []worker.KindSuggestion {
+func (s *Server) suggestFromOtherSheets(d *LoadedFile, given []worker.KindSuggestion) []worker.KindSuggestion {
 	if d.file == nil || d.file.Format != ingest.XLSX || d.table.Reading.Sheet.How == reading.Chosen {
 		return given
 	}
@@ -457,7 +457,7 @@ func (s *Server) suggestFromOtherSheets(d *Document, given []worker.KindSuggesti
 // sheetForKind reads again, once the kind is known, the sheet whose
 // headers best fit it, unless the operator picked the sheet, and
 // prepares the import.
-func (s *Server) sheetForKind(c *Call, d *Document) error {
+func (s *Server) sheetForKind(c *Call, d *LoadedFile) error {
 	if d.table == nil || d.Kind == nil {
 		return nil
 	}
@@ -482,7 +482,7 @@ func (s *Server) sheetForKind(c *Call, d *Document) error {
 }
 
 // buildDocument builds and validates the document's elements.
-func (s *Server) buildDocument(c *Call, d *Document) error {
+func (s *Server) buildDocument(c *Call, d *LoadedFile) error {
 	if d.file != nil && d.file.IsRequest() {
 		return s.buildRequest(c, d)
 	}
@@ -507,7 +507,7 @@ func (s *Server) buildDocument(c *Call, d *Document) error {
 // buildRequest validates a JSON request body: the file's text the first
 // time, which also finds keys written twice, and its elements as edited
 // when the operator changes the kind afterwards.
-func (s *Server) buildRequest(c *Call, d *Document) error {
+func (s *Server) buildRequest(c *Call, d *LoadedFile) error {
 	doc, _, _ := d.file.Request()
 	elements, _ := doc.([]any)
 	progress := func(done, total int) {

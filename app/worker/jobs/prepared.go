@@ -12,7 +12,7 @@ import (
 const samples = 3
 
 // prepared describes how a document will be read, for the page.
-func (s *Server) prepared(d *Document) worker.Prepared {
+func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	p := worker.Prepared{
 		Document:      d.ID,
 		FileName:      d.FileName,
@@ -98,7 +98,7 @@ func (s *Server) prepared(d *Document) worker.Prepared {
 
 // settingsMatter says which settings change how the file reads: those of
 // the amount and date columns it maps.
-func settingsMatter(d *Document, examples []worker.Example) []string {
+func settingsMatter(d *LoadedFile, examples []worker.Example) []string {
 	var out []string
 	add := func(s string) {
 		for _, x := range out {

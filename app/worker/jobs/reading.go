@@ -16,7 +16,7 @@ var settingNames = []string{"amounts", "decimal", "group", "dates", "currency"}
 // review's header and the confirmation before a submission; nil for a
 // JSON request body, which is read as it is. currencies are the ones the
 // document's amounts are in, the first known one writing the examples.
-func (d *Document) statements(currencies []string) []reading.Statement {
+func (d *LoadedFile) statements(currencies []string) []reading.Statement {
 	if d.im == nil {
 		return nil
 	}
@@ -26,7 +26,7 @@ func (d *Document) statements(currencies []string) []reading.Statement {
 // currency is the currency the statements write their examples in: the
 // one the settings name, else the first known of currencies, else the
 // first an example of an amount is read in; "" (EUR) when none is known.
-func (d *Document) currency(currencies []string, examples []worker.Example) string {
+func (d *LoadedFile) currency(currencies []string, examples []worker.Example) string {
 	if d.im != nil {
 		if c := d.im.Settings().Currency; c != "" {
 			return c

@@ -28,7 +28,7 @@ func (s *Server) build(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Documents().Get(req.Document)
+	d, err := c.Files().Get(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (s *Server) build(c *Call) (any, error) {
 
 // summary returns the counts, totals, columns and first problems of a
 // built document.
-func (s *Server) summary(d *Document) worker.Summary {
+func (s *Server) summary(d *LoadedFile) worker.Summary {
 	rd := d.review
 	sum := rd.Summary()
 	out := worker.Summary{
@@ -100,7 +100,7 @@ func (s *Server) rows(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Documents().built(req.Document)
+	d, err := c.Files().built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (s *Server) edit(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Documents().built(req.Document)
+	d, err := c.Files().built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -154,10 +154,10 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	var d *Document
+	var d *LoadedFile
 	if req.Document != 0 {
 		var err error
-		if d, err = c.Documents().built(req.Document); err != nil {
+		if d, err = c.Files().built(req.Document); err != nil {
 			return nil, err
 		}
 	}
@@ -170,7 +170,7 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 	s.draft.mu.Lock()
 	doc := s.draft.doc
 	s.draft.mu.Unlock()
-	if dd, err := c.Documents().Get(doc); err == nil {
+	if dd, err := c.Files().Get(doc); err == nil {
 		s.recordDraft(c.Context(), dd, draft.Op{Limits: &worker.AmountLimits{Limits: req.Limits}}, false)
 	}
 	if d != nil {
@@ -182,7 +182,7 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 
 // setLimits reads amount limits and uses them, checking d again when
 // it is not nil.
-func (s *Server) setLimits(texts []string, d *Document) (worker.AmountLimitsSet, error) {
+func (s *Server) setLimits(texts []string, d *LoadedFile) (worker.AmountLimitsSet, error) {
 	limits := make(ingest.AmountLimits, len(texts))
 	for _, text := range texts {
 		if strings.TrimSpace(text) == "" {
@@ -210,7 +210,7 @@ func (s *Server) replace(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Documents().built(req.Document)
+	d, err := c.Files().built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func (s *Server) replace(c *Call) (any, error) {
 }
 
 // replaceIn runs a find-and-replace, or capitals, on a built document.
-func (s *Server) replaceIn(d *Document, req worker.Replace) (int, error) {
+func (s *Server) replaceIn(d *LoadedFile, req worker.Replace) (int, error) {
 	if req.UpperCase {
 		return upperCase(d.review, req.Column)
 	}
@@ -269,7 +269,7 @@ func (s *Server) nextProblem(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Documents().built(req.Document)
+	d, err := c.Files().built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +290,7 @@ func (s *Server) problems(c *Call) (any, error) {
 	if req.Offset < 0 || req.Limit <= 0 {
 		return nil, worker.Errorf(worker.CodeBadRequest, "a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit)
 	}
-	d, err := c.Documents().built(req.Document)
+	d, err := c.Files().built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func (s *Server) export(c *Call) (any, error) {
 	if req.What == worker.ExportMapping {
 		return exportMapping(c, req.Document)
 	}
-	d, err := c.Documents().built(req.Document)
+	d, err := c.Files().built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +363,7 @@ func (s *Server) export(c *Call) (any, error) {
 // settings it reads with and its sheet, or its encoding and delimiter,
 // to reuse with the next file of the same shape.
 func exportMapping(c *Call, id int) (any, error) {
-	d, err := c.Documents().Get(id)
+	d, err := c.Files().Get(id)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ type Server struct {
 	post       func(worker.Message)
 	jobs       map[string]Func
 	concurrent map[string]bool
-	documents  *Documents
+	documents  *LoadedFiles
 	validator  *schema.Validator
 	submit     *submitState
 	totals     totalsCache
@@ -79,7 +79,7 @@ func NewServer(post func(worker.Message)) *Server {
 		post:       post,
 		jobs:       make(map[string]Func),
 		concurrent: make(map[string]bool),
-		documents:  NewDocuments(2),
+		documents:  NewLoadedFiles(2),
 		validator:  schema.Default(),
 		wake:       make(chan struct{}, 1),
 		canceled:   make(map[int]bool),

@@ -145,7 +145,7 @@ func (s *Server) prepareSubmission(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	doc, err := c.Documents().Get(req.Document)
+	doc, err := c.Files().Get(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 
 // planSubmission plans doc as req asks; the plan is nil when nothing can
 // be sent, and out.Blocked says why.
-func planSubmission(doc *Document, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
+func planSubmission(doc *LoadedFile, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
 	elements, report := doc.Elements(), doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
 		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil

@@ -23,7 +23,7 @@ func (s *Server) asideWorkbook(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	doc, err := c.Documents().Get(req.Document)
+	doc, err := c.Files().Get(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s *Server) asideWorkbook(c *Call) (any, error) {
 
 // placeNote names where an element was in the operator's file, first in
 // its note: the workbook's own rows are numbered afresh.
-func placeNote(doc *Document, i int) string {
+func placeNote(doc *LoadedFile, i int) string {
 	if sheet, row := doc.Origin(i); sheet != "" {
 		return fmt.Sprintf("(was %s row %d) ", sheet, row)
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// A Document is a file a job has loaded, kept for the jobs that follow:
+// A LoadedFile is a file a job has loaded, kept for the jobs that follow:
 // how it is read (the file, the sheet's table, the import with its mapping
 // and settings) and, once built, the elements under review with their
 // problems and edits.
-type Document struct {
+type LoadedFile struct {
 	ID         int
 	Kind       *schema.Kind
 	BackOffice bool
@@ -42,12 +42,12 @@ type Document struct {
 
 // Built reports whether the document's elements are built, and so whether
 // Elements, Report and Origin have anything to say.
-func (d *Document) Built() bool { return d.review != nil }
+func (d *LoadedFile) Built() bool { return d.review != nil }
 
 // Elements returns the request's elements as they would be sent, in file
 // order, with the operator's edits: the request body's array. It is nil
 // before the document is built.
-func (d *Document) Elements() []any {
+func (d *LoadedFile) Elements() []any {
 	if d.review == nil {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (d *Document) Elements() []any {
 // Report returns the problems of the built document, each at its element
 // and, for a spreadsheet or CSV file, its sheet, row and column. It is nil
 // before the document is built.
-func (d *Document) Report() *schema.Report {
+func (d *LoadedFile) Report() *schema.Report {
 	if d.review == nil {
 		return nil
 	}
@@ -67,7 +67,7 @@ func (d *Document) Report() *schema.Report {
 // Origin returns the file row of element i: the sheet and row number of a
 // spreadsheet or CSV file, or "" and i for an element of a JSON request
 // body.
-func (d *Document) Origin(i int) (sheet string, row int) {
+func (d *LoadedFile) Origin(i int) (sheet string, row int) {
 	if d.review == nil {
 		return "", i
 	}
@@ -75,23 +75,23 @@ func (d *Document) Origin(i int) (sheet string, row int) {
 }
 
 // Review returns the built document, or nil.
-func (d *Document) Review() *review.Document { return d.review }
+func (d *LoadedFile) Review() *review.Document { return d.review }
 
-// Documents keeps the most recently loaded documents: an operator works on
+// LoadedFiles keeps the most recently loaded files: an operator works on
 // one file at a time, and each may hold 10,000 elements.
-type Documents struct {
+type LoadedFiles struct {
 	mu   sync.Mutex
 	keep int
 	next int
-	docs []*Document
+	docs []*LoadedFile
 }
 
-// NewDocuments returns a store that keeps the last keep documents.
-func NewDocuments(keep int) *Documents { return &Documents{keep: keep} }
+// NewLoadedFiles returns a store that keeps the last keep files.
+func NewLoadedFiles(keep int) *LoadedFiles { return &LoadedFiles{keep: keep} }
 
 // Add stores d under a new id, dropping the oldest document when full, and
 // returns the id.
-func (s *Documents) Add(d *Document) int {
+func (s *LoadedFiles) Add(d *LoadedFile) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
@@ -104,7 +104,7 @@ func (s *Documents) Add(d *Document) int {
 }
 
 // Get returns the document with the given id.
-func (s *Documents) Get(id int) (*Document, error) {
+func (s *LoadedFiles) Get(id int) (*LoadedFile, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, d := range s.docs {
@@ -116,7 +116,7 @@ func (s *Documents) Get(id int) (*Document, error) {
 }
 
 // built returns the document with the given id, which must be built.
-func (s *Documents) built(id int) (*Document, error) {
+func (s *LoadedFiles) built(id int) (*LoadedFile, error) {
 	d, err := s.Get(id)
 	if err != nil {
 		return nil, err
