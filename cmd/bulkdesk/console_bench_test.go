@@ -28,7 +28,7 @@ func BenchmarkConsoleSubmit10kTransfers(b *testing.B) {
 	base := startServe(b, "-sandbox").URL
 	br := browsertest.New(b)
 	br.Do(30*time.Second, chromedp.Navigate(base))
-	waitShowing(b, br, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(b, br, 60*time.Second, "the console to start", browsertest.Interactive)
 	waitShowing(b, br, 2*time.Minute, "the worker to warm up", `performance.getEntriesByName("bulkdesk:worker-warm").length > 0`)
 	var validate, prepare, submit []float64
 	size := 0
@@ -39,10 +39,10 @@ func BenchmarkConsoleSubmit10kTransfers(b *testing.B) {
 			validate = append(validate, browsertest.Eval[float64](br, 5*time.Second, browsertest.MarkGap("bulkdesk:file-chosen", "bulkdesk:result-shown")))
 			prepare = append(prepare, browsertest.Eval[float64](br, 5*time.Second, browsertest.MarkGap("bulkdesk:submit-opened", "bulkdesk:confirm-shown")))
 			size, _ = strconv.Atoi(browsertest.Eval[string](br, 5*time.Second, `document.getElementById("confirm-size").dataset.bytes`))
-			br.Do(5*time.Second, click("#confirm-submit"))
+			br.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 			waitShowing(b, br, 2*time.Minute, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 			submit = append(submit, browsertest.Eval[float64](br, 5*time.Second, browsertest.MarkGap("bulkdesk:submit-start", "bulkdesk:submit-done")))
-			br.Do(10*time.Second, click(`nav a[href="/"]`))
+			br.Do(10*time.Second, browsertest.Press(`nav a[href="/"]`))
 			waitShowing(b, br, 10*time.Second, "the Import page", `document.getElementById("request-file") !== null`)
 		}
 	}

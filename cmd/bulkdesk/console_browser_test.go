@@ -58,21 +58,6 @@ func writeTransfersFile(t testing.TB, name string, n int, failing ...int) (path 
 	return browsertest.WriteFile(t, name, run.Body(n)), run.Total(n)
 }
 
-// Expressions and actions the tests share.
-const (
-	consoleUp = `performance.getEntriesByName("bulkdesk:interactive").length > 0`
-	validated = `document.querySelector('#result[data-state="done"]') !== null`
-)
-
-// pick sets a select's value as the operator's choice does.
-func pick(id, value string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const s = document.getElementById(` + browsertest.JSString(id) + `);
-  s.value = ` + browsertest.JSString(value) + `;
-  s.dispatchEvent(new Event("change", {bubbles: true}));
-})()`)
-}
-
 // waitShowing waits for expr like Browser.WaitFor; when it times out, the
 // failure also shows the text of the main content, which says why.
 func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, what, expr string) {
@@ -87,22 +72,18 @@ func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, wh
 	}
 }
 
-func click(selector string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + browsertest.JSString(selector) + `).click()`)
-}
-
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.
 func loadFile(t testing.TB, b *browsertest.Browser, kind, path string) {
-	b.Do(10*time.Second, pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
-	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), validated+` && document.getElementById("result-title").textContent === `+browsertest.JSString(filepath.Base(path)))
-	b.Do(5*time.Second, click("#submit-file"))
+	b.Do(10*time.Second, browsertest.Pick("kind", kind), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{path}))
+	waitShowing(t, b, 60*time.Second, "the validation of "+filepath.Base(path), browsertest.ReviewShown+` && document.getElementById("result-title").textContent === `+browsertest.JSString(filepath.Base(path)))
+	b.Do(5*time.Second, browsertest.Press("#submit-file"))
 	waitShowing(t, b, 60*time.Second, "the confirmation step", `document.querySelector('#submission[data-step="confirm"]') !== null`)
 }
 
 // openBulk follows the link to a bulk and waits for its page.
 func openBulk(t testing.TB, b *browsertest.Browser, id string) {
-	b.Do(5*time.Second, click(`a[data-bulk="`+id+`"]`))
+	b.Do(5*time.Second, browsertest.Press(`a[data-bulk="`+id+`"]`))
 	waitShowing(t, b, 30*time.Second, "the page of bulk "+id, `document.querySelector('#bulk[data-bulk="`+id+`"]') !== null`)
 }
 
@@ -112,14 +93,14 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 	b := browsertest.New(t)
 	downloads := b.AllowDownloads()
 	b.Do(30*time.Second, chromedp.Navigate(base+"settings"))
-	waitShowing(t, b, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
 
 	// The sandbox's connection is prefilled and says it is the sandbox.
 	waitShowing(t, b, 10*time.Second, "the sandbox notice", `document.getElementById("sandbox-notice") !== null`)
 	if key := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("api-key").value`); key != sandbox.DefaultAPIKey {
 		t.Errorf("the api-key field holds %q", key)
 	}
-	b.Do(5*time.Second, click("#test-connection"))
+	b.Do(5*time.Second, browsertest.Press("#test-connection"))
 	waitShowing(t, b, 30*time.Second, "the connection test", `document.getElementById("test-result") !== null`)
 	// Nothing of the credentials is kept beyond the page's memory.
 	if kept := browsertest.Eval[int](b, 5*time.Second, `localStorage.length + sessionStorage.length`); kept != 0 {
@@ -128,7 +109,7 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 
 	// A valid request of 1,000 transfers: confirmed, submitted, executed,
 	// watched to COMPLETED.
-	b.Do(10*time.Second, click(`nav a[href="/"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/"]`))
 	waitShowing(t, b, 10*time.Second, "the Import page", `document.getElementById("request-file") !== null`)
 	good, total := writeTransfersFile(t, "payroll.json", 1000)
 	loadFile(t, b, "transfers", good)
@@ -144,7 +125,7 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 	if n := len(mustList(t, api)); n != 0 {
 		t.Fatalf("the sandbox holds %d bulks before the confirmation", n)
 	}
-	b.Do(5*time.Second, click("#confirm-submit"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	bulks := mustList(t, api)
 	if len(bulks) != 1 || bulks[0].SubmittedItemsCount != 1000 {
@@ -166,18 +147,18 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 
 	// A request with two elements the sandbox declines ends
 	// PARTIALLY_COMPLETED, its failed operations shown at their elements.
-	b.Do(10*time.Second, click(`nav a[href="/"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/"]`))
 	waitShowing(t, b, 10*time.Second, "the Import page", `document.getElementById("request-file") !== null`)
 	mixed, _ := writeTransfersFile(t, "mixed.json", 40, 7, 31)
 	loadFile(t, b, "transfers", mixed)
-	b.Do(5*time.Second, click("#confirm-submit"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	id := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
 	openBulk(t, b, id)
-	b.Do(5*time.Second, pick("execute-mode", "ON_FAILURE_CONTINUE"))
+	b.Do(5*time.Second, browsertest.Pick("execute-mode", "ON_FAILURE_CONTINUE"))
 	confirmExecute(t, b)
 	waitShowing(t, b, 60*time.Second, "the bulk to end", `document.getElementById("bulk").dataset.status === "PARTIALLY_COMPLETED"`)
-	b.Do(5*time.Second, pick("operation-status", "FAILED"))
+	b.Do(5*time.Second, browsertest.Pick("operation-status", "FAILED"))
 	waitShowing(t, b, 30*time.Second, "the failed operations", `document.querySelectorAll('#operations-table tbody tr').length === 2 && [...document.querySelectorAll('#operations-table tbody tr')].every(tr => tr.dataset.status === "FAILED")`)
 	places := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#operations-table .operation-place")].map(td => td.textContent)`)
 	if !slices.Equal(places, []string{"element 7", "element 31"}) {
@@ -189,7 +170,7 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 
 	// The result workbook: every element with its bulk and state, the
 	// failed ones first, ready to fix.
-	b.Do(5*time.Second, click("#result-workbook"))
+	b.Do(5*time.Second, browsertest.Press("#result-workbook"))
 	data := b.Downloaded(60*time.Second, downloads, "mixed-results.xlsx")
 	f, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
@@ -215,7 +196,7 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	api := sandboxClient(t, base)
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(base))
-	waitShowing(t, b, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
 	file, _ := writeTransfersFile(t, "big.json", 12000)
 	loadFile(t, b, "transfers", file)
 	if got := text(b, "#confirm-bulks"); got != "2" {
@@ -229,10 +210,10 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	// those reads pass.
 	armFaults(t, base, `{"pass": 2, "drop": 1}`)
 	armFaults(t, base, `{"rateLimit": 5}`)
-	b.Do(5*time.Second, click("#confirm-submit"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "a retry with the same ref", `(document.getElementById("submit-detail") || {}).textContent?.includes("trying again")`)
 	b.Do(30*time.Second, chromedp.Reload())
-	waitShowing(t, b, 60*time.Second, "the console to start again", consoleUp)
+	waitShowing(t, b, 60*time.Second, "the console to start again", browsertest.Interactive)
 
 	// The journal survived the reload and offers to resume.
 	waitShowing(t, b, 30*time.Second, "the interrupted submission", `document.querySelector('#journal tr[data-interrupted="true"] button[id^="resume-"]') !== null`)
@@ -240,7 +221,7 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	if n := len(mustList(t, api)); n != 1 {
 		t.Fatalf("before resuming the sandbox holds %d bulks, want the one the lost answer made", n)
 	}
-	b.Do(5*time.Second, click(`#journal tr[data-interrupted="true"] button[id^="resume-"]`))
+	b.Do(5*time.Second, browsertest.Press(`#journal tr[data-interrupted="true"] button[id^="resume-"]`))
 	waitShowing(t, b, 60*time.Second, "the resumed submission", `document.querySelector('#journal tr[data-state="submitted"]') !== null && document.querySelector('#journal tr[data-interrupted="true"]') === null`)
 	bulks := mustList(t, api)
 	var sizes []int
@@ -269,28 +250,28 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	if got := actions(); !slices.Equal(got, []string{"action-pause", "action-cancel"}) {
 		t.Errorf("a RUNNING bulk offers %v", got)
 	}
-	b.Do(5*time.Second, click("#action-pause"))
+	b.Do(5*time.Second, browsertest.Press("#action-pause"))
 	waitShowing(t, b, 30*time.Second, "the bulk to pause", `document.getElementById("bulk").dataset.status === "PAUSED"`)
 	if got := actions(); !slices.Equal(got, []string{"action-resume", "action-cancel"}) {
 		t.Errorf("a PAUSED bulk offers %v", got)
 	}
-	b.Do(5*time.Second, click("#action-resume"))
+	b.Do(5*time.Second, browsertest.Press("#action-resume"))
 	waitShowing(t, b, 30*time.Second, "the bulk to run again", `document.getElementById("bulk").dataset.status === "RUNNING"`)
 	// Cancelling asks first; the operator agrees.
-	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), click("#action-cancel"))
+	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), browsertest.Press("#action-cancel"))
 	waitShowing(t, b, 30*time.Second, "the bulk to be cancelled", `document.getElementById("bulk").dataset.status === "CANCELLED"`)
 	if got := actions(); len(got) != 0 {
 		t.Errorf("a CANCELLED bulk offers %v", got)
 	}
 	// The list of bulks, filtered by state.
-	b.Do(10*time.Second, click(`nav a[href="/bulks"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/bulks"]`))
 	waitShowing(t, b, 30*time.Second, "the list of bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 2`)
-	b.Do(5*time.Second, pick("bulk-status", "CANCELLED"))
+	b.Do(5*time.Second, browsertest.Pick("bulk-status", "CANCELLED"))
 	waitShowing(t, b, 30*time.Second, "the cancelled bulks", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 1 && document.querySelector("#bulk-list tr[data-bulk]").dataset.bulk === `+browsertest.JSString(big))
 
 	// The same file again: a warning names the earlier bulks before
 	// anything is sent, and sending is only offered as new bulks.
-	b.Do(10*time.Second, click(`nav a[href="/"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/"]`))
 	waitShowing(t, b, 10*time.Second, "the Import page", `document.getElementById("request-file") !== null`)
 	loadFile(t, b, "transfers", file)
 	warning := text(b, "#priors")
@@ -302,9 +283,9 @@ func TestConsoleResumesAfterAReloadWithoutDuplicates(t *testing.T) {
 	if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("confirm-submit") !== null`) {
 		t.Error("a file submitted before is offered for sending as it is")
 	}
-	b.Do(5*time.Second, click("#submit-new-bulk"))
+	b.Do(5*time.Second, browsertest.Press("#submit-new-bulk"))
 	waitShowing(t, b, 60*time.Second, "the new-bulk confirmation", `(document.getElementById("confirm-submit") || {}).textContent?.includes("again as 2 new bulks")`)
-	b.Do(5*time.Second, click("#confirm-submit"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "the new submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	if n := len(mustList(t, api)); n != 4 {
 		t.Errorf("after a deliberate new submission the sandbox holds %d bulks, want 4", n)
@@ -340,24 +321,24 @@ func TestConsoleBackOfficeAndRefusals(t *testing.T) {
 	base := startServe(t, "-sandbox").URL
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(base+"settings"))
-	waitShowing(t, b, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
 	if id := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("identity").value`); id != "CORPORATE:1001" {
 		t.Errorf("the identity is prefilled with %q", id)
 	}
-	b.Do(5*time.Second, click("#obtain-token"))
+	b.Do(5*time.Second, browsertest.Press("#obtain-token"))
 	waitShowing(t, b, 30*time.Second, "the back-office token", `document.getElementById("backoffice-token").textContent.includes("token for CORPORATE:1001 is held")`)
 
-	b.Do(10*time.Second, click(`nav a[href="/"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/"]`))
 	waitShowing(t, b, 10*time.Second, "the Import page", `document.getElementById("request-file") !== null`)
 	file, _ := writeTransfersFile(t, "office.json", 20)
-	b.Do(5*time.Second, pick("kind", "transfers"))
+	b.Do(5*time.Second, browsertest.Pick("kind", "transfers"))
 	waitShowing(t, b, 10*time.Second, "the back-office choice", `document.getElementById("backoffice") !== null`)
-	b.Do(5*time.Second, click("#backoffice"))
+	b.Do(5*time.Second, browsertest.Press("#backoffice"))
 	loadFile(t, b, "transfers", file)
 	if kind := text(b, "#confirm-kind"); !strings.Contains(kind, "(back-office)") {
 		t.Errorf("the confirmation's kind reads %q", kind)
 	}
-	b.Do(5*time.Second, click("#confirm-submit"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	link := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").getAttribute("href")`)
 	id := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
@@ -390,16 +371,16 @@ func TestConsoleBackOfficeAndRefusals(t *testing.T) {
 	waitShowing(t, b, 30*time.Second, "the bulk's state read again", `document.getElementById("bulk").dataset.status === "CANCELLED"`)
 
 	// A wrong api-key: the connection test says so, with the request-ref.
-	b.Do(10*time.Second, click(`nav a[href="/settings"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/settings"]`))
 	waitShowing(t, b, 10*time.Second, "the settings", `document.getElementById("api-key") !== null`)
-	b.Do(5*time.Second, fill("api-key", "not-the-key"), click("#test-connection"))
+	b.Do(5*time.Second, fill("api-key", "not-the-key"), browsertest.Press("#test-connection"))
 	waitShowing(t, b, 30*time.Second, "the refusal", `document.querySelector('#test-failure[data-class="credentials"]') !== null`)
 	if f := text(b, "#test-failure"); !strings.Contains(f, "HTTP 401") || text(b, "#test-failure .request-ref") == "" {
 		t.Errorf("the 401 reads %q", f)
 	}
 	// The operator keeps the credentials for the tab: sessionStorage holds
 	// them, localStorage never does.
-	b.Do(5*time.Second, fill("api-key", sandbox.DefaultAPIKey), click("#keep-for-tab"))
+	b.Do(5*time.Second, fill("api-key", sandbox.DefaultAPIKey), browsertest.Press("#keep-for-tab"))
 	waitShowing(t, b, 10*time.Second, "the credentials kept for the tab", `sessionStorage.getItem("bulkdesk.connection") !== null`)
 	if browsertest.Eval[bool](b, 5*time.Second, `JSON.stringify(Object.assign({}, localStorage)).includes("sandbox-")`) {
 		t.Error("localStorage holds a credential")

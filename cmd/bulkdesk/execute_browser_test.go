@@ -24,9 +24,9 @@ const confirmOpen = `(document.getElementById("execute-confirm") || {}).open ===
 // its confirmation.
 func confirmExecute(t testing.TB, b *browsertest.Browser) {
 	t.Helper()
-	b.Do(5*time.Second, click("#action-execute"))
+	b.Do(5*time.Second, browsertest.Press("#action-execute"))
 	waitShowing(t, b, 60*time.Second, "the confirmation of Execute with the bulk's totals", confirmOpen+` && !document.getElementById("confirm-execute").disabled`)
-	b.Do(5*time.Second, click("#confirm-execute"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-execute"))
 	waitShowing(t, b, 10*time.Second, "the confirmation to close", "!"+confirmOpen)
 }
 
@@ -52,7 +52,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	b := browsertest.New(t)
 	b.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
 	b.Do(30*time.Second, chromedp.Navigate(base))
-	waitShowing(t, b, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
 
 	// A bulk the console did not submit: another program sent it.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -66,7 +66,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	file, total := writeTransfersFile(t, "payroll-march.json", 300)
 	eur := fmt.Sprintf("EUR %s.%02d", thousands(total/100), total%100)
 	loadFile(t, b, "transfers", file)
-	b.Do(5*time.Second, click("#confirm-submit"))
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	if got := text(b, "#submit-outcome"); !strings.HasPrefix(got, "Submitted: 1 bulk made.") {
 		t.Errorf("the submission says %q", got)
@@ -90,7 +90,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	}
 
 	// Execute asks first; Escape leaves the bulk as it is.
-	b.Do(5*time.Second, pick("execute-mode", "ON_FAILURE_STOP"), click("#action-execute"))
+	b.Do(5*time.Second, browsertest.Pick("execute-mode", "ON_FAILURE_STOP"), browsertest.Press("#action-execute"))
 	waitShowing(t, b, 10*time.Second, "the confirmation of Execute", confirmOpen+` && document.querySelector('#confirm-totals[data-loaded="true"]') !== null`)
 	if got := text(b, "#confirm-kind"); !strings.Contains(strings.ToLower(got), "transfer") {
 		t.Errorf("the confirmation's kind reads %q", got)
@@ -108,10 +108,10 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	waitShowing(t, b, 10*time.Second, "Escape to close the confirmation", "!"+confirmOpen)
 
 	// Cancel too; the mode chosen now is the one the confirmation says.
-	b.Do(5*time.Second, pick("execute-mode", "ON_FAILURE_CONTINUE"), click("#action-execute"))
+	b.Do(5*time.Second, browsertest.Pick("execute-mode", "ON_FAILURE_CONTINUE"), browsertest.Press("#action-execute"))
 	waitShowing(t, b, 10*time.Second, "the confirmation again", confirmOpen)
 	waitShowing(t, b, 5*time.Second, "the mode chosen in the confirmation", `document.getElementById("confirm-mode").textContent.includes("the others still run")`)
-	b.Do(5*time.Second, click("#cancel-execute"))
+	b.Do(5*time.Second, browsertest.Press("#cancel-execute"))
 	waitShowing(t, b, 10*time.Second, "Cancel to close the confirmation", "!"+confirmOpen)
 	// An execution would go through the worker: once no job awaits its
 	// answer, none was asked for.
@@ -132,7 +132,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	}
 
 	// The list: time, file and totals of each bulk.
-	b.Do(10*time.Second, click(`nav a[href="/bulks"]`))
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/bulks"]`))
 	waitShowing(t, b, 60*time.Second, "the list with its totals", `document.querySelectorAll("#bulk-list tr[data-bulk]").length === 2 && document.querySelectorAll('#bulk-list .bulk-totals[data-loaded="true"]').length === 2`)
 	row := func(bulk, cell string) string {
 		return text(b, `#bulk-list tr[data-bulk="`+bulk+`"] .`+cell)
@@ -171,13 +171,13 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	b2 := browsertest.New(t)
 	b2.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
 	b2.Do(30*time.Second, chromedp.Navigate(base))
-	waitShowing(t, b2, 60*time.Second, "the console to start in the other browser", consoleUp)
+	waitShowing(t, b2, 60*time.Second, "the console to start in the other browser", browsertest.Interactive)
 	loadFile(t, b2, "transfers", file)
 	waitShowing(t, b2, 60*time.Second, "the repeats found", `document.querySelector('#repeats-again') !== null`)
 	if got := text(b2, "#repeats"); !strings.Contains(got, id) {
 		t.Errorf("the repeats do not name bulk %s: %q", id, got)
 	}
-	b2.Do(5*time.Second, click("#repeats-again"))
+	b2.Do(5*time.Second, browsertest.Press("#repeats-again"))
 	waitShowing(t, b2, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	if got := text(b2, "#submit-outcome"); strings.Contains(got, "bulk made") || !strings.Contains(got, "no new bulk was made") {
 		t.Errorf("a submission answered with an earlier bulk says %q", got)

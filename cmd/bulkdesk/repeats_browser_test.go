@@ -21,10 +21,10 @@ func TestConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 	api := sandboxClient(t, base)
 	first := browsertest.New(t)
 	first.Do(30*time.Second, chromedp.Navigate(base))
-	waitShowing(t, first, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(t, first, 60*time.Second, "the console to start", browsertest.Interactive)
 	file, _ := writeTransfersFile(t, "payroll.json", 25)
 	loadFile(t, first, "transfers", file)
-	first.Do(5*time.Second, click("#confirm-submit"))
+	first.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, first, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	earlier := mustList(t, api)
 	if len(earlier) != 1 {
@@ -33,7 +33,7 @@ func TestConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 
 	other := browsertest.New(t)
 	other.Do(30*time.Second, chromedp.Navigate(base))
-	waitShowing(t, other, 60*time.Second, "the console to start", consoleUp)
+	waitShowing(t, other, 60*time.Second, "the console to start", browsertest.Interactive)
 	longer, _ := writeTransfersFile(t, "payroll.json", 30) // the same 25, and 5 more
 	loadFile(t, other, "transfers", longer)
 	waitShowing(t, other, 30*time.Second, "the repeats", `document.querySelector('#repeats[data-count="25"]') !== null`)
@@ -43,7 +43,7 @@ func TestConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 	if browsertest.Eval[bool](other, 5*time.Second, `document.getElementById("confirm-submit") !== null`) {
 		t.Error("repeats are offered for sending without a choice")
 	}
-	other.Do(5*time.Second, click("#repeats-leave-out"))
+	other.Do(5*time.Second, browsertest.Press("#repeats-leave-out"))
 	waitShowing(t, other, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	bulks := mustList(t, api)
 	if len(bulks) != 2 || bulks[0].SubmittedItemsCount != 5 {

@@ -287,3 +287,28 @@ func (b *Browser) problemList() string {
 	}
 	return "\nthe page reported:\n  " + strings.Join(p, "\n  ")
 }
+
+// Conditions on the console that tests of every package wait for.
+const (
+	// Interactive is true once the console's page takes input.
+	Interactive = `performance.getEntriesByName("bulkdesk:interactive").length > 0`
+	// ReviewShown is true once a file's review is on the page.
+	ReviewShown = `document.querySelector('#result[data-state="done"]') !== null`
+)
+
+// Pick sets the select id to value as an operator's choice does: its
+// change event tells the page.
+func Pick(id, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`(() => {
+  const s = document.getElementById(` + JSString(id) + `);
+  s.value = ` + JSString(value) + `;
+  s.dispatchEvent(new Event("change", {bubbles: true}));
+})()`)
+}
+
+// Press presses the element selector finds as a keyboard does (its
+// click() method): wherever the element is on the page, whatever covers
+// its place on the screen for a moment.
+func Press(selector string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`document.querySelector(` + JSString(selector) + `).click()`)
+}

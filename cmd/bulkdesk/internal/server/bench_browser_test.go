@@ -48,7 +48,7 @@ func BenchmarkConsoleStartup(b *testing.B) {
 		for range trials {
 			br := browsertest.New(b)
 			br.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
-			br.WaitFor(30*time.Second, "the console to start", interactive)
+			br.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
 			cold = append(cold, browsertest.Eval[float64](br, 5*time.Second, timeToInteractive))
 			downloaded = append(downloaded, browsertest.Eval[float64](br, 5*time.Second,
 				`performance.getEntriesByType("resource").find(e => e.name.endsWith(".wasm")).responseEnd`))
@@ -56,7 +56,7 @@ func BenchmarkConsoleStartup(b *testing.B) {
 			goMain = append(goMain, browsertest.Eval[float64](br, 5*time.Second, browsertest.MarkTime("bulkdesk:main")))
 			waitForOfflineCache(b, br, srv)
 			br.Do(30*time.Second, chromedp.Navigate(srv.URL+"bulks"), chromedp.Navigate(srv.URL))
-			br.WaitFor(30*time.Second, "the console to start again", interactive)
+			br.WaitFor(30*time.Second, "the console to start again", browsertest.Interactive)
 			repeat = append(repeat, browsertest.Eval[float64](br, 5*time.Second, timeToInteractive))
 		}
 	}
@@ -88,7 +88,7 @@ func BenchmarkConsoleReview(b *testing.B) {
 					for range trials {
 						br.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
 						br.WaitFor(60*time.Second, "the worker to warm up", workerWarm)
-						br.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+						br.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 						br.WaitFor(5*time.Minute, "the review table", tableShown)
 						took = append(took, browsertest.Eval[float64](br, 5*time.Second, fileToTable))
 						work = append(work, browsertest.Eval[float64](br, 5*time.Second, fileToReceived))
@@ -120,8 +120,8 @@ func BenchmarkConsoleFirstFileAtOnce(b *testing.B) {
 	for range b.N {
 		for range trials {
 			br.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
-			br.WaitFor(30*time.Second, "the console to start", interactive)
-			br.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+			br.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+			br.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 			br.WaitFor(5*time.Minute, "the review table", tableShown)
 			took = append(took, browsertest.Eval[float64](br, 5*time.Second, fileToTable))
 			fromStart = append(fromStart, browsertest.Eval[float64](br, 5*time.Second, browsertest.MarkTime("bulkdesk:table-shown")))

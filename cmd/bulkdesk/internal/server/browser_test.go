@@ -65,21 +65,6 @@ func writeTransfers(t testing.TB, name string, n int, bad ...int) string {
 	return browsertest.WriteFile(t, name, fixture.Payroll.Body(n, bad...))
 }
 
-// Selectors and expressions the tests share.
-const (
-	interactive = `performance.getEntriesByName("bulkdesk:interactive").length > 0`
-	resultShown = `document.querySelector('#result[data-state="done"]') !== null`
-)
-
-// chooseKind picks a bulk kind as the select's change event reports it.
-func chooseKind(id string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`(() => {
-  const s = document.getElementById("kind");
-  s.value = ` + browsertest.JSString(id) + `;
-  s.dispatchEvent(new Event("change", {bubbles: true}));
-})()`)
-}
-
 // counts reads the summary's figures.
 func counts(b *browsertest.Browser) map[string]string {
 	return browsertest.Eval[map[string]string](b, 5*time.Second, `(() => {
@@ -95,9 +80,9 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 	file := writeTransfers(t, "payroll.json", 1000, 7, 512)
 
 	b.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(30*time.Second, "the validation result", resultShown)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(30*time.Second, "the validation result", browsertest.ReviewShown)
 
 	want := map[string]string{"count-elements": "1,000", "count-valid": "998", "count-invalid": "2", "count-errors": "2", "count-warnings": "0", "count-duplicates": "0"}
 	if got := counts(b); !mapsEqual(got, want) {
@@ -116,8 +101,8 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 	// Offline: once the service worker has cached everything, the console
 	// loads and validates with the server stopped.
 	reopenOffline(t, b, srv)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(30*time.Second, "the validation result offline", resultShown)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(30*time.Second, "the validation result offline", browsertest.ReviewShown)
 	if got := counts(b); !mapsEqual(got, want) {
 		t.Errorf("offline summary = %v, want %v", got, want)
 	}
@@ -132,7 +117,7 @@ func reopenOffline(t testing.TB, b *browsertest.Browser, srv *liveServer) {
 	waitForOfflineCache(t, b, srv)
 	srv.Stop()
 	b.Do(30*time.Second, chromedp.Reload())
-	b.WaitFor(30*time.Second, "the console to start offline", interactive)
+	b.WaitFor(30*time.Second, "the console to start offline", browsertest.Interactive)
 	b.WaitFor(15*time.Second, "the offline badge", `document.querySelector("#connectivity.badge-offline")?.textContent === "Offline"`)
 }
 

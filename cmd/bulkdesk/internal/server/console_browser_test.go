@@ -24,7 +24,7 @@ func openConsole(t *testing.T) *browsertest.Browser {
 	b := browsertest.New(t)
 	srv := startConsole(t, "/")
 	b.Do(30*time.Second, chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
 	return b
 }
 
@@ -70,7 +70,7 @@ func TestConsoleWorksFromTheKeyboard(t *testing.T) {
 	}
 	b.WaitFor(5*time.Second, "the back-office choice for transfers", `document.getElementById("backoffice") !== null`)
 	b.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(30*time.Second, "the validation result", resultShown)
+	b.WaitFor(30*time.Second, "the validation result", browsertest.ReviewShown)
 	if got := counts(b)["count-invalid"]; got != "1" {
 		t.Errorf("invalid = %s, want 1", got)
 	}
@@ -102,12 +102,12 @@ func TestConsoleTakesADroppedFileAndExplainsBadJSON(t *testing.T) {
 	// columns to be mapped.
 	b.Do(10*time.Second, browsertest.DropFiles(".drop-zone", odd))
 	b.WaitFor(10*time.Second, "the request for a kind", `document.getElementById("status").textContent.includes("odd.csv is loaded. Choose the bulk kind")`)
-	b.Do(5*time.Second, chooseKind("users"))
+	b.Do(5*time.Second, browsertest.Pick("kind", "users"))
 	b.WaitFor(30*time.Second, "the columns to check", `document.getElementById("mapping-summary")?.textContent.includes("2 with values not imported")`)
 
 	// A JSON file that does not parse is a problem of the whole file.
 	b.Do(10*time.Second, browsertest.DropFiles(".drop-zone", bad))
-	b.WaitFor(30*time.Second, "the validation result", resultShown)
+	b.WaitFor(30*time.Second, "the validation result", browsertest.ReviewShown)
 	if got := counts(b); got["count-elements"] != "0" || got["count-errors"] != "1" {
 		t.Errorf("summary = %v, want 0 elements and 1 error", got)
 	}
@@ -123,10 +123,10 @@ func TestConsoleNewFileReplacesTheOneBeingValidated(t *testing.T) {
 	big := writeTransfers(t, "big.json", 60000, 5)
 	small := writeTransfers(t, "small.json", 10, 2, 3)
 	b.WaitFor(30*time.Second, "the worker to start", workerReady)
-	b.Do(5*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{big}))
+	b.Do(5*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{big}))
 	b.WaitFor(30*time.Second, "the progress bar", `document.getElementById("progress") !== null`)
 	b.Do(5*time.Second, chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{small}))
-	b.WaitFor(60*time.Second, "the result of the second file", resultShown)
+	b.WaitFor(60*time.Second, "the result of the second file", browsertest.ReviewShown)
 
 	if name := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("result-title").textContent`); name != "small.json" {
 		t.Errorf("the result shown is %s's", name)
@@ -150,8 +150,8 @@ func TestConsoleShowsProblemsPageByPage(t *testing.T) {
 		bad = append(bad, 2*i)
 	}
 	file := writeTransfers(t, "many.json", 400, bad...)
-	b.Do(5*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(30*time.Second, "the validation result", resultShown)
+	b.Do(5*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(30*time.Second, "the validation result", browsertest.ReviewShown)
 
 	shown := `document.querySelectorAll("#problems li").length`
 	if n := browsertest.Eval[int](b, 5*time.Second, shown); n != 25 {
@@ -205,9 +205,9 @@ func TestConsoleWorksInsideAPortalsFrame(t *testing.T) {
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(origin+"/"))
 	f := b.Frame(30*time.Second, srv.URL)
-	f.WaitFor(30*time.Second, "the console to start in the frame", interactive)
-	f.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	f.WaitFor(30*time.Second, "the validation result in the frame", resultShown)
+	f.WaitFor(30*time.Second, "the console to start in the frame", browsertest.Interactive)
+	f.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	f.WaitFor(30*time.Second, "the validation result in the frame", browsertest.ReviewShown)
 	if got := counts(f); got["count-elements"] != "50" || got["count-invalid"] != "1" {
 		t.Errorf("summary in the frame = %v", got)
 	}

@@ -45,8 +45,8 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 		t.Fatal(err)
 	}
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 
 	// The operator reads the amounts in major units, validates, and
 	// fixes the one invalid cell.
@@ -55,7 +55,7 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("choose-units-major")))
 	b.WaitFor(30*time.Second, "the choice to apply", `document.getElementById("question-units") === null && document.getElementById("amounts-major").checked`)
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("validate")))
-	b.WaitFor(30*time.Second, "the review", resultShown+` && document.getElementById("count-invalid").textContent === "1"`)
+	b.WaitFor(30*time.Second, "the review", browsertest.ReviewShown+` && document.getElementById("count-invalid").textContent === "1"`)
 	b.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length === 5`)
 	fixCell(t, b, "eur", "EUR")
 	b.WaitFor(10*time.Second, "the edit to be saved", `document.getElementById("count-invalid").textContent === "0" && `+draftStatus+`.includes("1 edit saved")`)
@@ -63,8 +63,8 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 
 	// A reload asks first, then brings back the same review.
 	b.Do(30*time.Second, chromedp.Reload())
-	b.WaitFor(30*time.Second, "the console to start again", interactive)
-	b.WaitFor(30*time.Second, "the review brought back", resultShown+` && `+draftStatus+`.includes("1 edit saved")`)
+	b.WaitFor(30*time.Second, "the console to start again", browsertest.Interactive)
+	b.WaitFor(30*time.Second, "the review brought back", browsertest.ReviewShown+` && `+draftStatus+`.includes("1 edit saved")`)
 	if d := b.Dialogs(); !slices.Contains(d, "beforeunload") {
 		t.Errorf("the reload did not ask first: dialogs %q", d)
 	}
@@ -88,7 +88,7 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 	b.WaitFor(10*time.Second, "the reading step", `document.getElementById("amounts-major")?.checked === true`)
 	shootElement(t, b, "main", "drafts-read.png")
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("step-review")))
-	b.WaitFor(10*time.Second, "the review again", resultShown)
+	b.WaitFor(10*time.Second, "the review again", browsertest.ReviewShown)
 
 	// "Start over" discards it: a reload neither asks nor brings it back.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("start-over")))
@@ -96,7 +96,7 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 	b.WaitFor(10*time.Second, "the draft to be discarded", `document.getElementById("announcer").textContent.startsWith("Started over")`)
 	asked := len(b.Dialogs())
 	b.Do(30*time.Second, chromedp.Reload())
-	b.WaitFor(30*time.Second, "the console to start again", interactive)
+	b.WaitFor(30*time.Second, "the console to start again", browsertest.Interactive)
 	b.WaitFor(30*time.Second, "the worker to answer", `document.querySelector("#status.status-busy") === null`)
 	b.WaitFor(30*time.Second, "every job's answer", `document.documentElement.dataset.jobsInFlight === "0"`)
 	if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("result") !== null || document.getElementById("read") !== null`) {
@@ -128,9 +128,9 @@ func TestConsoleKeepsTheFileAcrossPagesAndBackFromTheSubmission(t *testing.T) {
 	srv := startConsoleWith(t, server.Options{API: ui.APIConfig{Proxy: true, Sandbox: &ui.SandboxConfig{Path: "sandbox/multi", Proxied: true, APIKey: "key", Token: "token"}}})
 	file := writeTransfersXLSX(t, "payroll.xlsx", fixture.Rows.List(30, 2))
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(60*time.Second, "the review", resultShown+` && document.getElementById("count-invalid").textContent === "1"`)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review", browsertest.ReviewShown+` && document.getElementById("count-invalid").textContent === "1"`)
 	b.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 5`)
 	fixCell(t, b, "eur", "EUR")
 	b.WaitFor(10*time.Second, "the edit to be saved", `document.getElementById("count-invalid").textContent === "0" && `+draftStatus+`.includes("1 edit saved")`)
@@ -138,7 +138,7 @@ func TestConsoleKeepsTheFileAcrossPagesAndBackFromTheSubmission(t *testing.T) {
 
 	back := func(what string) {
 		t.Helper()
-		b.WaitFor(30*time.Second, "the review brought back "+what, resultShown+` && `+draftStatus+`.includes("1 edit saved")`)
+		b.WaitFor(30*time.Second, "the review brought back "+what, browsertest.ReviewShown+` && `+draftStatus+`.includes("1 edit saved")`)
 		b.WaitFor(10*time.Second, "the table's rows "+what, `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 5`)
 		if after := reviewState(b); after != before {
 			t.Errorf("the review %s:\n%s\nbefore:\n%s", what, after, before)

@@ -61,8 +61,8 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 
 	// The file is not reviewed at once: the step that shows how it is
 	// read asks how its amounts are written.
@@ -102,7 +102,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	// Going on as it is: the review, where 30.50 is an error at its cell
 	// and the header says the amounts are read in minor units.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("validate")))
-	b.WaitFor(30*time.Second, "the review", resultShown)
+	b.WaitFor(30*time.Second, "the review", browsertest.ReviewShown)
 	if got := counts(b); got["count-elements"] != "5" || got["count-invalid"] != "1" {
 		t.Errorf("summary = %v", got)
 	}
@@ -135,7 +135,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 		t.Errorf("the first example in major units is %q", first)
 	}
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("validate")))
-	b.WaitFor(30*time.Second, "the review in major units", resultShown+` && document.getElementById("count-invalid").textContent === "0"`)
+	b.WaitFor(30*time.Second, "the review in major units", browsertest.ReviewShown+` && document.getElementById("count-invalid").textContent === "0"`)
 	if got := browsertest.Eval[string](b, 5*time.Second, units+`.textContent`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10, as you chose." {
 		t.Errorf("the review's header says %q", got)
 	}
@@ -166,9 +166,9 @@ func TestConsoleWritesALowerCaseCurrencyColumnInCapitals(t *testing.T) {
 	srv := startConsole(t, "/")
 	file := writeTransfersXLSX(t, "payroll.xlsx", fixture.Rows.List(30, 2, 17))
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(60*time.Second, "the review", resultShown)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review", browsertest.ReviewShown)
 	if got := counts(b)["count-invalid"]; got != "2" {
 		t.Fatalf("invalid = %s, want 2", got)
 	}

@@ -58,10 +58,10 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 	file := writeTransfersXLSX(t, "payroll.xlsx", rows)
 
 	b.Do(30*time.Second, chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
 	downloads := b.AllowDownloads()
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(60*time.Second, "the review", resultShown)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review", browsertest.ReviewShown)
 
 	want := map[string]string{"count-elements": "40", "count-valid": "37", "count-invalid": "3", "count-errors": "3", "count-warnings": "0", "count-duplicates": "0"}
 	if got := counts(b); !mapsEqual(got, want) {
@@ -134,8 +134,8 @@ func TestConsoleReviewsAWorkbookWithErrors(t *testing.T) {
 
 	// Offline, the same file is read and reviewed again.
 	reopenOffline(t, b, srv)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(60*time.Second, "the review offline", resultShown)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review offline", browsertest.ReviewShown)
 	if got := counts(b); !mapsEqual(got, want) {
 		t.Errorf("offline summary = %v, want %v", got, want)
 	}
@@ -147,8 +147,8 @@ func TestConsoleReviewTableRendersOnlyTheRowsInView(t *testing.T) {
 	srv := startConsole(t, "/")
 	file := writeTransfers(t, "big.json", 10000, 9998)
 	b.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 	b.WaitFor(60*time.Second, "the review table", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 0`)
 
 	rendered := `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length`
@@ -229,7 +229,7 @@ func TestConsoleWholeFlowFromTheKeyboard(t *testing.T) {
 	// Validate, and land on the review.
 	tabTo(t, b, "validate")
 	b.Do(5*time.Second, chromedp.KeyEvent(kb.Enter))
-	b.WaitFor(30*time.Second, "the review", resultShown)
+	b.WaitFor(30*time.Second, "the review", browsertest.ReviewShown)
 	b.WaitFor(5*time.Second, "the focus on the review", browsertest.ActiveElement+` === "#result-title"`)
 	if got := counts(b)["count-invalid"]; got != "1" {
 		t.Errorf("invalid = %s, want 1", got)

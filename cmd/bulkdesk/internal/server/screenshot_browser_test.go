@@ -42,9 +42,9 @@ func TestReviewScreenshot(t *testing.T) {
 	editCells(t, file, "Transfers", map[string]any{"G7": nil, "H9": "Salary 6"})
 
 	b.Do(30*time.Second, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(srv.URL))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
-	b.Do(10*time.Second, chooseKind("transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
-	b.WaitFor(60*time.Second, "the review", resultShown)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	b.WaitFor(60*time.Second, "the review", browsertest.ReviewShown)
 	want := map[string]string{"count-elements": "200", "count-valid": "197", "count-invalid": "3", "count-errors": "3", "count-warnings": "1", "count-duplicates": "1"}
 	if got := counts(b); !mapsEqual(got, want) {
 		t.Fatalf("summary = %v, want %v", got, want)
