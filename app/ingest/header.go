@@ -88,24 +88,42 @@ func bestHeaderRows(rows []headerRow) []headerRow {
 	return best
 }
 
-// detectHeader returns the number of the row that most likely holds the
-// column headers: the one with the most headers that map to fields (the
-// first of rows that tie), or, when none does, the first row of several
-// text cells above a row of values.
-func detectHeader(t *Table, mt *matcher) int {
+// findHeader returns the number of the row that most likely holds the
+// column headers, and how it was found. The row with the most headers
+// that map to fields is detected, with its headers as evidence; rows that
+// tie for the best are undecided (the first of them is read), with the
+// headers of each; when no row maps, the first row of several text cells
+// above a row of values, else the first row, is read by default.
+func findHeader(t *Table, mt *matcher) (int, reading.Decision) {
 	if t.Keyed {
-		return 0
+		return 0, reading.Decision{How: reading.Detected}
 	}
 	rows, fallback := headerRows(t, mt)
-	switch {
-	case len(rows) > 0:
-		return bestHeaderRows(rows)[0].number
-	case fallback > 0:
-		return fallback
-	case len(t.Rows) > 0:
-		return t.Rows[0].Number
+	best := bestHeaderRows(rows)
+	switch len(best) {
+	case 0:
+		d := reading.Decision{How: reading.Default}
+		switch {
+		case fallback > 0:
+			return fallback, d
+		case len(t.Rows) > 0:
+			return t.Rows[0].Number, d
+		}
+		return 1, d
+	case 1:
+		return best[0].number, reading.Decision{How: reading.Detected, Evidence: best[0].cells}
 	}
-	return 1
+	d := reading.Decision{How: reading.Default, Undecided: true}
+	for _, r := range best {
+		d.Evidence = append(d.Evidence, r.cells...)
+	}
+	return best[0].number, d
+}
+
+// detectHeader returns the number of the header row findHeader finds.
+func detectHeader(t *Table, mt *matcher) int {
+	n, _ := findHeader(t, mt)
+	return n
 }
 
 // looksNumeric reports text that is a number, a date or an amount rather
@@ -126,28 +144,4 @@ func looksNumeric(s string) bool {
 		}
 	}
 	return digits > 0
-}
-
-// headerDecision says how the header row of t was found; its Value is
-// filled in from the mapping. One row whose headers map best is
-// detected, with its headers as evidence; rows that tie for the best are
-// undecided (the first of them is read), with the headers of each; when
-// no row maps, the header row is the default one.
-func headerDecision(t *Table, mt *matcher) reading.Decision {
-	if t.Keyed {
-		return reading.Decision{How: reading.Detected}
-	}
-	rows, _ := headerRows(t, mt)
-	best := bestHeaderRows(rows)
-	switch len(best) {
-	case 0:
-		return reading.Decision{How: reading.Default}
-	case 1:
-		return reading.Decision{How: reading.Detected, Evidence: best[0].cells}
-	}
-	d := reading.Decision{How: reading.Default, Undecided: true}
-	for _, r := range best {
-		d.Evidence = append(d.Evidence, r.cells...)
-	}
-	return d
 }

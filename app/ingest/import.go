@@ -54,9 +54,10 @@ type reader struct {
 func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	cat := newCatalog(k, v.Fields(k))
 	p := &reader{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
-	p.mapping = autoMapping(t, p.mt)
+	var header reading.Decision
+	p.mapping, header = autoMapping(t, p.mt)
 	p.compile()
-	im := &Import{Kind: k, Table: t, p: p, header: headerDecision(t, p.mt)}
+	im := &Import{Kind: k, Table: t, p: p, header: header}
 	im.found = p.detect()
 	p.settings = im.found.settings
 	p.mixedUnits = im.found.mixedUnits()

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
 // ErrorsColumn is the header of the column error workbooks add; imports
@@ -136,10 +138,11 @@ func UnmarshalMapping(data []byte) (Mapping, error) {
 	return m, nil
 }
 
-// autoMapping detects the header row and maps each column automatically.
-func autoMapping(t *Table, mt *matcher) Mapping {
-	m := Mapping{Kind: mt.cat.kind.ID, HeaderRow: detectHeader(t, mt)}
-	return mapColumns(t, mt, m.HeaderRow, m)
+// autoMapping detects the header row and maps each column
+// automatically; it also says how the header row was found.
+func autoMapping(t *Table, mt *matcher) (Mapping, reading.Decision) {
+	n, d := findHeader(t, mt)
+	return mapColumns(t, mt, n, Mapping{Kind: mt.cat.kind.ID}), d
 }
 
 // mapColumns fills m.Columns from the header row: automatic matches, and
