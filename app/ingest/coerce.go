@@ -20,8 +20,11 @@ import (
 type column struct {
 	index  int
 	target target
-	// currency is the target path of an amount's currency, or "".
-	currency string
+	// currency is the target path of an amount's currency, or "";
+	// currencyPos is the position among the reader's columns of the
+	// column mapped to it, or -1 when none is.
+	currency    string
+	currencyPos int
 	// zeroWidth is the width of the values with leading zeros in this
 	// column ("00123"), when it has some; numbers shorter than it have
 	// lost their zeros.
@@ -369,16 +372,24 @@ func isDecimal(c Cell, s string) bool {
 // currencyOf returns the currency an amount cell is in: its row's
 // currency column, or the import's currency.
 func (rd *reader) currencyOf(col *column, r *Row) string {
-	if col.currency != "" {
-		for _, other := range rd.cols {
-			if other.target.Path == col.currency {
-				if c := r.Cell(other.index); !c.Empty() {
-					return strings.ToUpper(strings.TrimSpace(c.Value))
-				}
-			}
-		}
+	if cur, ok := rd.rowCurrency(col, r); ok {
+		return cur
 	}
 	return rd.settings.Currency
+}
+
+// rowCurrency returns the currency an amount's row gives in the column
+// mapped to it, upper-cased; false when no column is mapped to it or the
+// row leaves it empty.
+func (rd *reader) rowCurrency(col *column, r *Row) (string, bool) {
+	if col.currencyPos < 0 {
+		return "", false
+	}
+	c := r.Cell(rd.cols[col.currencyPos].index)
+	if c.Empty() {
+		return "", false
+	}
+	return strings.ToUpper(strings.TrimSpace(c.Value)), true
 }
 
 // canonicalInteger reports a whole number written as JSON writes it:

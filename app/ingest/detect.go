@@ -33,21 +33,15 @@ func (rd *reader) detect() detected {
 	var ambiguous []reading.Cell
 	unitCols, dateCols := map[string]bool{}, map[string]bool{}
 	type source struct {
-		col      *column
-		amount   bool
-		currency int // the column of the amount's currency, or -1
+		col    *column
+		amount bool
 	}
 	var sources []source
 	for ci := range rd.cols {
 		col := &rd.cols[ci]
-		s := source{col: col, amount: isAmount(col.target.Field), currency: -1}
+		s := source{col: col, amount: isAmount(col.target.Field)}
 		if !s.amount && col.target.Field.Format != "date" && !col.target.DateParts {
 			continue
-		}
-		for _, other := range rd.cols {
-			if s.amount && col.currency != "" && other.target.Path == col.currency {
-				s.currency = other.index
-			}
 		}
 		sources = append(sources, s)
 	}
@@ -74,11 +68,13 @@ func (rd *reader) detect() detected {
 				}
 				continue
 			}
+			// The row's currency, when a column gives it; an empty one
+			// leaves the digits unknown rather than the import's.
 			digits := fixed
-			if src.currency >= 0 {
+			if src.col.currencyPos >= 0 {
 				digits = -1
-				if cur := r.Cell(src.currency); !cur.Empty() {
-					if d, ok := money.Digits(strings.ToUpper(strings.TrimSpace(cur.Value))); ok {
+				if cur, ok := rd.rowCurrency(src.col, r); ok {
+					if d, ok := money.Digits(cur); ok {
 						digits = d
 					}
 				}

@@ -229,7 +229,7 @@ func (rd *reader) compile() {
 		if err != nil {
 			continue
 		}
-		col := column{index: c.Column, target: t, boxes: make(map[string]any)}
+		col := column{index: c.Column, target: t, currencyPos: -1, boxes: make(map[string]any)}
 		if isAmount(t.Field) {
 			col.currency = rd.cat.currencyPath(t)
 		}
@@ -240,6 +240,11 @@ func (rd *reader) compile() {
 	slices.SortStableFunc(rd.cols, func(a, b column) int {
 		return btoi(isAmount(a.target.Field)) - btoi(isAmount(b.target.Field))
 	})
+	for i := range rd.cols {
+		if cur := rd.cols[i].currency; cur != "" {
+			rd.cols[i].currencyPos = slices.IndexFunc(rd.cols, func(o column) bool { return o.target.Path == cur })
+		}
+	}
 }
 
 func btoi(b bool) int {

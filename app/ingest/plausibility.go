@@ -407,9 +407,7 @@ func (rd *reader) newChecks(n int) *checks {
 		case isAmount(col.target.Field):
 			ac := amountColumn{col: col, pos: i, curPos: -1, field: col.target.Path, ptr: col.target.Pointer(),
 				minor: make([]int64, 0, n), cur: make([]uint16, 0, n), curs: []string{""}, curIndex: map[string]uint16{"": 0}}
-			if col.currency != "" {
-				ac.curPos = slices.IndexFunc(rd.cols, func(o column) bool { return o.target.Path == col.currency })
-			}
+			ac.curPos = col.currencyPos
 			if ac.curPos < 0 {
 				ac.fixedCur = rd.settings.Currency
 			}
