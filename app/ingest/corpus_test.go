@@ -137,7 +137,7 @@ func describeImport(t *testing.T, name string, data []byte) string {
 	}
 	fmt.Fprintf(&b, "format: %s", f.Format)
 	if f.Format == ingest.CSV {
-		fmt.Fprintf(&b, ", %s, delimiter %s", f.Encoding, ingest.DelimiterName(f.Delimiter))
+		fmt.Fprintf(&b, ", %s, delimiter %s", f.Encoding, reading.DelimiterName(f.Delimiter))
 	}
 	b.WriteString("\nsheets:")
 	for _, s := range f.Sheets() {

@@ -30,21 +30,6 @@ func normalizeDelimiter(d string) (string, error) {
 	return "", fmt.Errorf("unknown delimiter %q: use , ; tab or |", d)
 }
 
-// DelimiterName names a delimiter for people.
-func DelimiterName(d string) string {
-	switch d {
-	case "\t":
-		return "tab"
-	case ",":
-		return "comma"
-	case ";":
-		return "semicolon"
-	case "|":
-		return "pipe"
-	}
-	return d
-}
-
 func (f *File) openCSV(data []byte, opt Options) (*File, error) {
 	f.Format = CSV
 	enc, err := normalizeEncoding(opt.Encoding)

@@ -253,19 +253,3 @@ func (t *Tally) Decide(def string) Decision {
 	}
 	return d
 }
-
-// Summary says in words why a decision is undecided: "4 read minor, 1
-// reads major".
-func (t *Tally) Summary() string {
-	sides := slices.Clone(t.sides)
-	slices.SortStableFunc(sides, func(a, b side) int { return b.count - a.count })
-	parts := make([]string, len(sides))
-	for i, s := range sides {
-		verb := "read"
-		if s.count == 1 {
-			verb = "reads"
-		}
-		parts[i] = fmt.Sprintf("%d %s %s", s.count, verb, s.value)
-	}
-	return strings.Join(parts, ", ")
-}

@@ -72,7 +72,7 @@ func Describe(r Reading, currency string) []Statement {
 		add("encoding", d, "text in "+strings.ToUpper(d.Value)+".", false)
 	}
 	if d := r.Delimiter; d.How != "" && d.Value != "" {
-		add("delimiter", d, "values separated by "+DelimiterName(d.Value)+".", false)
+		add("delimiter", d, "values separated by "+DelimiterName(d.Value)+"s.", false)
 	}
 	if d := r.Sheet; d.How != "" && d.Value != "" {
 		add("sheet", d, fmt.Sprintf("sheet %q.", d.Value), d.Undecided)
@@ -100,17 +100,18 @@ func undecidedNote(d Decision) string {
 	return note + "; choose how to read it."
 }
 
-// DelimiterName names a delimiter for people.
+// DelimiterName names a delimiter for people: "comma", "semicolon",
+// "tab", "pipe".
 func DelimiterName(d string) string {
 	switch d {
 	case ",":
-		return "commas"
+		return "comma"
 	case ";":
-		return "semicolons"
+		return "semicolon"
 	case "\t":
-		return "tabs"
+		return "tab"
 	case "|":
-		return "pipes"
+		return "pipe"
 	}
 	return fmt.Sprintf("%q", d)
 }

@@ -65,7 +65,7 @@ func suggestsWords(name, v string) string {
 	case "encoding":
 		return strings.ToUpper(v)
 	case "delimiter":
-		return reading.DelimiterName(v)
+		return reading.DelimiterName(v) + "s"
 	}
 	return v
 }
@@ -151,7 +151,7 @@ func (p *importPage) choices(name string, d reading.Decision) []readingChoice {
 		case "encoding":
 			c.label = "Read it as " + strings.ToUpper(v)
 		case "delimiter":
-			c.label = "Separate the values by " + reading.DelimiterName(v)
+			c.label = "Separate the values by " + reading.DelimiterName(v) + "s"
 		default:
 			continue // chosen with the controls below
 		}

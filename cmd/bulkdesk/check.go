@@ -161,7 +161,7 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 		where := fmt.Sprintf("sheet %q", s.Sheet)
 		switch s.Format {
 		case ingest.CSV:
-			where = fmt.Sprintf("%s, %s-separated", s.Encoding, ingest.DelimiterName(s.Delimiter))
+			where = fmt.Sprintf("%s, %s-separated", s.Encoding, reading.DelimiterName(s.Delimiter))
 		case ingest.JSON:
 			where = "JSON objects"
 		}

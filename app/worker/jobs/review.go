@@ -9,6 +9,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -91,7 +92,7 @@ func delimiterName(d string) string {
 	if d == "" {
 		return ""
 	}
-	return "delimiter " + strings.ToLower(ingest.DelimiterName(d))
+	return "delimiter " + reading.DelimiterName(d)
 }
 
 // rows runs worker.JobRows.
