@@ -120,8 +120,14 @@ func (s *Server) prepare(c *Call) (any, error) {
 
 // prepareDocument changes how d is read as req asks.
 func (s *Server) prepareDocument(c *Call, d *LoadedFile, req worker.Prepare) (worker.Prepared, error) {
-	if err := savedReading(d, &req); err != nil {
-		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	var saved *ingest.Mapping
+	if req.SavedMapping != "" {
+		m, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
+		if err != nil {
+			return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "the mapping file: %v", err)
+		}
+		saved = &m
+		savedReading(d, &req, m)
 	}
 	backOffice := d.BackOffice
 	if req.BackOffice != nil {
@@ -168,22 +174,22 @@ func (s *Server) prepareDocument(c *Call, d *LoadedFile, req worker.Prepare) (wo
 	if again || req.Sheet != "" && d.table != nil && req.Sheet != d.table.Sheet {
 		// The mapping of the table read before is applied again to the new
 		// one, matched by header, so the operator's choices are kept.
-		var saved *ingest.Mapping
+		var before *ingest.Mapping
 		if d.im != nil {
 			m := d.im.Mapping()
-			saved = &m
+			before = &m
 		}
 		if err := s.readTable(c, d, req.Sheet); err != nil {
 			return worker.Prepared{}, err
 		}
-		if saved != nil && d.im != nil {
-			_, _ = d.im.UseSavedMapping(*saved)
+		if before != nil && d.im != nil {
+			_, _ = d.im.UseSavedMapping(*before)
 		}
 	}
 	if d.im == nil && d.table != nil && d.Kind != nil {
 		d.im = ingest.NewImport(d.table, d.Kind, s.validator)
 	}
-	if err := s.applyMapping(d, req); err != nil {
+	if err := s.applyMapping(d, req, saved); err != nil {
 		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	return s.finish(c, d, req.Auto, req.Build)
@@ -192,18 +198,14 @@ func (s *Server) prepareDocument(c *Call, d *LoadedFile, req worker.Prepare) (wo
 // savedReading makes a saved mapping's sheet, encoding and delimiter part
 // of the request, unless the request names its own: a mapping file
 // restores how the file was read, not only its columns.
-func savedReading(d *LoadedFile, req *worker.Prepare) error {
-	if req.SavedMapping == "" || d.file == nil {
-		return nil
-	}
-	saved, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
-	if err != nil {
-		return fmt.Errorf("the mapping file: %w", err)
+func savedReading(d *LoadedFile, req *worker.Prepare, saved ingest.Mapping) {
+	if d.file == nil {
+		return
 	}
 	switch d.file.Format {
 	case ingest.XLSX:
 		if req.Sheet != "" || saved.Sheet == "" {
-			return nil
+			return
 		}
 		for _, sh := range d.file.Sheets() {
 			if sh.Name == saved.Sheet {
@@ -218,7 +220,6 @@ func savedReading(d *LoadedFile, req *worker.Prepare) error {
 			req.Delimiter = saved.Delimiter
 		}
 	}
-	return nil
 }
 
 // reread reports whether a Prepare asks to read the file again with
@@ -228,10 +229,11 @@ func reread(d *LoadedFile, req worker.Prepare) bool {
 }
 
 // applyMapping applies the header row, mapping and settings a Prepare
-// asks for; any of them makes the built document stale.
-func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare) error {
+// asks for, and saved, the mapping file it carries, read; any of them
+// makes the built document stale.
+func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.Mapping) error {
 	if d.im == nil {
-		if req.HeaderRow > 0 || len(req.Columns) > 0 || req.SavedMapping != "" || req.Settings != nil || len(req.Chosen) > 0 {
+		if req.HeaderRow > 0 || len(req.Columns) > 0 || saved != nil || req.Settings != nil || len(req.Chosen) > 0 {
 			return errors.New("choose the kind before the columns")
 		}
 		return nil
@@ -243,12 +245,8 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare) error {
 		}
 		stale = true
 	}
-	if req.SavedMapping != "" {
-		saved, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
-		if err != nil {
-			return fmt.Errorf("the mapping file: %w", err)
-		}
-		missing, err := d.im.UseSavedMapping(saved)
+	if saved != nil {
+		missing, err := d.im.UseSavedMapping(*saved)
 		if err != nil {
 			return fmt.Errorf("the mapping file: %w", err)
 		}
