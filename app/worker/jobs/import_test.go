@@ -149,10 +149,20 @@ func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 // the second.
 func twoSheets(t *testing.T) []byte {
 	t.Helper()
+	return coverAndTransfers(t, "Notes", func(f *excelize.File) error {
+		f.SetCellStr("Notes", "A1", "draft")
+		f.SetActiveSheet(1)
+		return f.SetSheetVisible("Notes", false)
+	})
+}
+
+// coverAndTransfers is a workbook whose first sheet, cover, is filled by
+// fill, and whose second sheet holds two transfers.
+func coverAndTransfers(t *testing.T, cover string, fill func(*excelize.File) error) []byte {
+	t.Helper()
 	f := excelize.NewFile()
 	defer f.Close()
-	f.SetSheetName("Sheet1", "Notes")
-	f.SetCellStr("Notes", "A1", "draft")
+	f.SetSheetName("Sheet1", cover)
 	f.NewSheet("Transfers")
 	rows := [][]any{
 		{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount"},
@@ -163,8 +173,7 @@ func twoSheets(t *testing.T) []byte {
 		cell, _ := excelize.CoordinatesToCellName(1, i+1)
 		f.SetSheetRow("Transfers", cell, &r)
 	}
-	f.SetActiveSheet(1)
-	if err := f.SetSheetVisible("Notes", false); err != nil {
+	if err := fill(f); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -315,33 +324,18 @@ func TestPastedRowsAreATable(t *testing.T) {
 // A summary sheet before the data is passed over: the sheet whose headers
 // fit the kind is read, unless the operator picks another.
 func TestTheSheetThatFitsTheKindIsRead(t *testing.T) {
-	f := excelize.NewFile()
-	defer f.Close()
-	f.SetSheetName("Sheet1", "Summary")
-	f.SetCellStr("Summary", "A1", "Payments, November")
-	f.SetCellStr("Summary", "A2", "Total")
-	f.SetCellInt("Summary", "B2", 1300)
-	f.NewSheet("Transfers")
-	rows := [][]any{
-		{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "destinationAmount.amount"},
-		{"110321", "managed_accounts", "1001", "managed_cards", "2001", "EUR", 1050},
-		{"110321", "managed_accounts", "1001", "managed_cards", "2002", "EUR", 250},
-	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		f.SetSheetRow("Transfers", cell, &r)
-	}
-	var buf bytes.Buffer
-	if _, err := f.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
+	book := coverAndTransfers(t, "Summary", func(f *excelize.File) error {
+		f.SetCellStr("Summary", "A1", "Payments, November")
+		f.SetCellStr("Summary", "A2", "Total")
+		return f.SetCellInt("Summary", "B2", 1300)
+	})
 	h := newHarness(t)
 	// Without a kind, the sheet after the summary suggests it, and is read.
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Auto: true}, buf.Bytes()))
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Auto: true}, book))
 	if p.Kind != "transfers" || !p.KindSuggested || p.Sheet != "Transfers" {
 		t.Fatalf("without a kind: kind %q (suggested %v), sheet %q", p.Kind, p.KindSuggested, p.Sheet)
 	}
-	p = h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, buf.Bytes()))
+	p = h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, book))
 	if p.Sheet != "Transfers" || p.Summary == nil || p.Summary.Elements != 2 {
 		t.Fatalf("read %q: %+v", p.Sheet, p.Summary)
 	}
