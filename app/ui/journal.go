@@ -141,13 +141,9 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 // bulks hold, and asks whether to leave them out or send them again.
 func (j *journalView) renderRepeats(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
 	r := j.repeats
-	shown := r.Elements[:min(len(r.Elements), 5)]
 	return app.Div().ID("resume-repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
 		app.P().Text(fmt.Sprintf("Not resumed: %s of it %s submitted before, in %s.", plural(r.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Count == 1], plural(len(r.Bulks), "bulk", "bulks"))),
-		app.Ul().Body(app.Range(shown).Slice(func(i int) app.UI { return app.Li().Text(shown[i].Text) })),
-		app.If(r.Count > len(shown), func() app.UI {
-			return app.P().Class("note").Text(fmt.Sprintf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
-		}),
+		repeatedElements("resume-repeat-elements-"+s.ID, r, 5),
 		app.Button().ID("resume-leave-out-"+s.ID).Type("button").Class("button").Text("Resume without them").
 			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsLeaveOut, resumed) }, app.EventScope(s.ID+"-leave-out")),
 		app.Button().ID("resume-again-"+s.ID).Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Resume and send them again (%s)", plural(r.Count, "element", "elements"))).

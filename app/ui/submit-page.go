@@ -214,7 +214,6 @@ func (p *submitPage) renderRepeats() app.UI {
 	if r.Count == 0 {
 		return note
 	}
-	shown := r.Elements[:min(len(r.Elements), repeatsShown)]
 	title := fmt.Sprintf("%s of the %s to send %s submitted before, in %s", count(r.Count), plural(r.ToSend, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Count == 1], plural(len(r.Bulks), "bulk", "bulks"))
 	box := app.Div().ID("repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
 		app.P().Class("failure-title").Text(title),
@@ -222,12 +221,7 @@ func (p *submitPage) renderRepeats() app.UI {
 		app.Ul().ID("repeat-bulks").Class("bulk-links").Body(app.Range(r.Bulks).Slice(func(i int) app.UI {
 			return app.Li().Body(app.A().Href(bulkHref(r.Bulks[i], p.prepared.BackOffice)).DataSet("bulk", r.Bulks[i]).Text("bulk " + r.Bulks[i]))
 		})),
-		app.Ul().ID("repeat-elements").Body(app.Range(shown).Slice(func(i int) app.UI {
-			return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
-		})),
-		app.If(r.Count > len(shown), func() app.UI {
-			return app.P().Class("note").Text(fmt.Sprintf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
-		}),
+		repeatedElements("repeat-elements", r, repeatsShown),
 		note,
 	)
 	if p.step != submitConfirm || p.prepared.Blocked != "" {
@@ -237,6 +231,20 @@ func (p *submitPage) renderRepeats() app.UI {
 		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(fmt.Sprintf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)),
 		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)),
 	))
+}
+
+// repeatedElements lists the first n elements of r that earlier bulks
+// hold, and counts the others.
+func repeatedElements(id string, r *worker.RepeatsInfo, n int) app.UI {
+	shown := r.Elements[:min(len(r.Elements), n)]
+	return app.Div().Body(
+		app.Ul().ID(id).Body(app.Range(shown).Slice(func(i int) app.UI {
+			return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
+		})),
+		app.If(r.Count > len(shown), func() app.UI {
+			return app.P().Class("note").Text(fmt.Sprintf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
+		}),
+	)
 }
 
 // hasRepeats reports whether the confirmation found repeats.
