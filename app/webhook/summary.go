@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"math/big"
 	"strings"
 	"time"
 
@@ -44,14 +44,15 @@ type Amount struct {
 	Minor    string `json:"minor"`
 }
 
-// Text writes the amount for people, in major units: "EUR 12.50". An
-// amount too large for 64 bits is written as its minor units.
+// Text writes the amount for people, in major units: "EUR 12.50",
+// whatever its size. Digits that are not an integer are shown as they
+// came, marked as minor units, rather than read as something else.
 func (a Amount) Text() string {
-	minor, err := strconv.ParseInt(a.Minor, 10, 64)
-	if err != nil {
+	minor, ok := new(big.Int).SetString(a.Minor, 10)
+	if !ok {
 		return a.Minor + " " + a.Currency + " (minor units)"
 	}
-	return money.Format(minor, a.Currency)
+	return money.FormatBig(minor, a.Currency)
 }
 
 // Field is one labelled value of a summary.

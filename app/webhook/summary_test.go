@@ -106,7 +106,8 @@ func TestAmountText(t *testing.T) {
 		{Currency: "EUR", Minor: "1250"}:                 "EUR 12.50",
 		{Currency: "JPY", Minor: "1250"}:                 "JPY 1,250",
 		{Currency: "BHD", Minor: "-1"}:                   "BHD -0.001",
-		{Currency: "EUR", Minor: "99999999999999999999"}: "99999999999999999999 EUR (minor units)",
+		{Currency: "EUR", Minor: "99999999999999999999"}: "EUR 999,999,999,999,999,999.99",
+		{Currency: "EUR", Minor: "12.5"}:                 "12.5 EUR (minor units)",
 	} {
 		if got := a.Text(); got != want {
 			t.Errorf("%+v: %q, want %q", a, got, want)

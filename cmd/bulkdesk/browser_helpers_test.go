@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/chromedp/chromedp"
 )
 
@@ -29,10 +28,7 @@ type liveServe struct {
 // console must have been built (make console; make test does it).
 func startServe(t testing.TB, args ...string) *liveServe {
 	t.Helper()
-	browsertest.SkipShort(t)
-	if _, err := console.ReadManifest(console.FS()); err != nil {
-		t.Fatalf("the browser tests need the built console: %v", err)
-	}
+	browsertest.NeedConsole(t)
 	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-quiet"}, args...), func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -73,19 +69,13 @@ func (s *liveServe) Stop(t testing.TB) {
 	}
 }
 
-// Expressions the console's browser tests share.
-const (
-	interactive = `performance.getEntriesByName("bulkdesk:interactive").length > 0`
-	feedLive    = `document.querySelector('#feed-status[data-state="live"]') !== null`
-)
-
 // openPage starts a browser on a page of the console and waits for it to
 // take input.
 func openPage(t testing.TB, url string) *browsertest.Browser {
 	t.Helper()
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(url))
-	b.WaitFor(30*time.Second, "the console to start", interactive)
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
 	return b
 }
 

@@ -33,7 +33,7 @@ func BenchmarkEventsPageBurst(b *testing.B) {
 					srv := startServe(b, "-webhook-key", browserKey)
 					br := browsertest.New(b)
 					br.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(srv.URL+"feed"))
-					br.WaitFor(30*time.Second, "the live stream", feedLive)
+					br.WaitFor(30*time.Second, "the live stream", browsertest.FeedLive)
 					browsertest.Eval[bool](br, 5*time.Second, `(performance.mark("burst:start"), true)`)
 
 					start := time.Now()

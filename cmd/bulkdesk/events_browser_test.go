@@ -90,7 +90,7 @@ func chooseType(path string) chromedp.Action[chromedp.Void] {
 func TestEventsPageShowsEventsLive(t *testing.T) {
 	srv := startServe(t, "-sandbox", "-webhook-key", browserKey)
 	b := openPage(t, srv.URL+"feed")
-	b.WaitFor(15*time.Second, "the live stream", feedLive)
+	b.WaitFor(15*time.Second, "the live stream", browsertest.FeedLive)
 	if got := text(b, "#feed-status"); !strings.Contains(got, srv.URL+"webhooks/bulk_process_end/watch") {
 		t.Errorf("the status does not give the receiver's URL: %q", got)
 	}
@@ -198,7 +198,7 @@ func TestEventsPageResumesAfterARestart(t *testing.T) {
 	dir := t.TempDir()
 	srv := startServe(t, "-sandbox", "-webhook-key", browserKey, "-events-dir", dir, "-events-ring", "3")
 	b := openPage(t, srv.URL+"feed")
-	b.WaitFor(15*time.Second, "the live stream", feedLive)
+	b.WaitFor(15*time.Second, "the live stream", browsertest.FeedLive)
 	for i := 1; i <= 2; i++ {
 		sendEvent(t, srv.URL, "/transfers/watch", fmt.Sprintf(`{"transfer":{"id":{"id":"%d"}}}`, i))
 	}
@@ -210,7 +210,7 @@ func TestEventsPageResumesAfterARestart(t *testing.T) {
 	b.WaitFor(15*time.Second, "the page to see the stream drop", `!document.querySelector('#feed-status[data-state="live"]')`)
 	appendEvents(t, dir, 3, 7)
 	again := startServe(t, "-addr", srv.Addr, "-sandbox", "-webhook-key", browserKey, "-events-dir", dir, "-events-ring", "3")
-	b.WaitFor(30*time.Second, "the stream to resume", feedLive+` && document.querySelectorAll("#events li.event").length === 5`)
+	b.WaitFor(30*time.Second, "the stream to resume", browsertest.FeedLive+` && document.querySelectorAll("#events li.event").length === 5`)
 	b.WaitFor(5*time.Second, "the gap notice", `document.querySelector(".feed-gap") !== null`)
 	if got := text(b, ".feed-gap"); !strings.HasPrefix(got, "Events #3 to #4 (2) left the receiver's memory") {
 		t.Errorf("gap notice %q", got)
@@ -229,7 +229,7 @@ func TestEventsPageResumesAfterARestart(t *testing.T) {
 	if got := shownTypes(b); got[0] != "/send/watch" {
 		t.Errorf("after the new numbering the page shows %v", got)
 	}
-	b.WaitFor(10*time.Second, "the live stream", feedLive)
+	b.WaitFor(10*time.Second, "the live stream", browsertest.FeedLive)
 	// While the server is down, a request of the page may fail.
 	b.AssertNoErrors("net::ERR_CONNECTION_REFUSED", "net::ERR_FAILED")
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -28,15 +27,6 @@ func confirmExecute(t testing.TB, b *browsertest.Browser) {
 	waitShowing(t, b, 60*time.Second, "the confirmation of Execute with the bulk's totals", confirmOpen+` && !document.getElementById("confirm-execute").disabled`)
 	b.Do(5*time.Second, browsertest.Press("#confirm-execute"))
 	waitShowing(t, b, 10*time.Second, "the confirmation to close", "!"+confirmOpen)
-}
-
-// shoot saves a screenshot where the operator's eye can check it.
-func shoot(t testing.TB, b *browsertest.Browser, path string) {
-	t.Helper()
-	if os.Getenv("BULKDESK_SCREENSHOTS") == "" {
-		return
-	}
-	b.Screenshot(path)
 }
 
 // TestConsoleConfirmsExecutionAndTellsBulksApart submits a file, opens
@@ -103,7 +93,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	}
 	// The page shows the mode chosen at its next frame.
 	waitShowing(t, b, 5*time.Second, "the mode chosen in the confirmation", `document.getElementById("confirm-mode").textContent.includes("the bulk stops there")`)
-	shoot(t, b, "/tmp/exec-confirm.png")
+	b.Shoot("exec-confirm.png")
 	b.Do(5*time.Second, chromedp.KeyEvent(kb.Escape))
 	waitShowing(t, b, 10*time.Second, "Escape to close the confirmation", "!"+confirmOpen)
 
@@ -126,7 +116,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	if got := text(b, "#bulk-status"); got != "Completed: all 300 done" {
 		t.Errorf("the state reads %q", got)
 	}
-	shoot(t, b, "/tmp/exec-bulk.png")
+	b.Shoot("exec-bulk.png")
 	if bp, _ := api.Get(ctx, id); bp.Mode != bulkapi.OnFailureContinue {
 		t.Errorf("the bulk ran in mode %q", bp.Mode)
 	}
@@ -161,7 +151,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	if got := row(other.BulkID, "bulk-state"); got != "Submitted, waiting to be executed" {
 		t.Errorf("the other bulk's state reads %q", got)
 	}
-	shoot(t, b, "/tmp/exec-bulks.png")
+	b.Shoot("exec-bulks.png")
 	b.AssertNoErrors()
 
 	// The same file from another browser (a journal of its own): the
@@ -188,6 +178,6 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	if n := len(mustList(t, api)); n != 2 {
 		t.Errorf("the sandbox holds %d bulks, want 2", n)
 	}
-	shoot(t, b2, "/tmp/exec-existing.png")
+	b2.Shoot("exec-existing.png")
 	b2.AssertNoErrors()
 }

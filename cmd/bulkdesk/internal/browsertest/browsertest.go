@@ -6,12 +6,12 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -39,6 +39,17 @@ func SkipShort(tb testing.TB) {
 	tb.Helper()
 	if testing.Short() {
 		tb.Skip("needs the built console or Chromium: make test runs it")
+	}
+}
+
+// NeedConsole is for tests that serve the console: it skips them under
+// -short and fails them when the console has not been built (make
+// console; make test does it).
+func NeedConsole(tb testing.TB) {
+	tb.Helper()
+	SkipShort(tb)
+	if _, err := console.ReadManifest(console.FS()); err != nil {
+		tb.Fatalf("the browser tests need the built console (make console): %v", err)
 	}
 }
 
@@ -259,21 +270,6 @@ func (b *Browser) activeElement() string {
 	return s
 }
 
-// shootFailure saves a screenshot of a failed wait into the folder named
-// by $BROWSERTEST_SHOTS, when set.
-func (b *Browser) shootFailure() {
-	dir := os.Getenv("BROWSERTEST_SHOTS")
-	if dir == "" {
-		return
-	}
-	name := strings.NewReplacer("/", "-", " ", "_").Replace(b.tb.Name()) + ".png"
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	defer cancel()
-	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
-		os.WriteFile(filepath.Join(dir, name), png, 0o644)
-	}
-}
-
 func (b *Browser) report(s string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -290,6 +286,8 @@ func (b *Browser) problemList() string {
 
 // Conditions on the console that tests of every package wait for.
 const (
+	// FeedLive is true while the events page's live stream is open.
+	FeedLive = `document.querySelector('#feed-status[data-state="live"]') !== null`
 	// Interactive is true once the console's page takes input.
 	Interactive = `performance.getEntriesByName("bulkdesk:interactive").length > 0`
 	// ReviewShown is true once a file's review is on the page.

@@ -57,17 +57,3 @@ func (b *Browser) Downloaded(timeout time.Duration, dir, name string) []byte {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
-// Screenshot saves a PNG of the tab's viewport to path.
-func (b *Browser) Screenshot(path string) {
-	b.tb.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		b.tb.Fatalf("taking a screenshot: %v", err)
-	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		b.tb.Fatal(err)
-	}
-}

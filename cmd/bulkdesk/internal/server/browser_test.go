@@ -15,7 +15,6 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
 	"github.com/chromedp/chromedp"
 )
@@ -36,10 +35,7 @@ func startConsole(t testing.TB, prefix string) *liveServer {
 // startConsoleWith is startConsole with every option of the server.
 func startConsoleWith(t testing.TB, o server.Options) *liveServer {
 	t.Helper()
-	browsertest.SkipShort(t)
-	if _, err := console.ReadManifest(console.FS()); err != nil {
-		t.Fatalf("the browser tests need the built console: %v", err)
-	}
+	browsertest.NeedConsole(t)
 	s, err := server.New(o)
 	if err != nil {
 		t.Fatal(err)

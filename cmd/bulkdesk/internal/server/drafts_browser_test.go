@@ -81,12 +81,12 @@ func TestConsoleBringsBackTheFileItsReadingAndAFixedCellAfterAReload(t *testing.
 	if said := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("announcer").textContent`); !strings.Contains(said, "as you left it, with 1 edit") {
 		t.Errorf("the live region says %q", said)
 	}
-	shootElement(t, b, "main", "drafts-reload.png")
+	b.ShootElement("main", "drafts-reload.png")
 
 	// The step that shows how it is read is the operator's too.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("step-read")))
 	b.WaitFor(10*time.Second, "the reading step", `document.getElementById("amounts-major")?.checked === true`)
-	shootElement(t, b, "main", "drafts-read.png")
+	b.ShootElement("main", "drafts-read.png")
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("step-review")))
 	b.WaitFor(10*time.Second, "the review again", browsertest.ReviewShown)
 
@@ -159,6 +159,6 @@ func TestConsoleKeepsTheFileAcrossPagesAndBackFromTheSubmission(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](backLink+`.dataset.test = "back"`),
 		chromedp.Click(chromedp.CSS(`a[data-test="back"]`)))
 	back("back from the submission")
-	shootElement(t, b, "main", "drafts-back.png")
+	b.ShootElement("main", "drafts-back.png")
 	b.AssertNoErrors()
 }

@@ -3,7 +3,6 @@
 package server_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,46 +11,8 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
-
-// screenshotDir is where the tests of this file leave their pictures.
-const screenshotDir = "BULKDESK_SHOTS"
-
-// shootElement saves a PNG of the element selector finds, whole, to
-// name in $BULKDESK_SHOTS (or the test's temporary folder).
-func shootElement(t *testing.T, b *browsertest.Browser, selector, name string) string {
-	t.Helper()
-	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))`, chromedp.EvalAwaitPromise))
-	clip := browsertest.Eval[page.Viewport](b, 5*time.Second, `(() => {
-  const r = document.querySelector(`+browsertest.JSString(selector)+`).getBoundingClientRect();
-  const x = Math.max(0, Math.floor(r.left) - 12), y = Math.max(0, Math.floor(r.top + scrollY) - 12);
-  return {x, y, width: Math.ceil(r.width) + 24, height: Math.ceil(r.height) + 24, scale: 1};
-})()`)
-	ctx, cancel := context.WithTimeout(b.Context(), 30*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-		res, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
-			Format: page.CaptureScreenshotFormatPng, Clip: &clip, CaptureBeyondViewport: new(true),
-		})
-		return res.Data, err
-	}))
-	if err != nil {
-		t.Fatalf("capturing %s: %v", selector, err)
-	}
-	dir := os.Getenv(screenshotDir)
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wrote %s", path)
-	return path
-}
 
 func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	b := browsertest.New(t)
@@ -97,7 +58,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	if said := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("announcer").textContent`); !strings.Contains(said, "does not say how to read it") {
 		t.Errorf("the live region says %q", said)
 	}
-	shootElement(t, b, "#read", "reading-step.png")
+	b.ShootElement("#read", "reading-step.png")
 
 	// Going on as it is: the review, where 30.50 is an error at its cell
 	// and the header says the amounts are read in minor units.
@@ -118,7 +79,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	if !browsertest.Eval[bool](b, 5*time.Second, units+`.classList.contains("reading-marked")`) {
 		t.Error("the undecided units are not marked in the review")
 	}
-	shootElement(t, b, "#result", "reading-review.png")
+	b.ShootElement("#result", "reading-review.png")
 
 	// Major units instead: 30.50 reads, the rest are large sums, and the
 	// header marks it.
@@ -130,7 +91,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#read-reading .reading-marked")?.textContent ?? ""`); got != "Check: amounts in MAJOR units: 10.50 is EUR 10.50, not EUR 0.10, as you chose." {
 		t.Errorf("the step says %q", got)
 	}
-	shootElement(t, b, "#read", "reading-step-major.png")
+	b.ShootElement("#read", "reading-step-major.png")
 	if first := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#examples tbody tr").textContent`); !strings.Contains(first, "EUR 30.50") {
 		t.Errorf("the first example in major units is %q", first)
 	}
@@ -145,7 +106,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	if total := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#totals tbody td.amount").textContent`); total != "EUR 677,104.50" {
 		t.Errorf("total %q", total)
 	}
-	shootElement(t, b, "#result", "reading-review-major.png")
+	b.ShootElement("#result", "reading-review-major.png")
 
 	// The confirmation before the submission says it again.
 	b.Do(5*time.Second, chromedp.Click(chromedp.ID("submit-file")))
@@ -157,7 +118,7 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 	if !browsertest.Eval[bool](b, 5*time.Second, confirm+`.classList.contains("reading-marked")`) {
 		t.Error("major units are not marked in the confirmation")
 	}
-	shootElement(t, b, "#submission", "reading-confirm.png")
+	b.ShootElement("#submission", "reading-confirm.png")
 	b.AssertNoErrors()
 }
 
@@ -181,7 +142,7 @@ func TestConsoleWritesALowerCaseCurrencyColumnInCapitals(t *testing.T) {
 	if got := browsertest.Eval[string](b, 5*time.Second, fix+`?.textContent ?? ""`); got != "Write every currency of column F (destinationAmount.currency) in capitals (eur → EUR)" {
 		t.Errorf("the fix is %q", got)
 	}
-	shootElement(t, b, ".toolbar", "currency-fix.png")
+	b.ShootElement(".toolbar", "currency-fix.png")
 	b.Do(5*time.Second, chromedp.Click(chromedp.CSS("#fixes button")))
 	b.WaitFor(10*time.Second, "every row valid", `document.getElementById("count-invalid").textContent === "0"`)
 	if browsertest.Eval[bool](b, 5*time.Second, fix+` !== null`) {

@@ -3,7 +3,6 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/xuri/excelize/v2"
 )
@@ -81,9 +78,7 @@ func TestReviewScreenshot(t *testing.T) {
 })()`)
 	b.AssertNoErrors()
 
-	// Two frames, for the scrolled table to be painted.
-	b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))`, chromedp.EvalAwaitPromise))
-	png := shootReview(t, b)
+	png := b.ShootClip(reviewClip)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -93,31 +88,14 @@ func TestReviewScreenshot(t *testing.T) {
 	t.Logf("wrote %s (%d bytes)", out, len(png))
 }
 
-// shootReview captures the review's panel from its title to the bottom of
-// the table.
-func shootReview(t *testing.T, b *browsertest.Browser) []byte {
-	t.Helper()
-	clip := browsertest.Eval[page.Viewport](b, 5*time.Second, `(() => {
+// reviewClip is the review's panel from its title to the bottom of the
+// table.
+const reviewClip = `(() => {
   const panel = document.getElementById("result").getBoundingClientRect();
   const bottom = document.querySelector(".grid-box").getBoundingClientRect().bottom;
   const x = Math.floor(panel.left) - 12, y = Math.floor(panel.top + scrollY) - 12;
   return {x, y, width: Math.ceil(panel.width) + 24, height: Math.ceil(bottom + scrollY) + 16 - y, scale: 1};
-})()`)
-	ctx, cancel := context.WithTimeout(b.Context(), 30*time.Second)
-	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-		res, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
-			Format:                page.CaptureScreenshotFormatPng,
-			Clip:                  &clip,
-			CaptureBeyondViewport: new(true),
-		})
-		return res.Data, err
-	}))
-	if err != nil {
-		t.Fatalf("capturing the review: %v", err)
-	}
-	return png
-}
+})()`
 
 // expectedTotal is the total the console shows ("EUR 12,345.67") with
 // minor units added, as an operator would type it.
