@@ -24,12 +24,19 @@ func (ck *compiledKind) explain(i int, element any, err error) []Problem {
 	seen := make(map[string]bool)
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
-		switch e.ErrorKind.(type) {
+		switch k := e.ErrorKind.(type) {
 		case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
 			for _, c := range e.Causes {
 				walk(c)
 			}
 			return
+		case *kind.OneOf:
+			if len(k.Subschemas) == 0 {
+				if c := ck.closestBranch(element, e); c != nil {
+					walk(c)
+					return
+				}
+			}
 		}
 		for _, p := range ck.leafProblems(i, element, e) {
 			key := p.Pointer + "\x00" + p.Message
@@ -167,12 +174,88 @@ func (ck *compiledKind) branchTitles(url string) []string {
 	}
 	titles := make([]string, len(n.OneOf))
 	for i, b := range n.OneOf {
+		for b.Title == "" && b.Ref != nil {
+			b = b.Ref
+		}
 		titles[i] = b.Title
 		if titles[i] == "" {
 			titles[i] = fmt.Sprintf("form %d", i+1)
 		}
 	}
 	return titles
+}
+
+// closestBranch picks, for a value that matches none of a oneOf's shapes,
+// the shape it was most likely meant to be, so that its problems are told
+// at the fields at fault instead of "none of them": the shape that
+// declares the most of the value's fields, then has the most of its
+// required fields present, if one leads alone. It returns that shape's
+// errors, or nil.
+func (ck *compiledKind) closestBranch(element any, e *jsonschema.ValidationError) *jsonschema.ValidationError {
+	n := ck.nodes[strings.TrimSuffix(e.SchemaURL, "/oneOf")]
+	value, _ := lookup(element, e.InstanceLocation)
+	obj, ok := value.(map[string]any)
+	if n == nil || !ok {
+		return nil
+	}
+	type score struct{ undeclared, present int }
+	better := func(a, b score) bool {
+		return a.undeclared < b.undeclared || (a.undeclared == b.undeclared && a.present > b.present)
+	}
+	best, tie := -1, false
+	var top score
+	for j, b := range n.OneOf {
+		declared, required := shapeOf(b, 0)
+		var sc score
+		for name := range obj {
+			if !declared[name] {
+				sc.undeclared++
+			}
+		}
+		for _, r := range required {
+			if _, ok := obj[r]; ok {
+				sc.present++
+			}
+		}
+		switch {
+		case best < 0 || better(sc, top):
+			best, top, tie = j, sc, false
+		case !better(top, sc):
+			tie = true
+		}
+	}
+	if best < 0 || tie || top.present == 0 {
+		return nil
+	}
+	prefix := strings.TrimSuffix(e.SchemaURL, "/oneOf") + "/oneOf/" + strconv.Itoa(best)
+	for _, c := range e.Causes {
+		if c.SchemaURL == prefix || strings.HasPrefix(c.SchemaURL, prefix+"/") {
+			return c
+		}
+	}
+	return nil
+}
+
+// shapeOf returns the fields schema s declares and those it requires,
+// through its references and allOf layers.
+func shapeOf(s *jsonschema.Schema, depth int) (declared map[string]bool, required []string) {
+	declared = make(map[string]bool)
+	var walk func(s *jsonschema.Schema, depth int)
+	walk = func(s *jsonschema.Schema, depth int) {
+		if s == nil || depth > 16 {
+			return
+		}
+		for name := range s.Properties {
+			declared[name] = true
+		}
+		required = append(required, s.Required...)
+		walk(s.Ref, depth+1)
+		for _, a := range s.AllOf {
+			walk(a, depth+1)
+		}
+	}
+	walk(s, depth)
+	return declared, required
 }
 
 // FieldName names a location as operators read it: the request body's

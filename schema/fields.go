@@ -330,3 +330,15 @@ func enumStrings(vs []any) []string {
 	}
 	return out
 }
+
+// describeFields gives kind k's fields this project's words from the
+// overlay; a field it has none for (one only a newer contract has) keeps
+// what the contract says of it, or its path.
+func (v *Validator) describeFields(k *Kind, fields []Field) []Field {
+	for i := range fields {
+		if w, ok := v.overlay.WordsFor(k, fields[i].Path); ok {
+			fields[i].Title, fields[i].Description = w.Title, w.Description
+		}
+	}
+	return fields
+}

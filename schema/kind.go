@@ -38,8 +38,6 @@ type Kind struct {
 	Amount string
 	// Source is the dotted path of the instrument the money leaves, or "".
 	Source string
-
-	schemaFile string
 }
 
 // Endpoint returns where a request of this kind is submitted, on the
@@ -59,43 +57,38 @@ func (k *Kind) MovesMoney() bool { return k.Amount != "" }
 
 var kinds = []*Kind{
 	{
-		ID:         "users",
-		Title:      "Create users",
-		Standard:   Endpoint{"POST", "/bulks/users"},
-		Operation:  Endpoint{"POST", "/users"},
-		schemaFile: "users.json",
+		ID:        "users",
+		Title:     "Create users",
+		Standard:  Endpoint{"POST", "/bulks/users"},
+		Operation: Endpoint{"POST", "/users"},
 	},
 	{
-		ID:         "user_invites",
-		Title:      "Send user invites",
-		Standard:   Endpoint{"POST", "/bulks/users/_user_id_/invite"},
-		PathParam:  "_user_id_",
-		Operation:  Endpoint{"POST", "/users/{user_id}/invite"},
-		schemaFile: "user_invites.json",
+		ID:        "user_invites",
+		Title:     "Send user invites",
+		Standard:  Endpoint{"POST", "/bulks/users/_user_id_/invite"},
+		PathParam: "_user_id_",
+		Operation: Endpoint{"POST", "/users/{user_id}/invite"},
 	},
 	{
-		ID:         "card_blocks",
-		Title:      "Block cards",
-		Standard:   Endpoint{"POST", "/bulks/managed_cards/_id_/block"},
-		PathParam:  "_id_",
-		Operation:  Endpoint{"POST", "/managed_cards/{id}/block"},
-		schemaFile: "card_blocks.json",
+		ID:        "card_blocks",
+		Title:     "Block cards",
+		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/block"},
+		PathParam: "_id_",
+		Operation: Endpoint{"POST", "/managed_cards/{id}/block"},
 	},
 	{
-		ID:         "card_unblocks",
-		Title:      "Unblock cards",
-		Standard:   Endpoint{"POST", "/bulks/managed_cards/_id_/unblock"},
-		PathParam:  "_id_",
-		Operation:  Endpoint{"POST", "/managed_cards/{id}/unblock"},
-		schemaFile: "card_unblocks.json",
+		ID:        "card_unblocks",
+		Title:     "Unblock cards",
+		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/unblock"},
+		PathParam: "_id_",
+		Operation: Endpoint{"POST", "/managed_cards/{id}/unblock"},
 	},
 	{
-		ID:         "card_removals",
-		Title:      "Remove cards",
-		Standard:   Endpoint{"POST", "/bulks/managed_cards/_id_/remove"},
-		PathParam:  "_id_",
-		Operation:  Endpoint{"POST", "/managed_cards/{id}/remove"},
-		schemaFile: "card_removals.json",
+		ID:        "card_removals",
+		Title:     "Remove cards",
+		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/remove"},
+		PathParam: "_id_",
+		Operation: Endpoint{"POST", "/managed_cards/{id}/remove"},
 	},
 	{
 		ID:         "card_spend_rules",
@@ -104,7 +97,6 @@ var kinds = []*Kind{
 		BackOffice: &Endpoint{"PATCH", "/bulks/managed_cards/_id_/spend_rules"},
 		PathParam:  "_id_",
 		Operation:  Endpoint{"PATCH", "/managed_cards/{id}/spend_rules"},
-		schemaFile: "card_spend_rules.json",
 	},
 	{
 		ID:         "transfers",
@@ -114,25 +106,22 @@ var kinds = []*Kind{
 		Operation:  Endpoint{"POST", "/transfers"},
 		Amount:     "destinationAmount",
 		Source:     "source",
-		schemaFile: "transfers.json",
 	},
 	{
-		ID:         "sends",
-		Title:      "Create sends",
-		Standard:   Endpoint{"POST", "/bulks/sends"},
-		Operation:  Endpoint{"POST", "/sends"},
-		Amount:     "destinationAmount",
-		Source:     "source",
-		schemaFile: "sends.json",
+		ID:        "sends",
+		Title:     "Create sends",
+		Standard:  Endpoint{"POST", "/bulks/sends"},
+		Operation: Endpoint{"POST", "/sends"},
+		Amount:    "destinationAmount",
+		Source:    "source",
 	},
 	{
-		ID:         "outgoing_wire_transfers",
-		Title:      "Create outgoing wire transfers",
-		Standard:   Endpoint{"POST", "/bulks/outgoing_wire_transfers"},
-		Operation:  Endpoint{"POST", "/outgoing_wire_transfers"},
-		Amount:     "transferAmount",
-		Source:     "sourceInstrument",
-		schemaFile: "outgoing_wire_transfers.json",
+		ID:        "outgoing_wire_transfers",
+		Title:     "Create outgoing wire transfers",
+		Standard:  Endpoint{"POST", "/bulks/outgoing_wire_transfers"},
+		Operation: Endpoint{"POST", "/outgoing_wire_transfers"},
+		Amount:    "transferAmount",
+		Source:    "sourceInstrument",
 	},
 }
 

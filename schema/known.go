@@ -24,7 +24,18 @@ type knownNode struct {
 }
 
 func knownFields(root *jsonschema.Schema) *knownNode {
-	return buildKnown([]*jsonschema.Schema{root}, 0)
+	n := buildKnown([]*jsonschema.Schema{root}, 0)
+	// Every element is the envelope {pathParams, requestBody}, whatever
+	// its kind's schema names: a kind that declares neither takes them
+	// empty, and a field inside is what the warning is about.
+	if n.object {
+		for _, part := range []string{"pathParams", "requestBody"} {
+			if n.props[part] == nil {
+				n.props[part] = &knownNode{object: true, props: map[string]*knownNode{}}
+			}
+		}
+	}
+	return n
 }
 
 func buildKnown(defs []*jsonschema.Schema, depth int) *knownNode {

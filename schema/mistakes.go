@@ -9,72 +9,99 @@ import (
 	"time"
 )
 
-// The checks in this file go beyond the contract: the API accepts these
-// values, but an operator almost never means them. They are warnings, never
-// errors, so that a deliberate choice can still be sent.
+// The checks in this file are the overlay's advise entries written in Go
+// (overlay.json names them by "check"): the API accepts these values, but
+// an operator almost never means them.
 
-// mistakes appends warnings about likely mistakes in element i.
-func (v *Validator) mistakes(k *Kind, i int, element map[string]any, out []Problem) []Problem {
-	body, _ := element["requestBody"].(map[string]any)
-	if body == nil {
+// checks are the Go checks the overlay can name.
+var checks = map[string]checkFunc{
+	"non-positive-amount":        nonPositiveAmount,
+	"timestamp-in-seconds":       timestampInSeconds,
+	"scheduled-in-past":          scheduledInPast,
+	"no-change":      spendRulesNoChange,
+	"min-above-max":  spendRulesMinAboveMax,
+	"negative-limit": spendRulesNegativeLimit,
+}
+
+func nonPositiveAmount(_ *Validator, k *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+	if k.Amount == "" {
 		return out
 	}
-	if k.Amount != "" {
-		loc := []string{"requestBody", k.Amount, "amount"}
-		if n, ok := signAt(element, loc); ok && n <= 0 {
-			what := "zero: nothing would be moved"
-			if n < 0 {
-				what = "negative: amounts are always positive, the direction comes from the source and the destination"
-			}
-			out = append(out, warning(i, loc, "non-positive-amount", fmt.Sprintf("%s is %s", FieldName(loc), what)))
+	loc := []string{"requestBody", k.Amount, "amount"}
+	if n, ok := signAt(element, loc); ok && n <= 0 {
+		what := "zero: nothing would be moved"
+		if n < 0 {
+			what = "negative: amounts are always positive, the direction comes from the source and the destination"
 		}
-	}
-	if ts, ok := body["scheduledTimestamp"].(string); ok {
-		out = v.checkSchedule(i, ts, out)
-	}
-	if k.ID == "card_spend_rules" {
-		out = spendRuleMistakes(i, element, body, out)
+		out = append(out, warning(i, loc, id, fmt.Sprintf("%s is %s", FieldName(loc), what)))
 	}
 	return out
 }
 
-func (v *Validator) checkSchedule(i int, ts string, out []Problem) []Problem {
-	loc := []string{"requestBody", "scheduledTimestamp"}
+// scheduledAt returns the element's scheduledTimestamp as milliseconds, if
+// it is digits that fit; anything else is the contract check's to report.
+func scheduledAt(element map[string]any) (string, int64, bool) {
+	body, _ := element["requestBody"].(map[string]any)
+	ts, ok := body["scheduledTimestamp"].(string)
+	if !ok {
+		return "", 0, false
+	}
 	ms, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil {
-		return out // not digits, or too long: the contract check reports it
+	return ts, ms, err == nil
+}
+
+var scheduleLoc = []string{"requestBody", "scheduledTimestamp"}
+
+func timestampInSeconds(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+	ts, ms, ok := scheduledAt(element)
+	if !ok || len(ts) > 10 || ms <= 0 {
+		return out
 	}
-	now := v.Now()
 	at := time.UnixMilli(ms).UTC()
-	switch {
-	case len(ts) <= 10 && ms > 0:
-		out = append(out, warning(i, loc, "timestamp-in-seconds", fmt.Sprintf(
-			"scheduledTimestamp %s reads as %s: it looks like seconds, but the API counts milliseconds (%s000 would be %s)",
-			ts, at.Format("2006-01-02 15:04 MST"), ts, time.Unix(ms, 0).UTC().Format("2006-01-02 15:04 MST"))))
-	case at.Before(now):
-		out = append(out, warning(i, loc, "scheduled-in-past", fmt.Sprintf(
-			"scheduledTimestamp %s is %s, which is in the past", ts, at.Format("2006-01-02 15:04 MST"))))
+	return append(out, warning(i, scheduleLoc, id, fmt.Sprintf(
+		"scheduledTimestamp %s reads as %s: it looks like seconds, but the API counts milliseconds (%s000 would be %s)",
+		ts, at.Format("2006-01-02 15:04 MST"), ts, time.Unix(ms, 0).UTC().Format("2006-01-02 15:04 MST"))))
+}
+
+func scheduledInPast(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+	ts, ms, ok := scheduledAt(element)
+	if !ok || (len(ts) <= 10 && ms > 0) {
+		return out // seconds: timestamp-in-seconds says more
+	}
+	at := time.UnixMilli(ms).UTC()
+	if !at.Before(v.Now()) {
+		return out
+	}
+	return append(out, warning(i, scheduleLoc, id, fmt.Sprintf(
+		"scheduledTimestamp %s is %s, which is in the past", ts, at.Format("2006-01-02 15:04 MST"))))
+}
+
+func spendRulesNoChange(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+	if body, ok := element["requestBody"].(map[string]any); ok && len(body) == 0 {
+		out = append(out, warning(i, []string{"requestBody"}, id, "requestBody is empty: this update would change none of the card's rules"))
 	}
 	return out
 }
 
-func spendRuleMistakes(i int, element, body map[string]any, out []Problem) []Problem {
-	if len(body) == 0 {
-		out = append(out, warning(i, []string{"requestBody"}, "no-change", "requestBody is empty: this update would change none of the card's rules"))
-	}
+func spendRulesMinAboveMax(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	minLoc := []string{"requestBody", "minTransactionAmount"}
 	maxLoc := []string{"requestBody", "maxTransactionAmount"}
 	lo, okLo := numberAt(element, minLoc)
 	hi, okHi := numberAt(element, maxLoc)
 	if okLo && okHi && lo.Cmp(hi) > 0 {
-		out = append(out, warning(i, minLoc, "min-above-max", fmt.Sprintf(
+		out = append(out, warning(i, minLoc, id, fmt.Sprintf(
 			"minTransactionAmount %s is above maxTransactionAmount %s: no payment could pass", lo.RatString(), hi.RatString())))
 	}
+	return out
+}
+
+func spendRulesNegativeLimit(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+	body, _ := element["requestBody"].(map[string]any)
 	limits, _ := body["spendLimit"].([]any)
 	for j := range limits {
 		loc := []string{"requestBody", "spendLimit", strconv.Itoa(j), "value", "amount"}
 		if n, ok := numberAt(element, loc); ok && n.Sign() < 0 {
-			out = append(out, warning(i, loc, "negative-limit", fmt.Sprintf("%s is negative: a spend limit is a positive amount", FieldName(loc))))
+			out = append(out, warning(i, loc, id, fmt.Sprintf("%s is negative: a spend limit is a positive amount", FieldName(loc))))
 		}
 	}
 	return out

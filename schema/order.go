@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -18,19 +19,23 @@ import (
 // and forms (profile, source, destination, amount, …), so it is read once
 // from the embedded files themselves.
 
-var propertyOrder = sync.OnceValue(func() map[string][]string {
+// written holds the property order of every compiled schema, by the
+// location of the schema that holds the properties. Locations are unique
+// across Validators: each has its own base URL.
+var written sync.Map // string → []string
+
+// recordOrder reads a schema document's property order, once, before it is
+// compiled at base.
+func recordOrder(data []byte, base string) error {
 	order := make(map[string][]string)
-	entries, _ := schemaFiles.ReadDir("json")
-	for _, e := range entries {
-		data, err := schemaFiles.ReadFile("json/" + e.Name())
-		if err != nil {
-			continue
-		}
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		_ = scanOrder(dec, schemaURL(e.Name())+"#", order)
+	if err := scanOrder(json.NewDecoder(bytes.NewReader(data)), base+"#", order); err != nil {
+		return err
 	}
-	return order
-})
+	for loc, names := range order {
+		written.Store(loc, names)
+	}
+	return nil
+}
 
 // scanOrder reads one JSON value from dec; for every object holding a
 // "properties" object it records the property names, in order, under the
@@ -104,9 +109,12 @@ func writtenOrder(s *jsonschema.Schema) []string {
 	for n := range s.Properties {
 		names = append(names, n)
 	}
-	written := propertyOrder()[s.Location]
+	var order []string
+	if o, ok := written.Load(s.Location); ok {
+		order = o.([]string)
+	}
 	sort.SliceStable(names, func(i, j int) bool {
-		a, b := slices.Index(written, names[i]), slices.Index(written, names[j])
+		a, b := slices.Index(order, names[i]), slices.Index(order, names[j])
 		if a < 0 || b < 0 {
 			return a >= 0 || (b < 0 && names[i] < names[j])
 		}

@@ -1,10 +1,11 @@
 package schema
 
 import (
+	"bytes"
 	"context"
-	"embed"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -13,19 +14,31 @@ import (
 // MaxElements is the most elements one bulk request may hold.
 const MaxElements = 10000
 
-//go:embed json/*.json
-var schemaFiles embed.FS
-
-// A Validator checks requests against the contract of their kind. Schemas
-// are compiled the first time a kind is used, once; a Validator is safe for
+// A Validator checks requests against the contract of their kind: a
+// Source's schemas with the overlay's relax and require entries applied,
+// and its advise entries as warnings (errors when Strict). Schemas are
+// compiled the first time a kind is used, once; a Validator is safe for
 // concurrent use.
 type Validator struct {
 	// Now is the clock that warnings about past dates compare against.
 	Now func() time.Time
 
+	source  *Source
+	overlay *Overlay
+	strict  bool
+
 	mu       sync.Mutex
 	compiler *jsonschema.Compiler
 	compiled map[string]*compiledKind
+	// base is where this Validator's schemas are compiled: unique to it, so
+	// that what is recorded by location (order.go) is its own.
+	base string
+}
+
+// Options tune a Validator.
+type Options struct {
+	// Strict makes the overlay's advise entries errors instead of warnings.
+	Strict bool
 }
 
 // compiledKind is everything derived once from a kind's schema.
@@ -38,10 +51,21 @@ type compiledKind struct {
 	nodes  map[string]*jsonschema.Schema
 	known  *knownNode
 	fields []Field
+	// advice are the kind's advise entries, ready to run.
+	advice []advice
+	// skipped lists the overlay entries that found nothing to change in
+	// this contract, with why.
+	skipped []string
 }
 
-// NewValidator returns a Validator with the embedded schemas loaded.
-func NewValidator() (*Validator, error) {
+// NewValidator returns a Validator of the built-in contract.
+func NewValidator() (*Validator, error) { return NewValidatorFor(Builtin(), Options{}) }
+
+// NewValidatorFor returns a Validator of the schemas in src.
+func NewValidatorFor(src *Source, o Options) (*Validator, error) {
+	if src == nil || len(src.Schemas) == 0 {
+		return nil, fmt.Errorf("the contract holds no element schemas")
+	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
@@ -49,26 +73,13 @@ func NewValidator() (*Validator, error) {
 	for _, f := range integerFormats {
 		c.RegisterFormat(f)
 	}
-	entries, err := schemaFiles.ReadDir("json")
-	if err != nil {
-		return nil, fmt.Errorf("reading embedded schemas: %w", err)
-	}
-	for _, e := range entries {
-		f, err := schemaFiles.Open("json/" + e.Name())
-		if err != nil {
-			return nil, fmt.Errorf("opening schema %s: %w", e.Name(), err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("reading schema %s: %w", e.Name(), err)
-		}
-		if err := c.AddResource(schemaURL(e.Name()), doc); err != nil {
-			return nil, fmt.Errorf("loading schema %s: %w", e.Name(), err)
-		}
-	}
-	return &Validator{Now: time.Now, compiler: c, compiled: make(map[string]*compiledKind)}, nil
+	return &Validator{Now: time.Now, source: src, overlay: TheOverlay(), strict: o.Strict,
+		compiler: c, compiled: make(map[string]*compiledKind),
+		base: fmt.Sprintf("https://bulkdesk.invalid/%d/schema/", validators.Add(1))}, nil
 }
+
+// validators counts the Validators made, to give each its own base URL.
+var validators atomic.Int64
 
 var (
 	defaultOnce      sync.Once
@@ -76,8 +87,8 @@ var (
 	defaultErr       error
 )
 
-// Default returns a shared Validator; the embedded schemas are part of the
-// binary, so an error here is a build defect.
+// Default returns a shared Validator of the built-in contract; its schemas
+// are part of the binary, so an error here is a build defect.
 func Default() *Validator {
 	defaultOnce.Do(func() { defaultValidator, defaultErr = NewValidator() })
 	if defaultErr != nil {
@@ -86,7 +97,28 @@ func Default() *Validator {
 	return defaultValidator
 }
 
-func schemaURL(file string) string { return "https://bulkdesk.invalid/schema/" + file }
+// Source returns the schemas the Validator checks against.
+func (v *Validator) Source() *Source { return v.source }
+
+// Strict reports whether advise entries are errors.
+func (v *Validator) Strict() bool { return v.strict }
+
+// Has reports whether the Validator's contract defines kind k, and if not,
+// why not in words.
+func (v *Validator) Has(k *Kind) error {
+	_, err := v.compile(k)
+	return err
+}
+
+// Skipped lists the overlay entries that found nothing to change in kind
+// k's schema: a newer contract may have fixed or moved what they concern.
+func (v *Validator) Skipped(k *Kind) []string {
+	ck, err := v.compile(k)
+	if err != nil {
+		return nil
+	}
+	return ck.skipped
+}
 
 // compile returns the compiled schema of a kind, compiling it on first use.
 func (v *Validator) compile(k *Kind) (*compiledKind, error) {
@@ -95,23 +127,40 @@ func (v *Validator) compile(k *Kind) (*compiledKind, error) {
 	if ck, ok := v.compiled[k.ID]; ok {
 		return ck, nil
 	}
-	sch, err := v.compiler.Compile(schemaURL(k.schemaFile))
+	data, ok := v.source.Schemas[k.ID]
+	if !ok {
+		return nil, fmt.Errorf("the contract %s has no %s bulk (%s)", v.source.Name, k.ID, k.Standard)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("reading the schema of %s in %s: %w", k.ID, v.source.Name, err)
+	}
+	skipped := applyOverlay(k, doc, v.overlay)
+	url := v.base + k.ID + ".json"
+	if err := recordOrder(data, url); err != nil {
+		return nil, fmt.Errorf("reading the schema of %s in %s: %w", k.ID, v.source.Name, err)
+	}
+	if err := v.compiler.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("loading the schema of %s: %w", k.ID, err)
+	}
+	sch, err := v.compiler.Compile(url)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s: %w", k.ID, err)
 	}
-	ck := &compiledKind{schema: sch, check: prepareCheck(sch), nodes: make(map[string]*jsonschema.Schema)}
-	indexNodes(sch, ck.nodes)
+	ck := newCompiledKind(sch)
+	ck.skipped = skipped
 	ck.known = knownFields(sch)
-	ck.fields = collectFields(sch)
+	ck.fields = v.describeFields(k, collectFields(sch))
+	if ck.advice, err = v.compileAdvice(k); err != nil {
+		return nil, err
+	}
 	v.compiled[k.ID] = ck
 	return ck, nil
 }
 
-func (v *Validator) mustCompile(k *Kind) *compiledKind {
-	ck, err := v.compile(k)
-	if err != nil {
-		panic(err) // the schemas are embedded: a failure is a build defect, caught by tests
-	}
+func newCompiledKind(sch *jsonschema.Schema) *compiledKind {
+	ck := &compiledKind{schema: sch, check: prepareCheck(sch), nodes: make(map[string]*jsonschema.Schema)}
+	indexNodes(sch, ck.nodes)
 	return ck
 }
 
@@ -134,6 +183,10 @@ const progressEvery = 100
 // end, and stops with ctx's error as soon as ctx is done.
 func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, elements []any, progress func(done int)) (*Report, error) {
 	r := &Report{Kind: k.ID, Elements: len(elements)}
+	if err := v.Has(k); err != nil {
+		r.Add(requestProblem("no-contract", err.Error()))
+		return r, nil
+	}
 	switch n := len(elements); {
 	case n == 0:
 		r.Add(requestProblem("empty", "the request holds no elements; a bulk needs 1 to 10,000"))
@@ -194,9 +247,12 @@ func (v *Validator) CheckRequestContext(ctx context.Context, k *Kind, body []byt
 }
 
 // ValidateElement checks one element, index i of its request, and returns
-// its problems: contract errors, unknown fields and likely mistakes.
+// its problems: contract errors, unknown fields, and the overlay's advice.
 func (v *Validator) ValidateElement(k *Kind, i int, element any) []Problem {
-	ck := v.mustCompile(k)
+	ck, err := v.compile(k)
+	if err != nil {
+		return []Problem{{Element: i, Code: "no-contract", Message: err.Error(), Severity: Error}}
+	}
 	var out []Problem
 	if ck.check.check(element) != valid {
 		if err := ck.schema.Validate(element); err != nil {
@@ -205,14 +261,20 @@ func (v *Validator) ValidateElement(k *Kind, i int, element any) []Problem {
 	}
 	if obj, ok := element.(map[string]any); ok {
 		out = ck.known.check(i, obj, out)
-		out = v.mistakes(k, i, obj, out)
+		out = v.advise(k, ck, i, obj, out)
 	}
 	return out
 }
 
 // Fields returns the fields of kind k's elements, for mapping, templates and
-// help text.
-func (v *Validator) Fields(k *Kind) []Field { return v.mustCompile(k).fields }
+// help text; none when the contract lacks the kind.
+func (v *Validator) Fields(k *Kind) []Field {
+	ck, err := v.compile(k)
+	if err != nil {
+		return nil
+	}
+	return ck.fields
+}
 
 func requestProblem(code, msg string) Problem {
 	return Problem{Element: RequestLevel, Code: code, Message: msg, Severity: Error}

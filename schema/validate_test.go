@@ -194,73 +194,115 @@ func hasCode(ps []schema.Problem, code string) bool {
 }
 
 // TestConditionalRules covers the rules that apply to one form of an
-// object only, which the generated cases cannot reach.
+// object only, which the generated cases cannot reach: the contract's own,
+// which are errors, and the overlay's advice, which are warnings unless
+// the validation is strict.
 func TestConditionalRules(t *testing.T) {
 	v := fixture.Validator()
+	strict, err := schema.NewValidatorFor(schema.Builtin(), schema.Options{Strict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict.Now = v.Now
 	owt := seeds(t, "outgoing_wire_transfers")
 	sepa, rix, swift, swiftIBAN, fp, legacyIBAN, legacyFP := owt[0], owt[1], owt[2], owt[3], owt[4], owt[7], owt[8]
 	sends := seeds(t, "sends")
 	tests := []struct {
-		name    string
-		kind    string
-		seed    any
-		edit    func(e any)
-		pointer string
-		code    string
-		says    string
+		name     string
+		kind     string
+		seed     any
+		edit     func(e any)
+		pointer  string
+		code     string
+		says     string
+		severity schema.Severity
 	}{
-		{"swift needs a purpose", "outgoing_wire_transfers", swift, del("/requestBody/purpose"), "/requestBody/purpose", "required", "SWIFT"},
-		{"swift needs a reference", "outgoing_wire_transfers", swift, del("/requestBody/description"), "/requestBody/description", "required", "SWIFT"},
-		{"swift reference at most 35", "outgoing_wire_transfers", swift, set("/requestBody/description", strings.Repeat("x", 36)), "/requestBody/description", "max-length", "35"},
-		{"swift non-IBAN account needs a BIC", "outgoing_wire_transfers", swift, del("/requestBody/destinationBeneficiary/bankIdentifierCode"), "/requestBody/destinationBeneficiary/bankIdentifierCode", "required", "not an IBAN"},
-		{"swift needs the bank country", "outgoing_wire_transfers", swiftIBAN, del("/requestBody/destinationBeneficiary/bankCountry"), "/requestBody/destinationBeneficiary/bankCountry", "required", "bankCountry"},
-		{"sepa needs a reference", "outgoing_wire_transfers", sepa, del("/requestBody/description"), "/requestBody/description", "required", "SEPA"},
-		{"sepa reference at most 35", "outgoing_wire_transfers", sepa, set("/requestBody/description", strings.Repeat("x", 36)), "/requestBody/description", "max-length", "SEPA"},
-		{"iban beneficiary needs a name", "outgoing_wire_transfers", rix, del("/requestBody/destinationBeneficiary/name"), "/requestBody/destinationBeneficiary/name", "required", "name"},
-		{"faster payments reference at most 18", "outgoing_wire_transfers", fp, set("/requestBody/description", strings.Repeat("x", 19)), "/requestBody/description", "max-length", "Faster Payments"},
-		{"faster payments needs the sort code", "outgoing_wire_transfers", fp, del("/requestBody/destinationBeneficiary/sortCode"), "/requestBody/destinationBeneficiary/sortCode", "required", "sortCode"},
-		{"faster payments needs the account type", "outgoing_wire_transfers", fp, del("/requestBody/destinationBeneficiary/type"), "/requestBody/destinationBeneficiary/type", "required", "type"},
-		{"faster payments name refuses the apostrophe", "outgoing_wire_transfers", fp, set("/requestBody/destinationBeneficiary/name", "O'Brien"), "/requestBody/destinationBeneficiary/name", "pattern", "use \u2019"},
-		{"faster payments name at most 140", "outgoing_wire_transfers", fp, set("/requestBody/destinationBeneficiary/name", strings.Repeat("a", 141)), "/requestBody/destinationBeneficiary/name", "max-length", "140"},
-		{"iban and swift fields mixed", "outgoing_wire_transfers", sepa, set("/requestBody/destinationBeneficiary/account", "12345678"), "/requestBody/destinationBeneficiary", "one-of", "both"},
-		{"no kind of beneficiary", "outgoing_wire_transfers", sepa, set("/requestBody/destinationBeneficiary", map[string]any{"name": "X"}), "/requestBody/destinationBeneficiary", "one-of", "none"},
-		{"linked account of another type", "outgoing_wire_transfers", owt[6], set("/requestBody/destinationBeneficiary/type", "managed_accounts"), "/requestBody/destinationBeneficiary", "one-of", "linked"},
-		{"iban with spaces", "outgoing_wire_transfers", rix, set("/requestBody/destinationBeneficiary/iban", "SE45 5000 0000 0583 9825 7466"), "/requestBody/destinationBeneficiary/iban", "pattern", "remove the spaces"},
-		{"legacy faster payments needs the account type", "outgoing_wire_transfers", legacyFP, del("/requestBody/destinationBeneficiary/type"), "/requestBody/destinationBeneficiary/type", "required", "Faster Payments"},
-		{"legacy faster payments name at most 140", "outgoing_wire_transfers", legacyFP, set("/requestBody/destinationBeneficiary/name", strings.Repeat("a", 141)), "/requestBody/destinationBeneficiary/name", "max-length", "140"},
-		{"legacy faster payments needs both numbers", "outgoing_wire_transfers", legacyFP, del("/requestBody/destinationBeneficiary/bankAccountDetails/sortCode"), "/requestBody/destinationBeneficiary/bankAccountDetails/sortCode", "required", "sort code"},
-		{"legacy details mixed", "outgoing_wire_transfers", legacyIBAN, set("/requestBody/destinationBeneficiary/bankAccountDetails/sortCode", "123456"), "/requestBody/destinationBeneficiary/bankAccountDetails", "one-of", "both"},
-		{"legacy iban name at most 150", "outgoing_wire_transfers", legacyIBAN, set("/requestBody/destinationBeneficiary/name", strings.Repeat("a", 151)), "/requestBody/destinationBeneficiary/name", "max-length", "150"},
-		{"wire source must be an account", "outgoing_wire_transfers", rix, set("/requestBody/sourceInstrument/type", "managed_cards"), "/requestBody/sourceInstrument/type", "enum", "managed_accounts"},
-		{"send to a beneficiary and an instrument", "sends", sends[1], set("/requestBody/destination/id", "5"), "/requestBody/destination", "not", "alongside beneficiaryId"},
-		{"send instrument needs a type", "sends", sends[0], del("/requestBody/destination/type"), "/requestBody/destination/type", "required", "destination.type"},
-		{"send beneficiary id digits", "sends", sends[1], set("/requestBody/destination/beneficiaryId", "B-1"), "/requestBody/destination/beneficiaryId", "pattern", "digits"},
-		{"card kinds need the card id", "card_blocks", seeds(t, "card_blocks")[0], del("/pathParams"), "/pathParams", "required", "pathParams"},
-		{"invites need the user id", "user_invites", seeds(t, "user_invites")[0], set("/pathParams", map[string]any{}), "/pathParams/_user_id_", "required", "pathParams._user_id_"},
-		{"transfers need a body", "transfers", seeds(t, "transfers")[0], del("/requestBody"), "/requestBody", "required", "requestBody"},
-		{"pathParams of the wrong type", "card_unblocks", seeds(t, "card_unblocks")[0], set("/pathParams", "110187"), "/pathParams", "type", "an object"},
-		{"amount beyond int64", "transfers", seeds(t, "transfers")[0], set("/requestBody/destinationAmount/amount", json.Number("99999999999999999999")), "/requestBody/destinationAmount/amount", "format", "64 bits"},
-		{"amount with a fraction", "sends", sends[0], set("/requestBody/destinationAmount/amount", json.Number("12.34")), "/requestBody/destinationAmount/amount", "type", "whole number"},
-		{"lower-case currency", "transfers", seeds(t, "transfers")[0], set("/requestBody/destinationAmount/currency", "eur"), "/requestBody/destinationAmount/currency", "pattern", "use capital letters"},
-		{"date of birth in the wrong month", "users", seeds(t, "users")[0], set("/requestBody/dateOfBirth/month", json.Number("13")), "/requestBody/dateOfBirth/month", "maximum", "at most 12"},
-		{"spend limit needs an interval", "card_spend_rules", seeds(t, "card_spend_rules")[0], del("/requestBody/spendLimit/1/interval"), "/requestBody/spendLimit/1/interval", "required", "spendLimit[1].interval"},
+		{"swift needs a purpose", "outgoing_wire_transfers", swift, del("/requestBody/purpose"), "/requestBody/purpose", "swift-purpose-reference", "SWIFT", schema.Warning},
+		{"swift needs a reference", "outgoing_wire_transfers", swift, del("/requestBody/description"), "/requestBody/description", "swift-purpose-reference", "SWIFT", schema.Warning},
+		{"swift reference at most 35", "outgoing_wire_transfers", swift, set("/requestBody/description", strings.Repeat("x", 36)), "/requestBody/description", "swift-purpose-reference", "35", schema.Warning},
+		{"swift non-IBAN account needs a BIC", "outgoing_wire_transfers", swift, del("/requestBody/destinationBeneficiary/bankIdentifierCode"), "/requestBody/destinationBeneficiary/bankIdentifierCode", "bic-for-non-iban", "not an IBAN", schema.Warning},
+		{"swift needs the bank country", "outgoing_wire_transfers", swiftIBAN, del("/requestBody/destinationBeneficiary/bankCountry"), "/requestBody/destinationBeneficiary/bankCountry", "required", "bankCountry", schema.Error},
+		{"sepa needs a reference", "outgoing_wire_transfers", sepa, del("/requestBody/description"), "/requestBody/description", "sepa-reference", "SEPA", schema.Warning},
+		{"sepa reference at most 35", "outgoing_wire_transfers", sepa, set("/requestBody/description", strings.Repeat("x", 36)), "/requestBody/description", "sepa-reference", "SEPA", schema.Warning},
+		{"iban beneficiary needs a name", "outgoing_wire_transfers", rix, del("/requestBody/destinationBeneficiary/name"), "/requestBody/destinationBeneficiary/name", "required", "name", schema.Error},
+		{"faster payments reference at most 18", "outgoing_wire_transfers", fp, set("/requestBody/description", strings.Repeat("x", 19)), "/requestBody/description", "faster-payments-reference", "Faster Payments", schema.Warning},
+		{"faster payments needs the sort code", "outgoing_wire_transfers", fp, del("/requestBody/destinationBeneficiary/sortCode"), "/requestBody/destinationBeneficiary/sortCode", "required", "sortCode", schema.Error},
+		{"faster payments needs the account type", "outgoing_wire_transfers", fp, del("/requestBody/destinationBeneficiary/type"), "/requestBody/destinationBeneficiary/type", "required", "type", schema.Error},
+		{"faster payments name with the ASCII apostrophe", "outgoing_wire_transfers", fp, set("/requestBody/destinationBeneficiary/name", "O'Brien"), "/requestBody/destinationBeneficiary/name", "faster-payments-name", "\u2019", schema.Warning},
+		{"faster payments name with the typographic apostrophe", "outgoing_wire_transfers", fp, set("/requestBody/destinationBeneficiary/name", "O\u2019Brien"), "/requestBody/destinationBeneficiary/name", "pattern", "destinationBeneficiary.name", schema.Error},
+		{"faster payments name at most 140", "outgoing_wire_transfers", fp, set("/requestBody/destinationBeneficiary/name", strings.Repeat("a", 141)), "/requestBody/destinationBeneficiary/name", "max-length", "140", schema.Error},
+		{"iban and swift fields mixed", "outgoing_wire_transfers", sepa, set("/requestBody/destinationBeneficiary/account", "12345678"), "/requestBody/destinationBeneficiary", "one-of", "both", schema.Error},
+		{"no kind of beneficiary", "outgoing_wire_transfers", sepa, set("/requestBody/destinationBeneficiary", map[string]any{"name": "X"}), "/requestBody/destinationBeneficiary", "one-of", "none", schema.Error},
+		{"linked account of another type", "outgoing_wire_transfers", owt[6], set("/requestBody/destinationBeneficiary/type", "managed_accounts"), "/requestBody/destinationBeneficiary/type", "enum", "linked_accounts", schema.Error},
+		{"iban with spaces", "outgoing_wire_transfers", rix, set("/requestBody/destinationBeneficiary/iban", "SE45 5000 0000 0583 9825 7466"), "/requestBody/destinationBeneficiary/iban", "pattern", "remove the spaces", schema.Error},
+		{"legacy faster payments needs the account type", "outgoing_wire_transfers", legacyFP, del("/requestBody/destinationBeneficiary/type"), "/requestBody/destinationBeneficiary/type", "faster-payments-account-type", "personal or business", schema.Warning},
+		{"legacy faster payments name at most 140", "outgoing_wire_transfers", legacyFP, set("/requestBody/destinationBeneficiary/name", strings.Repeat("a", 141)), "/requestBody/destinationBeneficiary/name", "faster-payments-name", "140", schema.Warning},
+		{"legacy faster payments needs both numbers", "outgoing_wire_transfers", legacyFP, del("/requestBody/destinationBeneficiary/bankAccountDetails/sortCode"), "/requestBody/destinationBeneficiary/bankAccountDetails/sortCode", "required", "sortCode", schema.Error},
+		{"legacy iban needs the iban", "outgoing_wire_transfers", legacyIBAN, set("/requestBody/destinationBeneficiary/bankAccountDetails/iban", "GB12"), "/requestBody/destinationBeneficiary/bankAccountDetails/iban", "min-length", "15", schema.Error},
+		{"wire source must be an account", "outgoing_wire_transfers", rix, set("/requestBody/sourceInstrument/type", "managed_cards"), "/requestBody/sourceInstrument/type", "enum", "managed_accounts", schema.Error},
+		{"send instrument needs a type", "sends", sends[0], del("/requestBody/destination/type"), "/requestBody/destination/type", "required", "destination.type", schema.Error},
+		{"send beneficiary id digits", "sends", sends[1], set("/requestBody/destination/beneficiaryId", "B-1"), "/requestBody/destination/beneficiaryId", "pattern", "digits", schema.Error},
+		{"card kinds need the card id", "card_blocks", seeds(t, "card_blocks")[0], del("/pathParams"), "/pathParams", "required", "pathParams", schema.Error},
+		{"invites need the user id", "user_invites", seeds(t, "user_invites")[0], set("/pathParams", map[string]any{}), "/pathParams/_user_id_", "required", "pathParams._user_id_", schema.Error},
+		{"transfers need a body", "transfers", seeds(t, "transfers")[0], del("/requestBody"), "/requestBody", "required", "requestBody", schema.Error},
+		{"pathParams of the wrong type", "card_unblocks", seeds(t, "card_unblocks")[0], set("/pathParams", "110187"), "/pathParams", "type", "an object", schema.Error},
+		{"amount beyond int64", "transfers", seeds(t, "transfers")[0], set("/requestBody/destinationAmount/amount", json.Number("99999999999999999999")), "/requestBody/destinationAmount/amount", "format", "64 bits", schema.Error},
+		{"amount with a fraction", "sends", sends[0], set("/requestBody/destinationAmount/amount", json.Number("12.34")), "/requestBody/destinationAmount/amount", "type", "whole number", schema.Error},
+		{"lower-case currency", "transfers", seeds(t, "transfers")[0], set("/requestBody/destinationAmount/currency", "eur"), "/requestBody/destinationAmount/currency", "pattern", "use capital letters", schema.Error},
+		{"spend limit needs an interval", "card_spend_rules", seeds(t, "card_spend_rules")[0], del("/requestBody/spendLimit/1/interval"), "/requestBody/spendLimit/1/interval", "required", "spendLimit[1].interval", schema.Error},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			el := deepCopy(tc.seed)
 			tc.edit(el)
-			errs := errorsOf(v.ValidateElement(fixture.Kind(tc.kind), 3, el))
-			var got *schema.Problem
-			for i := range errs {
-				if errs[i].Pointer == tc.pointer && errs[i].Code == tc.code {
-					got = &errs[i]
+			find := func(v *schema.Validator) *schema.Problem {
+				ps := v.ValidateElement(fixture.Kind(tc.kind), 3, el)
+				for i := range ps {
+					if ps[i].Pointer == tc.pointer && ps[i].Code == tc.code {
+						return &ps[i]
+					}
 				}
+				t.Fatalf("no %s problem at %s; got %+v", tc.code, tc.pointer, ps)
+				return nil
 			}
-			if got == nil {
-				t.Fatalf("no %s error at %s; got %+v", tc.code, tc.pointer, errs)
+			got := find(v)
+			if got.Element != 3 || !strings.Contains(got.Message, tc.says) || got.Severity != tc.severity {
+				t.Errorf("%s %q (element %d) should be a %s that says %q", got.Severity, got.Message, got.Element, tc.severity, tc.says)
 			}
-			if got.Element != 3 || !strings.Contains(got.Message, tc.says) {
-				t.Errorf("message %q (element %d) should say %q", got.Message, got.Element, tc.says)
+			if got := find(strict); got.Severity != schema.Error {
+				t.Errorf("strict: %s is a %s", got.Code, got.Severity)
+			}
+		})
+	}
+}
+
+// TestWhatTheContractAcceptsIsNotRefused holds elements the upstream schema
+// accepts although an earlier reading of its prose refused them: they pass
+// with at most warnings unless the validation is strict.
+func TestWhatTheContractAcceptsIsNotRefused(t *testing.T) {
+	v := fixture.Validator()
+	owt := seeds(t, "outgoing_wire_transfers")
+	sepa, swift, legacyIBAN, legacyFP := owt[0], owt[2], owt[7], owt[8]
+	sends := seeds(t, "sends")
+	for _, tc := range []struct {
+		name string
+		kind string
+		seed any
+		edit func(any)
+	}{
+		{"a SEPA wire without a reference", "outgoing_wire_transfers", sepa, del("/requestBody/description")},
+		{"a SWIFT wire without purpose or reference", "outgoing_wire_transfers", swift, func(e any) { del("/requestBody/purpose")(e); del("/requestBody/description")(e) }},
+		{"a Faster Payments name with an ASCII apostrophe", "outgoing_wire_transfers", owt[4], set("/requestBody/destinationBeneficiary/name", "O'Brien & Sons")},
+		{"the older beneficiary form without a type", "outgoing_wire_transfers", legacyFP, del("/requestBody/destinationBeneficiary/type")},
+		{"the older form's IBAN details with a sort code too", "outgoing_wire_transfers", legacyIBAN, set("/requestBody/destinationBeneficiary/bankAccountDetails/sortCode", "123456")},
+		{"the older form's name beyond 150 characters", "outgoing_wire_transfers", legacyIBAN, set("/requestBody/destinationBeneficiary/name", strings.Repeat("a", 151))},
+		{"a send to a beneficiary with an instrument id too", "sends", sends[1], set("/requestBody/destination/id", "5")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			el := deepCopy(tc.seed)
+			tc.edit(el)
+			if errs := errorsOf(v.ValidateElement(fixture.Kind(tc.kind), 0, el)); len(errs) > 0 {
+				t.Errorf("refused: %+v", errs)
 			}
 		})
 	}
@@ -416,7 +458,7 @@ func TestFieldsFollowTheSchemaOrder(t *testing.T) {
 	for _, f := range v.Fields(fixture.Kind("transfers")) {
 		paths = append(paths, f.Path)
 	}
-	want := "profileId tag source.id source.type destination.id destination.type destinationAmount.currency destinationAmount.amount description scheduledTimestamp"
+	want := "profileId tag source.id source.type description destination.id destination.type destinationAmount.currency destinationAmount.amount scheduledTimestamp"
 	if got := strings.Join(paths, " "); got != want {
 		t.Errorf("transfers fields:\n got %s\nwant %s", got, want)
 	}

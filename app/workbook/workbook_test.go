@@ -123,7 +123,7 @@ func TestTemplateDetails(t *testing.T) {
 	for _, dv := range dvs {
 		lists = append(lists, dv.Sqref+" "+dv.Formula1)
 	}
-	for _, want := range []string{`H2:H10001 "TRUE,FALSE"`, `P2:P10001 "DAILY,WEEKLY,MONTHLY,QUARTERLY,YEARLY,ALWAYS"`, "T2:T10001 Lists!$A$1:$A$60"} {
+	for _, want := range []string{`H2:H10001 "TRUE,FALSE"`, `Q2:Q10001 "DAILY,WEEKLY,MONTHLY,QUARTERLY,YEARLY,ALWAYS"`, "T2:T10001 Lists!$A$1:$A$60"} {
 		if !slices.ContainsFunc(lists, func(s string) bool { return strings.Contains(s, want) }) {
 			t.Errorf("no dropdown %q in %v", want, lists)
 		}
@@ -173,7 +173,7 @@ func TestTemplateCSV(t *testing.T) {
 	if !strings.HasPrefix(string(data), "\ufeffprofileId *,tag,source.id *,") {
 		t.Errorf("csv template %q", data)
 	}
-	filled := append(data, []byte("110321,,1,managed_accounts,2,managed_cards,EUR,1050,,\n")...)
+	filled := append(data, []byte("110321,,1,managed_accounts,,2,managed_cards,EUR,1050,\n")...)
 	_, res := importBytes(t, "t.csv", filled, k)
 	if len(res.Elements) != 1 || !res.Report.Valid() || len(res.Report.Problems) != 1 || res.Report.Problems[0].Code != "example-row" {
 		t.Errorf("import: %d elements, %v", len(res.Elements), res.Report.Problems)
