@@ -15,12 +15,12 @@ import (
 
 // checks are the Go checks the overlay can name.
 var checks = map[string]checkFunc{
-	"non-positive-amount":        nonPositiveAmount,
-	"timestamp-in-seconds":       timestampInSeconds,
-	"scheduled-in-past":          scheduledInPast,
-	"no-change":      spendRulesNoChange,
-	"min-above-max":  spendRulesMinAboveMax,
-	"negative-limit": spendRulesNegativeLimit,
+	"non-positive-amount":  nonPositiveAmount,
+	"timestamp-in-seconds": timestampInSeconds,
+	"scheduled-in-past":    scheduledInPast,
+	"no-change":            spendRulesNoChange,
+	"min-above-max":        spendRulesMinAboveMax,
+	"negative-limit":       spendRulesNegativeLimit,
 }
 
 func nonPositiveAmount(_ *Validator, k *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
