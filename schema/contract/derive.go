@@ -89,7 +89,7 @@ func Derive(source string, data []byte, targets []Target, o Options) (*Contract,
 		if err != nil {
 			return nil, err
 		}
-		js, err := d.element(items, ptr, fmt.Sprintf("Derived from %s %s: %s", c.Title, c.Version, endpoint))
+		js, err := d.element(items, ptr, "Derived from "+c.name()+": "+endpoint)
 		if err != nil {
 			return nil, err
 		}
@@ -104,6 +104,15 @@ func Derive(source string, data []byte, targets []Target, o Options) (*Contract,
 		return nil, &Error{File: source, Place: "/paths", Msg: "no bulk operations: looked for " + strings.Join(looked, ", ")}
 	}
 	return c, nil
+}
+
+// name is how the output names the contract: its title and version, or
+// the file when the document gives neither.
+func (c *Contract) name() string {
+	if n := strings.TrimSpace(c.Title + " " + c.Version); n != "" {
+		return n
+	}
+	return c.Source
 }
 
 // deriver holds the state of deriving one kind's schema.
