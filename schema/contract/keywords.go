@@ -30,7 +30,7 @@ var dropNotes = map[string]string{
 	"xml":           "xml dropped: only JSON is submitted",
 	"writeOnly":     "writeOnly dropped: every field of a request may be written",
 	"discriminator": "discriminator dropped: oneOf still decides which schema applies",
-	"readOnly":      "readOnly dropped: it marks no property here",
+	"readOnly":      "readOnly dropped: a property it marks is left out where it is used",
 }
 
 func (d *deriver) count(ptr string) error {
@@ -68,9 +68,9 @@ func (d *deriver) schema(n *yaml.Node, ptr string, depth int) (value, error) {
 	if props := deref(get(n, "properties")); props != nil && props.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(props.Content); i += 2 {
 			name := props.Content[i].Value
-			if isTrue(deref(get(deref(props.Content[i+1]), "readOnly"))) {
+			if at, ok := d.readOnly(props.Content[i+1], ptr+"/properties/"+escape(name)); ok {
 				readOnly[name] = true
-				d.note(ptr+"/properties/"+escape(name)+"/readOnly", dropped,
+				d.note(at, dropped,
 					fmt.Sprintf("property %q is read-only: dropped from properties and required", name))
 			}
 		}
@@ -201,6 +201,24 @@ func (d *deriver) schema(n *yaml.Node, ptr string, depth int) (value, error) {
 		}
 	}
 	return out, nil
+}
+
+// readOnly tells whether a property is read-only, and where that is said:
+// by its own keyword, or by that of the component it refers to, as a 3.1
+// $ref with siblings would have it.
+func (d *deriver) readOnly(prop *yaml.Node, ptr string) (string, bool) {
+	prop = deref(prop)
+	if isTrue(deref(get(prop, "readOnly"))) {
+		return ptr + "/readOnly", true
+	}
+	r, ok := scalar(deref(get(prop, "$ref")))
+	if !ok || !strings.HasPrefix(r, "#/") {
+		return "", false
+	}
+	if isTrue(deref(get(lookup(d.root, r[1:]), "readOnly"))) {
+		return r[1:] + "/readOnly", true
+	}
+	return "", false
 }
 
 // addNull adds "null" to a type, making it a list.

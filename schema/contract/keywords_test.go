@@ -112,11 +112,15 @@ func TestReadOnly(t *testing.T) {
       properties:
         id: {type: string, readOnly: true}
         name: {type: string}
-        created: {type: integer, readOnly: false}`, contract.Options{})
+        created: {type: integer, readOnly: false}
+        stamp: {$ref: '#/components/schemas/Stamp'}
+    Stamp: {type: integer, readOnly: true}`, contract.Options{})
 	wantIn(t, js, `"required": [ "name" ]`, `"properties": { "name": { "type": "string" }, "created": { "type": "integer" } }`)
 	wantOut(t, js, `"id"`, "readOnly")
 	wantNote(t, notes, "/components/schemas/T/properties/id/readOnly", "dropped", `property "id" is read-only`)
 	wantNote(t, notes, "/components/schemas/T/properties/created/readOnly", "dropped", "readOnly")
+	wantNote(t, notes, "/components/schemas/Stamp/readOnly", "dropped", `property "stamp" is read-only`)
+	wantOut(t, js, "stamp", "Stamp")
 }
 
 func TestDiscriminator(t *testing.T) {
