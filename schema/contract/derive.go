@@ -59,7 +59,7 @@ func Derive(source string, data []byte, targets []Target, o Options) (*Contract,
 		return nil, err
 	}
 	c := &Contract{Source: source}
-	v, ok := scalar(get(root, "openapi"))
+	v, ok := scalar(deref(get(root, "openapi")))
 	switch {
 	case get(root, "openapi") == nil:
 		return nil, &Error{File: source, Msg: `not an OpenAPI 3.x document: no "openapi" version`}

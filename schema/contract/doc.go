@@ -8,6 +8,10 @@
 // self-contained JSON Schema: components it reaches are copied under "$defs"
 // and their references rewritten, so the result needs nothing else.
 //
+// Components appear under "$defs" in the order the schema first refers to
+// them, which depends only on what is derived: two contracts that share a
+// schema but list their components differently give the same bytes.
+//
 // The document is walked as yaml.Node trees rather than decoded into maps,
 // so that key order and the literal text of numbers survive: the output is
 // byte-stable and reads like the source.
