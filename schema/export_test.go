@@ -1,6 +1,10 @@
 package schema
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+	"time"
+)
 
 // Verdicts returns what the pre-check and the library each say of element e;
 // certain is false when the pre-check is unsure.
@@ -34,4 +38,18 @@ func mustCompile(v *Validator, k *Kind) *compiledKind {
 		panic(err)
 	}
 	return ck
+}
+
+// ValidatorWithout returns a Validator of the built-in contract whose
+// overlay lacks the entry id, to show what the entry changes.
+func ValidatorWithout(id string, now func() time.Time) *Validator {
+	o := *TheOverlay()
+	o.Entries = slices.DeleteFunc(slices.Clone(o.Entries), func(e OverlayEntry) bool { return e.ID == id })
+	v, err := NewValidator()
+	if err != nil {
+		panic(err)
+	}
+	v.overlay = &o
+	v.Now = now
+	return v
 }

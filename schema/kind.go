@@ -157,3 +157,17 @@ func backOfficeKindIDs() []string {
 	}
 	return ids
 }
+
+// A Target is where a contract defines a kind's elements: the kind and its
+// submission operation. Reading a contract file looks these up.
+type Target struct{ Kind, Method, Path string }
+
+// Targets lists every kind's submission operation. The back-office API
+// submits its bulks at the same paths, so one list serves both.
+func Targets() []Target {
+	out := make([]Target, len(kinds))
+	for i, k := range kinds {
+		out[i] = Target{k.ID, k.Standard.Method, k.Standard.Path}
+	}
+	return out
+}
