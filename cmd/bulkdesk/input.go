@@ -24,6 +24,8 @@ type inputFlags struct {
 	read     ingest.Options
 	// limits are the highest amounts expected per currency (-max-amount).
 	limits amountLimitsFlag
+	// contract is the contract the file is checked against.
+	contract contractFlags
 }
 
 // amountLimitsFlag is -max-amount CUR:VALUE, repeatable: one limit per
@@ -63,6 +65,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
 	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000 (repeatable, one per currency)")
 	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
+	in.contract.register(fs)
 }
 
 // parsed records which settings the command line gave, once fs is parsed,
@@ -154,7 +157,10 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		}
 		return nil, err
 	}
-	v := schema.Default()
+	v, err := in.contract.validator(command, stderr)
+	if err != nil {
+		return nil, err
+	}
 	if doc, _, ok := f.Request(); ok {
 		return checkRequestBody(v, k, data, doc, ingest.AmountLimits(in.limits))
 	}

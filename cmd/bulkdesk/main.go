@@ -35,6 +35,7 @@ var commands = map[string]command{
 	"journal":  {"list the submissions the journal holds, or forget one", runJournal},
 	"bulks":    {"list, read, execute, pause, resume or cancel bulk processes", runBulks},
 	"webhook":  {"verify, sign and send signed webhook events", runWebhook},
+	"contract": {"derive the element schemas from the API's OpenAPI file, or compare one with the built-in contract", runContract},
 }
 
 func main() {

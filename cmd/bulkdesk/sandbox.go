@@ -34,8 +34,10 @@ func runSandbox(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fail429 := fs.Int("fault-429", 0, "answer the first N API requests with 429")
 	failDrop := fs.Int("fault-drop", 0, "act on the first N API requests, then drop their connections")
 	quiet := fs.Bool("quiet", false, "do not log requests")
+	var cf contractFlags
+	cf.registerFile(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk sandbox [-addr 127.0.0.1:8081] [-api-key KEY] [-token TOKEN] [-webhook-url URL [-webhook-key KEY]] [-fail-share 0.05] [-ops-per-second 500]")
+		fmt.Fprintln(stderr, "usage: bulkdesk sandbox [-addr 127.0.0.1:8081] [-api-key KEY] [-token TOKEN] [-webhook-url URL [-webhook-key KEY]] [-fail-share 0.05] [-ops-per-second 500] [-contract OPENAPI.yml]")
 		fmt.Fprintln(stderr, "\nServes a stand-in for the bulk API: the standard API under /multi, the back-office")
 		fmt.Fprintln(stderr, "API under /multi/backoffice (and /backoffice). Faults on demand: the sandbox-fault")
 		fmt.Fprintln(stderr, "request header (500, 429 or drop; \"; n=N\") or POST /sandbox/faults.")
@@ -54,6 +56,14 @@ func runSandbox(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cfg := sandbox.Config{APIKey: *apiKey, Token: *token, Identity: id, OpsPerSecond: *rate, FailShare: *failShare}
+	if cf.file != "" {
+		ct, err := readContract(cf.file, true)
+		if err != nil {
+			fmt.Fprintln(stderr, "bulkdesk sandbox:", err)
+			return exitUsage
+		}
+		cfg.Contract = sourceOf(ct)
+	}
 	if !*quiet {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}

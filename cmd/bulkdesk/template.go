@@ -20,8 +20,10 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	kindID := fs.String("kind", "", "bulk kind: "+kindList(schema.KindIDs()))
 	backOffice := fs.Bool("backoffice", false, "for the back-office variant of the kind")
 	out := fs.String("o", "", "the file to write: .xlsx (with dropdowns and a Fields sheet) or .csv")
+	var cf contractFlags
+	cf.registerFile(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk template -kind KIND [-backoffice] -o FILE.xlsx|FILE.csv")
+		fmt.Fprintln(stderr, "usage: bulkdesk template -kind KIND [-backoffice] [-contract OPENAPI.yml] -o FILE.xlsx|FILE.csv")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -39,7 +41,15 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bulkdesk template:", err)
 		return exitUsage
 	}
-	fields := schema.Default().Fields(kind)
+	v, err := cf.validator("template", stderr)
+	if err == nil {
+		err = v.Has(kind)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "bulkdesk template:", err)
+		return exitInvalid
+	}
+	fields := v.Fields(kind)
 	var data []byte
 	switch ext := strings.ToLower(filepath.Ext(*out)); ext {
 	case ".xlsx":

@@ -83,6 +83,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Contract is what the sandbox accepts, as the API would: nil means
+	// the built-in contract. Advice is never a refusal here.
+	Contract *schema.Source
 }
 
 // A Sandbox is the sandbox API. It is an http.Handler.
@@ -136,10 +139,18 @@ func New(cfg Config) (*Sandbox, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	validator := schema.Default()
+	if cfg.Contract != nil {
+		v, err := schema.NewValidatorFor(cfg.Contract, schema.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("the sandbox's contract: %w", err)
+		}
+		validator = v
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Sandbox{
 		cfg:       cfg,
-		validator: schema.Default(),
+		validator: validator,
 		faults:    newFaults(),
 		store:     newStore(cfg.Now()),
 		tokens:    make(map[string]principal),
