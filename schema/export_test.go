@@ -1,9 +1,12 @@
 package schema
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Verdicts returns what the pre-check and the library each say of element e;
@@ -52,4 +55,15 @@ func ValidatorWithout(id string, now func() time.Time) *Validator {
 	v.overlay = &o
 	v.Now = now
 	return v
+}
+
+// EffectiveSchema returns kind k's built-in schema document after the
+// overlay's relax and require entries: what decides validity.
+func EffectiveSchema(k *Kind) any {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Builtin().Schemas[k.ID]))
+	if err != nil {
+		panic(err)
+	}
+	applyOverlay(k, doc, TheOverlay())
+	return doc
 }
