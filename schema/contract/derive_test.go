@@ -244,3 +244,23 @@ func TestWriteDir(t *testing.T) {
 		t.Error("a kind naming another directory was written")
 	}
 }
+
+// BenchmarkDerive derives every bulk kind from a contract file: the
+// reduced reference in testdata, or the file $BULKDESK_CONTRACT names
+// (the API's whole contract, say).
+func BenchmarkDerive(b *testing.B) {
+	path := os.Getenv("BULKDESK_CONTRACT")
+	if path == "" {
+		path = "testdata/multi-bulks.yml"
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := contract.Derive(path, data, bulkTargets, contract.Options{KeepDescriptions: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
