@@ -28,6 +28,7 @@ var patternWords = map[string]string{
 	`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`: "an IBAN: two capital letters, two digits, then 11 to 30 capital letters or digits, without spaces",
 	`^[a-zA-Z0-9]{4}[a-zA-Z]{2}[a-zA-Z0-9]{2}[a-zA-Z0-9]{0,3}$`: "a BIC: 4 letters or digits, 2 letters (the country), 2 letters or digits, and an optional 3-character branch code",
 	`^[a-zA-Z0-9\/\-?:().$_,'+\s#=!"%&*<>;\{@\r\n]*$`:           `Latin letters, digits, spaces and the punctuation / - ? : ( ) . $ _ , ' + # = ! " % & * < > ; { @ only`,
+	`^[a-zA-Z0-9\/\-?:().,'+\s#=!"%&*<>;\{@\r\n]*$`:             "Latin letters, digits, spaces and the punctuation / - ? : ( ) . , ' + # = ! \" % & * < > ; { @ only",
 	"^[a-zA-Z0-9\\/\\-?:().,\u2019+\\s#=!\"%&*<>;\\{@\\r\\n]*$": "Latin letters, digits, spaces and the punctuation / - ? : ( ) . , \u2019 + # = ! \" % & * < > ; { @ only",
 }
 
@@ -48,6 +49,8 @@ func patternHint(pattern, got string) string {
 	switch {
 	case strings.ContainsRune(got, '\'') && strings.ContainsRune(pattern, '\u2019') && re.MatchString(strings.ReplaceAll(got, "'", "\u2019")):
 		return " (use \u2019 instead of the apostrophe ')"
+	case strings.ContainsRune(got, '\u2019') && strings.ContainsRune(pattern, '\'') && re.MatchString(strings.ReplaceAll(got, "\u2019", "'")):
+		return " (use the apostrophe ' instead of \u2019)"
 	case strings.TrimSpace(got) != got && re.MatchString(strings.TrimSpace(got)):
 		return " (remove the spaces at the start or end)"
 	case strings.ContainsAny(got, " -") && re.MatchString(strings.NewReplacer(" ", "", "-", "").Replace(got)):
