@@ -3,6 +3,7 @@ package schema_test
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -35,5 +36,50 @@ func TestTheBuiltInSchemasAreDerived(t *testing.T) {
 	}
 	if len(schema.Builtin().Schemas) != len(c.Schemas) {
 		t.Errorf("json/ holds %d schemas, the contract %d", len(schema.Builtin().Schemas), len(c.Schemas))
+	}
+}
+
+// TestANewerContractsFieldsKeepItsWords loads a contract whose transfers
+// gained a field: that field shows the contract's own description, the
+// fields Bulkdesk knows keep Bulkdesk's words, and the new field decides
+// validity.
+func TestANewerContractsFieldsKeepItsWords(t *testing.T) {
+	doc := `{"openapi": "3.1.0", "info": {"title": "Test API", "version": "9.9"},
+ "paths": {"/bulks/transfers": {"post": {"requestBody": {"content": {"application/json": {"schema": {
+  "type": "array", "items": {"type": "object", "properties": {
+   "requestBody": {"type": "object", "required": ["profileId", "reference"], "properties": {
+    "profileId": {"type": "string", "pattern": "^[0-9]+$", "description": "Their words for the profile"},
+    "reference": {"type": "string", "maxLength": 20, "description": "The payer's own reference"}}}}}}}}}}}}}`
+	var targets []contract.Target
+	for _, tg := range schema.Targets() {
+		targets = append(targets, contract.Target(tg))
+	}
+	c, err := contract.Derive("api.json", []byte(doc), targets, contract.Options{KeepDescriptions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &schema.Source{Name: c.Source, Version: c.Version, Schemas: map[string][]byte{}}
+	for _, s := range c.Schemas {
+		src.Schemas[s.Kind] = s.JSON
+	}
+	v, err := schema.NewValidatorFor(src, schema.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := schema.Lookup("transfers")
+	words := map[string]string{}
+	for _, f := range v.Fields(k) {
+		words[f.Path] = f.Description
+	}
+	if words["reference"] != "The payer's own reference" || words["profileId"] == "Their words for the profile" || words["profileId"] == "" {
+		t.Errorf("descriptions %q", words)
+	}
+	el, _, _ := schema.DecodeJSON([]byte(`{"requestBody": {"profileId": "1"}}`))
+	if ps := v.ValidateElement(k, 0, el); len(ps) != 1 || ps[0].Pointer != "/requestBody/reference" || ps[0].Code != "required" {
+		t.Errorf("problems %+v", ps)
+	}
+	sends, _ := schema.Lookup("sends")
+	if err := v.Has(sends); err == nil || !strings.Contains(err.Error(), "api.json has no sends bulk") {
+		t.Errorf("sends: %v", err)
 	}
 }
