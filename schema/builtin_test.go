@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
 )
@@ -44,24 +45,7 @@ func TestTheBuiltInSchemasAreDerived(t *testing.T) {
 // fields Bulkdesk knows keep Bulkdesk's words, and the new field decides
 // validity.
 func TestANewerContractsFieldsKeepItsWords(t *testing.T) {
-	doc := `{"openapi": "3.1.0", "info": {"title": "Test API", "version": "9.9"},
- "paths": {"/bulks/transfers": {"post": {"requestBody": {"content": {"application/json": {"schema": {
-  "type": "array", "items": {"type": "object", "properties": {
-   "requestBody": {"type": "object", "required": ["profileId", "reference"], "properties": {
-    "profileId": {"type": "string", "pattern": "^[0-9]+$", "description": "Their words for the profile"},
-    "reference": {"type": "string", "maxLength": 20, "description": "The payer's own reference"}}}}}}}}}}}}}`
-	var targets []contract.Target
-	for _, tg := range schema.Targets() {
-		targets = append(targets, contract.Target(tg))
-	}
-	c, err := contract.Derive("api.json", []byte(doc), targets, contract.Options{KeepDescriptions: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := &schema.Source{Name: c.Source, Version: c.Version, Schemas: map[string][]byte{}}
-	for _, s := range c.Schemas {
-		src.Schemas[s.Kind] = s.JSON
-	}
+	src := fixture.NewerSource()
 	v, err := schema.NewValidatorFor(src, schema.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +63,7 @@ func TestANewerContractsFieldsKeepItsWords(t *testing.T) {
 		t.Errorf("problems %+v", ps)
 	}
 	sends, _ := schema.Lookup("sends")
-	if err := v.Has(sends); err == nil || !strings.Contains(err.Error(), "api.json has no sends bulk") {
+	if err := v.Has(sends); err == nil || !strings.Contains(err.Error(), "newer.json has no sends bulk") {
 		t.Errorf("sends: %v", err)
 	}
 }

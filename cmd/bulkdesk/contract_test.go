@@ -7,23 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
-
-// newerContract is an API contract of one bulk kind, transfers, whose
-// elements gained a required field the built-in contract lacks.
-const newerContract = `{"openapi": "3.1.0", "info": {"title": "Test API", "version": "9.9"},
- "paths": {"/bulks/transfers": {"post": {"requestBody": {"content": {"application/json": {"schema": {
-  "type": "array", "items": {"type": "object", "properties": {
-   "pathParams": {"type": "object"},
-   "requestBody": {"type": "object", "required": ["profileId", "reference"], "properties": {
-    "profileId": {"type": "string", "pattern": "^[0-9]+$"},
-    "reference": {"type": "string", "maxLength": 20, "description": "The payer's own reference"}}}}}}}}}}}}}`
 
 const referencedTransfer = `[{"requestBody": {"profileId": "1", "reference": "INV-1"}}, {"requestBody": {"profileId": "2"}}]`
 
 func TestCheckAgainstANewerContract(t *testing.T) {
-	contract := writeFile(t, "api.json", newerContract)
+	contract := writeFile(t, "api.json", fixture.NewerContract)
 	body := writeFile(t, "req.json", referencedTransfer)
 	code, out, errOut := runCLI(t, "check", "-kind", "transfers", "-contract", contract, body)
 	if code != exitInvalid || errOut != "" {
@@ -48,7 +39,7 @@ func TestABadContractIsRefusedWithItsPlace(t *testing.T) {
 	body := writeFile(t, "req.json", referencedTransfer)
 	for name, content := range map[string]string{
 		"notes.txt":  "just some notes\n",
-		"broken.yml": strings.Replace(newerContract, `"pattern": "^[0-9]+$"`, `"$ref": "#/components/schemas/Missing"`, 1),
+		"broken.yml": strings.Replace(fixture.NewerContract, `"pattern": "^[0-9]+$"`, `"$ref": "#/components/schemas/Missing"`, 1),
 		"other.yml":  `{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {"/pets": {"get": {}}}}`,
 	} {
 		file := writeFile(t, name, content)
@@ -92,7 +83,7 @@ func TestContractDeriveReproducesTheBuiltInSchemas(t *testing.T) {
 }
 
 func TestContractDiffSaysWhatChanged(t *testing.T) {
-	contract := writeFile(t, "api.json", newerContract)
+	contract := writeFile(t, "api.json", fixture.NewerContract)
 	code, out, errOut := runCLI(t, "contract", "diff", contract)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -110,7 +101,7 @@ func TestContractDiffSaysWhatChanged(t *testing.T) {
 }
 
 func TestTemplateOfANewerContract(t *testing.T) {
-	contract := writeFile(t, "api.json", newerContract)
+	contract := writeFile(t, "api.json", fixture.NewerContract)
 	out := filepath.Join(t.TempDir(), "t.csv")
 	if code, _, errOut := runCLI(t, "template", "-kind", "transfers", "-contract", contract, "-o", out); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)

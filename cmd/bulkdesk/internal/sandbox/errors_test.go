@@ -319,3 +319,27 @@ func TestPagingAndFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestANewerContractDecidesWhatIsAccepted serves a contract whose
+// transfers need a reference: the sandbox refuses the built-in sample
+// that lacks it, as the newer API would.
+func TestANewerContractDecidesWhatIsAccepted(t *testing.T) {
+	h := mustServe(t, sandbox.Config{Contract: fixture.NewerSource()})
+	_, err := h.client.Submit(ctx(t), transfers, fixture.SampleBody(3), "ref-newer")
+	e := apiError(t, err, 400)
+	by := e.Elements()
+	if len(by) != 3 {
+		t.Fatalf("syntax errors by element: %v", by)
+	}
+	found := false
+	for _, f := range by[0] {
+		found = found || (f.Field() == "requestBody.reference" && f.Error == "REQUIRED")
+	}
+	if !found {
+		t.Errorf("element 0: %v", by[0])
+	}
+	ok := []byte(`[{"requestBody": {"profileId": "1", "reference": "INV-1"}}]`)
+	if _, err := h.client.Submit(ctx(t), transfers, ok, "ref-newer-ok"); err != nil {
+		t.Errorf("a transfer of the newer contract: %v", err)
+	}
+}
