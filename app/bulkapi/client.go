@@ -43,6 +43,10 @@ type Config struct {
 	// Transport sends the requests; nil means http.DefaultTransport, which
 	// in the browser is fetch.
 	Transport http.RoundTripper
+	// Timeout bounds each call, from sending it to reading the whole
+	// answer; 0 means none. A call that runs out is a *TransportError the
+	// submission may retry with the same idempotency-ref.
+	Timeout time.Duration
 }
 
 // String shows where the config points, never its secrets.
@@ -82,7 +86,7 @@ func New(cfg Config) (*Client, error) {
 			return nil, err
 		}
 	}
-	return &Client{cfg: cfg, base: base, hc: &http.Client{Transport: cfg.Transport}}, nil
+	return &Client{cfg: cfg, base: base, hc: &http.Client{Transport: cfg.Transport, Timeout: cfg.Timeout}}, nil
 }
 
 func parseBase(what, raw string) (*url.URL, error) {

@@ -315,3 +315,25 @@ func TestNewRefusesUnusableBaseURLs(t *testing.T) {
 		t.Error("BackOffice worked without a back-office URL")
 	}
 }
+
+// silentTransport never answers: it waits for the call's context.
+type silentTransport struct{}
+
+func (silentTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	<-r.Context().Done()
+	return nil, r.Context().Err()
+}
+
+func TestASilentAPIRunsOutOfTime(t *testing.T) {
+	c, err := bulkapi.New(bulkapi.Config{BaseURL: "http://api.test/multi", APIKey: testKey, Token: testToken,
+		Transport: silentTransport{}, Timeout: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind, _ := schema.Lookup("sends")
+	_, err = c.Submit(context.Background(), kind, []byte(`[{}]`), "ref")
+	var te *bulkapi.TransportError
+	if !errors.As(err, &te) || !bulkapi.Retryable(err) {
+		t.Fatalf("err = %v (%T), want a retryable *TransportError", err, err)
+	}
+}

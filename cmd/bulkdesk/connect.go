@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 )
@@ -28,13 +29,20 @@ type apiFlags struct {
 	apiURL, backOfficeURL string
 	backOffice            bool
 	identity              string
+	timeout               time.Duration
 }
+
+// defaultCallTimeout bounds each API call of the command line: long enough
+// for a 10,000-element submission on a slow link, short enough that a
+// silent API does not hold a terminal for ever.
+const defaultCallTimeout = 60 * time.Second
 
 func (a *apiFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.apiURL, "api-url", os.Getenv(envAPIURL), "standard API base URL, such as http://127.0.0.1:8081/multi (default $"+envAPIURL+")")
 	fs.StringVar(&a.backOfficeURL, "backoffice-url", os.Getenv(envBackOfficeURL), "back-office API base URL (default $"+envBackOfficeURL+", else API URL + /backoffice)")
 	fs.BoolVar(&a.backOffice, "backoffice", false, "use the back-office API")
 	fs.StringVar(&a.identity, "identity", "", "back-office: act for this identity, TYPE:ID (CORPORATE:123), with a token from POST /access_token")
+	fs.DurationVar(&a.timeout, "timeout", defaultCallTimeout, "the longest one API call may take, answer included; a submission retries a call that runs out with the same idempotency-ref")
 }
 
 // credentialsHelp explains where the credentials come from.
@@ -49,7 +57,7 @@ func (a *apiFlags) client(ctx context.Context) (*bulkapi.Client, error) {
 	if bo == "" {
 		bo = a.apiURL + "/backoffice"
 	}
-	c, err := bulkapi.New(bulkapi.Config{BaseURL: a.apiURL, BackOfficeURL: bo, APIKey: os.Getenv(envAPIKey), Token: os.Getenv(envToken)})
+	c, err := bulkapi.New(bulkapi.Config{BaseURL: a.apiURL, BackOfficeURL: bo, APIKey: os.Getenv(envAPIKey), Token: os.Getenv(envToken), Timeout: a.timeout})
 	if err != nil {
 		return nil, err
 	}

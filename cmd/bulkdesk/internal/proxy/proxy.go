@@ -11,6 +11,7 @@
 package proxy
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +35,13 @@ const (
 // maxBody bounds a request body: 10,000 of the largest elements fit.
 const maxBody = 64 << 20
 
+// Defaults of the time the API gets: its answer's headers must come within
+// HeaderTimeout, and the whole call, body included, within CallTimeout.
+const (
+	DefaultHeaderTimeout = 30 * time.Second
+	DefaultCallTimeout   = 2 * time.Minute
+)
+
 // Headers that cross the proxy; every other header stays behind.
 var (
 	requestHeaders  = []string{"Authorization", "api-key", "idempotency-ref", "Content-Type", "Accept"}
@@ -49,8 +57,14 @@ type Config struct {
 	// /backoffice/… unserved.
 	BackOfficeURL string
 	// Transport forwards the requests; nil means a transport that waits at
-	// most two minutes for an answer's headers.
+	// most HeaderTimeout for an answer's headers.
 	Transport http.RoundTripper
+	// HeaderTimeout bounds the wait for the API's answer to begin;
+	// 0 means DefaultHeaderTimeout.
+	HeaderTimeout time.Duration
+	// CallTimeout bounds a whole call, the answer's body included; 0 means
+	// DefaultCallTimeout.
+	CallTimeout time.Duration
 	// Logger records one line per call; nil logs nothing.
 	Logger *slog.Logger
 }
@@ -68,6 +82,12 @@ func New(cfg Config) (http.Handler, error) {
 			return nil, err
 		}
 	}
+	if cfg.HeaderTimeout == 0 {
+		cfg.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = DefaultCallTimeout
+	}
 	tr := cfg.Transport
 	if tr == nil {
 		tr = &http.Transport{
@@ -77,10 +97,10 @@ func New(cfg Config) (http.Handler, error) {
 			MaxIdleConns:          20,
 			IdleConnTimeout:       90 * time.Second,
 			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 2 * time.Minute,
+			ResponseHeaderTimeout: cfg.HeaderTimeout,
 		}
 	}
-	p := &proxy{api: api, backOffice: bo, log: cfg.Logger}
+	p := &proxy{api: api, backOffice: bo, log: cfg.Logger, callTimeout: cfg.CallTimeout}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
 		ModifyResponse: keepResponseHeaders,
@@ -108,6 +128,7 @@ type proxy struct {
 	api, backOffice *url.URL
 	rp              *httputil.ReverseProxy
 	log             *slog.Logger
+	callTimeout     time.Duration
 }
 
 // route returns the API a path goes to and the path there.
@@ -126,14 +147,39 @@ func (p *proxy) ServeHTTP(sw http.ResponseWriter, r *http.Request) {
 		answer(sw, http.StatusNotFound, "no API is configured for "+r.URL.Path+" (the proxy serves "+APIPrefix+"/… and, when configured, "+BackOfficePrefix+"/…)")
 		return
 	}
-	for _, seg := range strings.Split(r.URL.Path, "/") {
-		if seg == ".." || seg == "." {
-			answer(sw, http.StatusBadRequest, "the path must not hold . or .. segments")
-			return
-		}
+	if why := trickyPath(r.URL); why != "" {
+		answer(sw, http.StatusBadRequest, "the path must not hold "+why)
+		return
+	}
+	if r.ContentLength > maxBody {
+		answer(sw, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d MiB", maxBody>>20))
+		return
 	}
 	r.Body = http.MaxBytesReader(sw, r.Body, maxBody)
-	p.rp.ServeHTTP(sw, r)
+	ctx, cancel := context.WithTimeout(r.Context(), p.callTimeout)
+	defer cancel()
+	p.rp.ServeHTTP(sw, r.WithContext(ctx))
+}
+
+// trickyPath says what in a path could mean one thing here and another
+// to a server behind the API's address, or "": dot segments, a ';' (path
+// parameters, which some servers strip), a backslash (a separator to
+// some), or an encoded '%', '/', '\' or '.', which a second decoding
+// would turn into one of those.
+func trickyPath(u *url.URL) string {
+	for _, seg := range strings.Split(u.Path, "/") {
+		if seg == ".." || seg == "." {
+			return ". or .. segments"
+		}
+	}
+	raw := strings.ToLower(u.EscapedPath())
+	switch {
+	case strings.ContainsAny(u.Path, ";\\") || strings.ContainsAny(raw, ";\\"):
+		return "';' or a backslash"
+	case strings.Contains(raw, "%25"), strings.Contains(raw, "%2f"), strings.Contains(raw, "%5c"), strings.Contains(raw, "%2e"), strings.Contains(raw, "%3b"):
+		return "an encoded '%', '/', '\\', '.' or ';'"
+	}
+	return ""
 }
 
 func (p *proxy) rewrite(pr *httputil.ProxyRequest) {
@@ -156,25 +202,36 @@ func keepResponseHeaders(resp *http.Response) error {
 			kept[http.CanonicalHeaderKey(h)] = v
 		}
 	}
+	// What the API answers is financial data or a token: no cache on the
+	// way, nor the browser's, may keep it.
+	kept.Set("Cache-Control", "no-store")
 	resp.Header = kept
 	return nil
 }
 
 // fail answers a call the API did not answer; r is the request as sent to
-// the API. The error names the host, never a header or a body.
+// the API. The log names the host and the error; the answer names
+// neither, so that the API's address stays on the server.
 func (p *proxy) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if p.log != nil {
-		p.log.Warn("proxy: no answer from the API", "method", r.Method, "path", r.URL.Path, "error", err)
+		p.log.Warn("proxy: no answer from the API", "method", r.Method, "host", r.URL.Host, "path", r.URL.Path, "error", err)
 	}
-	status := http.StatusBadGateway
 	var mbe *http.MaxBytesError
 	switch {
+	case errors.As(err, &mbe):
+		answer(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d MiB", maxBody>>20))
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		answer(w, http.StatusGatewayTimeout, "the API did not answer in time")
 	case r.Context().Err() != nil:
 		return // the browser went away: nobody to answer
-	case errors.As(err, &mbe):
-		status = http.StatusRequestEntityTooLarge
+	default:
+		answer(w, http.StatusBadGateway, "the API could not be reached")
 	}
-	answer(w, status, fmt.Sprintf("the API at %s did not answer: %v", r.URL.Host, err))
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 func answer(w http.ResponseWriter, status int, msg string) {

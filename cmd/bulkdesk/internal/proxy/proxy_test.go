@@ -132,7 +132,12 @@ func TestUnknownPathsAndTraversalAreRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]int{"/backoffice/bulks": 404, "/apix/bulks": 404, "/other": 404, "/api/bulks/../../admin": 400} {
+	for path, want := range map[string]int{
+		"/backoffice/bulks": 404, "/apix/bulks": 404, "/other": 404,
+		"/api/bulks/../../admin": 400, "/api/bulks/..;/admin": 400, "/api/bulks/%5C..%5Cadmin": 400,
+		"/api/%252e%252e/admin": 400, "/api/bulks%2f..%2fadmin": 400, "/api/bulks/%2e%2e/admin": 400,
+		"/api/bulks;jsessionid=1": 400,
+	} {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
 		if rec.Code != want || !strings.Contains(rec.Body.String(), "message") {
@@ -230,8 +235,8 @@ func TestAnAbsentAPIIsA502WithoutSecrets(t *testing.T) {
 	var body map[string]string
 	json.NewDecoder(resp.Body).Decode(&body)
 	resp.Body.Close()
-	if resp.StatusCode != 502 || !strings.Contains(body["message"], "did not answer") {
-		t.Errorf("%d %v", resp.StatusCode, body)
+	if resp.StatusCode != 502 || !strings.Contains(body["message"], "could not be reached") || strings.Contains(body["message"], strings.TrimPrefix(url, "http://")) {
+		t.Errorf("%d %v: want a 502 that does not name the API's address", resp.StatusCode, body)
 	}
 	if strings.Contains(log.WaitFor("status=502"), secretKey) || strings.Contains(body["message"], secretKey) {
 		t.Error("a secret leaked")
@@ -272,5 +277,86 @@ func TestTheClientWorksThroughTheProxy(t *testing.T) {
 	bo, _ := c.BackOffice()
 	if _, err := bo.AccessToken(ctx, bulkapi.Identity{Type: bulkapi.Corporate, ID: "5"}); err != nil {
 		t.Errorf("back-office access token through the proxy: %v", err)
+	}
+}
+
+// endlessBody is a body that must never be read far: it fails the test
+// beyond its first kilobyte.
+type endlessBody struct {
+	t    *testing.T
+	read int
+}
+
+func (b *endlessBody) Read(p []byte) (int, error) {
+	b.read += len(p)
+	if b.read > 1<<10 {
+		b.t.Error("the proxy read a body it had to refuse")
+		return 0, io.EOF
+	}
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+func TestADeclaredBodyOverTheLimitIsRefusedUnread(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("upstream reached")
+	}))
+	defer upstream.Close()
+	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "/api/bulks/transfers", &endlessBody{t: t})
+	req.ContentLength = 100 << 20
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("%d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func TestAnswersAreNeverCached(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		io.WriteString(w, `{"token":"t"}`)
+	}))
+	defer upstream.Close()
+	srv := mustProxy(t, upstream.URL, nil)
+	resp, err := http.Post(srv.URL+"/backoffice/access_token", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Values("Cache-Control"); len(got) != 1 || got[0] != "no-store" {
+		t.Errorf("Cache-Control %q", got)
+	}
+}
+
+func TestASilentAPIIsA504(t *testing.T) {
+	release := make(chan struct{})
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer upstream.Close()
+	defer close(release)
+	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi", HeaderTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/api/bulks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusGatewayTimeout || !strings.Contains(string(body), "in time") || strings.Contains(string(body), "127.0.0.1") {
+		t.Errorf("%d %s", resp.StatusCode, body)
 	}
 }
