@@ -115,10 +115,23 @@ func listen(addr string, public bool) (net.Listener, error) {
 	return net.Listen("tcp", addr)
 }
 
+// timeouts bound what one connection may take of a server, so that slow
+// or silent clients cannot hold its connections: the request's headers,
+// the whole request with its body (a body sent a byte at a time is cut),
+// the answer (long enough for a proxied call; the event stream lifts it
+// for itself), and an idle keep-alive connection.
+type timeouts struct {
+	header, read, write, idle time.Duration
+}
+
+// serverTimeouts are the servers' timeouts; tests shorten them.
+var serverTimeouts = timeouts{header: 10 * time.Second, read: 30 * time.Second, write: 3 * time.Minute, idle: 2 * time.Minute}
+
 // serve serves h on ln until ctx ends, then shuts down gracefully, calling
 // onShutdown first (to end long-lived streams, which Shutdown waits for).
 func serve(ctx context.Context, ln net.Listener, h http.Handler, onShutdown ...func()) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	t := serverTimeouts
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: t.header, ReadTimeout: t.read, WriteTimeout: t.write, IdleTimeout: t.idle}
 	for _, f := range onShutdown {
 		srv.RegisterOnShutdown(f)
 	}
