@@ -67,6 +67,10 @@ type Config struct {
 	CallTimeout time.Duration
 	// Logger records one line per call; nil logs nothing.
 	Logger *slog.Logger
+	// Observe, when set, is told of every call: the API it went to
+	// ("standard" or "backoffice"), the status answered (0 for a dropped
+	// connection) and how long it took.
+	Observe func(api string, status int, d time.Duration)
 }
 
 // New returns the handler of /api/… and /backoffice/…; mount it on both
@@ -108,7 +112,17 @@ func New(cfg Config) (http.Handler, error) {
 		Transport:      tr,
 		FlushInterval:  -1, // pass every write on at once
 	}
-	return accesslog.Wrap(cfg.Logger, "proxy", p), nil
+	var observed http.Handler = p
+	if cfg.Observe != nil {
+		observed = accesslog.Observe(p, func(r *http.Request, status int, d time.Duration) {
+			api := "standard"
+			if strings.HasPrefix(r.URL.Path, BackOfficePrefix) {
+				api = "backoffice"
+			}
+			cfg.Observe(api, status, d)
+		})
+	}
+	return accesslog.Wrap(cfg.Logger, "proxy", observed), nil
 }
 
 func target(what, raw string) (*url.URL, error) {

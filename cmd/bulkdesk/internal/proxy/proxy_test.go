@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -358,5 +359,29 @@ func TestASilentAPIIsA504(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusGatewayTimeout || !strings.Contains(string(body), "in time") || strings.Contains(string(body), "127.0.0.1") {
 		t.Errorf("%d %s", resp.StatusCode, body)
+	}
+}
+
+func TestEveryCallIsObserved(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer upstream.Close()
+	type call struct {
+		api    string
+		status int
+	}
+	var calls []call
+	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi", BackOfficeURL: upstream.URL + "/multi/backoffice",
+		Observe: func(api string, status int, d time.Duration) { calls = append(calls, call{api, status}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/api/bulks/transfers", "/backoffice/access_token", "/api/bulks/..;/x"} {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", path, strings.NewReader("[]")))
+	}
+	want := []call{{"standard", 201}, {"backoffice", 201}, {"standard", 400}}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("observed %v, want %v", calls, want)
 	}
 }

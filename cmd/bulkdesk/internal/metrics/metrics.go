@@ -1,0 +1,66 @@
+// Package metrics is what "bulkdesk serve" tells a monitoring system at
+// GET /metrics, in the Prometheus text format: the webhook events it
+// accepted and refused, by reason; the calls it proxied to the API, by
+// status, with their latency; and the event streams open. It is the only
+// package that knows the Prometheus client: the receiver and the proxy
+// report through plain functions, so that they stay free of it.
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics holds one server's metrics, in a registry of its own.
+type Metrics struct {
+	reg    *prometheus.Registry
+	events *prometheus.CounterVec
+	calls  *prometheus.HistogramVec
+}
+
+// New returns the metrics of one server; streams, when not nil, counts
+// the event streams open.
+func New(streams func() int) *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		events: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bulkdesk_webhook_events_total",
+			Help: "Webhook events received, by outcome (accepted, duplicate, refused) and the reason of a refusal.",
+		}, []string{"outcome", "reason"}),
+		calls: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "bulkdesk_proxy_call_seconds",
+			Help:    "Calls proxied to the API, by API (standard, backoffice) and HTTP status, and how long they took.",
+			Buckets: []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120},
+		}, []string{"api", "status"}),
+	}
+	m.reg.MustRegister(m.events, m.calls, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if streams != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "bulkdesk_event_streams_open",
+			Help: "Event streams (GET /events/stream) open now.",
+		}, func() float64 { return float64(streams()) }))
+	}
+	return m
+}
+
+// Event counts one webhook event: outcome is accepted, duplicate or
+// refused, reason why it was refused ("" otherwise).
+func (m *Metrics) Event(outcome, reason string) {
+	m.events.WithLabelValues(outcome, reason).Inc()
+}
+
+// ProxyCall counts one call proxied to api, answered with status after d.
+func (m *Metrics) ProxyCall(api string, status int, d time.Duration) {
+	m.calls.WithLabelValues(api, strconv.Itoa(status)).Observe(d.Seconds())
+}
+
+// Handler serves the metrics; mount it behind the console's
+// authentication.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
