@@ -323,11 +323,15 @@ func lookup(v any, loc []string) (any, bool) {
 
 // jsonText renders a value as JSON, cut short for messages.
 func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	// Without HTML escaping: "O'Brien & Sons" must read as the cell does,
+	// not as "O'Brien \u0026 Sons".
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprint(v)
 	}
-	return truncate(string(b), maxValueLen)
+	return truncate(strings.TrimSuffix(b.String(), "\n"), maxValueLen)
 }
 
 // describeJSON says what sort of value v is, with the value when it is short.
