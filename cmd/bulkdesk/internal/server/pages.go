@@ -24,6 +24,9 @@ const (
 	workerScript = "worker.js"
 	workerWasm   = "worker.wasm"
 	stylesheet   = "console.css"
+	// The OpenAPI reader, started only when a contract file is loaded.
+	contractScript = "contract.js"
+	contractWasm   = "contract.wasm"
 )
 
 // pages serves go-app's side of the console: the pages (their first HTML
@@ -53,7 +56,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 	if !ok {
 		return nil, fmt.Errorf("the console's bundle has no %s: %w", pageWasm, console.ErrNotBuilt)
 	}
-	for _, name := range []string{workerScript, workerWasm, stylesheet, "icon-192.png", "icon-512.png", "icon.svg"} {
+	for _, name := range []string{workerScript, workerWasm, contractScript, contractWasm, stylesheet, "icon-192.png", "icon-512.png", "icon.svg"} {
 		if _, ok := m.Lookup(name); !ok {
 			return nil, fmt.Errorf("the console's bundle has no %s: %w", name, console.ErrNotBuilt)
 		}
@@ -74,10 +77,12 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 	}
 
 	config := ui.EncodeConfig(ui.Config{
-		Kinds:        kinds(),
-		WorkerScript: res.Resolve("/web/" + workerScript),
-		WorkerWasm:   res.Resolve("/web/" + workerWasm),
-		API:          api,
+		Kinds:          kinds(),
+		WorkerScript:   res.Resolve("/web/" + workerScript),
+		WorkerWasm:     res.Resolve("/web/" + workerWasm),
+		ContractScript: res.Resolve("/web/" + contractScript),
+		ContractWasm:   res.Resolve("/web/" + contractWasm),
+		API:            api,
 	})
 	version := configVersion(m.Version, config)
 	h := &app.Handler{
