@@ -31,7 +31,7 @@ func newerContractYAML(t *testing.T) []byte {
 }
 
 const (
-	contractInUse = `document.getElementById("contract-in-use")?.textContent ?? ""`
+	contractInUse = `(document.getElementById("contract-in-use")?.textContent ?? "")`
 	jobsIdle      = `document.documentElement.dataset.jobsInFlight === "0"`
 )
 

@@ -24,7 +24,8 @@ const (
 	workerScript = "worker.js"
 	workerWasm   = "worker.wasm"
 	stylesheet   = "console.css"
-	// The OpenAPI reader, started only when a contract file is loaded.
+	// The OpenAPI reader, started only when a contract file is loaded. A
+	// bundle without it serves a console that cannot load a contract.
 	contractScript = "contract.js"
 	contractWasm   = "contract.wasm"
 )
@@ -56,7 +57,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 	if !ok {
 		return nil, fmt.Errorf("the console's bundle has no %s: %w", pageWasm, console.ErrNotBuilt)
 	}
-	for _, name := range []string{workerScript, workerWasm, contractScript, contractWasm, stylesheet, "icon-192.png", "icon-512.png", "icon.svg"} {
+	for _, name := range []string{workerScript, workerWasm, stylesheet, "icon-192.png", "icon-512.png", "icon.svg"} {
 		if _, ok := m.Lookup(name); !ok {
 			return nil, fmt.Errorf("the console's bundle has no %s: %w", name, console.ErrNotBuilt)
 		}
@@ -76,14 +77,19 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		}
 	}
 
-	config := ui.EncodeConfig(ui.Config{
-		Kinds:          kinds(),
-		WorkerScript:   res.Resolve("/web/" + workerScript),
-		WorkerWasm:     res.Resolve("/web/" + workerWasm),
-		ContractScript: res.Resolve("/web/" + contractScript),
-		ContractWasm:   res.Resolve("/web/" + contractWasm),
-		API:            api,
-	})
+	cfg := ui.Config{
+		Kinds:        kinds(),
+		WorkerScript: res.Resolve("/web/" + workerScript),
+		WorkerWasm:   res.Resolve("/web/" + workerWasm),
+		API:          api,
+	}
+	_, hasScript := m.Lookup(contractScript)
+	_, hasWasm := m.Lookup(contractWasm)
+	if hasScript && hasWasm {
+		cfg.ContractScript = res.Resolve("/web/" + contractScript)
+		cfg.ContractWasm = res.Resolve("/web/" + contractWasm)
+	}
+	config := ui.EncodeConfig(cfg)
 	version := configVersion(m.Version, config)
 	h := &app.Handler{
 		Name:        "Bulkdesk",
