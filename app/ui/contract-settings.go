@@ -87,7 +87,7 @@ func contractInUse(st *worker.ContractState) string {
 	}
 	s := "In use: " + st.Name
 	if st.Title != "" {
-		s += " (" + st.Title + ")"
+		s += " — " + st.Title
 	}
 	if st.Version != "" {
 		s += ", version " + st.Version
