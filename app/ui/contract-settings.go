@@ -51,7 +51,7 @@ func (p *settingsPage) contractSection() app.UI {
 	return app.Section().ID("contract").Class("settings-group").Aria("labelledby", "contract-title").Body(
 		app.H2().ID("contract-title").Text("API contract"),
 		app.P().Class("note").Text("The console checks files against the API contract it was built with. When the API publishes a newer OpenAPI file, load it here: it is read in this browser, kept for the next visits, and used for every file opened from then on."),
-		app.P().ID("contract-in-use").Role("status").Text(contractInUse(cv.state)),
+		app.P().ID("contract-in-use").Role("status").Text(contractInUse(cv.state, cv.failure != "")),
 		app.If(cv.state != nil && cv.state.StoreError != "", func() app.UI {
 			return app.P().Class("warning-text").Text(cv.state.StoreError)
 		}),
@@ -77,9 +77,12 @@ func (p *settingsPage) contractSection() app.UI {
 	)
 }
 
-// contractInUse names the contract in use.
-func contractInUse(st *worker.ContractState) string {
+// contractInUse names the contract in use; failed says the engine's
+// last answer was an error.
+func contractInUse(st *worker.ContractState, failed bool) string {
 	switch {
+	case st == nil && failed:
+		return "The validation engine could not say which contract is in use."
 	case st == nil:
 		return "Asking the validation engine which contract is in use…"
 	case st.Builtin:
@@ -178,7 +181,7 @@ func contractDifferences(st *worker.ContractState) app.UI {
 		notes = append(notes, app.Li().Body(
 			app.Strong().Text(capitalize(n.Action)+": "),
 			app.Text(n.Text+" "),
-			app.Span().Class("hint").Text(fmt.Sprintf("(%s, %s)", n.Kind, n.Place)),
+			app.Span().Class("contract-place").Text(fmt.Sprintf("(%s, at %s)", n.Kind, readablePointer(n.Place))),
 		))
 	}
 	return app.Div().ID("contract-differences").Body(
@@ -198,6 +201,16 @@ func contractDifferences(st *worker.ContractState) app.UI {
 			)
 		}),
 	)
+}
+
+// readablePointer writes a JSON pointer into the file as its steps, so
+// that a path such as /bulks/transfers reads as itself, not "~1bulks~1…".
+func readablePointer(p string) string {
+	steps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, s := range steps {
+		steps[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	}
+	return strings.Join(steps, " › ")
 }
 
 func capitalize(s string) string {

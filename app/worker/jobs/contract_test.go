@@ -15,7 +15,8 @@ import (
 )
 
 // newerContract reads the test contract with one change a newer API might
-// make: transfers gain a required field, endToEndId.
+// make: transfers gain a required field, endToEndId, which may be null
+// (an OpenAPI keyword the reader translates, and says so).
 func newerContract(t *testing.T) *worker.ContractSource {
 	t.Helper()
 	data, err := os.ReadFile("../../../schema/contract/testdata/multi-bulks.yml")
@@ -28,14 +29,18 @@ func newerContract(t *testing.T) *worker.ContractSource {
 	section := strings.Replace(text[start:end], "                    - destinationAmount\n",
 		"                    - destinationAmount\n                    - endToEndId\n", 1)
 	section = strings.Replace(section, "                    properties:\n",
-		"                    properties:\n                      endToEndId:\n                        type: string\n                        maxLength: 35\n", 1)
-	text = text[:start] + section + text[end:]
+		"                    properties:\n                      endToEndId:\n                        type: string\n                        maxLength: 35\n                        nullable: true\n", 1)
+	return deriveSource(t, "bulks-v4.yml", text[:start]+section+text[end:])
+}
 
+// deriveSource reads an OpenAPI file as the page's contract reader does.
+func deriveSource(t *testing.T, name, text string) *worker.ContractSource {
+	t.Helper()
 	var targets []contract.Target
 	for _, tg := range schema.Targets() {
 		targets = append(targets, contract.Target(tg))
 	}
-	c, err := contract.Derive("bulks-v4.yml", []byte(text), targets, contract.Options{KeepDescriptions: true})
+	c, err := contract.Derive(name, []byte(text), targets, contract.Options{KeepDescriptions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +98,9 @@ func TestALoadedContractChecksLaterFilesUntilTheBuiltinIsBack(t *testing.T) {
 	changes := kindOf(st, "transfers").Changes
 	if len(changes) != 1 || changes[0].Field != "endToEndId" || !strings.Contains(changes[0].What, "required") {
 		t.Errorf("transfers' changes = %+v, want endToEndId added, required", changes)
+	}
+	if len(st.Notes) != 1 || st.Notes[0].Kind != "transfers" || st.Notes[0].Action != "translated" {
+		t.Errorf("notes = %+v, want nullable translated", st.Notes)
 	}
 
 	got, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(3)))
@@ -165,4 +173,28 @@ func TestAContractThatDoesNotCompileIsRefused(t *testing.T) {
 	if st := h.contract(worker.SetContract{}); !st.Builtin {
 		t.Errorf("state = %+v, want the built-in contract still in use", st)
 	}
+}
+
+func TestAContractWithoutSomeKindsSaysSoAndTheWorkerStillWarmsUp(t *testing.T) {
+	data, err := os.ReadFile("../../../schema/contract/testdata/backoffice-bulks.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := &jobs.MemoryContracts{}
+	first := newHarness(t, func(s *jobs.Server) {
+		s.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
+	})
+	st := first.contract(worker.SetContract{Source: deriveSource(t, "backoffice.yml", string(data))})
+	if k := kindOf(st, "users"); !k.Missing {
+		t.Errorf("users = %+v, want it missing from backoffice.yml", k)
+	}
+	if k := kindOf(st, "transfers"); k.Missing {
+		t.Errorf("transfers = %+v, want it defined", k)
+	}
+
+	// A worker that starts with it warms up the kinds it has.
+	again := newHarness(t, func(s *jobs.Server) {
+		s.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
+	})
+	again.waitWarm()
 }

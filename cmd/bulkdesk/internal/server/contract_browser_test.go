@@ -13,7 +13,8 @@ import (
 )
 
 // newerContractYAML is the test contract with one change a newer API
-// might make: transfers gain a required field, endToEndId.
+// might make: transfers gain a required field, endToEndId, which may be
+// null (an OpenAPI keyword the reader translates, and says so).
 func newerContractYAML(t *testing.T) []byte {
 	t.Helper()
 	data, err := os.ReadFile("../../../../schema/contract/testdata/multi-bulks.yml")
@@ -26,7 +27,7 @@ func newerContractYAML(t *testing.T) []byte {
 	section := strings.Replace(text[start:end], "                    - destinationAmount\n",
 		"                    - destinationAmount\n                    - endToEndId\n", 1)
 	section = strings.Replace(section, "                    properties:\n",
-		"                    properties:\n                      endToEndId:\n                        type: string\n                        maxLength: 35\n", 1)
+		"                    properties:\n                      endToEndId:\n                        type: string\n                        maxLength: 35\n                        nullable: true\n", 1)
 	return []byte(text[:start] + section + text[end:])
 }
 
@@ -59,6 +60,11 @@ func TestConsoleLoadsANewerContractAndGoesBack(t *testing.T) {
 	if !strings.Contains(transfers, "endToEndId") || !strings.Contains(transfers, "required") {
 		t.Errorf("transfers' differences = %q, want endToEndId, required", transfers)
 	}
+	notes := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("contract-notes")?.textContent ?? ""`)
+	if !strings.Contains(notes, "Translated") || !strings.Contains(notes, "nullable") {
+		t.Errorf("the reader's notes = %q, want nullable translated", notes)
+	}
+	b.Do(5*time.Second, browsertest.Press("#contract-notes summary"))
 	t.Log("screenshot:", b.ShootElement("#contract", "contract-loaded.png"))
 
 	// A transfers file is checked against the newer contract.
