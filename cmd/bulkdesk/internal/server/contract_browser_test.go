@@ -127,5 +127,10 @@ func TestConsoleStrictSettingMakesTheDocumentationsRulesErrors(t *testing.T) {
 	if got := counts(b); got["count-errors"] != "1" || got["count-invalid"] != "1" {
 		t.Errorf("summary = %v, want the missing description an error", got)
 	}
+	problems := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#problems li")].map(li => li.textContent)`)
+	if len(problems) != 1 || !strings.Contains(problems[0], "description") {
+		t.Errorf("problems = %q, want the missing description", problems)
+	}
+	t.Log("screenshot:", b.ShootElement("#problems", "strict-sepa.png"))
 	b.AssertNoErrors()
 }
