@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
+	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -28,6 +29,10 @@ func background() *workerclient.Client {
 		backgroundWork = workerclient.Start(c.WorkerScript, c.WorkerWasm)
 		backgroundWork.OnReady(func() { mark("worker-ready") })
 		backgroundWork.OnWarm(func() { mark("worker-warm") })
+		// The operator's strict setting applies from the first file on;
+		// the worker brings back the contract it keeps by itself.
+		backgroundWork.Run(worker.JobContract, worker.SetContract{Strict: strictSetting()}, nil,
+			workerclient.Handlers{Done: func([]byte, app.Value, error) {}})
 	})
 	return backgroundWork
 }

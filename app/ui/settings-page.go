@@ -30,6 +30,9 @@ type settingsPage struct {
 	testFailure *worker.APIFailure
 
 	announcement string
+
+	// contract is the "API contract" section (contract-settings.go).
+	contract contractView
 }
 
 func newSettingsPage() *settingsPage { return &settingsPage{} }
@@ -38,6 +41,7 @@ func (p *settingsPage) OnMount(ctx app.Context) {
 	p.page = ctx
 	p.api = loadConfig().API
 	p.conn = currentConnection(ctx)
+	p.contractMount()
 }
 
 func (p *settingsPage) Render() app.UI {
@@ -91,6 +95,7 @@ func (p *settingsPage) Render() app.UI {
 			app.P().ID("backoffice-token").Role("status").Text(p.tokenStatus()),
 			app.If(p.tokenFailure != nil, func() app.UI { return failureView("token-failure", p.tokenFailure) }),
 		),
+		p.contractSection(),
 	)
 }
 

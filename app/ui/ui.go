@@ -105,6 +105,11 @@ type Config struct {
 	// WorkerScript and WorkerWasm are the URLs of worker.js and worker.wasm.
 	WorkerScript string `json:"workerScript"`
 	WorkerWasm   string `json:"workerWasm"`
+	// ContractScript and ContractWasm are the URLs of contract.js and
+	// contract.wasm, the OpenAPI reader the Settings page starts when an
+	// operator loads a contract file.
+	ContractScript string `json:"contractScript,omitempty"`
+	ContractWasm   string `json:"contractWasm,omitempty"`
 	// API says how the server lets the console reach the API.
 	API APIConfig `json:"api"`
 }

@@ -70,6 +70,20 @@
 // The worker keeps it, not the page, because the worker holds the bytes
 // and runs the changes; the page keeps only where the operator is.
 //
+// # The API contract
+//
+// The worker validates against the contract built into the console, or
+// a newer one the operator loaded on the Settings page (contract.go).
+// The page reads the OpenAPI file in a short-lived worker of its own
+// (web/contract.js running wasm/contract), which alone links the reader,
+// and sends what it derived with JobContract. The worker builds its
+// validator from it for every later file, keeps it with the strict
+// setting in its IndexedDB, and puts both back in use when it starts
+// again. JobContract with neither a source nor Builtin only sets the
+// strict setting and answers what is in use: the page sends one at
+// start-up, which also tells it the operations a contract file is
+// searched for (Targets), so that the page need not link the schemas.
+//
 // # Submission and the API
 //
 // The jobs that call the API (connection.go, submit.go, bulks.go) take a

@@ -34,6 +34,10 @@ func main() {
 		}
 		return store, nil
 	}
+	// The contract the operator loaded, and the strict setting.
+	server.OpenContracts = func(ctx context.Context) (jobs.ContractStore, error) {
+		return openContracts(ctx, self.Get("indexedDB"))
+	}
 	// The API's record of bulks, for the repeat check, goes in its own
 	// IndexedDB database; without IndexedDB it is kept in memory.
 	if idb := self.Get("indexedDB"); idb.Truthy() {

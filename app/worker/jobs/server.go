@@ -50,15 +50,21 @@ type Server struct {
 	// between jobs; nil keeps it in memory for the worker's life. Set it
 	// before Run.
 	RecordCache submission.RecordCache
+	// OpenContracts opens the store of the contract in use on first use;
+	// nil keeps it in memory, for tests. Set it before Run.
+	OpenContracts func(ctx context.Context) (ContractStore, error)
 
 	post       func(worker.Message)
 	jobs       map[string]Func
 	concurrent map[string]bool
 	documents  *LoadedFiles
-	validator  *schema.Validator
-	submit     *submitState
-	totals     totalsCache
-	storage    *pageStorage
+	// validator checks every document opened or built; JobContract
+	// replaces it (see contract).
+	validator *schema.Validator
+	contract  contractState
+	submit    *submitState
+	totals    totalsCache
+	storage   *pageStorage
 	// limits are the operator's amount limits, for every document built.
 	limits ingest.AmountLimits
 	// draft is the import in progress, kept in the browser.
@@ -102,6 +108,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.registerSubmission()
 	s.discardAfterSubmit(worker.JobSubmit)
 	s.registerBulks()
+	s.Register(worker.JobContract, s.setContract)
 	return s
 }
 
@@ -157,6 +164,9 @@ func (s *Server) Run(ctx context.Context) {
 	s.mu.Lock()
 	s.ctx = ctx
 	s.mu.Unlock()
+	// The contract an operator loaded is back in use before any file is
+	// read, and before the warm-up compiles it.
+	s.restoreContract(ctx)
 	cold := s.warmUpSteps()
 	for {
 		m, ok := s.next()

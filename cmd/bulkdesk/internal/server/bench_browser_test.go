@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,7 +156,7 @@ func BenchmarkConsoleWasmSize(b *testing.B) {
 	for range b.N {
 	}
 	for _, f := range m.Files {
-		if f.Name != "app.wasm" && f.Name != "worker.wasm" {
+		if !strings.HasSuffix(f.Name, ".wasm") {
 			continue
 		}
 		b.ReportMetric(float64(f.Size)/1e6, f.Name+"-MB")

@@ -24,6 +24,10 @@ const (
 	workerScript = "worker.js"
 	workerWasm   = "worker.wasm"
 	stylesheet   = "console.css"
+	// The OpenAPI reader, started only when a contract file is loaded. A
+	// bundle without it serves a console that cannot load a contract.
+	contractScript = "contract.js"
+	contractWasm   = "contract.wasm"
 )
 
 // pages serves go-app's side of the console: the pages (their first HTML
@@ -73,12 +77,19 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		}
 	}
 
-	config := ui.EncodeConfig(ui.Config{
+	cfg := ui.Config{
 		Kinds:        kinds(),
 		WorkerScript: res.Resolve("/web/" + workerScript),
 		WorkerWasm:   res.Resolve("/web/" + workerWasm),
 		API:          api,
-	})
+	}
+	_, hasScript := m.Lookup(contractScript)
+	_, hasWasm := m.Lookup(contractWasm)
+	if hasScript && hasWasm {
+		cfg.ContractScript = res.Resolve("/web/" + contractScript)
+		cfg.ContractWasm = res.Resolve("/web/" + contractWasm)
+	}
+	config := ui.EncodeConfig(cfg)
 	version := configVersion(m.Version, config)
 	h := &app.Handler{
 		Name:        "Bulkdesk",

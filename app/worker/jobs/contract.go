@@ -1,0 +1,166 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// contractState is the contract the worker validates against, beside
+// s.validator which is built from it: the source loaded (nil for the
+// built-in one), the strict setting, and where they are kept.
+type contractState struct {
+	mu sync.Mutex
+	// restored says the kept record was read: it is, once, on the first
+	// job or at the start of Run, whichever comes first.
+	restored bool
+	store    ContractStore
+	source   *worker.ContractSource
+	strict   bool
+	// stored says the store holds what is in use; storeErr says why not.
+	stored   bool
+	storeErr string
+}
+
+// contractRecord is what the store keeps.
+type contractRecord struct {
+	Strict bool                   `json:"strict"`
+	Source *worker.ContractSource `json:"source,omitempty"`
+}
+
+// restoreContract puts the kept contract and strict setting back in use,
+// once. A kept contract that no longer builds is left out, with why.
+func (s *Server) restoreContract(ctx context.Context) {
+	st := &s.contract
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.restored {
+		return
+	}
+	st.restored = true
+	st.store = &MemoryContracts{}
+	if s.OpenContracts != nil {
+		store, err := s.OpenContracts(ctx)
+		if err != nil {
+			st.storeErr = "the contract cannot be kept in this browser: " + err.Error()
+			return
+		}
+		st.store = store
+	}
+	data, err := st.store.Load(ctx)
+	if err != nil || data == nil {
+		return
+	}
+	var rec contractRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		st.storeErr = "the contract kept in this browser could not be read: " + err.Error()
+		return
+	}
+	v, err := contractValidator(rec.Source, rec.Strict)
+	if err != nil {
+		st.storeErr = "the contract kept in this browser could not be used: " + err.Error()
+		return
+	}
+	s.validator, st.source, st.strict, st.stored = v, rec.Source, rec.Strict, true
+}
+
+// setContract is JobContract.
+func (s *Server) setContract(c *Call) (any, error) {
+	var req worker.SetContract
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	s.restoreContract(c.Context())
+	st := &s.contract
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	source := st.source
+	switch {
+	case req.Builtin:
+		source = nil
+	case req.Source != nil:
+		source = req.Source
+	}
+	if source != st.source || req.Strict != st.strict {
+		v, err := contractValidator(source, req.Strict)
+		if err != nil {
+			return nil, err
+		}
+		s.validator, st.source, st.strict = v, source, req.Strict
+		st.save(c.Context())
+	}
+	return s.contractStateLocked(), nil
+}
+
+// save keeps what is in use; st.mu is held.
+func (st *contractState) save(ctx context.Context) {
+	data, err := json.Marshal(contractRecord{Strict: st.strict, Source: st.source})
+	if err == nil {
+		err = st.store.Save(ctx, data)
+	}
+	st.stored, st.storeErr = err == nil, ""
+	if err != nil {
+		st.storeErr = "the contract could not be kept in this browser, and is lost on a reload: " + err.Error()
+	}
+}
+
+// contractValidator builds the validator of a source (nil: the built-in
+// contract). Every kind the source defines must compile: a schema that
+// does not is refused now, not when an operator opens a file.
+func contractValidator(src *worker.ContractSource, strict bool) (*schema.Validator, error) {
+	if src == nil {
+		if !strict {
+			return schema.Default(), nil
+		}
+		return schema.NewValidatorFor(schema.Builtin(), schema.Options{Strict: true})
+	}
+	s := &schema.Source{Name: src.Name, Version: src.Version, Schemas: make(map[string][]byte, len(src.Schemas))}
+	for k, js := range src.Schemas {
+		s.Schemas[k] = js
+	}
+	v, err := schema.NewValidatorFor(s, schema.Options{Strict: strict})
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+	}
+	defined := 0
+	for _, k := range schema.Kinds() {
+		if _, ok := s.Schemas[k.ID]; !ok {
+			continue
+		}
+		defined++
+		if err := v.Has(k); err != nil {
+			return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+		}
+	}
+	if defined == 0 {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s defines none of the console's bulks", src.Name)
+	}
+	return v, nil
+}
+
+// contractStateLocked says what is in use; s.contract.mu is held.
+func (s *Server) contractStateLocked() worker.ContractState {
+	st := &s.contract
+	out := worker.ContractState{Name: "built-in", Builtin: st.source == nil, Strict: st.strict,
+		Stored: st.stored, StoreError: st.storeErr}
+	if src := st.source; src != nil {
+		out.Name, out.Title, out.Version, out.Notes = src.Name, src.Title, src.Version, src.Notes
+	}
+	for _, t := range schema.Targets() {
+		out.Targets = append(out.Targets, worker.ContractTarget(t))
+	}
+	builtin := schema.Default()
+	for _, k := range schema.Kinds() {
+		ck := worker.ContractKind{Kind: k.ID, Title: k.Title, Missing: s.validator.Has(k) != nil, Skipped: s.validator.Skipped(k)}
+		if st.source != nil {
+			for _, ch := range schema.Compare(k, builtin, s.validator) {
+				ck.Changes = append(ck.Changes, worker.FieldChange(ch))
+			}
+		}
+		out.Kinds = append(out.Kinds, ck)
+	}
+	return out
+}
