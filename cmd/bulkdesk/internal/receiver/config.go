@@ -36,8 +36,9 @@ type Config struct {
 	Tolerance time.Duration
 	// RingSize is how many accepted events are kept in memory.
 	RingSize int
-	// Dir, when set, is where accepted events are stored and reloaded
-	// from, so that they survive a restart.
+	// Dir, when set, is where accepted events are stored, each on disk
+	// before its 204, and reloaded from, so that they and the duplicate
+	// guard survive a restart. Without it nothing persists.
 	Dir string
 	// Retention is how long stored events are kept: segments of the
 	// events file older than this are removed at start and every hour.

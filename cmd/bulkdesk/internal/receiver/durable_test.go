@@ -3,6 +3,7 @@ package receiver_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -180,7 +181,16 @@ func TestACopyWaitsForTheOriginal(t *testing.T) {
 	<-g.entered
 	copyReq := signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, time.Now())
 	copyAnswer := make(chan answer, 1)
-	go func() { copyAnswer <- do(t, copyReq) }()
+	go func() {
+		resp, err := client.Do(copyReq)
+		if err != nil {
+			copyAnswer <- answer{raw: err.Error()}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		copyAnswer <- answer{status: resp.StatusCode, raw: string(b)}
+	}()
 	close(g.release)
 	if a := <-first; a.status != http.StatusNoContent {
 		t.Errorf("original: %d", a.status)
