@@ -72,6 +72,9 @@ type Config struct {
 	// queuedHook, set by tests only, runs when an event has been queued
 	// for the events file.
 	queuedHook func()
+	// copyWaitsHook, set by tests only, runs when a copy of an event starts
+	// waiting for the original to be on disk.
+	copyWaitsHook func()
 }
 
 // Enabled reports whether the configuration has a key, without which

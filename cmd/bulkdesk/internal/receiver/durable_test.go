@@ -176,6 +176,8 @@ func TestACopyWaitsForTheOriginal(t *testing.T) {
 	g := newSyncGate()
 	cfg := receiver.Config{Dir: t.TempDir()}
 	g.install(&cfg)
+	copyWaits := make(chan struct{}, 1)
+	receiver.SetCopyWaitsHook(&cfg, func() { copyWaits <- struct{}{} })
 	ts := startServer(t, cfg)
 	first := postAsync(t, ts.URL, "ref", `{"n":1}`)
 	<-g.entered
@@ -191,6 +193,12 @@ func TestACopyWaitsForTheOriginal(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		copyAnswer <- answer{status: resp.StatusCode, raw: string(b)}
 	}()
+	<-copyWaits
+	select {
+	case a := <-copyAnswer:
+		t.Fatalf("the copy was answered %d before the original was on disk", a.status)
+	default:
+	}
 	close(g.release)
 	if a := <-first; a.status != http.StatusNoContent {
 		t.Errorf("original: %d", a.status)
@@ -203,5 +211,37 @@ func TestACopyWaitsForTheOriginal(t *testing.T) {
 	}
 	if got := g.syncs(); len(got) != 1 {
 		t.Errorf("fsyncs %v: the copy was written", got)
+	}
+}
+
+// A request waits for its fsync a bounded time only. The event may still
+// reach the disk after its 503, so the sender's retry is answered as a
+// duplicate and the event is stored once.
+func TestTheWaitForTheSyncIsBounded(t *testing.T) {
+	g := newSyncGate()
+	cfg := receiver.Config{Dir: t.TempDir(), SyncTimeout: time.Millisecond}
+	g.install(&cfg)
+	ts := startServer(t, cfg)
+	// The fsync is held until released, so the millisecond always runs out.
+	req := signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, time.Now())
+	if a := do(t, req); a.status != http.StatusServiceUnavailable || !strings.Contains(a.refusal.Error, "not on disk within 1ms") {
+		t.Fatalf("answer %d %s", a.status, a.raw)
+	}
+	close(g.release)
+	<-g.queued
+	// The retry waits for the same fsync or finds the event stored.
+	retry := signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, time.Now())
+	for attempt := 1; ; attempt++ {
+		a := do(t, retry)
+		if a.status == http.StatusOK {
+			break
+		}
+		if a.status != http.StatusServiceUnavailable || attempt == 1000 {
+			t.Fatalf("retry: %d %s", a.status, a.raw)
+		}
+		retry = signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, time.Now())
+	}
+	if n := len(listEvents(t, ts.URL, "")); n != 1 {
+		t.Errorf("%d events kept", n)
 	}
 }

@@ -15,3 +15,7 @@ func SetSyncHook(c *Config, hook func(events int) error) { c.syncHook = hook }
 // SetQueuedHook makes hook run each time an event is queued for the
 // events file.
 func SetQueuedHook(c *Config, hook func()) { c.queuedHook = hook }
+
+// SetCopyWaitsHook makes hook run each time a copy of an event starts
+// waiting for the original to be on disk.
+func SetCopyWaitsHook(c *Config, hook func()) { c.copyWaitsHook = hook }

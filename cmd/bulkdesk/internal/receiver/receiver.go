@@ -211,6 +211,9 @@ func (r *Receiver) accept(ctx context.Context, ev *webhook.Event, key string) ou
 		if c == nil {
 			return outcome{status: http.StatusOK, seq: seen.seq, duplicate: true}
 		}
+		if r.cfg.copyWaitsHook != nil {
+			r.cfg.copyWaitsHook()
+		}
 		o := r.wait(ctx, c)
 		if o.err == nil {
 			o.status, o.duplicate = http.StatusOK, true
