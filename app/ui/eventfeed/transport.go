@@ -25,7 +25,8 @@ type Transport interface {
 
 // Query asks for events.
 type Query struct {
-	// Limit is how many events at most; 0 means all the receiver holds.
+	// Limit is how many events at most; 0 means the receiver's default
+	// page (100). The receiver answers at most 1,000 a request.
 	Limit int
 	// Types are event paths; none means every type.
 	Types []string

@@ -45,11 +45,23 @@ func TestRing(t *testing.T) {
 		return out
 	}
 	all := func(*entry) bool { return true }
-	if got := seqs(r.newest(0, all)); len(got) != 3 || got[0] != 4 || got[2] != 2 {
-		t.Errorf("newest %v", got)
+	if got, more := r.page(0, 10, all); len(got) != 3 || got[0].seq != 4 || got[2].seq != 2 || more {
+		t.Errorf("page %v, more %v", seqs(got), more)
 	}
-	if got := seqs(r.newest(1, func(e *entry) bool { return e.typ == "b" })); len(got) != 1 || got[0] != 3 {
-		t.Errorf("newest b %v", got)
+	if got, more := r.page(0, 1, func(e *entry) bool { return e.typ == "b" }); len(got) != 1 || got[0].seq != 3 || more {
+		t.Errorf("page of b %v, more %v", seqs(got), more)
+	}
+	if got, more := r.page(4, 1, all); len(got) != 1 || got[0].seq != 3 || !more {
+		t.Errorf("page before 4: %v, more %v", seqs(got), more)
+	}
+	if got, more := r.page(3, 5, all); len(got) != 1 || got[0].seq != 2 || more {
+		t.Errorf("page before 3: %v, more %v", seqs(got), more)
+	}
+	if got, _ := r.page(2, 5, all); len(got) != 0 {
+		t.Errorf("page before the oldest: %v", seqs(got))
+	}
+	if got, _ := r.page(99, 5, all); len(got) != 3 {
+		t.Errorf("page before a future number: %v", seqs(got))
 	}
 	if got, oldest := r.after(2); len(got) != 2 || got[0].seq != 3 || oldest != 2 {
 		t.Errorf("after 2: %v, oldest %d", seqs(got), oldest)

@@ -49,8 +49,20 @@ func TestFlagsAndEnvironment(t *testing.T) {
 		t.Errorf("flags over environment %+v, %v", cfg, err)
 	}
 
-	_, _, err = parseFlags(t, nil, map[string]string{"BULKDESK_WEBHOOK_MAX_BYTES": "lots", "BULKDESK_EVENTS_RING": "x"})
-	if err == nil || !strings.Contains(err.Error(), "BULKDESK_WEBHOOK_MAX_BYTES") || !strings.Contains(err.Error(), "BULKDESK_EVENTS_RING") {
+	if cfg.Retention != 30*24*time.Hour || cfg.MaxStreams != 100 {
+		t.Errorf("default retention %v, max streams %d", cfg.Retention, cfg.MaxStreams)
+	}
+	cfg, _, err = parseFlags(t, []string{"-events-retention", "36h"}, map[string]string{"BULKDESK_EVENTS_RETENTION": "7d", "BULKDESK_MAX_STREAMS": "3"})
+	if err != nil || cfg.Retention != 36*time.Hour || cfg.MaxStreams != 3 {
+		t.Errorf("retention %v, max streams %d, %v", cfg.Retention, cfg.MaxStreams, err)
+	}
+	cfg, _, err = parseFlags(t, nil, map[string]string{"BULKDESK_EVENTS_RETENTION": "7d"})
+	if err != nil || cfg.Retention != 7*24*time.Hour {
+		t.Errorf("retention in days %v, %v", cfg.Retention, err)
+	}
+
+	_, _, err = parseFlags(t, nil, map[string]string{"BULKDESK_WEBHOOK_MAX_BYTES": "lots", "BULKDESK_EVENTS_RING": "x", "BULKDESK_EVENTS_RETENTION": "-1d"})
+	if err == nil || !strings.Contains(err.Error(), "BULKDESK_WEBHOOK_MAX_BYTES") || !strings.Contains(err.Error(), "BULKDESK_EVENTS_RING") || !strings.Contains(err.Error(), "BULKDESK_EVENTS_RETENTION") {
 		t.Errorf("bad environment values: %v", err)
 	}
 }

@@ -9,42 +9,73 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 )
 
-// serveList handles GET /events?limit=N&type=PATH.
+// Page sizes of GET /events.
+const (
+	DefaultListLimit = 100
+	MaxListLimit     = 1000
+)
+
+// nextHeader carries the cursor of the next (older) page of GET /events:
+// the value to pass as before=, absent on the last page. Link carries the
+// same as a URL.
+const nextHeader = "Bulkdesk-Next-Before"
+
+// serveList handles GET /events?limit=N&before=SEQ&type=PATH.
 func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
+	bad := func(msg string) {
+		writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: msg})
+	}
 	keep, err := typeFilter(q)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: err.Error()})
+		bad(err.Error())
 		return
 	}
-	limit := 0
+	limit := DefaultListLimit
 	if s := q.Get("limit"); s != "" {
 		if limit, err = strconv.Atoi(s); err != nil || limit <= 0 {
-			writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: fmt.Sprintf("limit %q is not a positive whole number", s)})
+			bad(fmt.Sprintf("limit %q is not a positive whole number", s))
+			return
+		}
+		if limit > MaxListLimit {
+			bad(fmt.Sprintf("limit %d is more than the %d events a page may hold; follow the next page's cursor (before=) for more", limit, MaxListLimit))
 			return
 		}
 	}
+	var before uint64
+	if s := q.Get("before"); s != "" {
+		if before, err = strconv.ParseUint(s, 10, 64); err != nil || before == 0 {
+			bad(fmt.Sprintf("before %q is not a sequence number", s))
+			return
+		}
+	}
+	// Only the page's entries are taken under the lock, as pointers: the
+	// entries never change, so their JSON is written out from the ring's
+	// own bytes without copying it.
 	r.mu.Lock()
-	entries := r.ring.newest(limit, keep)
+	entries, more := r.ring.page(before, limit, keep)
 	r.mu.Unlock()
 
-	size := 2
-	for _, e := range entries {
-		size += len(e.json) + 1
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set(idHeader, r.id)
+	if more && len(entries) > 0 {
+		next := entries[len(entries)-1].seq
+		h.Set(nextHeader, strconv.FormatUint(next, 10))
+		nq := url.Values{"limit": {strconv.Itoa(limit)}, "before": {strconv.FormatUint(next, 10)}, "type": q["type"]}
+		h.Set("Link", fmt.Sprintf("<%s?%s>; rel=\"next\"", req.URL.Path, nq.Encode()))
 	}
-	out := make([]byte, 0, size)
-	out = append(out, '[')
+	w.Write([]byte{'['})
 	for i, e := range entries {
 		if i > 0 {
-			out = append(out, ',')
+			w.Write([]byte{','})
 		}
-		out = append(out, e.json...)
+		if _, err := w.Write(e.json); err != nil {
+			return // the client went
+		}
 	}
-	out = append(out, ']', '\n')
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set(idHeader, r.id)
-	w.Write(out)
+	w.Write([]byte("]\n"))
 }
 
 // typeFilter reads the repeatable type parameter: the events to keep, or

@@ -62,7 +62,7 @@ func TestConcurrentEventsKeepTheirOrder(t *testing.T) {
 
 	// The ring, newest first: sequence numbers 1000 down to 1, each
 	// event once.
-	ring := listEvents(t, ts.URL, "")
+	ring := listEvents(t, ts.URL, "?limit=1000")
 	if len(ring) != events {
 		t.Fatalf("%d events in the ring, want %d", len(ring), events)
 	}

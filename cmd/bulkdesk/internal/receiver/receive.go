@@ -1,7 +1,6 @@
 package receiver
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,13 +40,25 @@ func (r *Receiver) serveWebhook(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	ev := webhook.NewEvent(typ.Path, req.Header, body, res, r.cfg.Now())
-	sig, _ := base64.StdEncoding.DecodeString(res.SignatureV2.Value)
-	status, err = r.accept(&ev, replayKey(sig, res.Signed.Timestamp))
-	if err != nil {
-		r.refuse(w, req, status, err.Error(), nil)
-		return
+	o := r.accept(req.Context(), &ev, dupKey(ev.Headers[webhook.HeaderCallRef], ev.Headers[webhook.HeaderSignatureV2], ev.Headers[webhook.HeaderPublishedTimestamp], body))
+	switch {
+	case o.err != nil:
+		r.refuse(w, req, o.status, o.err.Error(), nil)
+	case o.duplicate:
+		// 2xx, since a sender retries anything else; the body tells a
+		// sender that cares that nothing new was stored.
+		writeJSON(w, http.StatusOK, duplicateAnswer{Status: http.StatusOK, Duplicate: true, Seq: o.seq})
+	default:
+		w.WriteHeader(o.status)
 	}
-	w.WriteHeader(status)
+}
+
+// duplicateAnswer is the body of the 200 answer to a copy of an event
+// already accepted: Seq is the number it was stored under.
+type duplicateAnswer struct {
+	Status    int    `json:"status"`
+	Duplicate bool   `json:"duplicate"`
+	Seq       uint64 `json:"seq"`
 }
 
 // readBody reads the request body up to the size limit.

@@ -1,13 +1,15 @@
 package receiver
 
 import (
-	"encoding/base64"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 )
@@ -21,22 +23,36 @@ type Receiver struct {
 	// id names this numbering of events (see receiverID).
 	id string
 
-	// mu orders acceptance: the replay check, the sequence number, the
-	// file, the ring and the stream fan-out all happen under it.
+	// qmu orders admission: the duplicate check, the sequence number and
+	// the queue to the events file happen under it, so that events reach
+	// the file in the order of their numbers.
+	qmu      sync.Mutex
+	replay   *replayGuard
+	assigned uint64 // the next sequence number to give
+	queue    []*commit
+	closing  bool
+	// wake tells the commit goroutine that the queue has work or that the
+	// receiver is closing.
+	wake       chan struct{}
+	writerDone chan struct{}
+	journal    *journal // used by the commit goroutine only, after New
+
+	// mu orders publication: the ring, the newest published sequence
+	// number and the stream fan-out change together under it. With an
+	// events directory, an event is published only once it is on disk.
 	mu      sync.Mutex
 	ring    *ring
 	nextSeq uint64
-	replay  *replayGuard
-	journal *journal
 	subs    map[*subscriber]struct{}
-	closed  bool
+
+	streams atomic.Int64 // open event streams, for MaxStreams
 
 	done      chan struct{} // closed by CloseStreams
 	closeOnce sync.Once
 }
 
 // New returns a receiver for cfg. With cfg.Dir set, it reloads the events
-// stored there.
+// stored there: the ring, the numbering and the duplicate guard carry on.
 func New(cfg Config) (*Receiver, error) {
 	if cfg.Key.IsZero() {
 		return nil, errors.New("webhook receiver: no key to verify events with")
@@ -53,12 +69,25 @@ func New(cfg Config) (*Receiver, error) {
 		done:     make(chan struct{}),
 	}
 	if cfg.Dir != "" {
-		j, err := openJournal(cfg.Dir, r.reload)
+		j, err := openJournal(cfg.Dir, cfg)
 		if err != nil {
+			return nil, fmt.Errorf("webhook receiver: %w", err)
+		}
+		now := cfg.Now()
+		// Older segments are read only while the ring is not full or their
+		// events may still be in the duplicate guard's window (received
+		// or published within a tolerance of now, and published up to a
+		// tolerance after being received).
+		enough := func(lines int, olderThan time.Time) bool {
+			return lines >= cfg.RingSize && olderThan.Before(now.Add(-2*cfg.Tolerance))
+		}
+		if err := j.load(enough, r.reload); err != nil {
+			j.f.Close()
 			return nil, fmt.Errorf("webhook receiver: %w", err)
 		}
 		r.journal = j
 	}
+	r.assigned = r.nextSeq
 	id, err := receiverID(cfg.Dir, r.nextSeq == 1)
 	if err != nil {
 		if r.journal != nil {
@@ -67,30 +96,34 @@ func New(cfg Config) (*Receiver, error) {
 		return nil, fmt.Errorf("webhook receiver: %w", err)
 	}
 	r.id = id
+	if r.journal != nil {
+		r.wake = make(chan struct{}, 1)
+		r.writerDone = make(chan struct{})
+		go r.commitLoop()
+	}
 	return r, nil
 }
 
 // reload takes back one stored event at start-up: into the ring, the
-// sequence, and the replay guard while its timestamp is in the window.
-// Its summary is made anew, so that stored events read like new ones.
-func (r *Receiver) reload(n int, line []byte) {
+// sequence, and the duplicate guard while it is in the window. Its
+// summary is made anew, so that stored events read like new ones.
+func (r *Receiver) reload(file string, n int, line []byte) {
 	var ev webhook.Event
 	if err := json.Unmarshal(line, &ev); err != nil || ev.Seq == 0 || ev.Type == "" {
-		r.log.Warn("webhook receiver: skipping an unreadable stored event", "file", journalName, "line", n)
+		r.log.Warn("webhook receiver: skipping an unreadable stored event", "file", file, "line", n)
 		return
 	}
 	ev.Summary = webhook.Summarize(ev.Type, []byte(ev.Body), ev.PublishedAt)
 	data, err := json.Marshal(ev)
 	if err != nil {
-		r.log.Warn("webhook receiver: skipping an unreadable stored event", "file", journalName, "line", n)
+		r.log.Warn("webhook receiver: skipping an unreadable stored event", "file", file, "line", n)
 		return
 	}
 	r.ring.push(&entry{seq: ev.Seq, typ: ev.Type, json: data})
 	r.nextSeq = max(r.nextSeq, ev.Seq+1)
 	now := r.cfg.Now()
-	until := ev.PublishedAt.Add(r.cfg.Tolerance)
-	if sig, err := base64.StdEncoding.DecodeString(ev.Headers[webhook.HeaderSignatureV2]); err == nil && now.Before(until) {
-		r.replay.add(replayKey(sig, ev.Headers[webhook.HeaderPublishedTimestamp]), until, now)
+	if until := guardUntil(ev.ReceivedAt, ev.PublishedAt, r.cfg.Tolerance); now.Before(until) {
+		r.replay.add(dupKey(ev.Headers[webhook.HeaderCallRef], ev.Headers[webhook.HeaderSignatureV2], ev.Headers[webhook.HeaderPublishedTimestamp], []byte(ev.Body)), &seenEvent{until: until, seq: ev.Seq}, now)
 	}
 }
 
@@ -117,52 +150,122 @@ func (r *Receiver) CloseStreams() {
 	r.closeOnce.Do(func() { close(r.done) })
 }
 
-// Close ends the streams, refuses further events with 503 and closes the
-// events file, flushing it to disk. Call it after http.Server.Shutdown
-// has returned.
+// Close ends the streams, refuses further events with 503, writes the
+// events already queued and closes the events file, flushing it to disk.
+// Call it after http.Server.Shutdown has returned.
 func (r *Receiver) Close() error {
 	r.CloseStreams()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
+	r.qmu.Lock()
+	already := r.closing
+	r.closing = true
+	r.qmu.Unlock()
+	if already {
+		<-r.closedDone()
 		return nil
 	}
-	r.closed = true
+	var err error
 	if r.journal != nil {
-		return r.journal.close()
+		r.signal()
+		<-r.writerDone
+		err = r.journal.close()
 	}
-	return nil
+	return err
 }
 
-// accept records a verified event: it refuses a replay, numbers the
-// event, stores it, keeps it in the ring and sends it to the streams.
-func (r *Receiver) accept(ev *webhook.Event, replay string) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	now := r.cfg.Now()
-	switch {
-	case r.closed:
-		return http.StatusServiceUnavailable, errors.New("the receiver is shutting down; send the event again later")
-	case r.replay.seen(replay, now):
-		return http.StatusConflict, errors.New("replay: an event with this signature-v2 and published-timestamp was already accepted")
+// closedDone is closed once the commit goroutine, if any, has ended.
+func (r *Receiver) closedDone() <-chan struct{} {
+	if r.writerDone == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
 	}
-	ev.Seq = r.nextSeq
+	return r.writerDone
+}
+
+// outcome is the answer to one event.
+type outcome struct {
+	status    int
+	seq       uint64
+	duplicate bool
+	err       error
+}
+
+var errClosing = errors.New("the receiver is shutting down; send the event again later")
+
+// accept records a verified event: a copy of an event already accepted
+// is answered as a duplicate and not stored again; a new one is numbered,
+// stored (on disk before accept returns, with a directory), kept in the
+// ring and sent to the streams.
+func (r *Receiver) accept(ctx context.Context, ev *webhook.Event, key string) outcome {
+	r.qmu.Lock()
+	now := r.cfg.Now()
+	if r.closing {
+		r.qmu.Unlock()
+		return outcome{status: http.StatusServiceUnavailable, err: errClosing}
+	}
+	if seen := r.replay.lookup(key, now); seen != nil {
+		// A sender that keeps retrying keeps its event remembered.
+		seen.until = maxTime(seen.until, guardUntil(now, ev.PublishedAt, r.cfg.Tolerance))
+		c := seen.pending
+		r.qmu.Unlock()
+		if c == nil {
+			return outcome{status: http.StatusOK, seq: seen.seq, duplicate: true}
+		}
+		if r.cfg.copyWaitsHook != nil {
+			r.cfg.copyWaitsHook()
+		}
+		o := r.wait(ctx, c)
+		if o.err == nil {
+			o.status, o.duplicate = http.StatusOK, true
+		}
+		return o
+	}
+	ev.Seq = r.assigned
 	data, err := json.Marshal(ev)
 	if err != nil {
-		return http.StatusInternalServerError, fmt.Errorf("encoding the event: %w", err)
+		r.qmu.Unlock()
+		return outcome{status: http.StatusInternalServerError, err: fmt.Errorf("encoding the event: %w", err)}
 	}
-	if r.journal != nil {
-		if err := r.journal.append(data); err != nil {
-			r.log.Error("webhook receiver: storing an event failed", "err", err)
-			return http.StatusServiceUnavailable, errors.New("the event could not be stored; send it again later")
-		}
-	}
-	r.nextSeq++
-	r.replay.add(replay, ev.PublishedAt.Add(r.cfg.Tolerance), now)
+	r.assigned++
+	seen := &seenEvent{until: guardUntil(now, ev.PublishedAt, r.cfg.Tolerance), seq: ev.Seq}
 	e := &entry{seq: ev.Seq, typ: ev.Type, json: data}
-	r.ring.push(e)
-	r.broadcast(e)
-	return http.StatusNoContent, nil
+	if r.journal == nil {
+		// Nothing to wait for: publish under the admission lock, which
+		// keeps the ring in the order of the numbers.
+		r.replay.add(key, seen, now)
+		r.publish(e)
+		r.qmu.Unlock()
+		return outcome{status: http.StatusNoContent, seq: e.seq}
+	}
+	c := &commit{key: key, entry: e, done: make(chan struct{})}
+	seen.pending = c
+	r.replay.add(key, seen, now)
+	r.queue = append(r.queue, c)
+	r.qmu.Unlock()
+	r.signal()
+	if r.cfg.queuedHook != nil {
+		r.cfg.queuedHook()
+	}
+	return r.wait(ctx, c)
+}
+
+// publish makes stored events visible: the ring, the newest sequence
+// number and the streams.
+func (r *Receiver) publish(es ...*entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range es {
+		r.ring.push(e)
+		r.nextSeq = max(r.nextSeq, e.seq+1)
+		r.broadcast(e)
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // writeJSON answers with v as JSON.

@@ -1,6 +1,7 @@
 package receiver_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -172,25 +173,51 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-func TestRefusesReplays(t *testing.T) {
+// A sender that gets anything but 2xx retries, so a copy of an accepted
+// event is answered 200 (with the number it was stored under) and stored
+// once.
+func TestDuplicatesAreStoredOnce(t *testing.T) {
 	ts := startServer(t, receiver.Config{})
 	at := time.Now()
 	first := do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, at))
-	again := do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, at))
-	if first.status != http.StatusNoContent || again.status != http.StatusConflict || !strings.Contains(again.refusal.Error, "replay") {
-		t.Fatalf("first %d, again %d %s", first.status, again.status, again.raw)
+	if first.status != http.StatusNoContent {
+		t.Fatalf("first %d %s", first.status, first.raw)
 	}
-	// The same payload published at another time is a new event.
-	if a := do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, at.Add(time.Millisecond))); a.status != http.StatusNoContent {
-		t.Errorf("a new publication of the same payload: %d %s", a.status, a.raw)
+	isDuplicateOf := func(name string, a answer, seq uint64) {
+		t.Helper()
+		var d struct {
+			Duplicate bool   `json:"duplicate"`
+			Seq       uint64 `json:"seq"`
+		}
+		json.Unmarshal([]byte(a.raw), &d)
+		if a.status != http.StatusOK || !d.Duplicate || d.Seq != seq {
+			t.Errorf("%s: %d %s, want 200 duplicate of %d", name, a.status, a.raw, seq)
+		}
 	}
-	// The signature does not cover the path, so an event replayed to
-	// another event path is refused too.
-	if a := do(t, signedRequest(t, ts.URL, "/send/watch", "ref", `{"n":1}`, at)); a.status != http.StatusConflict {
-		t.Errorf("replay to another path: %d %s", a.status, a.raw)
+	isDuplicateOf("the same request again", do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, at)), 1)
+	// Signed again with a new timestamp: same call-ref and body.
+	isDuplicateOf("signed again", do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":1}`, at.Add(time.Second))), 1)
+	// The signature does not cover the path, so the event sent to another
+	// event path is the same event.
+	isDuplicateOf("to another path", do(t, signedRequest(t, ts.URL, "/send/watch", "ref", `{"n":1}`, at)), 1)
+	// Another call-ref is another event, with the same payload or not.
+	if a := do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref-2", `{"n":1}`, at)); a.status != http.StatusNoContent {
+		t.Errorf("another call-ref: %d %s", a.status, a.raw)
 	}
-	if n := len(listEvents(t, ts.URL, "")); n != 2 {
-		t.Errorf("%d events kept, want 2", n)
+	if a := do(t, signedRequest(t, ts.URL, "/transfers/watch", "ref", `{"n":2}`, at)); a.status != http.StatusNoContent {
+		t.Errorf("another body: %d %s", a.status, a.raw)
+	}
+	// Without a call-ref only the same signature and timestamp make a
+	// copy: the same payload published at another time is a new event.
+	if a := do(t, signedRequest(t, ts.URL, "/transfers/watch", "", `{"n":1}`, at)); a.status != http.StatusNoContent {
+		t.Errorf("no call-ref: %d %s", a.status, a.raw)
+	}
+	isDuplicateOf("no call-ref, the same request again", do(t, signedRequest(t, ts.URL, "/transfers/watch", "", `{"n":1}`, at)), 4)
+	if a := do(t, signedRequest(t, ts.URL, "/transfers/watch", "", `{"n":1}`, at.Add(time.Millisecond))); a.status != http.StatusNoContent {
+		t.Errorf("no call-ref, published again: %d %s", a.status, a.raw)
+	}
+	if n := len(listEvents(t, ts.URL, "")); n != 5 {
+		t.Errorf("%d events kept, want 5", n)
 	}
 }
 

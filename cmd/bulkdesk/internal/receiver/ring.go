@@ -33,16 +33,36 @@ func (r *ring) push(e *entry) {
 // at returns the i-th entry, oldest first.
 func (r *ring) at(i int) *entry { return r.buf[(r.start+i)%len(r.buf)] }
 
-// newest returns up to limit entries that keep accepts, newest first;
-// limit <= 0 means all.
-func (r *ring) newest(limit int, keep func(*entry) bool) []*entry {
-	var out []*entry
-	for i := r.n - 1; i >= 0 && (limit <= 0 || len(out) < limit); i-- {
-		if e := r.at(i); keep(e) {
-			out = append(out, e)
+// page returns up to limit entries that keep accepts with a sequence
+// number below before (any when before is 0), newest first, and whether
+// the ring holds more such entries past them.
+func (r *ring) page(before uint64, limit int, keep func(*entry) bool) (out []*entry, more bool) {
+	i := r.n - 1
+	if before > 0 {
+		// Sequence numbers increase along the ring: find the first entry
+		// below before by bisection rather than walking a large ring.
+		lo, hi := 0, r.n // the answer is in [lo, hi)
+		for lo < hi {
+			mid := (lo + hi) / 2
+			if r.at(mid).seq < before {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
 		}
+		i = lo - 1
 	}
-	return out
+	for ; i >= 0; i-- {
+		e := r.at(i)
+		if !keep(e) {
+			continue
+		}
+		if len(out) == limit {
+			return out, true
+		}
+		out = append(out, e)
+	}
+	return out, false
 }
 
 // after returns the entries with a sequence number above seq, oldest

@@ -17,6 +17,10 @@ const subscriberBuffer = 4096
 // reading is let go.
 const writeTimeout = 30 * time.Second
 
+// streamRetryAfter is the Retry-After, in seconds, of a stream refused
+// because too many are open.
+const streamRetryAfter = 5
+
 // subscriber is one open event stream.
 type subscriber struct {
 	ch   chan *entry
@@ -69,6 +73,16 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 			writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: fmt.Sprintf("event id %q is not a sequence number", from)})
 			return
 		}
+	}
+
+	// Each stream holds a goroutine, a connection and a buffer of up to
+	// subscriberBuffer events: their number is bounded.
+	defer r.streams.Add(-1)
+	if n := r.streams.Add(1); n > int64(r.cfg.MaxStreams) {
+		w.Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+		writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable,
+			Error: fmt.Sprintf("%d event streams are open, the most this receiver serves; try again later", r.cfg.MaxStreams)})
+		return
 	}
 
 	s := &subscriber{ch: make(chan *entry, subscriberBuffer), keep: keep}
