@@ -64,6 +64,11 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OnEvent, when set, is told of every event received: its outcome
+	// (accepted, duplicate or refused) and, when refused, a reason word
+	// (unknown-path, malformed, unauthentic, too-large, unavailable): for
+	// metrics, never with a key or a body.
+	OnEvent func(outcome, reason string)
 
 	// syncHook, set by tests only, runs before each fsync of the events
 	// file with the number of events it covers; an error stands for a

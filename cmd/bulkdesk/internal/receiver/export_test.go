@@ -1,12 +1,5 @@
 package receiver
 
-// Streams returns how many event streams are open.
-func (r *Receiver) Streams() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.subs)
-}
-
 // SetSyncHook makes hook run before each fsync of the events file, with
 // the number of events it covers; an error it returns stands for a
 // failed fsync.

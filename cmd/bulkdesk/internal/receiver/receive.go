@@ -47,10 +47,36 @@ func (r *Receiver) serveWebhook(w http.ResponseWriter, req *http.Request) {
 	case o.duplicate:
 		// 2xx, since a sender retries anything else; the body tells a
 		// sender that cares that nothing new was stored.
+		r.observe("duplicate", "")
 		writeJSON(w, http.StatusOK, duplicateAnswer{Status: http.StatusOK, Duplicate: true, Seq: o.seq})
 	default:
+		r.observe("accepted", "")
 		w.WriteHeader(o.status)
 	}
+}
+
+// observe tells Config.OnEvent of an event's outcome.
+func (r *Receiver) observe(outcome, reason string) {
+	if r.cfg.OnEvent != nil {
+		r.cfg.OnEvent(outcome, reason)
+	}
+}
+
+// refusalReason names why an event was refused, by its status, in one word.
+func refusalReason(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "unknown-path"
+	case http.StatusBadRequest:
+		return "malformed"
+	case http.StatusUnauthorized:
+		return "unauthentic"
+	case http.StatusRequestEntityTooLarge:
+		return "too-large"
+	case http.StatusServiceUnavailable:
+		return "unavailable"
+	}
+	return fmt.Sprintf("status-%d", status)
 }
 
 // duplicateAnswer is the body of the 200 answer to a copy of an event

@@ -287,5 +287,13 @@ type refusal struct {
 
 func (r *Receiver) refuse(w http.ResponseWriter, req *http.Request, status int, msg string, verdicts []webhook.Verdict) {
 	r.log.Info("webhook receiver: event refused", "path", req.URL.Path, "remote", req.RemoteAddr, "status", status, "reason", msg)
+	r.observe("refused", refusalReason(status))
 	writeJSON(w, status, refusal{Status: status, Error: msg, Verdicts: verdicts})
+}
+
+// Streams is the number of event streams open now.
+func (r *Receiver) Streams() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.subs)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -237,5 +238,34 @@ func TestRingKeepsTheNewest(t *testing.T) {
 func TestNewNeedsAKey(t *testing.T) {
 	if _, err := receiver.New(receiver.Config{}); err == nil || !strings.Contains(err.Error(), "no key") {
 		t.Errorf("New without a key: %v", err)
+	}
+}
+
+// TestEveryOutcomeIsObserved counts what Config.OnEvent hears: an event
+// accepted, its copy, one with a wrong signature and one to a path the
+// reference does not list.
+func TestEveryOutcomeIsObserved(t *testing.T) {
+	var mu sync.Mutex
+	var heard []string
+	ts := startServer(t, receiver.Config{OnEvent: func(outcome, reason string) {
+		mu.Lock()
+		heard = append(heard, outcome+" "+reason)
+		mu.Unlock()
+	}})
+	body := `{"id":"1"}`
+	post(t, ts.URL, "/bulk_process_end/watch", body)
+	post(t, ts.URL, "/bulk_process_end/watch", body)
+	forged := signedRequest(t, ts.URL, "/bulk_process_end/watch", "ref-2", body, time.Now())
+	forged.Header = webhook.Sign(webhook.NewKey("another key"), "ref-2", []byte(body), time.Now())
+	do(t, forged)
+	post(t, ts.URL, "/no/such/path", body)
+	mu.Lock()
+	defer mu.Unlock()
+	want := "accepted |duplicate |refused unauthentic|refused unknown-path"
+	if got := strings.Join(heard, "|"); got != want {
+		t.Errorf("heard %q, want %q", got, want)
+	}
+	if n := ts.Streams(); n != 0 {
+		t.Errorf("%d streams open", n)
 	}
 }
