@@ -23,14 +23,7 @@ func newerContract(t *testing.T) *worker.ContractSource {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(data)
-	start := strings.Index(text, "  /bulks/transfers:")
-	end := start + strings.Index(text[start:], "  /bulks/sends:")
-	section := strings.Replace(text[start:end], "                    - destinationAmount\n",
-		"                    - destinationAmount\n                    - endToEndId\n", 1)
-	section = strings.Replace(section, "                    properties:\n",
-		"                    properties:\n                      endToEndId:\n                        type: string\n                        maxLength: 35\n                        nullable: true\n", 1)
-	return deriveSource(t, "bulks-v4.yml", text[:start]+section+text[end:])
+	return deriveSource(t, "bulks-v4.yml", fixture.WithEndToEndID(string(data)))
 }
 
 // deriveSource reads an OpenAPI file as the page's contract reader does.

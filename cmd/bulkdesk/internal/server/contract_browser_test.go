@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/chromedp/chromedp"
 )
@@ -21,14 +22,7 @@ func newerContractYAML(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(data)
-	start := strings.Index(text, "  /bulks/transfers:")
-	end := start + strings.Index(text[start:], "  /bulks/sends:")
-	section := strings.Replace(text[start:end], "                    - destinationAmount\n",
-		"                    - destinationAmount\n                    - endToEndId\n", 1)
-	section = strings.Replace(section, "                    properties:\n",
-		"                    properties:\n                      endToEndId:\n                        type: string\n                        maxLength: 35\n                        nullable: true\n", 1)
-	return []byte(text[:start] + section + text[end:])
+	return []byte(fixture.WithEndToEndID(string(data)))
 }
 
 const (
