@@ -63,6 +63,9 @@ type serveConfig struct {
 	webhooks receiver.Config
 	// logger receives one line per proxied or sandbox request.
 	logger *slog.Logger
+	// webhookReady, when set, receives the webhook listener's base URL
+	// (http://HOST:PORT/webhooks) once it listens.
+	webhookReady func(url string)
 }
 
 // runServe implements "bulkdesk serve": serve the console until
@@ -77,6 +80,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interrupted()
 	defer stop()
+	cfg.webhookReady = func(url string) {
+		fmt.Fprintf(stdout, "Webhooks for the API on %s/…\n", url)
+	}
 	err = serveConsole(ctx, cfg, func(url string) {
 		fmt.Fprintf(stdout, "Bulkdesk console on %s (Ctrl-C stops it)\n", url)
 	})
@@ -227,7 +233,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 
 	// The webhook listener, when asked for, serves the receiver's POST
 	// /webhooks/… and the health check, nothing else.
-	var webhooks *http.ServeMux
+	var webhooks, sandboxWebhooks *http.ServeMux
 	webhookBase := base + "webhooks"
 	if cfg.webhookAddr != "" {
 		wln, err := net.Listen("tcp", cfg.webhookAddr)
@@ -262,7 +268,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		listeners = append(listeners, listener{ln: iln, h: internal})
 		internalBase := "http://" + iln.Addr().String()
 		if webhooks == nil {
-			webhooks, webhookBase = internal, internalBase+"/webhooks"
+			sandboxWebhooks, webhookBase = internal, internalBase+"/webhooks"
 		}
 		sb, err := sandbox.New(sandbox.Config{
 			APIKey:    sandbox.DefaultAPIKey,
@@ -302,11 +308,17 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 			s.Handle("GET events/stream", h)
 			webhooks.Handle("POST /webhooks/", h)
 		}
+		if sandboxWebhooks != nil {
+			sandboxWebhooks.Handle("POST /webhooks/", rcv.Handler())
+		}
 		listeners[0].onShutdown = append(listeners[0].onShutdown, rcv.CloseStreams)
 		defer rcv.Close() // after the servers have shut down
 	}
 
 	ready(base)
+	if cfg.webhookAddr != "" && cfg.webhookReady != nil {
+		cfg.webhookReady(webhookBase)
+	}
 	return serveAll(ctx, listeners...)
 }
 
