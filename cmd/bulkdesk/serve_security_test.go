@@ -411,6 +411,12 @@ func TestServeRefusesToExposeTheConsoleWithoutAuth(t *testing.T) {
 			}
 		}
 	}
+	// The environment chooses as the flags do.
+	env := map[string]string{envAddr: "0.0.0.0:8080", envAuth: "header", envTrustedProxies: "10.0.0.0/8", envAuthHeader: "X-Auth-Request-User", envAllowedHosts: "bulkdesk.example", envWebhookAddr: "0.0.0.0:8081", "BULKDESK_WEBHOOK_KEY": "k"}
+	cfg, err = parseServe(nil, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || cfg.access.mode != authHeader || cfg.access.header != "X-Auth-Request-User" || len(cfg.access.trusted) != 1 || cfg.webhookAddr != "0.0.0.0:8081" || strings.Join(cfg.access.hosts, ",") != "bulkdesk.example" {
+		t.Errorf("from the environment: %+v, %v", cfg.access, err)
+	}
 	// With authentication, a network address is fine.
 	if _, err := parseServe([]string{"-addr", "0.0.0.0:8080", "-auth", "header", "-trusted-proxies", "10.0.0.0/8", "-allowed-hosts", "bulkdesk.example", "-webhook-addr", "0.0.0.0:8081", "-webhook-key", "k"}, noEnv, io.Discard); err != nil {
 		t.Errorf("a network setup with header auth: %v", err)
