@@ -1,0 +1,65 @@
+//go:build !js
+
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+)
+
+// TestConsoleBehindASignOnPortal runs the console as the deployment
+// section of the README describes: behind a portal that names the user in
+// X-Forwarded-User, with -auth header trusting only the portal. The page,
+// its service worker, its API calls through the proxy and the event list
+// all pass through the portal, and the server itself turns away a browser
+// that comes without it.
+func TestConsoleBehindASignOnPortal(t *testing.T) {
+	browsertest.SkipShort(t)
+	srv := startServe(t, "-sandbox", "-auth", "header", "-trusted-proxies", "127.0.0.1/32")
+	target, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	portal := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Header.Set("X-Forwarded-User", "ada")
+		},
+		FlushInterval: -1, // the event stream
+	})
+	t.Cleanup(portal.Close)
+
+	res, err := (&http.Client{Timeout: 5 * time.Second}).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the console without the portal: %d, want 401", res.StatusCode)
+	}
+
+	b := openPage(t, portal.URL+"/")
+	status := func(path string, headers map[string]string) int {
+		t.Helper()
+		h := "{"
+		for k, v := range headers {
+			h += browsertest.JSString(k) + ":" + browsertest.JSString(v) + ","
+		}
+		h += "}"
+		return browsertest.Eval[int](b, 10*time.Second, `fetch(`+browsertest.JSString(path)+`, {headers: `+h+`, cache: "no-store"}).then(r => r.status)`)
+	}
+	if got := status("api/bulks", map[string]string{"api-key": sandbox.DefaultAPIKey, "Authorization": "Bearer " + sandbox.DefaultToken}); got != http.StatusOK {
+		t.Errorf("the page's API call through the portal: %d, want the sandbox's 200", got)
+	}
+	if got := status("events", nil); got != http.StatusOK {
+		t.Errorf("the page's events through the portal: %d, want 200", got)
+	}
+	b.AssertNoErrors()
+}
