@@ -7,11 +7,13 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/chromedp/chromedp"
 )
 
 // TestConsoleBehindASignOnPortal runs the console as the deployment
@@ -62,4 +64,54 @@ func TestConsoleBehindASignOnPortal(t *testing.T) {
 		t.Errorf("the page's events through the portal: %d, want 200", got)
 	}
 	b.AssertNoErrors()
+}
+
+// TestConsoleWithBasicAuth signs in with a name and password, as the
+// browser does after its prompt, and uses the console: its API calls carry
+// the API's Bearer token, so the session cookie has to stand in for the
+// Basic credentials.
+func TestConsoleWithBasicAuth(t *testing.T) {
+	browsertest.SkipShort(t)
+	file := writeHtpasswd(t, "ada:"+bcryptHash(t, "ada's secret"))
+	srv := startServe(t, "-sandbox", "-auth", "basic", "-auth-file", file)
+	u, err := url.Parse(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Signing in with credentials in the address stands in for the
+	// browser's prompt; the console is then opened at its plain address,
+	// since a page whose address holds credentials may not fetch.
+	u.User = url.UserPassword("ada", "ada's secret")
+	b := browsertest.New(t)
+	b.Do(30*time.Second, chromedp.Navigate(u.String()+"robots.txt"))
+	b.Do(30*time.Second, chromedp.Navigate(srv.URL))
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	fetchStatus := func(path, headers string) int {
+		t.Helper()
+		return browsertest.Eval[int](b, 10*time.Second, `fetch(`+browsertest.JSString(srv.URL+path)+`, {headers: `+headers+`, cache: "no-store"}).then(r => r.status)`)
+	}
+	bearer := `{"api-key": ` + browsertest.JSString(sandbox.DefaultAPIKey) + `, "Authorization": ` + browsertest.JSString("Bearer "+sandbox.DefaultToken) + `}`
+	if got := fetchStatus("api/bulks", bearer); got != http.StatusOK {
+		t.Errorf("the page's API call with its Bearer token: %d, want the sandbox's 200", got)
+	}
+	if got := fetchStatus("events", "{}"); got != http.StatusOK {
+		t.Errorf("the page's events: %d, want 200", got)
+	}
+	// Browsers fetch the web app manifest without credentials (go-app's
+	// <link rel="manifest"> has no crossorigin="use-credentials"), so it
+	// is refused like any request without an identity; nothing else may
+	// be.
+	manifest, refused := 0, 0
+	for _, p := range b.Problems() {
+		switch {
+		case strings.Contains(p, "Manifest fetch") && strings.Contains(p, "401"):
+			manifest++
+		case strings.Contains(p, "status of 401"):
+			refused++
+		}
+	}
+	if refused > manifest {
+		t.Errorf("the page was refused more than its manifest:\n%s", strings.Join(b.Problems(), "\n"))
+	}
+	b.AssertNoErrors("Manifest fetch", "status of 401")
 }
