@@ -234,7 +234,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	// The webhook listener, when asked for, serves the receiver's POST
 	// /webhooks/… and the health check, nothing else.
 	var webhooks, sandboxWebhooks *http.ServeMux
-	webhookBase := base + "webhooks"
+	var webhookBase string // where the sandbox posts its events
 	if cfg.webhookAddr != "" {
 		wln, err := net.Listen("tcp", cfg.webhookAddr)
 		if err != nil {
