@@ -37,7 +37,13 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 func Header(header string, trusted []netip.Prefix, next http.Handler) http.Handler {
 	header = http.CanonicalHeaderKey(header)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		user := strings.TrimSpace(r.Header.Get(header))
+		// More than one value means something on the way added its own
+		// beside what the client sent, and which is which cannot be told.
+		values := r.Header.Values(header)
+		user := ""
+		if len(values) == 1 {
+			user = strings.TrimSpace(values[0])
+		}
 		// Whatever happens, the header goes no further: the proxy to
 		// the API must not pass it on as if it were the API's.
 		r.Header.Del(header)
