@@ -17,6 +17,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
@@ -31,13 +32,24 @@ const (
 	envFrameAncestors = "BULKDESK_FRAME_ANCESTORS"
 	envSandbox        = "BULKDESK_SANDBOX"
 	envConnectSrc     = "BULKDESK_CONNECT_SRC"
+	envWebhookAddr    = "BULKDESK_WEBHOOK_ADDR"
+	envAuth           = "BULKDESK_AUTH"
+	envAuthHeader     = "BULKDESK_AUTH_HEADER"
+	envTrustedProxies = "BULKDESK_TRUSTED_PROXIES"
+	envAuthFile       = "BULKDESK_AUTH_FILE"
+	envAllowedHosts   = "BULKDESK_ALLOWED_HOSTS"
 	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
 	// with the commands that call the API (connect.go).
 )
 
 // serveConfig is what "bulkdesk serve" was asked to do.
 type serveConfig struct {
-	addr    string
+	addr string
+	// webhookAddr, when set, is a second listener for the API's webhooks
+	// alone; the console listener then refuses them.
+	webhookAddr string
+	// access says who may use the console listener.
+	access  access
 	options server.Options
 	// apiURL and backOfficeURL are where the same-origin proxy forwards
 	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
@@ -51,6 +63,9 @@ type serveConfig struct {
 	webhooks receiver.Config
 	// logger receives one line per proxied or sandbox request.
 	logger *slog.Logger
+	// webhookReady, when set, receives the webhook listener's base URL
+	// (http://HOST:PORT/webhooks) once it listens.
+	webhookReady func(url string)
 }
 
 // runServe implements "bulkdesk serve": serve the console until
@@ -65,6 +80,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interrupted()
 	defer stop()
+	cfg.webhookReady = func(url string) {
+		fmt.Fprintf(stdout, "Webhooks for the API on %s/…\n", url)
+	}
 	err = serveConsole(ctx, cfg, func(url string) {
 		fmt.Fprintf(stdout, "Bulkdesk console on %s (Ctrl-C stops it)\n", url)
 	})
@@ -94,13 +112,21 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	sandboxDefault, _ := strconv.ParseBool(getenv(envSandbox))
 	withSandbox := fs.Bool("sandbox", sandboxDefault, "also serve the sandbox API under sandbox/multi (credentials "+sandbox.DefaultAPIKey+" and "+sandbox.DefaultToken+") and, without -api-url, forward the console's calls to it (env "+envSandbox+"=1)")
 	quiet := fs.Bool("quiet", false, "do not log proxied and sandbox requests")
+	webhookAddr := fs.String("webhook-addr", or(envWebhookAddr, ""), "host:port of a second listener for the API's webhooks: it serves only POST /webhooks/… (at its root, whatever -prefix) and GET /healthz, and accepts any Host, since the API calls it by whatever name it was given; the console listener then answers webhooks with 404 (env "+envWebhookAddr+")")
+	authMode := fs.String("auth", or(envAuth, authNone), "who may use the console listener: none (only when every listener is on a loopback address), header (the user a trusted proxy names in -auth-header) or basic (HTTP Basic against -auth-file) (env "+envAuth+")")
+	authHeader := fs.String("auth-header", or(envAuthHeader, auth.DefaultHeader), "with -auth header, the request header naming the signed-in user (env "+envAuthHeader+")")
+	trusted := fs.String("trusted-proxies", or(envTrustedProxies, ""), "with -auth header, the CIDRs of the proxies whose -auth-header is believed, comma-separated, such as 10.0.4.0/24; from any other address the header is ignored (env "+envTrustedProxies+")")
+	authFile := fs.String("auth-file", or(envAuthFile, ""), "with -auth basic, an htpasswd file of bcrypt hashes (htpasswd -B) (env "+envAuthFile+")")
+	hosts := fs.String("allowed-hosts", or(envAllowedHosts, ""), "Host names the console listener answers, comma-separated, each with or without :port; others get 421, which defeats DNS rebinding. Default: localhost, 127.0.0.1 and [::1] on a loopback address, else the -addr host. The webhook listener accepts any Host (env "+envAllowedHosts+")")
 	var webhooks receiver.Config
 	webhooks.RegisterFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...]")
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS]")
 		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
 		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
 		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
+		fmt.Fprintln(stderr, "On a network, put it behind a sign-on portal with -auth header -trusted-proxies, and give")
+		fmt.Fprintln(stderr, "the API -webhook-addr alone to reach.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -116,8 +142,14 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if *boURL != "" && *apiURL == "" {
 		return serveConfig{}, fmt.Errorf("-backoffice-url needs -api-url")
 	}
+	acc, err := parseAccess(*authMode, *authHeader, *trusted, *authFile, *hosts)
+	if err != nil {
+		return serveConfig{}, err
+	}
 	cfg := serveConfig{
-		addr: *addr,
+		addr:        *addr,
+		webhookAddr: *webhookAddr,
+		access:      acc,
 		options: server.Options{
 			Prefix:         *prefix,
 			FrameAncestors: server.ParseSources(*frame),
@@ -130,6 +162,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	}
 	if !*quiet {
 		cfg.logger = slog.New(slog.NewTextHandler(stderr, nil))
+	}
+	if err := cfg.checkExposure(); err != nil {
+		return serveConfig{}, err
 	}
 	return cfg, nil
 }
@@ -176,38 +211,80 @@ const sandboxMount = "/sandbox"
 // serveConsole runs the server until ctx is done; ready receives the
 // console's URL once it listens.
 func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) error {
+	if err := cfg.checkExposure(); err != nil {
+		return err
+	}
 	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.addr)
+	console, err := cfg.access.protect(cfg.addr, s.Prefix(), s)
 	if err != nil {
 		return err
 	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return fmt.Errorf("console listener: %w", err)
+	}
 	defer ln.Close()
 	base := "http://" + ln.Addr().String() + s.Prefix()
+	listeners := []listener{{ln: ln, h: console}}
 
-	var onShutdown []func()
+	// The webhook listener, when asked for, serves the receiver's POST
+	// /webhooks/… and the health check, nothing else.
+	var webhooks, sandboxWebhooks *http.ServeMux
+	var webhookBase string // where the sandbox posts its events
+	if cfg.webhookAddr != "" {
+		wln, err := net.Listen("tcp", cfg.webhookAddr)
+		if err != nil {
+			return fmt.Errorf("webhook listener: %w", err)
+		}
+		defer wln.Close()
+		webhooks = http.NewServeMux()
+		webhooks.HandleFunc("GET /healthz", server.Health)
+		listeners = append(listeners, listener{ln: wln, h: webhooks})
+		webhookBase = "http://" + wln.Addr().String() + "/webhooks"
+		// Webhooks arrive on the other listener only.
+		s.Handle("webhooks/", http.NotFoundHandler())
+	}
+
 	if cfg.sandbox {
 		if cfg.webhooks.Key.IsZero() {
 			if cfg.webhooks.Key, err = webhook.NewRandomKey(); err != nil {
 				return fmt.Errorf("making a webhook key for the sandbox: %w", err)
 			}
 		}
+		// The proxy and the sandbox's webhooks reach the sandbox and the
+		// receiver over a loopback listener of their own: a call made by
+		// the server itself could not pass the console listener's sign-in
+		// or Host check.
+		iln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return fmt.Errorf("the sandbox's loopback listener: %w", err)
+		}
+		defer iln.Close()
+		internal := http.NewServeMux()
+		listeners = append(listeners, listener{ln: iln, h: internal})
+		internalBase := "http://" + iln.Addr().String()
+		if webhooks == nil {
+			sandboxWebhooks, webhookBase = internal, internalBase+"/webhooks"
+		}
 		sb, err := sandbox.New(sandbox.Config{
 			APIKey:    sandbox.DefaultAPIKey,
 			Token:     sandbox.DefaultToken,
-			SendEvent: sandbox.WebhookSender(base+"webhooks", cfg.webhooks.Key, nil),
+			SendEvent: sandbox.WebhookSender(webhookBase, cfg.webhooks.Key, nil),
 			Logger:    cfg.logger,
 		})
 		if err != nil {
-			return err
+			return fmt.Errorf("starting the sandbox: %w", err)
 		}
 		defer sb.Close()
-		s.Handle(sandboxMount+"/", http.StripPrefix(sandboxMount, sb)) // handlers see paths below the prefix
+		inSandbox := http.StripPrefix(sandboxMount, sb) // handlers see paths below the prefix
+		s.Handle(sandboxMount+"/", inSandbox)
+		internal.Handle(sandboxMount+"/", inSandbox)
 		if cfg.apiURL == "" {
-			cfg.apiURL, cfg.backOfficeURL = base+cfg.options.API.Sandbox.Path, base+cfg.options.API.Sandbox.BackOfficePath
+			cfg.apiURL, cfg.backOfficeURL = internalBase+sandboxMount+sandbox.StandardBase, internalBase+sandboxMount+sandbox.BackOfficeBase
 		}
 	}
 	if cfg.apiURL != "" {
@@ -223,11 +300,56 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		if err != nil {
 			return err
 		}
-		rcv.Mount(s.Mux())
-		onShutdown = append(onShutdown, rcv.CloseStreams)
-		defer rcv.Close() // after the server has shut down
+		if webhooks == nil {
+			rcv.Mount(s.Mux())
+		} else {
+			h := rcv.Handler()
+			s.Handle("GET events", h)
+			s.Handle("GET events/stream", h)
+			webhooks.Handle("POST /webhooks/", h)
+		}
+		if sandboxWebhooks != nil {
+			sandboxWebhooks.Handle("POST /webhooks/", rcv.Handler())
+		}
+		listeners[0].onShutdown = append(listeners[0].onShutdown, rcv.CloseStreams)
+		defer rcv.Close() // after the servers have shut down
 	}
 
 	ready(base)
-	return serve(ctx, ln, s, onShutdown...)
+	if cfg.webhookAddr != "" && cfg.webhookReady != nil {
+		cfg.webhookReady(webhookBase)
+	}
+	return serveAll(ctx, listeners...)
+}
+
+// A listener is one address serve answers on, with its handler.
+type listener struct {
+	ln         net.Listener
+	h          http.Handler
+	onShutdown []func()
+}
+
+// serveAll serves every listener until ctx is done or one of them fails,
+// then shuts them all down.
+func serveAll(ctx context.Context, ls ...listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(ls))
+	for _, l := range ls {
+		go func() {
+			err := serve(ctx, l.ln, l.h, l.onShutdown...)
+			if err != nil {
+				err = fmt.Errorf("serving on %s: %w", l.ln.Addr(), err)
+			}
+			cancel()
+			errs <- err
+		}()
+	}
+	var first error
+	for range ls {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }

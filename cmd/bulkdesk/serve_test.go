@@ -90,7 +90,7 @@ func TestServeListensUntilCanceled(t *testing.T) {
 		t.Errorf("URL %q", url)
 	}
 	client := &http.Client{Timeout: 5 * time.Second}
-	for path, want := range map[string]int{"": http.StatusOK, "healthz": http.StatusNoContent} {
+	for path, want := range map[string]int{"": http.StatusOK, "healthz": http.StatusOK} {
 		res, err := client.Get(url + path)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
-// Package accesslog logs one line per HTTP request: method, path, status
-// and duration. Never a header value, a query or a body: requests to the
-// API carry credentials and personal data.
+// Package accesslog logs one line per HTTP request: method, path, status,
+// duration and, behind the console's authentication, the user's name.
+// Never a header value, a query or a body: requests to the API carry
+// credentials and personal data.
 package accesslog
 
 import (
@@ -8,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 )
 
 // Wrap returns h logging each request to logger under msg; a nil logger
@@ -25,7 +28,13 @@ func Wrap(logger *slog.Logger, msg string, h http.Handler) http.Handler {
 			if sw.status != 0 {
 				status = strconv.Itoa(sw.status)
 			}
-			logger.Info(msg, "method", r.Method, "path", r.URL.Path, "status", status, "duration", time.Since(start).Round(time.Microsecond))
+			attrs := []any{"method", r.Method, "path", r.URL.Path, "status", status, "duration", time.Since(start).Round(time.Microsecond)}
+			if user := auth.User(r.Context()); user != "" {
+				// Who made each call to the API; the name alone, never
+				// the credentials it was proved with.
+				attrs = append(attrs, "user", user)
+			}
+			logger.Info(msg, attrs...)
 		}()
 		h.ServeHTTP(sw, r)
 		if sw.status == 0 {

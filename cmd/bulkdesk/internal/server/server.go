@@ -13,6 +13,7 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -77,7 +78,7 @@ func New(o Options) (*Server, error) {
 
 	s.version = pages.version
 	s.mux.Handle("/web/", assets)
-	s.mux.HandleFunc("/healthz", health)
+	s.mux.HandleFunc("/healthz", Health)
 	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
 	s.mux.Handle("/", pages)
@@ -146,10 +147,19 @@ func cleanPrefix(p string) (string, error) {
 	return "/" + strings.Trim(p, "/") + "/", nil
 }
 
-// health answers the console's connectivity probe.
-func health(w http.ResponseWriter, r *http.Request) {
+// Health answers GET /healthz: 200 and "ok", nothing about the server. It
+// is the console's connectivity probe and a load balancer's or
+// orchestrator's liveness check, which is why serve leaves it outside
+// authentication.
+func Health(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = io.WriteString(w, "ok\n")
 }
 
 // noReceiver answers the console's GET events when no webhook receiver is

@@ -413,9 +413,9 @@ func TestHandlersMountBelowThePrefix(t *testing.T) {
 
 func TestHealthAndRobots(t *testing.T) {
 	s := newServer(t, server.Options{})
-	res, _ := get(t, s, "GET", "/healthz")
-	if res.StatusCode != http.StatusNoContent || res.Header.Get("Cache-Control") != "no-store" {
-		t.Errorf("healthz: %d, Cache-Control %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	res, body := get(t, s, "GET", "/healthz")
+	if res.StatusCode != http.StatusOK || res.Header.Get("Cache-Control") != "no-store" || string(body) != "ok\n" {
+		t.Errorf("healthz: %d %q, Cache-Control %q", res.StatusCode, body, res.Header.Get("Cache-Control"))
 	}
 	if _, body := get(t, s, "GET", "/robots.txt"); !strings.Contains(string(body), "Disallow: /") {
 		t.Errorf("robots.txt = %q", body)

@@ -1,0 +1,80 @@
+package auth
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+)
+
+// DefaultHeader is the header oauth2-proxy and most sign-on portals name
+// the signed-in person with.
+const DefaultHeader = "X-Forwarded-User"
+
+// ParsePrefixes reads a comma- or space-separated list of CIDRs, such as
+// "10.0.0.0/8, 192.168.1.4/32"; a bare address stands for itself alone.
+func ParsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if a, err := netip.ParseAddr(f); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: not a CIDR such as 10.0.0.0/8: %w", f, err)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// Header returns next behind a check that the request came from one of
+// the trusted proxies and names its sender in header. From any other peer
+// the header is ignored, so the request is refused: anybody who reaches
+// the listener directly could write it.
+func Header(header string, trusted []netip.Prefix, next http.Handler) http.Handler {
+	header = http.CanonicalHeaderKey(header)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// More than one value means something on the way added its own
+		// beside what the client sent, and which is which cannot be told.
+		values := r.Header.Values(header)
+		user := ""
+		if len(values) == 1 {
+			user = strings.TrimSpace(values[0])
+		}
+		// Whatever happens, the header goes no further: the proxy to
+		// the API must not pass it on as if it were the API's.
+		r.Header.Del(header)
+		if !peerTrusted(r.RemoteAddr, trusted) {
+			unauthorized(w, "sign in through the portal: this server accepts requests only from its trusted proxies")
+			return
+		}
+		if !validName(user) {
+			unauthorized(w, "the portal did not name the signed-in user in "+header)
+			return
+		}
+		next.ServeHTTP(w, withUser(r, user))
+	})
+}
+
+// peerTrusted reports whether the TCP peer (http.Request.RemoteAddr) is in
+// one of the prefixes.
+func peerTrusted(remoteAddr string, trusted []netip.Prefix) bool {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		return false
+	}
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap().WithZone("")
+	for _, p := range trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
