@@ -18,6 +18,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/metrics"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
@@ -287,8 +288,17 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 			cfg.apiURL, cfg.backOfficeURL = internalBase+sandboxMount+sandbox.StandardBase, internalBase+sandboxMount+sandbox.BackOfficeBase
 		}
 	}
+	// The metrics, on the console listener behind its sign-in.
+	var rcv *receiver.Receiver
+	m := metrics.New(func() int {
+		if rcv == nil {
+			return 0
+		}
+		return rcv.Streams()
+	})
+	s.Handle("GET metrics", m.Handler())
 	if cfg.apiURL != "" {
-		h, err := proxy.New(proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger})
+		h, err := proxy.New(proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger, Observe: m.ProxyCall})
 		if err != nil {
 			return err
 		}
@@ -296,8 +306,8 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		s.Handle("backoffice/", h)
 	}
 	if cfg.webhooks.Enabled() {
-		rcv, err := receiver.New(cfg.webhooks)
-		if err != nil {
+		cfg.webhooks.OnEvent = m.Event
+		if rcv, err = receiver.New(cfg.webhooks); err != nil {
 			return err
 		}
 		if webhooks == nil {

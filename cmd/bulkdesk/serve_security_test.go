@@ -153,6 +153,7 @@ var consolePaths = []struct {
 	{"GET", "events/stream", false},
 	{"GET", "sandbox/multi/bulks/none", true},
 	{"POST", "sandbox/sandbox/faults", true},
+	{"GET", "metrics", false},
 }
 
 // apiCredentials are the sandbox API's own, which the console sends.
@@ -293,6 +294,13 @@ func TestServeBasicAuth(t *testing.T) {
 	checkProtected(t, s, func(r *http.Request) { r.AddCookie(session) })
 	if res, _ := call(t, "GET", s.url+"events", func(r *http.Request) { r.SetBasicAuth("ada", "ada's secret") }); res.StatusCode != http.StatusOK {
 		t.Errorf("events with Basic credentials: %d, want 200", res.StatusCode)
+	}
+	// The metrics count the calls checkProtected proxied to the sandbox.
+	_, metrics := call(t, "GET", s.url+"metrics", func(r *http.Request) { r.AddCookie(session) })
+	for _, want := range []string{`bulkdesk_proxy_call_seconds_count{api="standard",status="404"}`, `bulkdesk_proxy_call_seconds_count{api="backoffice",status="403"}`, "bulkdesk_event_streams_open"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("no %s in the metrics:\n%.2000s", want, metrics)
+		}
 	}
 }
 
