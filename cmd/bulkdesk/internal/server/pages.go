@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -36,19 +37,76 @@ const (
 type pages struct {
 	goapp   *app.Handler
 	appJS   []byte
-	etag    string
 	version string
+	// scripts are go-app's scripts, the same for every request: made
+	// once, and sent compressed.
+	scripts map[string]*script
 }
 
+// A script is one of go-app's scripts as it is sent, and gzipped.
+type script struct {
+	body, gz    []byte
+	contentType string
+	etag        string
+}
+
+// goappScripts are the scripts go-app serves that do not change between
+// requests; the pages, rendered for their path, are not among them.
+var goappScripts = []string{"/app.js", "/wasm_exec.js", "/app-worker.js", "/manifest.webmanifest"}
+
 func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/app.js" {
+	sc, ok := p.scripts[r.URL.Path]
+	if !ok {
 		p.goapp.ServeHTTP(w, r)
 		return
 	}
-	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("ETag", p.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(p.appJS))
+	h := w.Header()
+	h.Set("Content-Type", sc.contentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Accept-Encoding")
+	body, etag := sc.body, sc.etag
+	if accepts(r.Header.Get("Accept-Encoding"), "gzip") {
+		body, etag = sc.gz, strings.TrimSuffix(etag, `"`)+`-gzip"`
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("ETag", etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+// prepareScripts renders go-app's scripts once and gzips them: app.js as
+// changed by startWorkerAfterWasm, the others as go-app writes them.
+func (p *pages) prepareScripts() error {
+	p.scripts = make(map[string]*script, len(goappScripts))
+	for _, path := range goappScripts {
+		rec := httptest.NewRecorder()
+		p.goapp.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code != http.StatusOK {
+			return fmt.Errorf("go-app's %s answered %d: check the go-app version", path, rec.Code)
+		}
+		sc := &script{body: rec.Body.Bytes(), contentType: rec.Header().Get("Content-Type"), etag: rec.Header().Get("ETag")}
+		if path == "/app.js" {
+			sc.body = p.appJS
+			sc.etag = `"` + p.version + `-app"`
+		}
+		if sc.etag == "" {
+			sum := sha256.Sum256(sc.body)
+			sc.etag = `"` + p.version + "-" + hex.EncodeToString(sum[:6]) + `"`
+		}
+		var b bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		if err != nil {
+			return err
+		}
+		if _, err := zw.Write(sc.body); err != nil {
+			return fmt.Errorf("compressing %s: %w", path, err)
+		}
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("compressing %s: %w", path, err)
+		}
+		sc.gz = b.Bytes()
+		p.scripts[path] = sc
+	}
+	return nil
 }
 
 // newPages returns the handler of go-app's side of the console.
@@ -123,7 +181,11 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 	if err != nil {
 		return nil, err
 	}
-	return &pages{goapp: h, appJS: appJS, etag: `"` + version + `-app"`, version: version}, nil
+	p := &pages{goapp: h, appJS: appJS, version: version}
+	if err := p.prepareScripts(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // configVersion is the version the console announces: the build's, and a
