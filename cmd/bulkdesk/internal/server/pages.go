@@ -57,7 +57,7 @@ var goappScripts = []string{"/app.js", "/wasm_exec.js", "/app-worker.js", "/mani
 func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sc, ok := p.scripts[r.URL.Path]
 	if !ok {
-		p.goapp.ServeHTTP(w, r)
+		p.servePage(w, r)
 		return
 	}
 	h := w.Header()
@@ -71,6 +71,37 @@ func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("ETag", etag)
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+// servePage serves a page go-app renders for its path, gzipped when the
+// browser takes it: a few kilobytes of HTML, compressed as it is made.
+func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header.Get("Accept-Encoding"), "gzip") {
+		p.goapp.ServeHTTP(w, r)
+		return
+	}
+	rec := httptest.NewRecorder()
+	p.goapp.ServeHTTP(rec, r)
+	h := w.Header()
+	for k, v := range rec.Header() {
+		h[k] = v
+	}
+	body := rec.Body.Bytes()
+	if rec.Code == http.StatusOK && len(body) > 0 && h.Get("Content-Encoding") == "" {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		if _, err := zw.Write(body); err == nil && zw.Close() == nil {
+			body = b.Bytes()
+			h.Set("Content-Encoding", "gzip")
+			h.Add("Vary", "Accept-Encoding")
+			h.Del("Content-Length")
+			if etag := h.Get("ETag"); etag != "" {
+				h.Set("ETag", strings.TrimSuffix(etag, `"`)+`-gzip"`)
+			}
+		}
+	}
+	w.WriteHeader(rec.Code)
+	w.Write(body)
 }
 
 // prepareScripts renders go-app's scripts once and gzips them: app.js as
