@@ -41,27 +41,64 @@ type Client struct {
 }
 
 // Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm.
+// When the page's app.js has started it already (self.bulkdeskEarlyWorker,
+// made by the server so that the worker's module downloads and compiles
+// beside the page's), Start adopts that one, and hears first what it
+// posted meanwhile.
 func Start(scriptURL, wasmURL string) *Client {
 	c := &Client{calls: make(map[int]Handlers)}
-	w := app.Window().Get("Worker").New(scriptURL)
+	w, early := adoptEarlyWorker(scriptURL)
+	if w.IsUndefined() || w.IsNull() {
+		w = app.Window().Get("Worker").New(scriptURL)
+	}
 	c.w = w
 	w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
 		c.receive(args[0].Get("data"))
 		return nil
 	}))
 	w.Set("onerror", app.FuncOf(func(_ app.Value, args []app.Value) any {
-		msg := "the validation engine could not load"
-		if m := args[0].Get("message"); m.Truthy() {
-			msg += ": " + m.String()
-		}
-		c.fail(&worker.Error{Code: worker.CodeUnavailable, Message: msg})
+		c.failToLoad(args[0].Get("message"))
 		return nil
 	}))
-	init := app.Window().Get("Object").New()
-	init.Set("type", "init")
-	init.Set("body", wasmURL)
-	w.Call("postMessage", init)
+	if early.IsUndefined() || early.IsNull() {
+		init := app.Window().Get("Object").New()
+		init.Set("type", "init")
+		init.Set("body", wasmURL)
+		w.Call("postMessage", init)
+		return c
+	}
+	for i := range early.Length() {
+		if e := early.Index(i); e.Get("data").IsUndefined() {
+			c.failToLoad(e.Get("error"))
+		} else {
+			c.receive(e.Get("data"))
+		}
+	}
 	return c
+}
+
+// adoptEarlyWorker takes the worker app.js started for scriptURL, and the
+// messages it posted, if there is one; it is adopted once.
+func adoptEarlyWorker(scriptURL string) (w, early app.Value) {
+	win := app.Window()
+	e := win.Get("bulkdeskEarlyWorker")
+	if !e.Truthy() || e.Get("script").String() != scriptURL {
+		return app.Undefined(), app.Undefined()
+	}
+	win.Set("bulkdeskEarlyWorker", app.Undefined())
+	// For the tests and benchmarks: the worker started with the page.
+	win.Get("performance").Call("mark", "bulkdesk:worker-adopted")
+	return e.Get("worker"), e.Get("early")
+}
+
+// failToLoad reports a worker that could not load, with the browser's
+// message when it gives one.
+func (c *Client) failToLoad(message app.Value) {
+	msg := "the validation engine could not load"
+	if message.Truthy() {
+		msg += ": " + message.String()
+	}
+	c.fail(&worker.Error{Code: worker.CodeUnavailable, Message: msg})
 }
 
 // Ready reports whether the worker has started and whether it failed to.

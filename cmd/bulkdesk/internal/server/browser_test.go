@@ -84,6 +84,10 @@ func TestConsoleValidatesAFileOnlineAndOffline(t *testing.T) {
 	if got := counts(b); !mapsEqual(got, want) {
 		t.Errorf("summary = %v, want %v", got, want)
 	}
+	// The worker that read it is the one app.js started with the page.
+	if !browsertest.Eval[bool](b, 5*time.Second, `performance.getEntriesByName("bulkdesk:worker-adopted").length === 1`) {
+		t.Error("the page started a worker of its own instead of adopting the one started with it")
+	}
 	problems := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#problems li")].map(li => li.textContent)`)
 	if len(problems) != 2 || !strings.Contains(problems[0], "Element 7") || !strings.Contains(problems[1], "Element 512") ||
 		!strings.Contains(problems[0], "destinationAmount.currency") {

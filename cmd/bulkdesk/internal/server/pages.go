@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -208,7 +209,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		// Fetch the page's wasm while the HTML is parsed, not after.
 		RawHeaders: []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 	}
-	appJS, err := startWorkerAfterWasm(h)
+	appJS, err := startWorkerAfterWasm(h, cfg.WorkerScript, cfg.WorkerWasm)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +230,12 @@ func configVersion(build, config string) string {
 	return build + "-" + hex.EncodeToString(sum[:4])
 }
 
-// startWorkerAfterWasm returns go-app's app.js, changed in two ways.
+// startWorkerAfterWasm returns go-app's app.js, changed in three ways.
+//
+// The console's Web Worker starts first thing, with the worker's script
+// and wasm URLs, so that its module downloads and compiles while the
+// page's does, rather than after: the page adopts it when its own wasm
+// runs (workerclient.Start), with the messages it posted meanwhile.
 //
 // The service worker registers once the page's wasm runs rather than first
 // thing: on a first visit, its installation downloads every file of the
@@ -240,7 +246,7 @@ func configVersion(build, config string) string {
 // the browser compiles a response while it downloads either way, but
 // keeps the compiled code for the next visit only for a response that
 // comes from the network or a cache with its URL, which the copy lacks.
-func startWorkerAfterWasm(h *app.Handler) ([]byte, error) {
+func startWorkerAfterWasm(h *app.Handler, workerScriptURL, workerWasmURL string) ([]byte, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
 	js := rec.Body.String()
@@ -255,7 +261,7 @@ func startWorkerAfterWasm(h *app.Handler) ([]byte, error) {
 	js = strings.Replace(js, registerFirst, "\n", 1)
 	js = strings.Replace(js, wasmStarted, wasmStarted+"    goappInitServiceWorker();\n", 1)
 	js = fetchCopy.ReplaceAllString(js, "fetch($1)")
-	return []byte(js), nil
+	return []byte(earlyWorker(workerScriptURL, workerWasmURL) + js), nil
 }
 
 // kinds lists the bulk kinds for the console's kind picker.
@@ -304,4 +310,24 @@ func (r *resolver) Resolve(location string) string {
 		return location
 	}
 	return r.prefix + strings.TrimPrefix(location, "/")
+}
+
+// earlyWorker is the script that starts the console's worker before the
+// page's wasm runs; workerclient.Start adopts it (see its doc).
+func earlyWorker(scriptURL, wasmURL string) string {
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	return `// The console's worker starts with the page (see workerclient.Start).
+(() => {
+  try {
+    const worker = new Worker(` + q(scriptURL) + `);
+    const early = [];
+    worker.onmessage = (event) => early.push({ data: event.data });
+    worker.onerror = (event) => early.push({ error: event.message || "" });
+    worker.postMessage({ type: "init", body: ` + q(wasmURL) + ` });
+    self.bulkdeskEarlyWorker = { worker, early, script: ` + q(scriptURL) + ` };
+  } catch (err) {
+    // The page starts its worker itself, and reports what goes wrong.
+  }
+})();
+`
 }
