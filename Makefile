@@ -88,9 +88,9 @@ bench-ingest:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./app/workbook/
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory|Detect|Plausibility' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
 
-# The console in headless Chromium, and against a JavaScript importer of
-# the same files (npm installs its libraries): each benchmark runs once and reports
-# the medians of the trials it makes.
+# The console in headless Chromium, alone and against a JavaScript
+# importer of the same files (npm installs its libraries): each benchmark
+# runs once and reports the medians of the trials it makes.
 bench-browser: console
 	cd cmd/bulkdesk/internal/server/testdata/jsref && npm ci && npm run build
 	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
