@@ -90,10 +90,11 @@ bench-ingest:
 
 # The console in headless Chromium, alone and against a JavaScript
 # importer of the same files (npm installs its libraries): each benchmark
-# runs once and reports the medians of the trials it makes.
+# runs once and reports the medians of the trials it makes (-v: their
+# tables, which go test cuts to 10 lines otherwise).
 bench-browser: console
 	cd cmd/bulkdesk/internal/server/testdata/jsref && npm ci && npm run build
-	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
+	$(GO) test -v -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
 	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
