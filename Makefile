@@ -88,10 +88,13 @@ bench-ingest:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -count 3 ./app/workbook/
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'Ingest|Stage|Baseline|Memory|Detect|Plausibility' -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/ingest/
 
-# The console in headless Chromium: each benchmark runs once and reports
-# the medians of the trials it makes.
+# The console in headless Chromium, alone and against a JavaScript
+# importer of the same files (npm installs its libraries): each benchmark
+# runs once and reports the medians of the trials it makes (-v: their
+# tables, which go test cuts to 10 lines otherwise).
 bench-browser: console
-	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
+	cd cmd/bulkdesk/internal/server/testdata/jsref && npm ci && npm run build
+	$(GO) test -v -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/internal/server/
 	$(GO) test -run '^$$' -bench '^BenchmarkConsole' -benchtime 1x -timeout 30m ./cmd/bulkdesk/
 
 ## fuzz: run each fuzz target for a while (FUZZTIME, default 60s)
