@@ -444,3 +444,20 @@ func pointerOf(tokens []string) string {
 	}
 	return b.String()
 }
+
+// CheckDocument is CheckRequest for a body already decoded by DecodeJSON,
+// with the pointers of the keys it repeats: a caller that keeps the
+// document (to write it out again) need not hold two trees of a large body
+// at once, each several times its size.
+func (v *Validator) CheckDocument(k *Kind, doc any, dups []string) *Report {
+	elements, ok := doc.([]any)
+	if !ok {
+		r := &Report{Kind: k.ID}
+		r.Add(requestProblem("not-an-array", fmt.Sprintf("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(doc))))
+		return r
+	}
+	r := v.ValidateRequest(k, elements)
+	r.Add(duplicateKeyProblems(dups)...)
+	r.Sort()
+	return r
+}

@@ -23,6 +23,14 @@ type jsonFile struct {
 
 func (f *File) openJSON(data []byte) (*File, error) {
 	f.Format = JSON
+	// An array of flat objects is a table: one of more objects than the
+	// row limit is refused before it is decoded, which would take about
+	// ten times its size. A request body has no such limit but the file's
+	// size.
+	if keys := firstObjectKeys(data); len(keys) > 0 && !slices.Contains(keys, "pathParams") && !slices.Contains(keys, "requestBody") &&
+		moreValuesThan(data, f.limits.MaxRows) {
+		return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+	}
 	doc, dups, err := schema.DecodeJSON(data)
 	if err != nil {
 		var se *schema.SyntaxError
@@ -78,6 +86,9 @@ func (f *File) Request() (doc any, dups []string, ok bool) {
 // holds the keys, in the order they first appear.
 func (f *File) jsonTable() (*Table, error) {
 	arr := f.json.doc.([]any)
+	if len(arr) > f.limits.MaxRows {
+		return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+	}
 	t := &Table{File: f.Name, Format: JSON, Formats: []string{""}, Keyed: true}
 	col := make(map[string]int)
 	for _, item := range arr {
@@ -158,6 +169,58 @@ func jsonCell(v any) (Cell, error) {
 		return Cell{}, errors.New("the value is an object: write its fields as keys with dotted names (\"destinationAmount.amount\"), or give the file as a request body")
 	}
 	return Cell{}, fmt.Errorf("unexpected value %v", v)
+}
+
+// moreValuesThan reports whether data is a JSON array of more than n
+// values, counting them without decoding them. Malformed JSON gives some
+// answer, and DecodeJSON the error.
+func moreValuesThan(data []byte, n int) bool {
+	i := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	if i >= len(data) || data[i] != '[' {
+		return false
+	}
+	depth, commas := 0, 0
+	inString, escaped := false, false
+	for ; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return false
+			}
+		case ',':
+			// n commas at the top level separate n+1 values.
+			if depth == 1 {
+				commas++
+				if commas >= n {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // firstObjectKeys returns the keys of the first object of a JSON array in

@@ -161,8 +161,8 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if err != nil {
 		return nil, err
 	}
-	if doc, _, ok := f.Request(); ok {
-		return checkRequestBody(v, k, data, doc, ingest.AmountLimits(in.limits))
+	if doc, dups, ok := f.Request(); ok {
+		return checkRequestBody(v, k, doc, dups, ingest.AmountLimits(in.limits))
 	}
 	sheet := in.sheet
 	var chosen *reading.Decision
@@ -280,11 +280,11 @@ func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
 	return s
 }
 
-func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any, limits ingest.AmountLimits) (*checked, error) {
-	report, err := v.CheckRequest(k, data)
-	if err != nil {
-		return nil, err
-	}
+// checkRequestBody checks the document ingest.Open decoded, rather than
+// decoding the body a second time: a 100 MB body decodes to several
+// hundred megabytes.
+func checkRequestBody(v *schema.Validator, k *schema.Kind, doc any, dups []string, limits ingest.AmountLimits) (*checked, error) {
+	report := v.CheckDocument(k, doc, dups)
 	elements, _ := doc.([]any)
 	if ws := ingest.RequestWarnings(k, v.Fields(k), elements, limits); len(ws) > 0 {
 		report.Add(ws...)
