@@ -39,7 +39,7 @@ func (e *SyntaxError) Error() string {
 // value wins, as in most JSON readers, and the key's pointer is returned in
 // dups so that callers can report it. A UTF-8 byte order mark is skipped.
 func DecodeJSON(data []byte) (v any, dups []string, err error) {
-	d := decoder{data: data, keys: make(map[string]string)}
+	d := decoder{data: data, keys: make(map[string]string), values: make(map[string]any)}
 	if strings.HasPrefix(string(data[:min(3, len(data))]), "\ufeff") {
 		d.pos = 3
 	}
@@ -67,7 +67,18 @@ type decoder struct {
 	// keys interns object keys: a bulk repeats the same few keys thousands
 	// of times, and sharing them saves an allocation per key.
 	keys map[string]string
+	// values interns short string values the same way (currencies, types
+	// of account, dates repeat from element to element), boxed: each
+	// string held in an any otherwise costs a copy and a box.
+	values map[string]any
 }
+
+// Bounds of the interned values: short ones, and not so many that the
+// table outgrows what it saves.
+const (
+	maxInternedLen = 32
+	maxInterned    = 4096
+)
 
 func (d *decoder) errorf(format string, args ...any) error {
 	line, col := 1, 1
@@ -115,7 +126,7 @@ func (d *decoder) value() (any, error) {
 	case c == '[':
 		return d.array()
 	case c == '"':
-		return d.string()
+		return d.stringValue()
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.number()
 	case c == 't':
@@ -258,6 +269,32 @@ func (d *decoder) key() (string, error) {
 		d.keys[k] = k
 	}
 	return k, nil
+}
+
+// stringValue reads a string literal that is a value, reusing an earlier
+// identical short value.
+func (d *decoder) stringValue() (any, error) {
+	start := d.pos + 1
+	end := start
+	for end < len(d.data) && end-start <= maxInternedLen && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 && d.data[end] < utf8.RuneSelf {
+		end++
+	}
+	short := end < len(d.data) && d.data[end] == '"'
+	if short {
+		if v, ok := d.values[string(d.data[start:end])]; ok {
+			d.pos = end + 1
+			return v, nil
+		}
+	}
+	s, err := d.string()
+	if err != nil {
+		return nil, err
+	}
+	var v any = s
+	if short && len(d.values) < maxInterned {
+		d.values[s] = v
+	}
+	return v, nil
 }
 
 // string reads a string literal. Invalid UTF-8 and unpaired surrogate
