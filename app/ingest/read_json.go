@@ -226,7 +226,7 @@ func moreValuesThan(data []byte, n int) bool {
 // firstObjectKeys returns the keys of the first object of a JSON array in
 // the order they are written.
 func firstObjectKeys(data []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 	var keys []string
 	depth := 0
 	for {
