@@ -273,7 +273,7 @@ func (f *File) openXLSX(data []byte) (*File, error) {
 // partTooLarge is the refusal of a workbook whose part decompresses to
 // more than the zip limits: a sheet far over the row limit, or a zip bomb.
 func (f *File) partTooLarge(err error) string {
-	return fmt.Sprintf("the workbook expands to more data than can be read (%v): one part may hold at most %s once decompressed, and all together %s, far more than %s rows of operations take; split the rows into files of at most %s rows each",
+	return fmt.Sprintf("the workbook expands to more data than can be read (%v): one part may hold at most %s once decompressed, and all together %s, far more than %s rows of operations take. Split the rows into files of at most %s rows each; a small file that expands this much looks like a zip bomb, and was not read",
 		err, sizeText(f.limits.Zip.MaxPartBytes), sizeText(f.limits.Zip.MaxTotalBytes), thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))
 }
 
