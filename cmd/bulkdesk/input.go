@@ -26,6 +26,11 @@ type inputFlags struct {
 	limits amountLimitsFlag
 	// contract is the contract the file is checked against.
 	contract contractFlags
+	// onDemand leaves a table's elements unbuilt (checked.elements nil):
+	// the caller builds them part by part with checked.elementRange, so
+	// that they are never all in memory at once, which for 100,000 rows
+	// takes several times what the table and its report do.
+	onDemand bool
 }
 
 // amountLimitsFlag is -max-amount CUR:VALUE, repeatable: one limit per
@@ -81,8 +86,12 @@ func (in *inputFlags) parsed(fs *flag.FlagSet) error {
 
 // A checked file is the outcome of checking one file.
 type checked struct {
-	report   *schema.Report
+	report *schema.Report
+	// elements are the request's elements, count of them; nil for a
+	// table read with inputFlags.onDemand, whose elements build makes.
 	elements []any
+	count    int
+	build    func(lo, hi int) []any
 	// source describes how a table was read; nil for request bodies.
 	source *sourceInfo
 	// reading holds the decisions taken to read a table, and currency
@@ -106,6 +115,15 @@ type sourceInfo struct {
 	HeaderRow int                    `json:"headerRow"`
 	Settings  ingest.Settings        `json:"settings"`
 	Columns   []ingest.ColumnMapping `json:"columns"`
+}
+
+// elementRange returns elements lo to hi (excluded), building them when
+// they were left unbuilt.
+func (c *checked) elementRange(lo, hi int) []any {
+	if c.elements != nil || c.build == nil {
+		return c.elements[lo:hi]
+	}
+	return c.build(lo, hi)
 }
 
 // valid reports whether the check passes: no errors, counting a request
@@ -202,9 +220,21 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	res := im.Build(nil)
 	m := im.Mapping()
 	r := im.Reading()
+	var elements []any
+	if !in.onDemand {
+		elements = res.Request()
+	}
 	return &checked{
 		report:   res.Report,
-		elements: res.Request(),
+		elements: elements,
+		count:    len(res.Elements),
+		build: func(lo, hi int) []any {
+			out := make([]any, hi-lo)
+			for i := range out {
+				out[i] = res.Value(lo + i)
+			}
+			return out
+		},
 		source: &sourceInfo{
 			File: f.Name, Format: f.Format, Sheet: table.Sheet, Encoding: f.Encoding, Delimiter: f.Delimiter,
 			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns,
@@ -290,5 +320,5 @@ func checkRequestBody(v *schema.Validator, k *schema.Kind, doc any, dups []strin
 		report.Add(ws...)
 		report.Sort()
 	}
-	return &checked{report: report, elements: elements}, nil
+	return &checked{report: report, elements: elements, count: len(elements)}, nil
 }
