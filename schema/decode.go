@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -39,7 +40,7 @@ func (e *SyntaxError) Error() string {
 // value wins, as in most JSON readers, and the key's pointer is returned in
 // dups so that callers can report it. A UTF-8 byte order mark is skipped.
 func DecodeJSON(data []byte) (v any, dups []string, err error) {
-	d := decoder{data: data, keys: make(map[string]string)}
+	d := decoder{data: data, keys: make(map[string]string), values: make(map[string]any)}
 	if strings.HasPrefix(string(data[:min(3, len(data))]), "\ufeff") {
 		d.pos = 3
 	}
@@ -67,7 +68,18 @@ type decoder struct {
 	// keys interns object keys: a bulk repeats the same few keys thousands
 	// of times, and sharing them saves an allocation per key.
 	keys map[string]string
+	// values interns short string values the same way (currencies, types
+	// of account, dates repeat from element to element), boxed: each
+	// string held in an any otherwise costs a copy and a box.
+	values map[string]any
 }
+
+// Bounds of the interned values: short ones, and not so many that the
+// table outgrows what it saves.
+const (
+	maxInternedLen = 32
+	maxInterned    = 4096
+)
 
 func (d *decoder) errorf(format string, args ...any) error {
 	line, col := 1, 1
@@ -115,7 +127,7 @@ func (d *decoder) value() (any, error) {
 	case c == '[':
 		return d.array()
 	case c == '"':
-		return d.string()
+		return d.stringValue()
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.number()
 	case c == 't':
@@ -258,6 +270,32 @@ func (d *decoder) key() (string, error) {
 		d.keys[k] = k
 	}
 	return k, nil
+}
+
+// stringValue reads a string literal that is a value, reusing an earlier
+// identical short value.
+func (d *decoder) stringValue() (any, error) {
+	start := d.pos + 1
+	end := start
+	for end < len(d.data) && end-start <= maxInternedLen && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 && d.data[end] < utf8.RuneSelf {
+		end++
+	}
+	short := end < len(d.data) && d.data[end] == '"'
+	if short {
+		if v, ok := d.values[string(d.data[start:end])]; ok {
+			d.pos = end + 1
+			return v, nil
+		}
+	}
+	s, err := d.string()
+	if err != nil {
+		return nil, err
+	}
+	var v any = s
+	if short && len(d.values) < maxInterned {
+		d.values[s] = v
+	}
+	return v, nil
 }
 
 // string reads a string literal. Invalid UTF-8 and unpaired surrogate
@@ -443,4 +481,52 @@ func pointerOf(tokens []string) string {
 		b.WriteString(t)
 	}
 	return b.String()
+}
+
+// maxListedProblems is how many problems CheckDocument lists in full:
+// past them, each further invalid element keeps only its first error, so
+// that a large body of invalid elements (a million of them fit in 20 MB,
+// with several problems each) is reported in bounded memory, and its count
+// of invalid elements stays exact.
+const maxListedProblems = 100_000
+
+// CheckDocument is CheckRequest for a body already decoded by DecodeJSON,
+// with the pointers of the keys it repeats: a caller that keeps the
+// document (to write it out again) need not hold two trees of a large body
+// at once, each several times its size.
+func (v *Validator) CheckDocument(k *Kind, doc any, dups []string) *Report {
+	elements, ok := doc.([]any)
+	if !ok {
+		r := &Report{Kind: k.ID}
+		r.Add(requestProblem("not-an-array", fmt.Sprintf("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(doc))))
+		return r
+	}
+	if len(elements) == 0 || v.Has(k) != nil {
+		r := v.ValidateRequest(k, elements)
+		r.Add(duplicateKeyProblems(dups)...)
+		r.Sort()
+		return r
+	}
+	r := &Report{Kind: k.ID, Elements: len(elements)}
+	if n := len(elements); n > MaxElements {
+		r.Add(requestProblem("too-many-elements", fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", thousands(int64(n)), thousands(MaxElements))))
+	}
+	cut := 0
+	for i, e := range elements {
+		ps := v.ValidateElement(k, i, e)
+		if len(ps) > 1 && len(r.Problems)+len(ps) > maxListedProblems {
+			first := slices.IndexFunc(ps, func(p Problem) bool { return p.Severity == Error })
+			ps = ps[max(first, 0) : max(first, 0)+1]
+			cut++
+		}
+		r.Add(ps...)
+	}
+	if cut > 0 {
+		p := requestProblem("problems-cut", fmt.Sprintf("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", thousands(maxListedProblems), thousands(int64(cut))))
+		p.Severity = Warning
+		r.Add(p)
+	}
+	r.Add(duplicateKeyProblems(dups)...)
+	r.Sort()
+	return r
 }

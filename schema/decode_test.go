@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -95,3 +98,37 @@ func deepOrBig(data []byte) bool {
 }
 
 var bigNumber = regexp.MustCompile(`[0-9.eE+-]{101}|[eE][+-]?[0-9]{3}`)
+
+// TestCheckDocumentIsCheckRequest: checking a decoded body reports what
+// checking its text does, for valid bodies and invalid ones, with keys
+// written twice; past maxListedProblems, one error per invalid element.
+func TestCheckDocumentIsCheckRequest(t *testing.T) {
+	k, _ := schema.Lookup("transfers")
+	v := schema.Default()
+	valid, err := os.ReadFile("testdata/valid/transfers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{string(valid), `[]`, `{"a": 1}`, `[{"requestBody": {"profileId": 1, "profileId": 2}}, 3, {}]`} {
+		doc, dups, err := schema.DecodeJSON([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := v.CheckRequest(k, []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.CheckDocument(k, doc, dups); !reflect.DeepEqual(got, want) {
+			t.Errorf("%.40s: CheckDocument\n%+v\nCheckRequest\n%+v", body, got, want)
+		}
+	}
+	many := "[" + strings.Repeat(`{"requestBody": {}},`, 60000) + `{"requestBody": {}}]`
+	doc, _, _ := schema.DecodeJSON([]byte(many))
+	r := v.CheckDocument(k, doc, nil)
+	if n := len(r.InvalidElements()); n != 60001 || len(r.Problems) > 200000 {
+		t.Errorf("%d invalid elements, %d problems", n, len(r.Problems))
+	}
+	if !slices.ContainsFunc(r.Problems, func(p schema.Problem) bool { return p.Code == "problems-cut" }) {
+		t.Error("no problem says the list is cut")
+	}
+}

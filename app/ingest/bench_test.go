@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"context"
 	"encoding/json"
 	"runtime"
 	"runtime/metrics"
@@ -343,4 +344,59 @@ func BenchmarkMemory10kTransfersJSONRows(b *testing.B) {
 // problems.
 func BenchmarkMemory10kTransfersXLSXErrors(b *testing.B) {
 	benchMemory(b, "t.xlsx", transfersBook(10000, func(r []string) { r[6] = "eur" }), 10000)
+}
+
+// The Sys benchmarks read, build and validate 100,000 rows of transfers,
+// the most a table may hold (ingest.DefaultLimits), and report the memory
+// the process took from the system. Under WebAssembly that is the linear
+// memory the worker holds, which never shrinks: it must stay under 1 GB.
+// Run them once (-benchtime=1x), natively or under Node:
+//
+//	GOOS=js GOARCH=wasm go test -run X -bench Sys -benchtime=1x -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/ingest/
+//
+// sys-before-MB is what generating the file took first; peak-heap-MB the
+// heap in use at its highest while reading and building (sampled at each
+// progress report), the file's bytes and what the generator keeps
+// included.
+func BenchmarkSys100kTransfersXLSX(b *testing.B) {
+	benchSys(b, "t.xlsx", transfersXLSX(100000))
+}
+
+func BenchmarkSys100kTransfersCSV(b *testing.B) {
+	benchSys(b, "t.csv", transfersCSV(100000))
+}
+
+func benchSys(b *testing.B, name string, data []byte) {
+	k, _ := schema.Lookup("transfers")
+	v := schema.Default()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.Sys
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	sample := func(int, int) {
+		metrics.Read(samples)
+		peak = max(peak, samples[0].Value.Uint64())
+	}
+	for b.Loop() {
+		f, err := ingest.Open(name, data, ingest.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tab, err := f.TableFor(context.Background(), "", k, v, sample)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res := ingest.NewImport(tab, k, v).Build(sample); res.Report.Elements != 100000 {
+			b.Fatal(res.Report.Elements)
+		}
+		sample(0, 0)
+	}
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(len(data))/(1<<20), "file-MB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(before)/(1<<20), "sys-before-MB")
+	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
+	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapsys-MB")
 }

@@ -28,3 +28,6 @@ func Recheck(im *Import) func() int {
 
 // Nth is nth, for tests.
 func Nth(s []int64, k int) int64 { return nth(s, k) }
+
+// TitleRows is how many rows a sheet may hold beyond Limits.MaxRows.
+const TitleRows = titleRows

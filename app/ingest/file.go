@@ -41,14 +41,39 @@ type Options struct {
 type Limits struct {
 	// MaxBytes is the largest file accepted.
 	MaxBytes int64
-	// MaxRows is the most rows one table may hold.
+	// MaxRows is the most rows of operations one table may hold: a sheet
+	// or CSV file may hold titleRows more (its header, and titles above
+	// it), an array of JSON objects no more objects.
 	MaxRows int
 	// Zip bounds the decompression of xlsx files.
 	Zip xlsx.Limits
 }
 
-// DefaultLimits accept any sheet Excel can hold, and refuse zip bombs.
-var DefaultLimits = Limits{MaxBytes: 512 << 20, MaxRows: xlsx.MaxRows, Zip: xlsx.DefaultLimits}
+// DefaultLimits are the limits an operator can rely on: a table of
+// 100,000 rows (ten bulks of 10,000, which "check -split" writes as ten
+// request files) in a file of at most 128 MiB, a 100 MB request body
+// included. They keep reading any file within them under 1 GB of memory,
+// natively and in the browser's worker, and a larger file is refused as
+// soon as its reading passes them, instead of after building millions of
+// rows. Zip bombs and sheets of far more XML than 100,000 rows take are
+// refused by the zip limits.
+var DefaultLimits = Limits{MaxBytes: 128 << 20, MaxRows: 100_000, Zip: xlsx.DefaultLimits}
+
+// titleRows is how many rows a sheet may hold beyond MaxRows: its header
+// and any titles above it, as far down as the header is looked for.
+const titleRows = headerScan
+
+// tableRows is the most rows a sheet or CSV file may hold.
+func (l Limits) tableRows() int { return l.MaxRows + titleRows }
+
+// tooManyRows is the refusal of a table that holds more than n rows,
+// beyond what the limits admit; what names the table and its rows ("sheet
+// has", "rows").
+func (f *File) tooManyRows(sheet, what, rows string, n int) error {
+	return &ReadError{File: f.Name, Sheet: sheet, Msg: fmt.Sprintf(
+		"the %s more than %s %s; at most %s rows of operations can be read from one table: split it into files of at most %s rows each (a bulk takes 10,000)",
+		what, thousands(n), rows, thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))}
+}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxBytes == 0 {
@@ -235,7 +260,7 @@ func (f *File) openXLSX(data []byte) (*File, error) {
 		case errors.Is(err, xlsx.ErrNotWorkbook):
 			msg = "this is a zip archive without an Excel workbook inside: save the sheet as .xlsx or .csv"
 		case errors.Is(err, xlsx.ErrTooLarge):
-			msg = "the workbook expands to far more data than a sheet of bulk operations holds (" + err.Error() + "); it looks like a zip bomb and was not read"
+			msg = f.partTooLarge(err)
 		case errors.Is(err, xlsx.ErrNotZip):
 			msg = "the workbook is damaged (" + err.Error() + "): save it again as .xlsx or .csv"
 		}
@@ -243,6 +268,13 @@ func (f *File) openXLSX(data []byte) (*File, error) {
 	}
 	f.Format, f.wb = XLSX, wb
 	return f, nil
+}
+
+// partTooLarge is the refusal of a workbook whose part decompresses to
+// more than the zip limits: a sheet far over the row limit, or a zip bomb.
+func (f *File) partTooLarge(err error) string {
+	return fmt.Sprintf("the workbook expands to more data than can be read (%v): one part may hold at most %s once decompressed, and all together %s, far more than %s rows of operations take. Split the rows into files of at most %s rows each; a small file that expands this much looks like a zip bomb, and was not read",
+		err, sizeText(f.limits.Zip.MaxPartBytes), sizeText(f.limits.Zip.MaxTotalBytes), thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))
 }
 
 // Sheets lists the file's sheets in workbook order; a CSV or JSON file has

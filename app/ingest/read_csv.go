@@ -211,12 +211,13 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 	// Records are lines but for quoted line breaks: counting the lines
 	// sizes the table at once instead of growing it record by record.
 	lines := strings.Count(text, "\n")
-	t.Rows = make([]Row, 0, min(lines+1, f.limits.MaxRows))
+	maxRows := f.limits.tableRows()
+	t.Rows = make([]Row, 0, min(lines+1, maxRows))
 	row, line := 1, 1
 	i := 0
 	for i <= len(text) {
-		if len(t.Rows) >= f.limits.MaxRows {
-			return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("the file has more than %d rows", f.limits.MaxRows)}
+		if len(t.Rows) >= maxRows {
+			return nil, f.tooManyRows(t.Sheet, "file has", "rows", maxRows)
 		}
 		// One field.
 		var value string

@@ -23,6 +23,19 @@ type jsonFile struct {
 
 func (f *File) openJSON(data []byte) (*File, error) {
 	f.Format = JSON
+	// An array of flat objects is a table: one of more objects than the
+	// row limit is refused before it is decoded, which would take about
+	// ten times its size. A request body has no such limit but the file's
+	// size.
+	if keys := firstObjectKeys(data); len(keys) > 0 && !slices.Contains(keys, "pathParams") && !slices.Contains(keys, "requestBody") &&
+		moreValuesThan(data, f.limits.MaxRows) {
+		return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+	}
+	if est := decodedSize(data); est > maxDecodedBytes {
+		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(
+			"the file holds too many values to be read: decoded, they would take about %s of memory, and at most %s can be read (a request body of 100 MB of transfers takes about 700 MB): split it into smaller files",
+			sizeText(est), sizeText(maxDecodedBytes))}
+	}
 	doc, dups, err := schema.DecodeJSON(data)
 	if err != nil {
 		var se *schema.SyntaxError
@@ -78,6 +91,9 @@ func (f *File) Request() (doc any, dups []string, ok bool) {
 // holds the keys, in the order they first appear.
 func (f *File) jsonTable() (*Table, error) {
 	arr := f.json.doc.([]any)
+	if len(arr) > f.limits.MaxRows {
+		return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+	}
 	t := &Table{File: f.Name, Format: JSON, Formats: []string{""}, Keyed: true}
 	col := make(map[string]int)
 	for _, item := range arr {
@@ -160,15 +176,112 @@ func jsonCell(v any) (Cell, error) {
 	return Cell{}, fmt.Errorf("unexpected value %v", v)
 }
 
+// maxDecodedBytes bounds the memory a decoded JSON file may take, as
+// decodedSize estimates it: enough for a 100 MiB request body of
+// transfers, while a file of as many bytes of tiny values ("[0,0,…]",
+// "[{},{},…]"), which decodes to ten or twenty times its size and more
+// problems still, is refused before it is decoded.
+const maxDecodedBytes = 768 << 20
+
+// decodedSize estimates, without decoding, what schema.DecodeJSON's tree
+// of data takes: a Go map per object (about 340 bytes for up to eight
+// keys), a slice per array, and a boxed value per scalar, which the
+// commas count.
+func decodedSize(data []byte) int64 {
+	var objects, arrays, commas int64
+	inString, escaped := false, false
+	for _, c := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{':
+			objects++
+		case '[':
+			arrays++
+		case ',':
+			commas++
+		}
+	}
+	return 340*objects + 48*arrays + 32*(commas+1)
+}
+
+// moreValuesThan reports whether data is a JSON array of more than n
+// values, counting them without decoding them. Malformed JSON gives some
+// answer, and DecodeJSON the error.
+func moreValuesThan(data []byte, n int) bool {
+	i := 0
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	if i >= len(data) || data[i] != '[' {
+		return false
+	}
+	depth, commas := 0, 0
+	inString, escaped := false, false
+	for ; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return false
+			}
+		case ',':
+			// n commas at the top level separate n+1 values.
+			if depth == 1 {
+				commas++
+				if commas >= n {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // firstObjectKeys returns the keys of the first object of a JSON array in
 // the order they are written.
 func firstObjectKeys(data []byte) []string {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
 	var keys []string
 	depth := 0
 	for {
 		tok, err := dec.Token()
 		if err != nil {
+			return keys
+		}
+		if depth == 1 && tok != json.Delim('{') {
+			// The first value is not an object: there are no keys to
+			// read, and reading on would walk the whole file.
 			return keys
 		}
 		switch tok {

@@ -2,14 +2,17 @@ package ingest_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -321,13 +324,129 @@ func TestXLSXThatIsCSV(t *testing.T) {
 	}
 }
 
+// TestRowLimit: a table of more rows than the limit is refused with a
+// message that names the file, the sheet and the limit; a table at the
+// limit, with a header and titles above it, is read.
 func TestRowLimit(t *testing.T) {
-	f, err := ingest.Open("a.csv", []byte("a\n1\n2\n3\n"), ingest.Options{Limits: ingest.Limits{MaxRows: 2}})
-	if err != nil {
-		t.Fatal(err)
+	const limit = 5
+	opt := ingest.Options{Limits: ingest.Limits{MaxRows: limit}}
+	// The limit counts rows of operations: a sheet may hold as many rows
+	// of titles and header above them as the header is looked for in.
+	lines := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = strconv.Itoa(i + 1)
+		}
+		return out
 	}
-	if _, err := f.Table("", nil); err == nil || !strings.Contains(err.Error(), "more than 2 rows") {
+	rows := func(n int) []xlsxgen.Row {
+		out := make([]xlsxgen.Row, n)
+		for i := range out {
+			out[i] = xlsxgen.Row{Cells: []xlsxgen.Cell{xlsxgen.N(strconv.Itoa(i + 1))}}
+		}
+		return out
+	}
+	within, over := limit+ingest.TitleRows, limit+ingest.TitleRows+1
+	want := []string{"more than " + strconv.Itoa(within) + " rows", "at most 5 rows of operations", "split it"}
+	for _, tc := range []struct {
+		name   string
+		within []byte
+		over   []byte
+		prefix string
+	}{
+		{"a.csv", []byte(strings.Join(lines(within), "\n")), []byte(strings.Join(lines(over), "\n")), `a.csv, sheet "a": the file has `},
+		{"a.xlsx", xlsxgen.Book{Sheets: []xlsxgen.Sheet{{Name: "Pay", Rows: rows(within)}}}.Bytes(),
+			xlsxgen.Book{Sheets: []xlsxgen.Sheet{{Name: "Pay", Rows: rows(over)}}}.Bytes(), `a.xlsx, sheet "Pay": the sheet has `},
+	} {
+		_, tab := readTable(t, tc.name, tc.within, opt)
+		if len(tab.Rows) != within {
+			t.Errorf("%s: %d rows read, want %d", tc.name, len(tab.Rows), within)
+		}
+		f, err := ingest.Open(tc.name, tc.over, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.Table("", nil)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.prefix) {
+			t.Fatalf("%s: error %v", tc.name, err)
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not say %q", tc.name, err, w)
+			}
+		}
+	}
+}
+
+// TestJSONObjectLimit: an array of more flat objects than the row limit
+// is refused when it is opened, before it is decoded; a request body of
+// as many elements is not a table and is read.
+func TestJSONObjectLimit(t *testing.T) {
+	opt := ingest.Options{Limits: ingest.Limits{MaxRows: 3}}
+	obj := `{"name": "a, [b] {c}", "note": "\"],[", "list": [1, 2, {"x": [3]}]}`
+	for n, refused := range map[int]bool{3: false, 4: true} {
+		data := []byte("\ufeff [" + strings.Repeat(obj+",", n-1) + obj + "]")
+		f, err := ingest.Open("rows.json", data, opt)
+		if !refused {
+			if err != nil {
+				t.Fatalf("%d objects: %v", n, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != "rows.json: the file has more than 3 objects (rows); at most 3 rows of operations can be read from one table: split it into files of at most 3 rows each (a bulk takes 10,000)" {
+			t.Errorf("%d objects: error %v", n, err)
+		}
+		_ = f
+	}
+	el := `{"pathParams": {}, "requestBody": {"a": 1}}`
+	if _, err := ingest.Open("body.json", []byte("["+strings.Repeat(el+",", 9)+el+"]"), opt); err != nil {
+		t.Errorf("request body: %v", err)
+	}
+}
+
+// TestPartLimit: a sheet whose XML is larger than the part limit is
+// refused, before it is decompressed when the zip directory declares its
+// size, while decompressing when the directory lies; the message names the
+// limit.
+func TestPartLimit(t *testing.T) {
+	lim := xlsx.Limits{MaxPartBytes: 1 << 20, MaxTotalBytes: 2 << 20, MaxRatio: 400}
+	var rows []xlsxgen.Row
+	for i := range 20000 {
+		rows = append(rows, xlsxgen.Row{Cells: []xlsxgen.Cell{xlsxgen.N(strconv.Itoa(i * 7919)), xlsxgen.N(strconv.Itoa(i))}})
+	}
+	data := xlsxgen.Book{Sheets: []xlsxgen.Sheet{{Name: "Big", Rows: rows}}}.Bytes()
+	read := func(data []byte) error {
+		f, err := ingest.Open("big.xlsx", data, ingest.Options{Limits: ingest.Limits{Zip: lim}})
+		if err == nil {
+			_, err = f.Table("", nil)
+		}
+		return err
+	}
+	err := read(data)
+	if err == nil || !strings.HasPrefix(err.Error(), `big.xlsx, sheet "Big": the workbook expands to more data than can be read`) ||
+		!strings.Contains(err.Error(), "one part may hold at most 1.0 MB") || !strings.Contains(err.Error(), "declares") {
 		t.Errorf("error %v", err)
+	}
+	// A directory that says the sheet is small is caught out while
+	// decompressing, at the size it says.
+	if err := read(lyingSizes(data)); err == nil || !strings.HasPrefix(err.Error(), `big.xlsx, sheet "Big": the sheet cannot be read`) {
+		t.Errorf("lying: error %v", err)
+	}
+}
+
+// lyingSizes makes the central directory of a zip archive say that its
+// parts larger than 4 KiB hold 4 KiB.
+func lyingSizes(data []byte) []byte {
+	out := append([]byte{}, data...)
+	for i := 0; ; {
+		j := bytes.Index(out[i:], []byte("PK\x01\x02"))
+		if j < 0 {
+			return out
+		}
+		if size := out[i+j+24 : i+j+28]; binary.LittleEndian.Uint32(size) > 4096 {
+			binary.LittleEndian.PutUint32(size, 4096)
+		}
+		i += j + 4
 	}
 }
 

@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
 )
@@ -27,7 +26,8 @@ func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Ta
 		hint = f.wb.SizeHint(i)
 	}
 	total := hint.LastRow
-	t.Rows = make([]Row, 0, min(hint.Rows, f.limits.MaxRows))
+	maxRows := f.limits.tableRows()
+	t.Rows = make([]Row, 0, min(hint.Rows, maxRows))
 	var blocks cellBlocks
 	blocks.expect(hint.Cells)
 	tooMany := errors.New("too many rows")
@@ -35,7 +35,9 @@ func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Ta
 		if top > 0 && len(t.Rows) >= top {
 			return errTop
 		}
-		if len(t.Rows) >= f.limits.MaxRows {
+		// Refused as soon as the sheet passes the limit, before its further
+		// rows cost memory and time.
+		if len(t.Rows) >= maxRows {
 			return tooMany
 		}
 		width := 0
@@ -94,8 +96,8 @@ func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Ta
 	if top > 0 && errors.Is(err, errTop) {
 		return t, nil
 	}
-	if err == tooMany {
-		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: fmt.Sprintf("the sheet has more than %d rows", f.limits.MaxRows)}
+	if errors.Is(err, tooMany) {
+		return nil, f.tooManyRows(sh.Name, "sheet has", "rows", maxRows)
 	}
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -103,7 +105,7 @@ func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Ta
 	if err != nil {
 		msg := "the sheet cannot be read: " + err.Error()
 		if errors.Is(err, xlsx.ErrTooLarge) {
-			msg = "the sheet expands to far more data than allowed (" + err.Error() + "); it looks like a zip bomb and was not read"
+			msg = f.partTooLarge(err)
 		}
 		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: msg, Err: err}
 	}

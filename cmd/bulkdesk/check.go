@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
@@ -34,11 +37,13 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
+	limitMemory()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
 	}
+	cf.onDemand = true
 	checked, err := readBulkFile(&cf.inputFlags, cf.kind, path, data, "check", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "bulkdesk check:", err)
@@ -75,6 +80,20 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// checkMemoryLimit is the heap size past which the collector works harder
+// rather than let the heap double: a file within ingest.DefaultLimits
+// holds at most about 650 MiB of live values (a 100 MB request body
+// decoded), and the collector's usual headroom would take that to well
+// over 1 GB.
+const checkMemoryLimit = 768 << 20
+
+// limitMemory sets checkMemoryLimit unless GOMEMLIMIT sets a limit.
+func limitMemory() {
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(checkMemoryLimit)
+	}
 }
 
 func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool) {
@@ -210,42 +229,66 @@ func problemPlace(p schema.Problem) string {
 // writeRequests writes the request body (-o) and its split parts (-split).
 func writeRequests(cf *checkFlags, path string, c *checked, stderr io.Writer) error {
 	if cf.out != "" {
-		if err := writeRequest(cf.out, c.elements); err != nil {
+		if err := writeRequest(cf.out, c, 0, c.count); err != nil {
 			return err
 		}
 	}
-	if cf.split == "" || len(c.elements) == 0 {
+	if cf.split == "" || c.count == 0 {
 		return nil
 	}
 	if err := os.MkdirAll(cf.split, 0o755); err != nil {
 		return err
 	}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	parts := (len(c.elements) + schema.MaxElements - 1) / schema.MaxElements
+	parts := (c.count + schema.MaxElements - 1) / schema.MaxElements
 	for i := range parts {
-		chunk := c.elements[i*schema.MaxElements : min(len(c.elements), (i+1)*schema.MaxElements)]
+		lo, hi := i*schema.MaxElements, min(c.count, (i+1)*schema.MaxElements)
 		name := filepath.Join(cf.split, fmt.Sprintf("%s-%03d.json", base, i+1))
-		if err := writeRequest(name, chunk); err != nil {
+		if err := writeRequest(name, c, lo, hi); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "bulkdesk check: wrote %s (%d elements)\n", name, len(chunk))
+		fmt.Fprintf(stderr, "bulkdesk check: wrote %s (%d elements)\n", name, hi-lo)
 	}
 	return nil
 }
 
-// writeRequest writes elements as a request body: compact JSON, numbers
-// as written, no HTML escaping.
-func writeRequest(name string, elements []any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if elements == nil {
-		elements = []any{}
-	}
-	if err := enc.Encode(elements); err != nil {
+// writeRequest writes elements lo to hi (excluded) of c as a request body:
+// compact JSON, numbers as written, no HTML escaping. It builds and writes
+// them a thousand at a time, so that a large request never has all its
+// elements built, nor all its text, in memory at once.
+func writeRequest(name string, c *checked, lo, hi int) error {
+	f, err := os.Create(name)
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(name, buf.Bytes(), 0o644)
+	w := bufio.NewWriter(f)
+	// The encoder ends each value with a newline: the elements are
+	// encoded one by one into buf, and written without it, so that the
+	// file is what encoding the whole array writes.
+	var buf bytes.Buffer
+	one := json.NewEncoder(&buf)
+	one.SetEscapeHTML(false)
+	w.WriteByte('[')
+	for start := lo; start < hi && err == nil; start += 1000 {
+		for i, e := range c.elementRange(start, min(hi, start+1000)) {
+			if start+i > lo {
+				w.WriteByte(',')
+			}
+			buf.Reset()
+			if err = one.Encode(e); err != nil {
+				break
+			}
+			w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		}
+	}
+	if err == nil {
+		w.WriteString("]\n")
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func count(n int, word string) string {

@@ -26,6 +26,11 @@ type inputFlags struct {
 	limits amountLimitsFlag
 	// contract is the contract the file is checked against.
 	contract contractFlags
+	// onDemand leaves a table's elements unbuilt (checked.elements nil):
+	// the caller builds them part by part with checked.elementRange, so
+	// that they are never all in memory at once, which for 100,000 rows
+	// takes several times what the table and its report do.
+	onDemand bool
 }
 
 // amountLimitsFlag is -max-amount CUR:VALUE, repeatable: one limit per
@@ -81,8 +86,12 @@ func (in *inputFlags) parsed(fs *flag.FlagSet) error {
 
 // A checked file is the outcome of checking one file.
 type checked struct {
-	report   *schema.Report
+	report *schema.Report
+	// elements are the request's elements, count of them; nil for a
+	// table read with inputFlags.onDemand, whose elements build makes.
 	elements []any
+	count    int
+	build    func(lo, hi int) []any
 	// source describes how a table was read; nil for request bodies.
 	source *sourceInfo
 	// reading holds the decisions taken to read a table, and currency
@@ -106,6 +115,15 @@ type sourceInfo struct {
 	HeaderRow int                    `json:"headerRow"`
 	Settings  ingest.Settings        `json:"settings"`
 	Columns   []ingest.ColumnMapping `json:"columns"`
+}
+
+// elementRange returns elements lo to hi (excluded), building them when
+// they were left unbuilt.
+func (c *checked) elementRange(lo, hi int) []any {
+	if c.elements != nil || c.build == nil {
+		return c.elements[lo:hi]
+	}
+	return c.build(lo, hi)
 }
 
 // valid reports whether the check passes: no errors, counting a request
@@ -161,8 +179,8 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if err != nil {
 		return nil, err
 	}
-	if doc, _, ok := f.Request(); ok {
-		return checkRequestBody(v, k, data, doc, ingest.AmountLimits(in.limits))
+	if doc, dups, ok := f.Request(); ok {
+		return checkRequestBody(v, k, doc, dups, ingest.AmountLimits(in.limits))
 	}
 	sheet := in.sheet
 	var chosen *reading.Decision
@@ -202,9 +220,21 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	res := im.Build(nil)
 	m := im.Mapping()
 	r := im.Reading()
+	var elements []any
+	if !in.onDemand {
+		elements = res.Request()
+	}
 	return &checked{
 		report:   res.Report,
-		elements: res.Request(),
+		elements: elements,
+		count:    len(res.Elements),
+		build: func(lo, hi int) []any {
+			out := make([]any, hi-lo)
+			for i := range out {
+				out[i] = res.Value(lo + i)
+			}
+			return out
+		},
 		source: &sourceInfo{
 			File: f.Name, Format: f.Format, Sheet: table.Sheet, Encoding: f.Encoding, Delimiter: f.Delimiter,
 			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns,
@@ -280,15 +310,15 @@ func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
 	return s
 }
 
-func checkRequestBody(v *schema.Validator, k *schema.Kind, data []byte, doc any, limits ingest.AmountLimits) (*checked, error) {
-	report, err := v.CheckRequest(k, data)
-	if err != nil {
-		return nil, err
-	}
+// checkRequestBody checks the document ingest.Open decoded, rather than
+// decoding the body a second time: a 100 MB body decodes to several
+// hundred megabytes.
+func checkRequestBody(v *schema.Validator, k *schema.Kind, doc any, dups []string, limits ingest.AmountLimits) (*checked, error) {
+	report := v.CheckDocument(k, doc, dups)
 	elements, _ := doc.([]any)
 	if ws := ingest.RequestWarnings(k, v.Fields(k), elements, limits); len(ws) > 0 {
 		report.Add(ws...)
 		report.Sort()
 	}
-	return &checked{report: report, elements: elements}, nil
+	return &checked{report: report, elements: elements, count: len(elements)}, nil
 }

@@ -34,8 +34,13 @@ type Limits struct {
 	MaxRatio int64
 }
 
-// DefaultLimits admit sheets of a million short rows.
-var DefaultLimits = Limits{MaxPartBytes: 1 << 30, MaxTotalBytes: 2 << 30, MaxRatio: 400}
+// DefaultLimits admit sheets of 100,000 rows with room to spare: such a
+// sheet of ten columns of transfers is about 36 MiB of XML, one of
+// fifty long columns under 200 MiB. A part that declares more is refused
+// before a byte is decompressed, and one that lies about its size when it
+// passes the limit; a sheet of a million rows, or a 1 GB sheet, is refused
+// in well under a second rather than read for a minute into gigabytes.
+var DefaultLimits = Limits{MaxPartBytes: 256 << 20, MaxTotalBytes: 512 << 20, MaxRatio: 400}
 
 // Errors the caller turns into advice for the operator.
 var (
