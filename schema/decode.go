@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -481,52 +480,4 @@ func pointerOf(tokens []string) string {
 		b.WriteString(t)
 	}
 	return b.String()
-}
-
-// maxListedProblems is how many problems CheckDocument lists in full:
-// past them, each further invalid element keeps only its first error, so
-// that a large body of invalid elements (a million of them fit in 20 MB,
-// with several problems each) is reported in bounded memory, and its count
-// of invalid elements stays exact.
-const maxListedProblems = 100_000
-
-// CheckDocument is CheckRequest for a body already decoded by DecodeJSON,
-// with the pointers of the keys it repeats: a caller that keeps the
-// document (to write it out again) need not hold two trees of a large body
-// at once, each several times its size.
-func (v *Validator) CheckDocument(k *Kind, doc any, dups []string) *Report {
-	elements, ok := doc.([]any)
-	if !ok {
-		r := &Report{Kind: k.ID}
-		r.Add(requestProblem("not-an-array", fmt.Sprintf("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(doc))))
-		return r
-	}
-	if len(elements) == 0 || v.Has(k) != nil {
-		r := v.ValidateRequest(k, elements)
-		r.Add(duplicateKeyProblems(dups)...)
-		r.Sort()
-		return r
-	}
-	r := &Report{Kind: k.ID, Elements: len(elements)}
-	if n := len(elements); n > MaxElements {
-		r.Add(requestProblem("too-many-elements", fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", thousands(int64(n)), thousands(MaxElements))))
-	}
-	cut := 0
-	for i, e := range elements {
-		ps := v.ValidateElement(k, i, e)
-		if len(ps) > 1 && len(r.Problems)+len(ps) > maxListedProblems {
-			first := slices.IndexFunc(ps, func(p Problem) bool { return p.Severity == Error })
-			ps = ps[max(first, 0) : max(first, 0)+1]
-			cut++
-		}
-		r.Add(ps...)
-	}
-	if cut > 0 {
-		p := requestProblem("problems-cut", fmt.Sprintf("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", thousands(maxListedProblems), thousands(int64(cut))))
-		p.Severity = Warning
-		r.Add(p)
-	}
-	r.Add(duplicateKeyProblems(dups)...)
-	r.Sort()
-	return r
 }

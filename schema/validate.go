@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -193,6 +194,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 	case n > MaxElements:
 		r.Add(requestProblem("too-many-elements", fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", thousands(int64(n)), thousands(MaxElements))))
 	}
+	cut := 0
 	for i, e := range elements {
 		if i%progressEvery == 0 && i > 0 {
 			if err := ctx.Err(); err != nil {
@@ -202,7 +204,18 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 				progress(i)
 			}
 		}
-		r.Add(v.ValidateElement(k, i, e)...)
+		ps := v.ValidateElement(k, i, e)
+		if len(ps) > 1 && len(r.Problems)+len(ps) > maxListedProblems {
+			first := slices.IndexFunc(ps, func(p Problem) bool { return p.Severity == Error })
+			ps = ps[max(first, 0) : max(first, 0)+1]
+			cut++
+		}
+		r.Add(ps...)
+	}
+	if cut > 0 {
+		p := requestProblem("problems-cut", fmt.Sprintf("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", thousands(maxListedProblems), thousands(int64(cut))))
+		p.Severity = Warning
+		r.Add(p)
 	}
 	if progress != nil {
 		progress(len(elements))
@@ -210,6 +223,13 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 	r.Sort()
 	return r, nil
 }
+
+// maxListedProblems is how many problems a check lists in full: past
+// them, each further invalid element keeps only its first error, so that
+// a large body of invalid elements (a million of them fit in 20 MB, with
+// several problems each) is reported in bounded memory, and its count of
+// invalid elements stays exact.
+const maxListedProblems = 100_000
 
 // CheckRequest reads a request body and validates it. The error is non-nil
 // only when the body is not JSON the reader accepts; a body that is JSON but
@@ -226,6 +246,21 @@ func (v *Validator) CheckRequestContext(ctx context.Context, k *Kind, body []byt
 	if err != nil {
 		return nil, err
 	}
+	return v.CheckDocumentContext(ctx, k, doc, dups, progress)
+}
+
+// CheckDocument is CheckRequest for a body already decoded by DecodeJSON,
+// with the pointers of the keys it repeats: a caller that keeps the
+// document (to write it out again) need not hold two trees of a large body
+// at once, each several times its size.
+func (v *Validator) CheckDocument(k *Kind, doc any, dups []string) *Report {
+	r, _ := v.CheckDocumentContext(context.Background(), k, doc, dups, nil)
+	return r
+}
+
+// CheckDocumentContext is CheckDocument with the progress and
+// cancellation of CheckRequestContext.
+func (v *Validator) CheckDocumentContext(ctx context.Context, k *Kind, doc any, dups []string, progress func(done, total int)) (*Report, error) {
 	elements, ok := doc.([]any)
 	if !ok {
 		r := &Report{Kind: k.ID}

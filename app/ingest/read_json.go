@@ -176,6 +176,13 @@ func jsonCell(v any) (Cell, error) {
 	return Cell{}, fmt.Errorf("unexpected value %v", v)
 }
 
+// MemoryLimit is the heap size past which a program reading files within
+// DefaultLimits should have the collector work harder rather than let the
+// heap double (debug.SetMemoryLimit): such a file holds at most about
+// 650 MiB of live values (a 100 MB request body decoded), and the
+// collector's usual headroom would take that well over 1 GB.
+const MemoryLimit = 768 << 20
+
 // maxDecodedBytes bounds the memory a decoded JSON file may take, as
 // decodedSize estimates it: enough for a 100 MiB request body of
 // transfers, while a file of as many bytes of tiny values ("[0,0,…]",

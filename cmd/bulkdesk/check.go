@@ -82,17 +82,10 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// checkMemoryLimit is the heap size past which the collector works harder
-// rather than let the heap double: a file within ingest.DefaultLimits
-// holds at most about 650 MiB of live values (a 100 MB request body
-// decoded), and the collector's usual headroom would take that to well
-// over 1 GB.
-const checkMemoryLimit = 768 << 20
-
-// limitMemory sets checkMemoryLimit unless GOMEMLIMIT sets a limit.
+// limitMemory sets ingest.MemoryLimit unless GOMEMLIMIT sets a limit.
 func limitMemory() {
 	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		debug.SetMemoryLimit(checkMemoryLimit)
+		debug.SetMemoryLimit(ingest.MemoryLimit)
 	}
 }
 

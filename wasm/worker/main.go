@@ -9,16 +9,21 @@ package main
 
 import (
 	"context"
+	"runtime/debug"
 	"syscall/js"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 )
 
 func main() {
+	// The files the worker reads hold up to ingest.MemoryLimit of values:
+	// past it the collector works harder rather than let the heap double.
+	debug.SetMemoryLimit(ingest.MemoryLimit)
 	self := js.Global()
 	server := jobs.NewServer(func(m worker.Message) { post(self, m) })
 	// A millisecond's sleep hands the thread back to the worker's event

@@ -502,23 +502,23 @@ func (s *Server) buildDocument(c *Call, d *LoadedFile) error {
 	return nil
 }
 
-// buildRequest validates a JSON request body: the file's text the first
-// time, which also finds keys written twice, and its elements as edited
-// when the operator changes the kind afterwards.
+// buildRequest validates a JSON request body: the document read from the
+// file the first time, with the keys written twice, and its elements as
+// edited when the operator changes the kind afterwards.
 func (s *Server) buildRequest(c *Call, d *LoadedFile) error {
-	doc, _, _ := d.file.Request()
+	doc, dups, _ := d.file.Request()
 	elements, _ := doc.([]any)
 	progress := func(done, total int) {
 		c.Progress(worker.Progress{Phase: "validating", Done: done, Total: total})
 	}
 	var report *schema.Report
 	var err error
-	if !d.checked {
-		report, err = s.validator.CheckRequestContext(c.Context(), d.Kind, d.data, progress)
-	} else if elements != nil {
-		report, err = s.validator.ValidateRequestContext(c.Context(), d.Kind, elements, func(done int) { progress(done, len(elements)) })
+	if !d.checked || elements == nil {
+		// The document reading the file decoded, with the keys it
+		// repeats: decoding it again would hold two trees at once.
+		report, err = s.validator.CheckDocumentContext(c.Context(), d.Kind, doc, dups, progress)
 	} else {
-		report, err = s.validator.CheckRequestContext(c.Context(), d.Kind, d.data, progress)
+		report, err = s.validator.ValidateRequestContext(c.Context(), d.Kind, elements, func(done int) { progress(done, len(elements)) })
 	}
 	if err != nil {
 		return err
