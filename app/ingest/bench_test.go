@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -399,4 +400,45 @@ func benchSys(b *testing.B, name string, data []byte) {
 	b.ReportMetric(float64(before)/(1<<20), "sys-before-MB")
 	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
 	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heapsys-MB")
+}
+
+// BenchmarkSys300kRequestBody reads a request body of 300,000 transfers
+// (about 100 MB) as the worker does: decoded once by Open, then checked
+// from that document, under the soft memory limit the worker and check
+// set. Run it natively and under WebAssembly as the others above.
+func BenchmarkSys300kRequestBody(b *testing.B) {
+	k, _ := schema.Lookup("transfers")
+	v := schema.Default()
+	data := fixture.Payroll.Body(300000)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingest.MemoryLimit))
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.Sys
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	sample := func(int, int) {
+		metrics.Read(samples)
+		peak = max(peak, samples[0].Value.Uint64())
+	}
+	for b.Loop() {
+		f, err := ingest.Open("req.json", data, ingest.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		doc, dups, ok := f.Request()
+		if !ok {
+			b.Fatal("not a request body")
+		}
+		r, err := v.CheckDocumentContext(context.Background(), k, doc, dups, sample)
+		if err != nil || r.Elements != 300000 {
+			b.Fatal(err, r.Elements)
+		}
+		sample(0, 0)
+	}
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(len(data))/(1<<20), "file-MB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(before)/(1<<20), "sys-before-MB")
+	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
 }
