@@ -23,13 +23,17 @@ type jsonFile struct {
 
 func (f *File) openJSON(data []byte) (*File, error) {
 	f.Format = JSON
-	// An array of flat objects is a table: one of more objects than the
-	// row limit is refused before it is decoded, which would take about
-	// ten times its size. A request body has no such limit but the file's
-	// size.
-	if keys := firstObjectKeys(data); len(keys) > 0 && !slices.Contains(keys, "pathParams") && !slices.Contains(keys, "requestBody") &&
-		moreValuesThan(data, f.limits.MaxRows) {
-		return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+	// An array of more values than the row limit is refused before it is
+	// decoded, which would take about ten times its size: an array of
+	// flat objects is a table of that many rows, and a request body that
+	// many operations, which no more fit the documented limit.
+	if moreValuesThan(data, f.limits.MaxRows) {
+		if keys := firstObjectKeys(data); len(keys) > 0 && !slices.Contains(keys, "pathParams") && !slices.Contains(keys, "requestBody") {
+			return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+		}
+		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(
+			"the request body holds more than %s elements; at most %s operations can be read from one file: split it into files of at most %s elements each (a bulk takes 10,000)",
+			thousands(f.limits.MaxRows), thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))}
 	}
 	if est := decodedSize(data); est > maxDecodedBytes {
 		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(

@@ -379,8 +379,8 @@ func TestRowLimit(t *testing.T) {
 }
 
 // TestJSONObjectLimit: an array of more flat objects than the row limit
-// is refused when it is opened, before it is decoded; a request body of
-// as many elements is not a table and is read.
+// is refused when it is opened, before it is decoded; so is a request
+// body of more elements, each with a message naming the limit.
 func TestJSONObjectLimit(t *testing.T) {
 	opt := ingest.Options{Limits: ingest.Limits{MaxRows: 3}}
 	obj := `{"name": "a, [b] {c}", "note": "\"],[", "list": [1, 2, {"x": [3]}]}`
@@ -399,8 +399,12 @@ func TestJSONObjectLimit(t *testing.T) {
 		_ = f
 	}
 	el := `{"pathParams": {}, "requestBody": {"a": 1}}`
-	if _, err := ingest.Open("body.json", []byte("["+strings.Repeat(el+",", 9)+el+"]"), opt); err != nil {
-		t.Errorf("request body: %v", err)
+	if _, err := ingest.Open("body.json", []byte("["+strings.Repeat(el+",", 2)+el+"]"), opt); err != nil {
+		t.Errorf("request body of 3 elements: %v", err)
+	}
+	_, err := ingest.Open("body.json", []byte("["+strings.Repeat(el+",", 9)+el+"]"), opt)
+	if err == nil || err.Error() != "body.json: the request body holds more than 3 elements; at most 3 operations can be read from one file: split it into files of at most 3 elements each (a bulk takes 10,000)" {
+		t.Errorf("request body of 10 elements: %v", err)
 	}
 }
 
