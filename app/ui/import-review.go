@@ -35,6 +35,7 @@ func (p *importPage) renderReview() app.UI {
 		p.renderToolbar(),
 		newReviewGrid().
 			Document(s.Document, s.Version).
+			FirstRows(s.FirstRows).
 			Columns(s.Columns).
 			ErrorsOnly(p.errorsOnly).
 			Focus(p.focus).

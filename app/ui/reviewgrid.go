@@ -32,7 +32,10 @@ type reviewGrid struct {
 	Iversion    int
 	Icolumns    []worker.GridColumn
 	IerrorsOnly bool
-	Ifocus      gridFocus
+	// IfirstRows is the first window of the document's rows, sent with
+	// its summary: drawn at once, without asking the worker.
+	IfirstRows *worker.Rows
+	Ifocus     gridFocus
 	// ImemoryNote is the worker's memory, recorded when the table first
 	// shows a document's rows (see markMemory).
 	ImemoryNote uint64
@@ -82,6 +85,12 @@ func (g *reviewGrid) Document(id, version int) *reviewGrid {
 // Columns sets the columns.
 func (g *reviewGrid) Columns(c []worker.GridColumn) *reviewGrid {
 	g.Icolumns = c
+	return g
+}
+
+// FirstRows sets the first window of rows the summary brought.
+func (g *reviewGrid) FirstRows(r *worker.Rows) *reviewGrid {
+	g.IfirstRows = r
 	return g
 }
 
@@ -145,7 +154,13 @@ func (g *reviewGrid) sync(ctx app.Context) {
 		g.rows, g.loaded, g.total, g.offset = nil, false, 0, 0
 		g.activePos, g.activeCol, g.editing = 0, 0, false
 		g.setScroll(0)
-		g.fetch(0, 2*fetchAhead, nil, true)
+		if r := g.IfirstRows; r != nil && r.Document == g.Idoc && r.Version == g.Iversion && r.Offset == 0 && !g.IerrorsOnly {
+			g.seq++ // an answer to an earlier request is stale
+			g.loading = false
+			g.take(*r, nil)
+		} else {
+			g.fetch(0, worker.FirstWindow, nil, true)
+		}
 	case g.Iversion != g.docVersion:
 		g.docVersion = g.Iversion
 		g.fetch(g.offset, max(len(g.rows), 2*fetchAhead), nil, true)
@@ -154,7 +169,7 @@ func (g *reviewGrid) sync(ctx app.Context) {
 		g.focusSeq = g.Ifocus.Seq
 		el := g.Ifocus.Element
 		g.activeCol = g.Ifocus.Column
-		g.fetch(0, 2*fetchAhead, &el, true)
+		g.fetch(0, worker.FirstWindow, &el, true)
 	}
 }
 
@@ -202,22 +217,28 @@ func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
 		if err != nil || json.Unmarshal(body, &r) != nil {
 			return
 		}
-		if !g.loaded {
-			memory := g.ImemoryNote
-			g.ctx.Defer(func(app.Context) { markMemory("table-shown", memory) })
-		}
-		g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
-		g.activePos = min(g.activePos, max(0, g.total-1))
-		if around != nil && r.Position >= 0 {
-			g.activePos = r.Position
-			g.reveal()
-		}
-		if g.again {
-			g.again = false
-			g.scrolled()
-		}
-		g.layout()
+		g.take(r, around)
 	}))
+}
+
+// take holds a window of rows the worker sent; around is the element a
+// request asked to show, if any.
+func (g *reviewGrid) take(r worker.Rows, around *int) {
+	if !g.loaded {
+		memory := g.ImemoryNote
+		g.ctx.Defer(func(app.Context) { markMemory("table-shown", memory) })
+	}
+	g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
+	g.activePos = min(g.activePos, max(0, g.total-1))
+	if around != nil && r.Position >= 0 {
+		g.activePos = r.Position
+		g.reveal()
+	}
+	if g.again {
+		g.again = false
+		g.scrolled()
+	}
+	g.layout()
 }
 
 // window recomputes the rows to render from the scroll position.
@@ -538,7 +559,7 @@ func (g *reviewGrid) next(ctx app.Context, back bool) {
 		if f.Column >= 0 {
 			g.activeCol = f.Column
 		}
-		g.fetch(0, 2*fetchAhead, &el, true)
+		g.fetch(0, worker.FirstWindow, &el, true)
 	})
 }
 

@@ -261,6 +261,10 @@ type Summary struct {
 	// Draft says whether the document and its edits are kept in the
 	// browser (see JobRestoreDraft).
 	Draft DraftState `json:"draft"`
+	// FirstRows is the table's first window, FirstWindow rows of every
+	// element: the page draws it with the summary, in one render, rather
+	// than ask for it with JobRows first.
+	FirstRows *Rows `json:"firstRows,omitempty"`
 }
 
 // MaxSources is how many source instruments a Summary lists.
@@ -305,6 +309,10 @@ type GridColumn struct {
 	Field    string `json:"field"`
 	Required bool   `json:"required,omitempty"`
 }
+
+// FirstWindow is how many rows the table asks for at a time, and the size
+// of Summary.FirstRows.
+const FirstWindow = 120
 
 // JobRows returns a window of the review table. Request: RowsWindow.
 // Result: Rows.

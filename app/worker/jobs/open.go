@@ -80,7 +80,7 @@ func (s *Server) finish(c *Call, d *LoadedFile, auto, build bool) (worker.Prepar
 		}
 	}
 	if d.review != nil {
-		sum := s.summary(d)
+		sum := s.firstSummary(d)
 		p.Summary = &sum
 	}
 	return p, nil

@@ -39,7 +39,16 @@ func (s *Server) build(c *Call) (any, error) {
 		}
 		s.recordDraft(c.Context(), d, draft.Op{Build: true}, false)
 	}
-	return s.summary(d), nil
+	return s.firstSummary(d), nil
+}
+
+// firstSummary is the summary of a document the page has not shown yet,
+// with the table's first window, so that the page draws both at once.
+func (s *Server) firstSummary(d *LoadedFile) worker.Summary {
+	out := s.summary(d)
+	first := rowsWindow(d, worker.RowsWindow{Document: d.ID, Limit: worker.FirstWindow})
+	out.FirstRows = &first
+	return out
 }
 
 // summary returns the counts, totals, columns and first problems of a
@@ -105,6 +114,11 @@ func (s *Server) rows(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rowsWindow(d, req), nil
+}
+
+// rowsWindow is the window of a built document's table that req asks for.
+func rowsWindow(d *LoadedFile, req worker.RowsWindow) worker.Rows {
 	rd := d.review
 	out := worker.Rows{Document: d.ID, Version: rd.Version(), Total: rd.ViewLen(req.ErrorsOnly), Position: -1}
 	limit := min(max(req.Limit, 0), maxWindow)
@@ -120,7 +134,7 @@ func (s *Server) rows(c *Call) (any, error) {
 	for _, r := range rd.Rows(offset, limit, req.ErrorsOnly) {
 		out.Rows = append(out.Rows, wireRow(r))
 	}
-	return out, nil
+	return out
 }
 
 func wireRow(r review.Row) worker.GridRow {

@@ -3,6 +3,7 @@ package jobs_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +167,14 @@ func TestOpenValidatesARequestBodyWithProgress(t *testing.T) {
 	if len(got.Problems) != 2 || got.Problems[0].Element != 3 || got.Problems[1].Element != 500 ||
 		got.Problems[0].Field != "destinationAmount.currency" || got.Problems[0].Severity != "error" || got.Problems[0].Message == "" {
 		t.Errorf("problems = %+v, want the currency of elements 3 and 500", got.Problems)
+	}
+	// The table's first window comes with the summary, as JobRows would
+	// send it.
+	var rows worker.Rows
+	h.result(h.send(worker.JobRows, worker.RowsWindow{Document: got.Document, Limit: worker.FirstWindow}, nil), &rows)
+	if first := got.FirstRows; first == nil || first.Total != 1000 || first.Offset != 0 || len(first.Rows) != worker.FirstWindow ||
+		first.Version != got.Version || !reflect.DeepEqual(*first, rows) {
+		t.Errorf("the first window %+v is not what JobRows sends", first)
 	}
 	if len(progress) == 0 {
 		t.Fatal("no progress message")
