@@ -74,13 +74,12 @@ func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
 }
 
-// servePage serves a page go-app renders for its path, gzipped when the
-// browser takes it: a few kilobytes of HTML, compressed as it is made.
+// servePage serves a page go-app renders for its path: its manifest link
+// asks the browser to send credentials (a manifest is fetched without
+// them otherwise, and a server behind a sign-in refuses it), and it is
+// gzipped when the browser takes it: a few kilobytes of HTML, compressed
+// as it is made.
 func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
-	if !accepts(r.Header.Get("Accept-Encoding"), "gzip") {
-		p.goapp.ServeHTTP(w, r)
-		return
-	}
 	rec := httptest.NewRecorder()
 	p.goapp.ServeHTTP(rec, r)
 	h := w.Header()
@@ -88,7 +87,11 @@ func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 		h[k] = v
 	}
 	body := rec.Body.Bytes()
-	if rec.Code == http.StatusOK && len(body) > 0 && h.Get("Content-Encoding") == "" {
+	if strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+		body = bytes.Replace(body, []byte(`<link rel="manifest" href=`), []byte(`<link rel="manifest" crossorigin="use-credentials" href=`), 1)
+		h.Del("Content-Length")
+	}
+	if accepts(r.Header.Get("Accept-Encoding"), "gzip") && rec.Code == http.StatusOK && len(body) > 0 && h.Get("Content-Encoding") == "" {
 		var b bytes.Buffer
 		zw := gzip.NewWriter(&b)
 		if _, err := zw.Write(body); err == nil && zw.Close() == nil {
