@@ -9,6 +9,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
+	"github.com/bulkdesk/bulkdesk/schema/contract/load"
 )
 
 // TestTheBuiltInSchemasAreDerived derives the reference contract's facts
@@ -19,11 +20,7 @@ func TestTheBuiltInSchemasAreDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var targets []contract.Target
-	for _, tg := range schema.Targets() {
-		targets = append(targets, contract.Target(tg))
-	}
-	c, err := contract.Derive("contract/testdata/multi-bulks.yml", data, targets, contract.Options{})
+	c, err := load.Derive("contract/testdata/multi-bulks.yml", data, contract.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
+	"github.com/bulkdesk/bulkdesk/schema/contract/load"
 )
 
 // maxContractSize bounds a contract file: the API's own is under 1 MB.
@@ -49,7 +50,7 @@ func (c *contractFlags) validator(command string, stderr io.Writer) (*schema.Val
 				fmt.Fprintf(stderr, "bulkdesk %s: %s: %s: %s\n", command, c.file, n.Place, n.Text)
 			}
 		}
-		src = sourceOf(ct)
+		src = load.Source(ct)
 	}
 	return schema.NewValidatorFor(src, schema.Options{Strict: c.strict})
 }
@@ -68,20 +69,7 @@ func readContract(path string, keepDescriptions bool) (*contract.Contract, error
 	if len(data) > maxContractSize {
 		return nil, fmt.Errorf("%s: larger than %d MiB: not an API contract", path, maxContractSize>>20)
 	}
-	var targets []contract.Target
-	for _, t := range schema.Targets() {
-		targets = append(targets, contract.Target(t))
-	}
-	return contract.Derive(path, data, targets, contract.Options{KeepDescriptions: keepDescriptions})
-}
-
-// sourceOf is what a Validator checks against, from a derived contract.
-func sourceOf(c *contract.Contract) *schema.Source {
-	src := &schema.Source{Name: c.Source, Version: c.Version, Schemas: make(map[string][]byte)}
-	for _, s := range c.Schemas {
-		src.Schemas[s.Kind] = s.JSON
-	}
-	return src
+	return load.Derive(path, data, contract.Options{KeepDescriptions: keepDescriptions})
 }
 
 // runContract implements "bulkdesk contract": derive the element schemas
@@ -156,7 +144,7 @@ func contractDiff(args []string, stdout, stderr io.Writer, usage func()) int {
 	ct, err := readContract(args[0], true)
 	var newer *schema.Validator
 	if err == nil {
-		newer, err = schema.NewValidatorFor(sourceOf(ct), schema.Options{})
+		newer, err = schema.NewValidatorFor(load.Source(ct), schema.Options{})
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bulkdesk contract diff:", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/schema/contract/load"
 )
 
 // runSandbox implements "bulkdesk sandbox": serve the sandbox API until
@@ -62,7 +63,7 @@ func runSandbox(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "bulkdesk sandbox:", err)
 			return exitUsage
 		}
-		cfg.Contract = sourceOf(ct)
+		cfg.Contract = load.Source(ct)
 	}
 	if !*quiet {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))

@@ -1,15 +1,6 @@
 package contract_test
 
-import (
-	"github.com/bulkdesk/bulkdesk/schema"
-	"github.com/bulkdesk/bulkdesk/schema/contract"
-)
+import "github.com/bulkdesk/bulkdesk/schema/contract/load"
 
 // bulkTargets are the real bulk kinds and their submission operations.
-var bulkTargets = func() []contract.Target {
-	var out []contract.Target
-	for _, t := range schema.Targets() {
-		out = append(out, contract.Target(t))
-	}
-	return out
-}()
+var bulkTargets = load.Targets()

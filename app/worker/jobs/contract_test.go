@@ -12,6 +12,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
+	"github.com/bulkdesk/bulkdesk/schema/contract/load"
 )
 
 // newerContract reads the test contract with one change a newer API might
@@ -29,11 +30,7 @@ func newerContract(t *testing.T) *worker.ContractSource {
 // deriveSource reads an OpenAPI file as the page's contract reader does.
 func deriveSource(t *testing.T, name, text string) *worker.ContractSource {
 	t.Helper()
-	var targets []contract.Target
-	for _, tg := range schema.Targets() {
-		targets = append(targets, contract.Target(tg))
-	}
-	c, err := contract.Derive(name, []byte(text), targets, contract.Options{KeepDescriptions: true})
+	c, err := load.Derive(name, []byte(text), contract.Options{KeepDescriptions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
