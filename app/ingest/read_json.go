@@ -27,7 +27,8 @@ func (f *File) openJSON(data []byte) (*File, error) {
 	// decoded, which would take about ten times its size: an array of
 	// flat objects is a table of that many rows, and a request body that
 	// many operations, which no more fit the documented limit.
-	if moreValuesThan(data, f.limits.MaxRows) {
+	shape := scanJSON(data)
+	if shape.topCommas >= f.limits.MaxRows { // n commas separate n+1 values
 		if keys := firstObjectKeys(data); len(keys) > 0 && !slices.Contains(keys, "pathParams") && !slices.Contains(keys, "requestBody") {
 			return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
 		}
@@ -35,7 +36,7 @@ func (f *File) openJSON(data []byte) (*File, error) {
 			"the request body holds more than %s elements; at most %s operations can be read from one file: split it into files of at most %s elements each (a bulk takes 10,000)",
 			thousands(f.limits.MaxRows), thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))}
 	}
-	if est := decodedSize(data); est > maxDecodedBytes {
+	if est := shape.decodedSize(); est > maxDecodedBytes {
 		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(
 			"the file holds too many values to be read: decoded, they would take about %s of memory, and at most %s can be read (a request body of 100 MB of transfers takes about 700 MB): split it into smaller files",
 			sizeText(est), sizeText(maxDecodedBytes))}
@@ -194,12 +195,22 @@ const MemoryLimit = 768 << 20
 // problems still, is refused before it is decoded.
 const maxDecodedBytes = 768 << 20
 
-// decodedSize estimates, without decoding, what schema.DecodeJSON's tree
-// of data takes: a Go map per object (about 340 bytes for up to eight
-// keys), a slice per array, and a boxed value per scalar, which the
-// commas count.
-func decodedSize(data []byte) int64 {
-	var objects, arrays, commas int64
+// jsonShape is what one pass over a JSON file's bytes, without decoding
+// them, tells of the values it holds.
+type jsonShape struct {
+	objects, arrays, commas int64
+	// topCommas counts the commas between the values of a top-level
+	// array; 0 for any other document. Malformed JSON gives some count,
+	// and DecodeJSON the error.
+	topCommas int
+}
+
+// scanJSON reads data once, outside its strings.
+func scanJSON(data []byte) jsonShape {
+	var sh jsonShape
+	rest := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\n\r")
+	top := len(rest) > 0 && rest[0] == '['
+	depth := 0
 	inString, escaped := false, false
 	for _, c := range data {
 		if inString {
@@ -217,66 +228,31 @@ func decodedSize(data []byte) int64 {
 		case '"':
 			inString = true
 		case '{':
-			objects++
+			sh.objects++
+			depth++
 		case '[':
-			arrays++
-		case ',':
-			commas++
-		}
-	}
-	return 340*objects + 48*arrays + 32*(commas+1)
-}
-
-// moreValuesThan reports whether data is a JSON array of more than n
-// values, counting them without decoding them. Malformed JSON gives some
-// answer, and DecodeJSON the error.
-func moreValuesThan(data []byte, n int) bool {
-	i := 0
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		i = 3
-	}
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	if i >= len(data) || data[i] != '[' {
-		return false
-	}
-	depth, commas := 0, 0
-	inString, escaped := false, false
-	for ; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
+			sh.arrays++
 			depth++
 		case ']', '}':
 			depth--
 			if depth == 0 {
-				return false
+				top = false // what follows the array is not in it
 			}
 		case ',':
-			// n commas at the top level separate n+1 values.
-			if depth == 1 {
-				commas++
-				if commas >= n {
-					return true
-				}
+			sh.commas++
+			if top && depth == 1 {
+				sh.topCommas++
 			}
 		}
 	}
-	return false
+	return sh
+}
+
+// decodedSize estimates what schema.DecodeJSON's tree of the data takes:
+// a Go map per object (about 340 bytes for up to eight keys), a slice per
+// array, and a boxed value per scalar, which the commas count.
+func (sh jsonShape) decodedSize() int64 {
+	return 340*sh.objects + 48*sh.arrays + 32*(sh.commas+1)
 }
 
 // firstObjectKeys returns the keys of the first object of a JSON array in
