@@ -371,17 +371,7 @@ func BenchmarkSys100kTransfersCSV(b *testing.B) {
 func benchSys(b *testing.B, name string, data []byte) {
 	k, _ := schema.Lookup("transfers")
 	v := schema.Default()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	before := ms.Sys
-	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	sample := func(int, int) {
-		metrics.Read(samples)
-		peak = max(peak, samples[0].Value.Uint64())
-	}
-	for b.Loop() {
+	measureMemory(b, len(data), func(sample func(int, int)) {
 		f, err := ingest.Open(name, data, ingest.Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -393,10 +383,30 @@ func benchSys(b *testing.B, name string, data []byte) {
 		if res := ingest.NewImport(tab, k, v).Build(sample); res.Report.Elements != 100000 {
 			b.Fatal(res.Report.Elements)
 		}
+	})
+}
+
+// measureMemory runs read in a benchmark loop and reports the memory the
+// program took of the system before and after, and the heap in use at
+// its highest, sampled whenever read calls sample (its progress reports)
+// and once at the end.
+func measureMemory(b *testing.B, fileSize int, read func(sample func(int, int))) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.Sys
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	sample := func(int, int) {
+		metrics.Read(samples)
+		peak = max(peak, samples[0].Value.Uint64())
+	}
+	for b.Loop() {
+		read(sample)
 		sample(0, 0)
 	}
 	runtime.ReadMemStats(&ms)
-	b.ReportMetric(float64(len(data))/(1<<20), "file-MB")
+	b.ReportMetric(float64(fileSize)/(1<<20), "file-MB")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(before)/(1<<20), "sys-before-MB")
 	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
@@ -424,17 +434,7 @@ func benchSysRequest(b *testing.B, data []byte) {
 	k, _ := schema.Lookup("transfers")
 	v := schema.Default()
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingest.MemoryLimit))
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	before := ms.Sys
-	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	sample := func(int, int) {
-		metrics.Read(samples)
-		peak = max(peak, samples[0].Value.Uint64())
-	}
-	for b.Loop() {
+	measureMemory(b, len(data), func(sample func(int, int)) {
 		f, err := ingest.Open("req.json", data, ingest.Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -447,11 +447,5 @@ func benchSysRequest(b *testing.B, data []byte) {
 		if err != nil || r.Elements != 100000 {
 			b.Fatal(err, r.Elements)
 		}
-		sample(0, 0)
-	}
-	runtime.ReadMemStats(&ms)
-	b.ReportMetric(float64(len(data))/(1<<20), "file-MB")
-	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-	b.ReportMetric(float64(before)/(1<<20), "sys-before-MB")
-	b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
+	})
 }
