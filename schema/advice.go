@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -50,6 +49,7 @@ func (v *Validator) compileAdvice(k *Kind) ([]advice, error) {
 				return nil, fmt.Errorf("overlay entry %s: %w", e.ID, err)
 			}
 			a.rule = newCompiledKind(sch)
+			a.rule.advisory = true
 		default:
 			return nil, fmt.Errorf("overlay entry %s advises nothing", e.ID)
 		}
@@ -67,10 +67,7 @@ func (v *Validator) advise(k *Kind, ck *compiledKind, i int, element map[string]
 			out = a.check(v, k, a.entry.ID, i, element, out)
 		} else if a.rule.check.check(element) != valid {
 			if err := a.rule.schema.Validate(element); err != nil {
-				for _, p := range a.rule.explain(i, element, err) {
-					p.Message = documented(p.Message)
-					out = append(out, p)
-				}
+				out = append(out, a.rule.explain(i, element, err)...)
 			}
 		}
 		for j := from; j < len(out); j++ {
@@ -82,18 +79,4 @@ func (v *Validator) advise(k *Kind, ck *compiledKind, i int, element map[string]
 		}
 	}
 	return out
-}
-
-// documented turns "description is required (a SEPA payment needs …)",
-// the explanation of a rule whose reason closes the sentence, into what
-// it is: a rule of the API's documentation, which its schema does not
-// enforce.
-func documented(msg string) string {
-	// "X is required" would contradict what follows.
-	msg = strings.Replace(msg, " is required (", " is missing (", 1)
-	i := strings.LastIndex(msg, " (")
-	if i < 0 || !strings.HasSuffix(msg, ")") {
-		return msg + ": the API accepts this, but its documentation does not"
-	}
-	return msg[:i] + ": the API accepts this, but its documentation says " + msg[i+2:len(msg)-1]
 }

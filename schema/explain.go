@@ -39,6 +39,9 @@ func (ck *compiledKind) explain(i int, element any, err error) []Problem {
 			}
 		}
 		for _, p := range ck.leafProblems(i, element, e) {
+			if ck.advisory {
+				p.Message += ": the API accepts this, but its documentation says " + ck.thenDescription(e.SchemaURL, "otherwise")
+			}
 			key := p.Pointer + "\x00" + p.Message
 			if !seen[key] {
 				seen[key] = true
@@ -65,7 +68,12 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 		for _, m := range k.Missing {
 			path := append(append([]string{}, loc...), m)
 			p := Problem{Element: i, Pointer: pointerOf(path), Field: FieldName(path), Code: "required", Severity: Error, Expected: "a value"}
-			p.Message = fmt.Sprintf("%s is required%s%s", subjectOf(path), requiredHint(path), ck.reason(e.SchemaURL))
+			// Advice cannot say "required" of what the API accepts.
+			verb := "is required"
+			if ck.advisory {
+				verb = "is missing"
+			}
+			p.Message = fmt.Sprintf("%s %s%s%s", subjectOf(path), verb, requiredHint(path), ck.reason(e.SchemaURL))
 			out = append(out, p)
 		}
 		return out
@@ -153,14 +161,23 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 // reason returns why a conditional rule applies: the description of the
 // "then" schema that holds the failed keyword, if there is one.
 func (ck *compiledKind) reason(url string) string {
+	if d := ck.thenDescription(url, ""); d != "" && !ck.advisory {
+		return " (" + d + ")"
+	}
+	return "" // advice says it after the whole sentence (see explain)
+}
+
+// thenDescription is the description of the innermost "then" schema that
+// holds the keyword at url, or otherwise.
+func (ck *compiledKind) thenDescription(url, otherwise string) string {
 	for loc := url; ; {
 		i := strings.LastIndex(loc, "/then")
 		if i < 0 {
-			return ""
+			return otherwise
 		}
 		loc = loc[:i+len("/then")]
 		if n := ck.nodes[loc]; n != nil && n.Description != "" {
-			return " (" + n.Description + ")"
+			return n.Description
 		}
 		loc = loc[:i]
 	}

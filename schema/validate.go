@@ -57,6 +57,9 @@ type compiledKind struct {
 	// skipped lists the overlay entries that found nothing to change in
 	// this contract, with why.
 	skipped []string
+	// advisory marks the schema of an advise entry: what it refuses, the
+	// API accepts, and its explanations say so.
+	advisory bool
 }
 
 // NewValidator returns a Validator of the built-in contract.
