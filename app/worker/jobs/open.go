@@ -330,7 +330,7 @@ func (s *Server) read(c *Call, d *LoadedFile) error {
 	var syntax *schema.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		d.review = notJSON(d, syntax)
+		d.review = notJSON(d, syntax, s.validator)
 		return nil
 	case err != nil:
 		return worker.Errorf(CodeUnreadable, "%v", err)
@@ -340,7 +340,7 @@ func (s *Server) read(c *Call, d *LoadedFile) error {
 }
 
 // notJSON is the document of a JSON file that does not parse.
-func notJSON(d *LoadedFile, syntax *schema.SyntaxError) *review.Document {
+func notJSON(d *LoadedFile, syntax *schema.SyntaxError, v *schema.Validator) *review.Document {
 	k := d.Kind
 	if k == nil {
 		k = schema.Kinds()[0]
@@ -352,7 +352,7 @@ func notJSON(d *LoadedFile, syntax *schema.SyntaxError) *review.Document {
 		Message:  fmt.Sprintf("%s is not a JSON request body: %v", displayName(d.FileName), syntax),
 		Severity: schema.Error,
 	})
-	return review.FromRequest(k, d.BackOffice, d.FileName, nil, r, schema.Default())
+	return review.FromRequest(k, d.BackOffice, d.FileName, nil, r, v)
 }
 
 // readTable reads a sheet of a table file, and prepares its import when
