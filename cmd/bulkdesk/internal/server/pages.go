@@ -92,10 +92,9 @@ func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 		h.Del("Content-Length")
 	}
 	if accepts(r.Header.Get("Accept-Encoding"), "gzip") && rec.Code == http.StatusOK && len(body) > 0 && h.Get("Content-Encoding") == "" {
-		var b bytes.Buffer
-		zw := gzip.NewWriter(&b)
-		if _, err := zw.Write(body); err == nil && zw.Close() == nil {
-			body = b.Bytes()
+		// Fast compression: the page is made for this request.
+		if gz, err := gzipBytes(body, gzip.DefaultCompression); err == nil {
+			body = gz
 			h.Set("Content-Encoding", "gzip")
 			h.Add("Vary", "Accept-Encoding")
 			h.Del("Content-Length")
@@ -113,32 +112,24 @@ func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 func (p *pages) prepareScripts() error {
 	p.scripts = make(map[string]*script, len(goappScripts))
 	for _, path := range goappScripts {
-		rec := httptest.NewRecorder()
-		p.goapp.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-		if rec.Code != http.StatusOK {
-			return fmt.Errorf("go-app's %s answered %d: check the go-app version", path, rec.Code)
-		}
-		sc := &script{body: rec.Body.Bytes(), contentType: rec.Header().Get("Content-Type"), etag: rec.Header().Get("ETag")}
-		if path == "/app.js" {
-			sc.body = p.appJS
-			sc.etag = `"` + p.version + `-app"`
+		sc := &script{body: p.appJS, contentType: "text/javascript; charset=utf-8", etag: `"` + p.version + `-app"`}
+		if path != "/app.js" { // app.js is rendered and changed already
+			rec := httptest.NewRecorder()
+			p.goapp.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+			if rec.Code != http.StatusOK {
+				return fmt.Errorf("go-app's %s answered %d: check the go-app version", path, rec.Code)
+			}
+			sc = &script{body: rec.Body.Bytes(), contentType: rec.Header().Get("Content-Type"), etag: rec.Header().Get("ETag")}
 		}
 		if sc.etag == "" {
 			sum := sha256.Sum256(sc.body)
 			sc.etag = `"` + p.version + "-" + hex.EncodeToString(sum[:6]) + `"`
 		}
-		var b bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		gz, err := gzipBytes(sc.body, gzip.BestCompression)
 		if err != nil {
-			return err
-		}
-		if _, err := zw.Write(sc.body); err != nil {
 			return fmt.Errorf("compressing %s: %w", path, err)
 		}
-		if err := zw.Close(); err != nil {
-			return fmt.Errorf("compressing %s: %w", path, err)
-		}
-		sc.gz = b.Bytes()
+		sc.gz = gz
 		p.scripts[path] = sc
 	}
 	return nil
@@ -333,4 +324,20 @@ func earlyWorker(scriptURL, wasmURL string) string {
   }
 })();
 `
+}
+
+// gzipBytes compresses data at level.
+func gzipBytes(data []byte, level int) ([]byte, error) {
+	var b bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&b, level)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
