@@ -117,3 +117,29 @@ func appendString(buf []byte, s string) []byte {
 	buf = append(buf, s[start:]...)
 	return append(buf, '"')
 }
+
+// CanonicalArray writes elements (those listed in only, in that order, or
+// all when only is nil) as a JSON array of their canonical forms: a
+// request body exactly as the console sends it.
+func CanonicalArray(elements []any, only []int) ([]byte, error) {
+	n := len(elements)
+	if only != nil {
+		n = len(only)
+	}
+	buf := make([]byte, 0, 256*n+2)
+	buf = append(buf, '[')
+	for k := range n {
+		i := k
+		if only != nil {
+			i = only[k]
+		}
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		var err error
+		if buf, err = AppendCanonical(buf, elements[i]); err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+	}
+	return append(buf, ']'), nil
+}

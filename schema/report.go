@@ -104,6 +104,19 @@ func (r *Report) InvalidElements() []int {
 	return out
 }
 
+// ValidElements returns the indexes of the elements without errors, in
+// order: what "submit the valid elements, keep the invalid aside" sends.
+func (r *Report) ValidElements() []int {
+	invalid := r.InvalidElements()
+	out := make([]int, 0, r.Elements-len(invalid))
+	for i := range r.Elements {
+		if _, bad := slices.BinarySearch(invalid, i); !bad {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // RequestErrors reports whether the request as a whole is refused (empty,
 // too long, not an array), whatever its elements hold.
 func (r *Report) RequestErrors() bool {

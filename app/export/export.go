@@ -1,12 +1,13 @@
 // Package export writes the files an operator takes away from a document
 // under review (app/review): the request body exactly as it would be sent,
-// the error workbook or CSV that marks every problem at its cell, and the
-// manifest of counts and control totals for the colleague who approves
-// the bulk. The worker's export job calls it; app/review itself writes no
-// files, so that it links neither the submission planner nor excelize.
+// the error CSV that marks every problem at its row, and the manifest of
+// counts and control totals for the colleague who approves the bulk. The
+// worker's export job calls it. It links neither the submission planner
+// nor excelize, so that the first worker stays small: the error workbook
+// is written by app/workbook in the second.
 //
 //	body, err := export.RequestBody(d)
-//	wb, err := export.ErrorWorkbook(d)
+//	csv, err := export.ErrorCSV(d)
 //	m, err := export.Manifest(d, time.Now())
 package export
 
@@ -19,9 +20,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
-	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // RequestBody returns the request body exactly as the console would send
@@ -30,40 +31,49 @@ import (
 // schema.MaxElements elements is sent as several bulks; this is all of
 // them in one array.
 func RequestBody(d *review.Document) ([]byte, error) {
-	elements := d.Elements()
-	if len(elements) == 0 {
-		return []byte("[]"), nil
-	}
-	plan, err := submission.NewPlan(d.Kind, elements, submission.PlanOptions{BackOffice: d.BackOffice})
-	if err != nil {
-		return nil, err
-	}
-	if len(plan.Chunks) == 1 {
-		return plan.Chunks[0].Body, nil
-	}
+	return schema.CanonicalArray(d.Elements(), nil)
+}
+
+// ErrorCSV writes the operator's rows back as CSV with an Errors column,
+// every cell made inert for spreadsheets (see ingest.Inert). It reads back
+// through app/ingest unchanged: the apostrophes are removed on import. A
+// request body's elements are written one per row, a column per field,
+// which imports again with no mapping. (The error workbook, the same as
+// an xlsx file, is written by app/workbook.)
+func ErrorCSV(d *review.Document) ([]byte, error) { return TableCSV(d.ErrorTable()) }
+
+// TableCSV is ErrorCSV for a table, its header row and its report.
+func TableCSV(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
+	byRow := ingest.ProblemsByRow(t, r)
+	width := t.Width()
 	var buf bytes.Buffer
-	buf.WriteByte('[')
-	for k, c := range plan.Chunks {
-		if k > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(c.Body[1 : len(c.Body)-1])
+	buf.WriteString("\ufeff")
+	w := csv.NewWriter(&buf)
+	next := 1
+	if t.Keyed {
+		next = 0
 	}
-	buf.WriteByte(']')
-	return buf.Bytes(), nil
-}
-
-// ErrorWorkbook returns the operator's rows as an xlsx workbook with every
-// cell that has a problem highlighted and commented (see app/workbook).
-// A request body's elements are written one per row, a column per field,
-// which imports again with no mapping.
-func ErrorWorkbook(d *review.Document) ([]byte, error) {
-	return workbook.ErrorWorkbook(d.ErrorTable())
-}
-
-// ErrorCSV is ErrorWorkbook as CSV, with an Errors column.
-func ErrorCSV(d *review.Document) ([]byte, error) {
-	return workbook.ErrorCSV(d.ErrorTable())
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		// Keep the row numbers: blank lines stand for the rows a sheet had.
+		for ; next < row.Number; next++ {
+			w.Write(nil)
+		}
+		next = row.Number + 1
+		rec := make([]string, width+1)
+		for c, cell := range row.Cells {
+			rec[c] = ingest.Inert(cell.Value, cell.Kind == ingest.Number)
+		}
+		switch rp := byRow[row.Number]; {
+		case row.Number == header:
+			rec[width] = ingest.ErrorsColumn
+		case rp != nil && row.Number > 0:
+			rec[width] = ingest.Inert(rp.ErrorsText(), false)
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
 }
 
 // Manifest returns the summary as CSV, for the operator's records and the
@@ -87,7 +97,7 @@ func Manifest(d *review.Document, now time.Time) ([]byte, error) {
 		if count >= 0 {
 			n = strconv.Itoa(count)
 		}
-		w.Write([]string{section, inert(name), currency, n, minor, amount})
+		w.Write([]string{section, ingest.Inert(name, false), currency, n, minor, amount})
 	}
 	w.Write([]string{"section", "name", "currency", "count", "amount_minor", "amount"})
 	rec("file", d.FileName, "", s.Elements, "", "")
@@ -117,12 +127,4 @@ func Manifest(d *review.Document, now time.Time) ([]byte, error) {
 		return nil, fmt.Errorf("writing the manifest: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// inert keeps a spreadsheet from running a text as a formula.
-func inert(s string) string {
-	if s != "" && bytes.ContainsRune([]byte("=+-@\t\r"), rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
+	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -296,7 +297,7 @@ func TestRequestBodyIsTheCanonicalJSONOfTheElements(t *testing.T) {
 // importErrorWorkbook reads a document's error workbook back as transfers.
 func importErrorWorkbook(t *testing.T, d *review.Document) *ingest.Import {
 	t.Helper()
-	wb, err := export.ErrorWorkbook(d)
+	wb, err := workbook.ErrorWorkbook(d.ErrorTable())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -24,7 +23,7 @@ type PlanOptions struct {
 	// ChunkSize is the most elements per chunk; 0 means MaxChunk.
 	ChunkSize int
 	// Only lists the indexes of the elements to submit, in order (for
-	// example the valid ones, see ValidIndexes); nil means all.
+	// example the valid ones, see schema.Report.ValidElements); nil means all.
 	Only []int
 	// Salt, when set, changes every ref: a deliberate new submission of
 	// content that was submitted before. Make one with NewSalt.
@@ -198,17 +197,4 @@ func NewSalt() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// ValidIndexes returns the indexes of the elements without errors: what
-// "submit the valid elements, keep the invalid aside" submits.
-func ValidIndexes(r *schema.Report) []int {
-	invalid := r.InvalidElements()
-	out := make([]int, 0, r.Elements-len(invalid))
-	for i := range r.Elements {
-		if _, bad := slices.BinarySearch(invalid, i); !bad {
-			out = append(out, i)
-		}
-	}
-	return out
 }

@@ -132,7 +132,7 @@ func TestPlanOfTheValidElementsKeepsTheirIndexes(t *testing.T) {
 	elements[2] = map[string]any{"requestBody": map[string]any{}}
 	elements[5] = "not an element"
 	report := schema.Default().ValidateRequest(transfers, elements)
-	only := submission.ValidIndexes(report)
+	only := report.ValidElements()
 	if !slices.Equal(only, []int{0, 1, 3, 4, 6, 7}) {
 		t.Fatalf("valid indexes %v", only)
 	}

@@ -1,8 +1,6 @@
 package workbook
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strings"
 
@@ -14,35 +12,6 @@ import (
 
 // problemsSheet lists every problem of an error workbook, with its place.
 const problemsSheet = "Problems"
-
-// rowProblems gathers the problems of one row: by column for the cells,
-// and all of them for the Errors column.
-type rowProblems struct {
-	byColumn map[int][]schema.Problem
-	all      []schema.Problem
-}
-
-// problemsByRow sorts a report's problems by the row and column they are
-// at. Problems of the whole file go to row 0.
-func problemsByRow(t *ingest.Table, r *schema.Report) map[int]*rowProblems {
-	cols := make(map[string]int)
-	for c := range t.Width() + 1 {
-		cols[t.ColumnName(c)] = c
-	}
-	out := make(map[int]*rowProblems)
-	for _, p := range r.Problems {
-		rp := out[p.Row]
-		if rp == nil {
-			rp = &rowProblems{byColumn: make(map[int][]schema.Problem)}
-			out[p.Row] = rp
-		}
-		rp.all = append(rp.all, p)
-		if c, ok := cols[p.Column]; ok && p.Column != "" {
-			rp.byColumn[c] = append(rp.byColumn[c], p)
-		}
-	}
-	return out
-}
 
 // ErrorWorkbook writes the operator's own rows back as an xlsx workbook:
 // the same sheet name and cells, every cell with a problem filled (red for
@@ -67,7 +36,7 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	byRow := problemsByRow(t, r)
+	byRow := ingest.ProblemsByRow(t, r)
 	width := t.Width()
 	errCol, _ := excelize.ColumnNumberToName(width + 1)
 	for i := range t.Rows {
@@ -112,8 +81,8 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report) ([]byte, error
 
 // markRow colours and comments the cells of one row and fills its Errors
 // cell.
-func markRow(f *excelize.File, sheet string, n int, errCol string, rp *rowProblems, st *errorStyles) error {
-	for c, ps := range rp.byColumn {
+func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.RowProblems, st *errorStyles) error {
+	for c, ps := range rp.ByColumn {
 		name := fmt.Sprintf("%s%d", xlsx.ColumnName(c), n)
 		style := st.warning
 		var lines []string
@@ -130,22 +99,11 @@ func markRow(f *excelize.File, sheet string, n int, errCol string, rp *rowProble
 			return err
 		}
 	}
-	var lines []string
-	for _, p := range rp.all {
-		lines = append(lines, placeOf(p)+string(p.Severity)+": "+p.Message)
-	}
 	cell := fmt.Sprintf("%s%d", errCol, n)
-	if err := f.SetCellStr(sheet, cell, strings.Join(lines, "\n")); err != nil {
+	if err := f.SetCellStr(sheet, cell, rp.ErrorsText()); err != nil {
 		return err
 	}
 	return f.SetCellStyle(sheet, cell, cell, st.errorsText)
-}
-
-func placeOf(p schema.Problem) string {
-	if p.Column != "" && p.Row > 0 {
-		return p.Column + ": "
-	}
-	return ""
 }
 
 // writeCell writes a cell with the type it had: numbers as the file
@@ -194,59 +152,4 @@ func writeProblemsSheet(f *excelize.File, r *schema.Report) error {
 		}
 	}
 	return nil
-}
-
-// ErrorCSV writes the operator's rows back as CSV with an Errors column,
-// every cell made inert for spreadsheets (see neutralize). It reads back
-// through app/ingest unchanged: the apostrophes are removed on import.
-func ErrorCSV(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
-	byRow := problemsByRow(t, r)
-	width := t.Width()
-	var buf bytes.Buffer
-	buf.WriteString("\ufeff")
-	w := csv.NewWriter(&buf)
-	next := 1
-	if t.Keyed {
-		next = 0
-	}
-	for i := range t.Rows {
-		row := &t.Rows[i]
-		// Keep the row numbers: blank lines stand for the rows a sheet had.
-		for ; next < row.Number; next++ {
-			w.Write(nil)
-		}
-		next = row.Number + 1
-		rec := make([]string, width+1)
-		for c, cell := range row.Cells {
-			rec[c] = neutralize(cell.Value, cell.Kind == ingest.Number)
-		}
-		switch rp := byRow[row.Number]; {
-		case row.Number == header:
-			rec[width] = ingest.ErrorsColumn
-		case rp != nil && row.Number > 0:
-			var lines []string
-			for _, p := range rp.all {
-				lines = append(lines, placeOf(p)+string(p.Severity)+": "+p.Message)
-			}
-			rec[width] = neutralize(strings.Join(lines, "\n"), false)
-		}
-		w.Write(rec)
-	}
-	w.Flush()
-	return buf.Bytes(), w.Error()
-}
-
-// neutralize makes a value inert for spreadsheets: a text starting with
-// =, +, -, @, a tab or a carriage return would be run as a formula when
-// the CSV is opened, so it gets a leading apostrophe, which spreadsheets
-// show as text and app/ingest removes on import. Numbers stay as they are.
-func neutralize(v string, number bool) string {
-	if v == "" || number {
-		return v
-	}
-	switch v[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + v
-	}
-	return v
 }

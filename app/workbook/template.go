@@ -255,7 +255,7 @@ func TemplateCSV(k *schema.Kind, fields []schema.Field) ([]byte, error) {
 	header := make([]string, len(cols))
 	example := make([]string, len(cols))
 	for i, c := range cols {
-		header[i], example[i] = c.Header, neutralize(c.Example, false)
+		header[i], example[i] = c.Header, ingest.Inert(c.Example, false)
 	}
 	var buf bytes.Buffer
 	buf.WriteString("\ufeff") // spreadsheets then open the file as UTF-8

@@ -247,26 +247,3 @@ func TestErrorWorkbookRoundTrip(t *testing.T) {
 		t.Errorf("re-import: unmapped %v, problems %v", im2.Mapping().Unmapped(), res2.Report.Problems)
 	}
 }
-
-func TestErrorCSVNeutralizesFormulas(t *testing.T) {
-	k, _ := schema.Lookup("card_blocks")
-	csv := "card id,note\n101,=cmd|' /C calc'!A0\n1x2,+1\n103,@SUM(1)\n104,-2\n"
-	im, res := importBytes(t, "c.csv", []byte(csv), k)
-	out, err := workbook.ErrorCSV(im.Table, im.Mapping().HeaderRow, res.Report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "\ufeffcard id,note,Errors\n101,'=cmd|' /C calc'!A0,\n1x2,'+1,\"A: error: pathParams._id_ must be digits only; found \"\"1x2\"\"\"\n103,'@SUM(1),\n104,'-2,\n"
-	if string(out) != want {
-		t.Errorf("csv:\n%q\nwant\n%q", out, want)
-	}
-	// Read back, the values are the operator's again.
-	im2, _ := importBytes(t, "c2.csv", out, k)
-	for row, want := range map[int]string{2: "=cmd|' /C calc'!A0", 3: "+1", 5: "-2"} {
-		i := im2.Table.RowIndex(row)
-		got := im2.Table.Rows[i].Cells[1].Value
-		if strings.TrimPrefix(got, "'") != want {
-			t.Errorf("row %d: %q", row, got)
-		}
-	}
-}

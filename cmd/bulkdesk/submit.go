@@ -108,7 +108,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 			return fail(exitInvalid, "%s: %d of %d elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, len(report.InvalidElements()), len(elements))
 		}
-		only = submission.ValidIndexes(report)
+		only = report.ValidElements()
 		fmt.Fprintf(stderr, "leaving out %d invalid elements: %s\n", len(report.InvalidElements()), indexList(report.InvalidElements(), 20))
 	}
 	writePlausibility(stderr, report, 10)

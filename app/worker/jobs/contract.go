@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -68,7 +69,7 @@ func (s *Server) restoreContract(ctx context.Context) {
 }
 
 // setContract is JobContract.
-func (s *Server) setContract(c *Call) (any, error) {
+func (s *Server) setContract(c *runner.Call) (any, error) {
 	var req worker.SetContract
 	if err := c.Decode(&req); err != nil {
 		return nil, err

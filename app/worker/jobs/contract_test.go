@@ -110,8 +110,8 @@ func TestALoadedContractChecksLaterFilesUntilTheBuiltinIsBack(t *testing.T) {
 
 func TestTheContractOutlivesTheWorker(t *testing.T) {
 	kept := &jobs.MemoryContracts{}
-	keep := func(s *jobs.Server) {
-		s.OpenContracts = func(ctx context.Context) (jobs.ContractStore, error) { return kept, nil }
+	keep := func(w *workers) {
+		w.reader.OpenContracts = func(ctx context.Context) (jobs.ContractStore, error) { return kept, nil }
 	}
 	h := newHarness(t, keep)
 	if st := h.contract(worker.SetContract{Strict: true, Source: newerContract(t)}); !st.Stored {
@@ -171,8 +171,8 @@ func TestAContractWithoutSomeKindsSaysSoAndTheWorkerStillWarmsUp(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := &jobs.MemoryContracts{}
-	first := newHarness(t, func(s *jobs.Server) {
-		s.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
+	first := newHarness(t, func(w *workers) {
+		w.reader.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
 	})
 	st := first.contract(worker.SetContract{Source: deriveSource(t, "backoffice.yml", string(data))})
 	if k := kindOf(st, "users"); !k.Missing {
@@ -183,8 +183,8 @@ func TestAContractWithoutSomeKindsSaysSoAndTheWorkerStillWarmsUp(t *testing.T) {
 	}
 
 	// A worker that starts with it warms up the kinds it has.
-	again := newHarness(t, func(s *jobs.Server) {
-		s.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
+	again := newHarness(t, func(w *workers) {
+		w.reader.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
 	})
 	again.waitWarm()
 }

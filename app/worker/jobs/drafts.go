@@ -7,6 +7,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
 // The draft is kept and restored here, in the worker, rather than on the
@@ -143,38 +144,21 @@ func (s *Server) discardDraft(ctx context.Context) error {
 }
 
 // discard runs worker.JobDiscardDraft.
-func (s *Server) discard(c *Call) (any, error) {
+func (s *Server) discard(c *runner.Call) (any, error) {
 	if err := s.discardDraft(c.Context()); err != nil {
 		return nil, err
 	}
 	return worker.DiscardDraft{}, nil
 }
 
-// discardAfterSubmit makes a successful submission (one that stopped on
-// no failure, and was not stopped by elements submitted before) remove
-// the draft: the file has been sent.
-func (s *Server) discardAfterSubmit(name string) {
-	f := s.jobs[name]
-	if f == nil {
-		return
-	}
-	s.jobs[name] = func(c *Call) (any, error) {
-		res, err := f(c)
-		if sub, ok := res.(worker.Submitted); ok && err == nil && sub.Failure == nil && (sub.Repeats == nil || !sub.Repeats.Stopped) {
-			_ = s.discardDraft(c.Context())
-		}
-		return res, err
-	}
-}
-
 // restoreDraft runs worker.JobRestoreDraft.
-func (s *Server) restoreDraft(c *Call) (any, error) {
+func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 	ctx := c.Context()
 	s.draft.mu.Lock()
 	id := s.draft.doc
 	s.draft.mu.Unlock()
 	if id != 0 {
-		if d, err := c.Files().Get(id); err == nil {
+		if d, err := s.documents.Get(id); err == nil {
 			return s.restored(c, d)
 		}
 	}
@@ -217,7 +201,7 @@ func errorText(err error) string {
 }
 
 // restored describes the draft's document as it stands.
-func (s *Server) restored(c *Call, d *LoadedFile) (worker.Restored, error) {
+func (s *Server) restored(c *runner.Call, d *LoadedFile) (worker.Restored, error) {
 	p, err := s.finish(c, d, false, false)
 	if err != nil {
 		return worker.Restored{}, err
@@ -228,7 +212,7 @@ func (s *Server) restored(c *Call, d *LoadedFile) (worker.Restored, error) {
 // replay opens a draft's file again and applies its ops in order. An op
 // that failed when the operator made it fails the same way again, and
 // leaves the document as it left it then: its error is not the replay's.
-func (s *Server) replay(c *Call, dr *draft.Draft) (*LoadedFile, error) {
+func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 	ctx := c.Context()
 	if _, err := s.setLimits(dr.Meta.Limits, nil); err != nil {
 		return nil, err

@@ -12,15 +12,14 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 )
 
 // withDrafts makes a server keep its drafts in store, as the browser's
 // worker keeps them in IndexedDB: a second server on the same store is
 // the worker after a reload.
-func withDrafts(store draft.Store) func(*jobs.Server) {
-	return func(s *jobs.Server) {
-		s.OpenDrafts = func(context.Context) (draft.Store, error) { return store, nil }
+func withDrafts(store draft.Store) func(*workers) {
+	return func(w *workers) {
+		w.reader.OpenDrafts = func(context.Context) (draft.Store, error) { return store, nil }
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -279,12 +280,12 @@ func TestTheDocumentOffersWhatASubmissionNeeds(t *testing.T) {
 		Sheet    string
 		Row      int
 	}
-	h.server.Register("inspect", func(c *jobs.Call) (any, error) {
+	h.server.Register("inspect", func(c *runner.Call) (any, error) {
 		var id int
 		if err := c.Decode(&id); err != nil {
 			return nil, err
 		}
-		d, err := c.Files().Get(id)
+		d, err := h.server.Files().Get(id)
 		if err != nil {
 			return nil, err
 		}

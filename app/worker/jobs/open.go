@@ -11,6 +11,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -19,7 +20,7 @@ import (
 const CodeUnreadable = "unreadable"
 
 // open runs worker.JobOpen, and starts the document's draft.
-func (s *Server) open(c *Call) (any, error) {
+func (s *Server) open(c *runner.Call) (any, error) {
 	var req worker.Open
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func (s *Server) open(c *Call) (any, error) {
 
 // openDocument opens a file's bytes (or req.Text) as a new document and
 // describes how it is read, built already when req.Auto allows.
-func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*LoadedFile, worker.Prepared, error) {
+func (s *Server) openDocument(c *runner.Call, req worker.Open, data []byte) (*LoadedFile, worker.Prepared, error) {
 	d := &LoadedFile{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
 	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter}
 	if req.Text != "" && d.FileName == "" {
@@ -54,7 +55,7 @@ func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*LoadedFil
 	if err := s.read(c, d); err != nil {
 		return nil, worker.Prepared{}, err
 	}
-	c.Files().Add(d)
+	s.documents.Add(d)
 	if err := s.readTable(c, d, ""); err != nil {
 		return nil, worker.Prepared{}, err
 	}
@@ -71,7 +72,7 @@ func (s *Server) openDocument(c *Call, req worker.Open, data []byte) (*LoadedFil
 // finish describes how a document is read and builds it when asked to
 // (build), when it is a request body, which needs no more choices once
 // its kind is known, or when asked to if nothing needs confirming (auto).
-func (s *Server) finish(c *Call, d *LoadedFile, auto, build bool) (worker.Prepared, error) {
+func (s *Server) finish(c *runner.Call, d *LoadedFile, auto, build bool) (worker.Prepared, error) {
 	p := s.prepared(d)
 	request := d.file != nil && d.file.IsRequest()
 	if d.review == nil && d.Kind != nil && (build || request || auto && p.Ready) {
@@ -88,12 +89,12 @@ func (s *Server) finish(c *Call, d *LoadedFile, auto, build bool) (worker.Prepar
 
 // prepare runs worker.JobPrepare, and adds it to the draft: even when it
 // fails, since it may have changed the document before it did.
-func (s *Server) prepare(c *Call) (any, error) {
+func (s *Server) prepare(c *runner.Call) (any, error) {
 	var req worker.Prepare
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Files().Get(req.Document)
+	d, err := s.documents.Get(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func (s *Server) prepare(c *Call) (any, error) {
 }
 
 // prepareDocument changes how d is read as req asks.
-func (s *Server) prepareDocument(c *Call, d *LoadedFile, req worker.Prepare) (worker.Prepared, error) {
+func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepare) (worker.Prepared, error) {
 	var saved *ingest.Mapping
 	if req.SavedMapping != "" {
 		m, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
@@ -318,7 +319,7 @@ func lookupKind(id string, backOffice bool) (*schema.Kind, error) {
 // read opens the document's bytes or text. A JSON file that does not
 // parse becomes a request with one problem saying where; any other file
 // that cannot be read is an error naming the place at fault.
-func (s *Server) read(c *Call, d *LoadedFile) error {
+func (s *Server) read(c *runner.Call, d *LoadedFile) error {
 	var f *ingest.File
 	var err error
 	if d.text != "" {
@@ -359,7 +360,7 @@ func notJSON(d *LoadedFile, syntax *schema.SyntaxError, v *schema.Validator) *re
 // the kind is known. sheet is the operator's pick; "" chooses the sheet
 // whose headers best fit the kind when it is known, else reads the
 // default sheet.
-func (s *Server) readTable(c *Call, d *LoadedFile, sheet string) error {
+func (s *Server) readTable(c *runner.Call, d *LoadedFile, sheet string) error {
 	if d.file == nil || d.file.IsRequest() {
 		return nil
 	}
@@ -388,7 +389,7 @@ func (s *Server) readTable(c *Call, d *LoadedFile, sheet string) error {
 
 // chooseKind suggests kinds from the file's headers or fields, and takes
 // the best when the operator chose none.
-func (s *Server) chooseKind(c *Call, d *LoadedFile) error {
+func (s *Server) chooseKind(c *runner.Call, d *LoadedFile) error {
 	switch {
 	case d.table != nil:
 		d.suggestions = suggestForTable(d.table, s.validator)
@@ -455,7 +456,7 @@ func (s *Server) suggestFromOtherSheets(d *LoadedFile, given []worker.KindSugges
 // sheetForKind reads again, once the kind is known, the sheet whose
 // headers best fit it, unless the operator picked the sheet, and
 // prepares the import.
-func (s *Server) sheetForKind(c *Call, d *LoadedFile) error {
+func (s *Server) sheetForKind(c *runner.Call, d *LoadedFile) error {
 	if d.table == nil || d.Kind == nil {
 		return nil
 	}
@@ -480,7 +481,7 @@ func (s *Server) sheetForKind(c *Call, d *LoadedFile) error {
 }
 
 // buildDocument builds and validates the document's elements.
-func (s *Server) buildDocument(c *Call, d *LoadedFile) error {
+func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 	if d.file != nil && d.file.IsRequest() {
 		return s.buildRequest(c, d)
 	}
@@ -505,7 +506,7 @@ func (s *Server) buildDocument(c *Call, d *LoadedFile) error {
 // buildRequest validates a JSON request body: the document read from the
 // file the first time, with the keys written twice, and its elements as
 // edited when the operator changes the kind afterwards.
-func (s *Server) buildRequest(c *Call, d *LoadedFile) error {
+func (s *Server) buildRequest(c *runner.Call, d *LoadedFile) error {
 	doc, dups, _ := d.file.Request()
 	elements, _ := doc.([]any)
 	progress := func(done, total int) {

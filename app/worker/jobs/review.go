@@ -12,6 +12,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -24,12 +25,12 @@ const firstPage = 25
 const maxWindow = 500
 
 // build runs worker.JobBuild.
-func (s *Server) build(c *Call) (any, error) {
+func (s *Server) build(c *runner.Call) (any, error) {
 	var req worker.Build
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Files().Get(req.Document)
+	d, err := s.documents.Get(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 		Errors:     sum.Errors,
 		Warnings:   sum.Warnings,
 		Duplicates: sum.Duplicates,
-		Totals:     wireTotals(sum.Totals),
+		Totals:     worker.TotalsOf(sum.Totals),
 		Problems:   problemPage(rd.Report().Problems, 0, firstPage),
 	}
 	if d.table != nil {
@@ -86,7 +87,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	out.Draft = s.draftOf(d)
 	out.SourceCount = len(sum.Sources)
 	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
-		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: wireTotals(st.Totals)})
+		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: worker.TotalsOf(st.Totals)})
 	}
 	for _, col := range rd.Columns() {
 		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required})
@@ -105,12 +106,12 @@ func delimiterName(d string) string {
 }
 
 // rows runs worker.JobRows.
-func (s *Server) rows(c *Call) (any, error) {
+func (s *Server) rows(c *runner.Call) (any, error) {
 	var req worker.RowsWindow
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Files().built(req.Document)
+	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -146,12 +147,12 @@ func wireRow(r review.Row) worker.GridRow {
 }
 
 // edit runs worker.JobEdit.
-func (s *Server) edit(c *Call) (any, error) {
+func (s *Server) edit(c *runner.Call) (any, error) {
 	var req worker.Edit
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Files().built(req.Document)
+	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func (s *Server) edit(c *Call) (any, error) {
 }
 
 // amountLimits runs worker.JobAmountLimits.
-func (s *Server) amountLimits(c *Call) (any, error) {
+func (s *Server) amountLimits(c *runner.Call) (any, error) {
 	var req worker.AmountLimits
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 	var d *LoadedFile
 	if req.Document != 0 {
 		var err error
-		if d, err = c.Files().built(req.Document); err != nil {
+		if d, err = s.documents.built(req.Document); err != nil {
 			return nil, err
 		}
 	}
@@ -185,7 +186,7 @@ func (s *Server) amountLimits(c *Call) (any, error) {
 	s.draft.mu.Lock()
 	doc := s.draft.doc
 	s.draft.mu.Unlock()
-	if dd, err := c.Files().Get(doc); err == nil {
+	if dd, err := s.documents.Get(doc); err == nil {
 		s.recordDraft(c.Context(), dd, draft.Op{Limits: &worker.AmountLimits{Limits: req.Limits}}, false)
 	}
 	if d != nil {
@@ -220,12 +221,12 @@ func (s *Server) setLimits(texts []string, d *LoadedFile) (worker.AmountLimitsSe
 }
 
 // replace runs worker.JobReplace.
-func (s *Server) replace(c *Call) (any, error) {
+func (s *Server) replace(c *runner.Call) (any, error) {
 	var req worker.Replace
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Files().built(req.Document)
+	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -279,12 +280,12 @@ func upperCase(rd *review.Document, col int) (int, error) {
 }
 
 // nextProblem runs worker.JobNextProblem.
-func (s *Server) nextProblem(c *Call) (any, error) {
+func (s *Server) nextProblem(c *runner.Call) (any, error) {
 	var req worker.NextProblem
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	d, err := c.Files().built(req.Document)
+	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +298,7 @@ func (s *Server) nextProblem(c *Call) (any, error) {
 }
 
 // problems runs worker.JobProblems.
-func (s *Server) problems(c *Call) (any, error) {
+func (s *Server) problems(c *runner.Call) (any, error) {
 	var req worker.ProblemsPage
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -305,7 +306,7 @@ func (s *Server) problems(c *Call) (any, error) {
 	if req.Offset < 0 || req.Limit <= 0 {
 		return nil, worker.Errorf(worker.CodeBadRequest, "a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit)
 	}
-	d, err := c.Files().built(req.Document)
+	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -335,15 +336,15 @@ func problemPage(problems []schema.Problem, offset, limit int) []worker.Problem 
 }
 
 // export runs worker.JobExport.
-func (s *Server) export(c *Call) (any, error) {
+func (s *Server) export(c *runner.Call) (any, error) {
 	var req worker.Export
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	if req.What == worker.ExportMapping {
-		return exportMapping(c, req.Document)
+		return s.exportMapping(c, req.Document)
 	}
-	d, err := c.Files().built(req.Document)
+	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
@@ -355,8 +356,7 @@ func (s *Server) export(c *Call) (any, error) {
 		data, err = export.RequestBody(d.review)
 		out = worker.Exported{FileName: base + ".request.json", MediaType: "application/json"}
 	case worker.ExportErrorWorkbook:
-		data, err = export.ErrorWorkbook(d.review)
-		out = worker.Exported{FileName: base + ".errors.xlsx", MediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+		return errorWorkbook(d, worker.Exported{FileName: base + ".errors.xlsx", MediaType: worker.XLSXType}), nil
 	case worker.ExportErrorCSV:
 		data, err = export.ErrorCSV(d.review)
 		out = worker.Exported{FileName: base + ".errors.csv", MediaType: "text/csv"}
@@ -377,8 +377,8 @@ func (s *Server) export(c *Call) (any, error) {
 // exportMapping writes the mapping file of a table's import, with the
 // settings it reads with and its sheet, or its encoding and delimiter,
 // to reuse with the next file of the same shape.
-func exportMapping(c *Call, id int) (any, error) {
-	d, err := c.Files().Get(id)
+func (s *Server) exportMapping(c *runner.Call, id int) (any, error) {
+	d, err := s.documents.Get(id)
 	if err != nil {
 		return nil, err
 	}

@@ -11,14 +11,18 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/apijobs"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
-// harness runs a Server in the background and collects what it posts.
-// It plays the page's part in the worker's requests for localStorage.
+// harness runs the two workers in the background, the second behind the
+// first as in the browser, and collects what they post to the page. It
+// plays the page's part in the requests for localStorage.
 type harness struct {
 	t      testing.TB
 	server *jobs.Server
+	api    *apijobs.Server
 	posted chan worker.Message
 	warm   chan struct{}
 	nextID int
@@ -27,8 +31,15 @@ type harness struct {
 	page   map[string]string // the page's localStorage
 }
 
-// newHarness starts a Server; setup, if given, configures it before Run.
-func newHarness(t testing.TB, setup ...func(*jobs.Server)) *harness {
+// workers are the two workers of a harness, for setting them up.
+type workers struct {
+	reader *jobs.Server
+	api    *apijobs.Server
+}
+
+// newHarness starts the workers; setup, if given, configures them before
+// they run.
+func newHarness(t testing.TB, setup ...func(*workers)) *harness {
 	t.Helper()
 	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{}), page: make(map[string]string)}
 	h.server = jobs.NewServer(func(m worker.Message) {
@@ -42,13 +53,17 @@ func newHarness(t testing.TB, setup ...func(*jobs.Server)) *harness {
 		}
 		h.posted <- m
 	})
+	h.api = apijobs.NewServer(h.server.FromSecond)
+	h.server.Forward = h.api.Receive
 	for _, f := range setup {
-		f(h.server)
+		f(&workers{reader: h.server, api: h.api})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { h.server.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	var done sync.WaitGroup
+	done.Add(2)
+	go func() { h.server.Run(ctx, nil); done.Done() }()
+	go func() { h.api.Run(ctx); done.Done() }()
+	t.Cleanup(func() { cancel(); done.Wait() })
 	return h
 }
 
@@ -283,7 +298,7 @@ func TestCancelDropsAWaitingJob(t *testing.T) {
 	h := newHarness(t)
 	block := make(chan struct{})
 	started := make(chan struct{})
-	h.server.Register("block", func(*jobs.Call) (any, error) { close(started); <-block; return "done", nil })
+	h.server.Register("block", func(*runner.Call) (any, error) { close(started); <-block; return "done", nil })
 	first := h.send("block", nil, nil)
 	<-started
 	second := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(10))
@@ -299,7 +314,7 @@ func TestCancelDropsAWaitingJob(t *testing.T) {
 
 func TestAPanickingJobIsAnErrorAndTheServerGoesOn(t *testing.T) {
 	h := newHarness(t)
-	h.server.Register("explode", func(*jobs.Call) (any, error) { panic("boom") })
+	h.server.Register("explode", func(*runner.Call) (any, error) { panic("boom") })
 	if e := h.failure(h.send("explode", nil, nil)); e.Code != worker.CodeInternal || !strings.Contains(e.Message, "boom") {
 		t.Errorf("error = %+v, want internal with the panic's value", e)
 	}
@@ -311,7 +326,7 @@ func TestAPanickingJobIsAnErrorAndTheServerGoesOn(t *testing.T) {
 
 func TestResultsCarryData(t *testing.T) {
 	h := newHarness(t)
-	h.server.Register("echo", func(c *jobs.Call) (any, error) { c.SetData(c.Data); return len(c.Data), nil })
+	h.server.Register("echo", func(c *runner.Call) (any, error) { c.SetData(c.Data); return len(c.Data), nil })
 	id := h.send("echo", nil, []byte("payload"))
 	_, m := h.wait(id)
 	if m.Type != worker.TypeResult || string(m.Body) != "7" || string(m.Data) != "payload" {

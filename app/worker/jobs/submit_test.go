@@ -15,15 +15,14 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
-	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 )
 
 // conn is a connection to the fake API.
 var conn = worker.Connection{APIURL: "http://api.test/multi", APIKey: fakeapi.Key, Token: fakeapi.Token}
 
 // withAPI makes the server call h in-process.
-func withAPI(h http.Handler) func(*jobs.Server) {
-	return func(s *jobs.Server) { s.Transport = bulkapi.HandlerTransport(h) }
+func withAPI(h http.Handler) func(*workers) {
+	return func(w *workers) { w.api.Transport = bulkapi.HandlerTransport(h) }
 }
 
 // load opens a request body of transfers, which builds at once, and
@@ -260,9 +259,9 @@ func TestNetworkJobsRunBesideValidation(t *testing.T) {
 func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 	api := fakeapi.New()
 	var h *harness
-	h = newHarness(t, withAPI(api), func(s *jobs.Server) {
-		s.OpenJournal = func(ctxt context.Context) (submission.Journal, string, error) {
-			return submission.NewKeyValue(s.PageStorage(), "test"), "localStorage", nil
+	h = newHarness(t, withAPI(api), func(w *workers) {
+		w.api.OpenJournal = func(ctxt context.Context) (submission.Journal, string, error) {
+			return submission.NewKeyValue(w.api.PageStorage(), "test"), "localStorage", nil
 		}
 	})
 	if worker.StorageKeyPrefix != submission.KeyPrefix {
@@ -324,8 +323,8 @@ func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
 func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
 	api := fakeapi.New()
 	opens := 0
-	h := newHarness(t, withAPI(api), func(s *jobs.Server) {
-		s.OpenJournal = func(context.Context) (submission.Journal, string, error) {
+	h := newHarness(t, withAPI(api), func(w *workers) {
+		w.api.OpenJournal = func(context.Context) (submission.Journal, string, error) {
 			opens++
 			if opens == 1 {
 				return nil, "", fmt.Errorf("IndexedDB blocked")

@@ -1,4 +1,4 @@
-package jobs
+package apijobs
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
 // recordCache returns where the API's record of bulks is kept: the
@@ -39,7 +40,7 @@ type repeatCheck struct {
 // seen). deliberate chunks, submitted again as new bulks on purpose, are
 // not checked. A record that cannot be read is said, not fatal: the
 // journal is still checked.
-func (s *Server) checkRepeats(c *Call, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
+func (s *Server) checkRepeats(c *runner.Call, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
 	ctx := c.Context()
 	now := time.Now()
 	all, err := j.Entries(ctx)
@@ -55,13 +56,13 @@ func (s *Server) checkRepeats(c *Call, cl *bulkapi.Client, j submission.Journal,
 	if cl != nil {
 		c.Progress(worker.Progress{Phase: "checking", Detail: "Checking the API's record of recent bulks for elements submitted before"})
 		record, err = submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), now, plan.Kind, func(done, total int) {
-			c.Progress(worker.Progress{Phase: "checking", Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", plural(total, "bulk", "bulks"))})
+			c.Progress(worker.Progress{Phase: "checking", Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
 		})
 		switch {
 		case canceled(ctx, err):
 			return repeatCheck{}, ctx.Err()
 		case err != nil:
-			out.failure = sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
+			out.failure = worker.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
 			record = nil
 		default:
 			out.record = true
@@ -87,7 +88,7 @@ func (rc repeatCheck) info() *worker.RepeatsInfo {
 	for _, r := range rc.repeats[:min(len(rc.repeats), worker.MaxRepeatsShown)] {
 		text := fmt.Sprintf("%s was submitted before in %s", capital(r.Place()), r.Earlier.Describe())
 		if r.Others > 0 {
-			text += fmt.Sprintf(" (and in %s more)", plural(r.Others, "bulk", "bulks"))
+			text += fmt.Sprintf(" (and in %s more)", worker.Plural(r.Others, "bulk", "bulks"))
 		}
 		out.Elements = append(out.Elements, worker.RepeatInfo{
 			Element: r.Element, Sheet: r.Sheet, Row: r.Row, BulkID: r.Earlier.BulkID, Status: string(r.Earlier.Status),

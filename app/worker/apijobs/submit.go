@@ -1,4 +1,4 @@
-package jobs
+package apijobs
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -35,16 +37,6 @@ type submitState struct {
 
 func newSubmitState() *submitState {
 	return &submitState{plans: make(map[string]*submission.Plan), inflight: make(map[string]bool), repeats: make(map[string][]int)}
-}
-
-func (s *Server) registerSubmission() {
-	s.Register(worker.JobPrepareSubmission, s.prepareSubmission)
-	s.RegisterConcurrent(worker.JobSubmit, s.submitPlan)
-	s.RegisterConcurrent(worker.JobResumeSubmission, s.resumeSubmission)
-	s.RegisterConcurrent(worker.JobJournal, s.listJournal)
-	s.RegisterConcurrent(worker.JobForgetSubmission, s.forgetSubmission)
-	s.RegisterConcurrent(worker.JobAccessToken, s.accessToken)
-	s.Register(worker.JobAsideWorkbook, s.asideWorkbook)
 }
 
 // journal opens the journal on first use: IndexedDB in the browser (see
@@ -139,17 +131,20 @@ func (st *submitState) sending(refs ...string) bool {
 	return false
 }
 
-// prepareSubmission runs worker.JobPrepareSubmission.
-func (s *Server) prepareSubmission(c *Call) (any, error) {
-	var req worker.PrepareSubmission
-	if err := c.Decode(&req); err != nil {
+// planSubmission runs handoff.PlanSubmissionJob: the first worker checked
+// the document (worker.JobPrepareSubmission); here the plan is made and
+// checked against the journal and the API's record of bulks.
+func (s *Server) planSubmission(c *runner.Call) (any, error) {
+	var ps handoff.PlanSubmission
+	if err := c.Decode(&ps); err != nil {
 		return nil, err
 	}
-	doc, err := c.Files().Get(req.Document)
+	req := ps.Request
+	elements, err := decodeElements(c.Data)
 	if err != nil {
 		return nil, err
 	}
-	out, plan := planSubmission(doc, req)
+	out, plan := newPlan(ps, elements)
 	if plan == nil {
 		return out, nil
 	}
@@ -177,7 +172,7 @@ func (s *Server) prepareSubmission(c *Call) (any, error) {
 		}
 		out.Priors = append(out.Priors, worker.PriorInfo{
 			Chunk: p.Chunk, Submission: p.Entry.Submission, State: string(p.Entry.State), BulkID: p.Entry.BulkID,
-			SameRef: sameRef, Warning: sentence(p.Warning()),
+			SameRef: sameRef, Warning: worker.Sentence(p.Warning()),
 		})
 	}
 	var cl *bulkapi.Client
@@ -210,72 +205,33 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 	_ = submission.CheckOld(ctx, cl, priors, all, time.Now())
 }
 
-// planSubmission plans doc as req asks; the plan is nil when nothing can
-// be sent, and out.Blocked says why.
-func planSubmission(doc *LoadedFile, req worker.PrepareSubmission) (worker.Confirmation, *submission.Plan) {
-	elements, report := doc.Elements(), doc.Report()
-	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
-		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
-	}
-	invalid := report.InvalidElements()
-	out := worker.Confirmation{
-		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
-		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
-	}
-	var currencies []string
-	for _, t := range doc.review.Summary().Totals {
-		currencies = append(currencies, t.Currency)
-	}
-	out.Reading = doc.statements(currencies)
-	ep, err := doc.Kind.Endpoint(doc.BackOffice)
+// newPlan cuts the elements into chunks as the first worker's
+// confirmation and the page's request say.
+func newPlan(ps handoff.PlanSubmission, elements []any) (worker.Confirmation, *submission.Plan) {
+	out, req := ps.Confirmation, ps.Request
+	k, err := schema.Lookup(out.Kind)
 	if err != nil {
-		out.Blocked = sentence(err.Error())
+		out.Blocked = worker.Sentence(err.Error())
 		return out, nil
 	}
-	out.Endpoint = ep.String()
-	opts := submission.PlanOptions{BackOffice: doc.BackOffice, ChunkSize: req.ChunkSize, Source: doc.FileName, Origin: doc.Origin}
-	switch {
-	case requestRefused(report) != "":
-		out.Blocked = requestRefused(report)
-	case len(elements) == 0:
-		out.Blocked = "The file holds no elements to submit."
-	case len(invalid) == len(elements):
-		out.Blocked = "No element is valid: fix the file and load it again."
-	case len(invalid) > 0 && !req.ValidOnly:
-		out.Blocked = fmt.Sprintf("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", count(len(invalid)), count(len(elements)))
-	}
-	if out.Blocked != "" {
-		return out, nil
-	}
-	if len(invalid) > 0 {
-		opts.Only = submission.ValidIndexes(report)
+	opts := submission.PlanOptions{BackOffice: out.BackOffice, ChunkSize: req.ChunkSize, Source: out.FileName, Only: ps.Only}
+	if len(ps.Origins) == len(elements) {
+		opts.Origin = func(i int) (string, int) { return ps.Origins[i].Sheet, ps.Origins[i].Row }
 	}
 	if req.NewBulk {
 		opts.Salt = submission.NewSalt()
 	}
-	plan, err := submission.NewPlan(doc.Kind, elements, opts)
+	plan, err := submission.NewPlan(k, elements, opts)
 	if err != nil {
-		out.Blocked = sentence(err.Error())
+		out.Blocked = worker.Sentence(err.Error())
 		return out, nil
 	}
 	out.Plan, out.Sending = plan.ID, plan.Elements
 	for i := range plan.Chunks {
 		out.Chunks = append(out.Chunks, chunkInfo(&plan.Chunks[i]))
 	}
-	out.Totals = wireTotals(submission.ControlTotals(plan, elements).Amounts)
+	out.Totals = worker.TotalsOf(submission.ControlTotals(plan, elements).Amounts)
 	return out, plan
-}
-
-// requestRefused returns the first problem that refuses the request as a
-// whole, except its size: a request over 10,000 elements is sent in
-// chunks.
-func requestRefused(r *schema.Report) string {
-	for _, p := range r.Problems {
-		if p.Element == schema.RequestLevel && p.Severity == schema.Error && p.Code != "too-many-elements" {
-			return sentence(p.Message)
-		}
-	}
-	return ""
 }
 
 // chunkInfo describes a planned chunk.
@@ -292,7 +248,7 @@ func chunkInfo(c *submission.Chunk) worker.ChunkInfo {
 }
 
 // submitPlan runs worker.JobSubmit.
-func (s *Server) submitPlan(c *Call) (any, error) {
+func (s *Server) submitPlan(c *runner.Call) (any, error) {
 	var req worker.Submit
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -305,7 +261,7 @@ func (s *Server) submitPlan(c *Call) (any, error) {
 }
 
 // resumeSubmission runs worker.JobResumeSubmission.
-func (s *Server) resumeSubmission(c *Call) (any, error) {
+func (s *Server) resumeSubmission(c *runner.Call) (any, error) {
 	var req worker.ResumeSubmission
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -320,7 +276,7 @@ func (s *Server) resumeSubmission(c *Call) (any, error) {
 	}
 	plan, err := submission.PlanFromJournal(sub.Entries)
 	if err != nil {
-		return worker.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(sentence(err.Error()))}, nil
+		return worker.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(worker.Sentence(err.Error()))}, nil
 	}
 	return s.send(c, plan, req.Connection, req.Repeats, nil)
 }
@@ -329,7 +285,7 @@ func (s *Server) resumeSubmission(c *Call) (any, error) {
 // First it checks the elements for repeats once more (a colleague may
 // have submitted them since the confirmation), and applies the operator's
 // answer (see answerRepeats).
-func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection, answer string, confirmed []int) (worker.Submitted, error) {
+func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connection, answer string, confirmed []int) (worker.Submitted, error) {
 	ctx := c.Context()
 	j, _, err := s.journal(ctx)
 	if err != nil {
@@ -378,7 +334,7 @@ func (s *Server) send(c *Call, plan *submission.Plan, conn worker.Connection, an
 			c.Progress(pr)
 		},
 	}
-	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", plural(total, "chunk", "chunks"))})
+	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", worker.Plural(total, "chunk", "chunks"))})
 	_, err = sub.Submit(ctx, plan)
 	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found, Repeats: repeats}
 	if err == nil {
@@ -409,11 +365,11 @@ func progressDetail(p submission.Progress, total int) string {
 	case p.Wait > 0:
 		return fmt.Sprintf("%s: %s; trying again in %s with the same idempotency-ref", which, e.LastError, p.Wait.Round(100*time.Millisecond))
 	case e.State == submission.Submitted:
-		return fmt.Sprintf("%s submitted as bulk %s (%s)", which, e.BulkID, plural(e.OperationCount, "operation", "operations"))
+		return fmt.Sprintf("%s submitted as bulk %s (%s)", which, e.BulkID, worker.Plural(e.OperationCount, "operation", "operations"))
 	case e.Attempts > 1:
-		return fmt.Sprintf("Sending %s (%s), attempt %d", lower(which), plural(e.Elements.Len(), "element", "elements"), e.Attempts)
+		return fmt.Sprintf("Sending %s (%s), attempt %d", lower(which), worker.Plural(e.Elements.Len(), "element", "elements"), e.Attempts)
 	}
-	return fmt.Sprintf("Sending %s (%s)", lower(which), plural(e.Elements.Len(), "element", "elements"))
+	return fmt.Sprintf("Sending %s (%s)", lower(which), worker.Plural(e.Elements.Len(), "element", "elements"))
 }
 
 func lower(s string) string {
@@ -483,7 +439,7 @@ func submissionInfo(sub submission.Submission) worker.SubmissionInfo {
 }
 
 // listJournal runs worker.JobJournal.
-func (s *Server) listJournal(c *Call) (any, error) {
+func (s *Server) listJournal(c *runner.Call) (any, error) {
 	j, storage, err := s.journal(c.Context())
 	if err != nil {
 		return nil, err
@@ -504,7 +460,7 @@ func journalList(ctx context.Context, j submission.Journal, storage string) (wor
 }
 
 // forgetSubmission runs worker.JobForgetSubmission.
-func (s *Server) forgetSubmission(c *Call) (any, error) {
+func (s *Server) forgetSubmission(c *runner.Call) (any, error) {
 	var req worker.ForgetSubmission
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -531,14 +487,14 @@ func (s *Server) forgetSubmission(c *Call) (any, error) {
 }
 
 // accessToken runs worker.JobAccessToken.
-func (s *Server) accessToken(c *Call) (any, error) {
+func (s *Server) accessToken(c *runner.Call) (any, error) {
 	var req worker.AccessTokenRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	id, err := bulkapi.ParseIdentity(req.Identity)
 	if err != nil {
-		return worker.AccessToken{Failure: setupFailure(sentence(err.Error()))}, nil
+		return worker.AccessToken{Failure: setupFailure(worker.Sentence(err.Error()))}, nil
 	}
 	conn := req.Connection
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, BackOfficeURL: conn.BackOfficeURL, APIKey: conn.APIKey, Transport: s.Transport})
@@ -546,7 +502,7 @@ func (s *Server) accessToken(c *Call) (any, error) {
 		cl, err = cl.BackOffice()
 	}
 	if err != nil {
-		return worker.AccessToken{Failure: setupFailure(sentence(err.Error()))}, nil
+		return worker.AccessToken{Failure: setupFailure(worker.Sentence(err.Error()))}, nil
 	}
 	if conn.APIKey == "" {
 		return worker.AccessToken{Failure: credentialsMissing("No api-key is set: the back-office API needs it to issue a token.")}, nil

@@ -1,4 +1,4 @@
-package jobs
+package apijobs
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -35,7 +36,7 @@ func (tc *totalsCache) put(key string, t worker.BulkTotals) {
 // bulkTotals runs worker.JobBulkTotals: the elements of the bulk are its
 // operations' request payloads, summed as the confirmation before a
 // submission sums a file (submission.ControlTotals).
-func (s *Server) bulkTotals(c *Call) (any, error) {
+func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 	var req worker.GetBulkTotals
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func (s *Server) bulkTotals(c *Call) (any, error) {
 		}
 		plan := &submission.Plan{Kind: kind, Elements: len(ops), Chunks: []submission.Chunk{{Elements: submission.Spans{{From: 0, To: len(ops)}}}}}
 		out.Elements = len(ops)
-		out.Totals = wireTotals(submission.ControlTotals(plan, elements).Amounts)
+		out.Totals = worker.TotalsOf(submission.ControlTotals(plan, elements).Amounts)
 	}
 	s.totals.put(key, out)
 	return out, nil

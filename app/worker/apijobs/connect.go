@@ -1,10 +1,9 @@
-package jobs
+package apijobs
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -55,7 +54,7 @@ func failureOf(err error, place placer) *worker.APIFailure {
 	if ae, ok := bulkapi.AsError(err); ok {
 		f := &worker.APIFailure{
 			Class: string(ae.Class()), Status: ae.Status, Call: ae.Method + " " + ae.Path,
-			RequestRef: ae.RequestRef, Code: ae.Code, Message: ae.Message, Summary: sentence(ae.Summary()),
+			RequestRef: ae.RequestRef, Code: ae.Code, Message: ae.Message, Summary: worker.Sentence(ae.Summary()),
 			RetryAfter: int(ae.RateLimitReset.Seconds()), Chunk: -1,
 		}
 		for _, field := range ae.InvalidFields {
@@ -76,19 +75,7 @@ func failureOf(err error, place placer) *worker.APIFailure {
 			Summary: fmt.Sprintf("No answer from the API (%v). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", te.Err),
 		}
 	}
-	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: sentence(err.Error()), Chunk: -1}
-}
-
-// sentence capitalizes a message and ends it with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
+	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: worker.Sentence(err.Error()), Chunk: -1}
 }
 
 // canceled reports whether err is the job's cancellation.

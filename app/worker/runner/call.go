@@ -1,4 +1,4 @@
-package jobs
+package runner
 
 import (
 	"context"
@@ -60,6 +60,3 @@ func (c *Call) post(p worker.Progress, now time.Time) {
 		c.server.Yield()
 	}
 }
-
-// Files are the files jobs have loaded.
-func (c *Call) Files() *LoadedFiles { return c.server.documents }

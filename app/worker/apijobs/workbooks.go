@@ -1,76 +1,80 @@
-package jobs
+package apijobs
 
 import (
 	"context"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// xlsxType is the media type of the workbooks the worker writes.
-const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-// asideWorkbook runs worker.JobAsideWorkbook: the invalid elements of a
-// document with their errors, to fix and load again.
-func (s *Server) asideWorkbook(c *Call) (any, error) {
-	var req worker.AsideWorkbook
+// elementsWorkbook runs handoff.ElementsWorkbookJob: elements to fix, with
+// their notes, as a workbook (the first worker's worker.JobAsideWorkbook).
+func (s *Server) elementsWorkbook(c *runner.Call) (any, error) {
+	var req handoff.ElementsWorkbook
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	doc, err := c.Files().Get(req.Document)
+	k, err := schema.Lookup(req.Kind)
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	elements, err := decodeElements(c.Data)
 	if err != nil {
 		return nil, err
 	}
-	report := doc.Report()
-	invalid := report.InvalidElements()
-	byElement := make(map[int][]string)
-	for _, p := range report.Problems {
-		if p.Element >= 0 && p.Severity == schema.Error {
-			byElement[p.Element] = append(byElement[p.Element], p.Message)
-		}
-	}
-	elements := make([]any, len(invalid))
-	notes := make([]string, len(invalid))
-	for n, i := range invalid {
-		elements[n] = doc.Elements()[i]
-		notes[n] = placeNote(doc, i) + strings.Join(byElement[i], "\n")
-	}
-	data, err := workbook.ElementsWorkbook(doc.Kind, s.validator.Fields(doc.Kind), elements, notes)
+	data, err := workbook.ElementsWorkbook(k, req.Fields, elements, req.Notes)
 	if err != nil {
 		return nil, fmt.Errorf("writing the workbook: %w", err)
 	}
 	c.SetData(data)
-	return worker.File{Name: fileStem(doc.FileName) + "-invalid.xlsx", Type: xlsxType, Rows: len(elements)}, nil
+	return worker.File{Name: req.Name, Type: worker.XLSXType, Rows: len(elements)}, nil
 }
 
-// placeNote names where an element was in the operator's file, first in
-// its note: the workbook's own rows are numbered afresh.
-func placeNote(doc *LoadedFile, i int) string {
-	if sheet, row := doc.Origin(i); sheet != "" {
-		return fmt.Sprintf("(was %s row %d) ", sheet, row)
+// errorWorkbook runs handoff.ErrorWorkbookJob: the error workbook of a
+// document (the first worker's worker.JobExport).
+func (s *Server) errorWorkbook(c *runner.Call) (any, error) {
+	var req handoff.ErrorWorkbook
+	if err := c.Decode(&req); err != nil {
+		return nil, err
 	}
-	return fmt.Sprintf("(was element %d) ", i)
+	if req.Table == nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "the error workbook has no table")
+	}
+	r := &schema.Report{Kind: req.Kind, Elements: req.Elements, Problems: req.Problems}
+	data, err := workbook.ErrorWorkbook(req.Table, req.Header, r)
+	if err != nil {
+		return nil, fmt.Errorf("writing the error workbook: %w", err)
+	}
+	out := req.Exported
+	out.Size = len(data)
+	c.SetData(data)
+	return out, nil
 }
 
-// fileStem is a file name without its folder and extension.
-func fileStem(name string) string {
-	name = path.Base(strings.ReplaceAll(name, "\\", "/"))
-	if name == "." || name == "/" || name == "" {
-		return "bulk"
+// decodeElements reads the elements the first worker wrote as a JSON array.
+func decodeElements(data []byte) ([]any, error) {
+	v, _, err := schema.DecodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading the elements handed over: %w", err)
 	}
-	return strings.TrimSuffix(name, path.Ext(name))
+	elements, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("the elements handed over are not an array")
+	}
+	return elements, nil
 }
 
 // resultWorkbook runs worker.JobResultWorkbook: the outcome of every
 // element of the submission the bulk belongs to (or of the bulk alone,
 // when this console did not submit it).
-func (s *Server) resultWorkbook(c *Call) (any, error) {
+func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 	var req worker.ResultWorkbook
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -167,9 +171,9 @@ func (s *Server) resultWorkbook(c *Call) (any, error) {
 	c.SetData(data)
 	name := "bulk-" + req.BulkID
 	if entries[0].Source != "" {
-		name = fileStem(entries[0].Source)
+		name = worker.FileStem(entries[0].Source)
 	}
-	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: xlsxType, Rows: len(results)}, Failed: len(failed)}, nil
+	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: worker.XLSXType, Rows: len(results)}, Failed: len(failed)}, nil
 }
 
 func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {
@@ -180,7 +184,7 @@ func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {
 }
 
 // allOperations reads every operation of a bulk, reporting progress.
-func (s *Server) allOperations(c *Call, cl *bulkapi.Client, bulkID string, before, total int) ([]bulkapi.Operation, error) {
+func (s *Server) allOperations(c *runner.Call, cl *bulkapi.Client, bulkID string, before, total int) ([]bulkapi.Operation, error) {
 	var out []bulkapi.Operation
 	for offset := 0; ; {
 		page, err := cl.Operations(c.Context(), bulkID, bulkapi.OperationQuery{Offset: offset, Limit: bulkapi.MaxPageSize})

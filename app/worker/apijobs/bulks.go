@@ -1,4 +1,4 @@
-package jobs
+package apijobs
 
 import (
 	"context"
@@ -6,16 +6,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
-
-func (s *Server) registerBulks() {
-	s.RegisterConcurrent(worker.JobBulks, s.listBulks)
-	s.RegisterConcurrent(worker.JobBulk, s.getBulk)
-	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)
-	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
-	s.RegisterConcurrent(worker.JobResultWorkbook, s.resultWorkbook)
-	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
-}
 
 // entriesByBulk returns the journal's submitted entries by bulk id; an
 // unreadable journal gives none, since the API's answer stands without it.
@@ -77,7 +69,7 @@ func bulkInfo(b *bulkapi.BulkProcess, e submission.Entry, known bool) worker.Bul
 }
 
 // listBulks runs worker.JobBulks.
-func (s *Server) listBulks(c *Call) (any, error) {
+func (s *Server) listBulks(c *runner.Call) (any, error) {
 	var req worker.ListBulks
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -107,7 +99,7 @@ func (s *Server) listBulks(c *Call) (any, error) {
 }
 
 // getBulk runs worker.JobBulk.
-func (s *Server) getBulk(c *Call) (any, error) {
+func (s *Server) getBulk(c *runner.Call) (any, error) {
 	var req worker.GetBulk
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -147,7 +139,7 @@ func (s *Server) details(ctx context.Context, conn worker.Connection, id string,
 }
 
 // bulkAction runs worker.JobBulkAction.
-func (s *Server) bulkAction(c *Call) (any, error) {
+func (s *Server) bulkAction(c *runner.Call) (any, error) {
 	var req worker.BulkAction
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -167,7 +159,7 @@ func (s *Server) bulkAction(c *Call) (any, error) {
 }
 
 // listOperations runs worker.JobOperations.
-func (s *Server) listOperations(c *Call) (any, error) {
+func (s *Server) listOperations(c *runner.Call) (any, error) {
 	var req worker.ListOperations
 	if err := c.Decode(&req); err != nil {
 		return nil, err

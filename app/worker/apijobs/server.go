@@ -1,0 +1,73 @@
+// Package apijobs runs the console's second Web Worker: the jobs that call
+// the API (submissions, with their journal and repeat check, and the bulks
+// they made) and write workbooks. Its WebAssembly holds the HTTP client
+// and excelize, so the page starts it only once it is idle, or when the
+// operator first needs it; the first worker (package jobs), which holds
+// the documents, hands it the jobs that need one with what it needs of
+// the document (package handoff). It is plain Go, tested natively;
+// wasm/apiworker binds it to the browser.
+package apijobs
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// A Server runs the API's and the workbooks' jobs for one page.
+type Server struct {
+	*runner.Server
+
+	// Transport sends the API's requests; nil means the default, which in
+	// the browser is fetch. Tests serve them in-process. Set it before Run.
+	Transport http.RoundTripper
+	// OpenJournal opens the submission journal on first use; nil keeps
+	// the journal in memory, for tests. Set it before Run.
+	OpenJournal func(ctx context.Context) (submission.Journal, string, error)
+	// RecordCache keeps the API's record of bulks for the repeat check
+	// between jobs; nil keeps it in memory for the worker's life. Set it
+	// before Run.
+	RecordCache submission.RecordCache
+
+	// validator names the fields of the result workbooks' columns.
+	validator *schema.Validator
+	submit    *submitState
+	totals    totalsCache
+	storage   *pageStorage
+}
+
+// NewServer returns a Server with every job of the second worker
+// registered; post sends a message to the first worker, which passes it
+// on to the page.
+func NewServer(post func(worker.Message)) *Server {
+	s := &Server{
+		Server:    runner.New(post),
+		validator: schema.Default(),
+		submit:    newSubmitState(),
+		storage:   newPageStorage(post),
+	}
+	s.StorageReplies = s.storage.reply
+	s.Register(handoff.PlanSubmissionJob, s.planSubmission)
+	s.Register(handoff.ElementsWorkbookJob, s.elementsWorkbook)
+	s.Register(handoff.ErrorWorkbookJob, s.errorWorkbook)
+	s.RegisterConcurrent(worker.JobSubmit, s.submitPlan)
+	s.RegisterConcurrent(worker.JobResumeSubmission, s.resumeSubmission)
+	s.RegisterConcurrent(worker.JobJournal, s.listJournal)
+	s.RegisterConcurrent(worker.JobForgetSubmission, s.forgetSubmission)
+	s.RegisterConcurrent(worker.JobAccessToken, s.accessToken)
+	s.RegisterConcurrent(worker.JobBulks, s.listBulks)
+	s.RegisterConcurrent(worker.JobBulk, s.getBulk)
+	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)
+	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
+	s.RegisterConcurrent(worker.JobResultWorkbook, s.resultWorkbook)
+	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
+	return s
+}
+
+// Run runs the jobs received until ctx is done.
+func (s *Server) Run(ctx context.Context) { s.Server.Run(ctx, nil) }

@@ -1,0 +1,157 @@
+package jobs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// The jobs below check what the document alone decides, and hand the rest
+// (planning against the journal and the API, writing workbooks) to the
+// second worker with what it needs of the document.
+
+// prepareSubmission runs worker.JobPrepareSubmission.
+func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
+	var req worker.PrepareSubmission
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	doc, err := s.documents.Get(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	out, only := confirmation(doc, req)
+	if out.Blocked != "" {
+		return out, nil
+	}
+	elements, err := schema.CanonicalArray(doc.Elements(), nil)
+	if err != nil {
+		return nil, err
+	}
+	origins := make([]handoff.Origin, len(doc.Elements()))
+	for i := range origins {
+		origins[i].Sheet, origins[i].Row = doc.Origin(i)
+	}
+	return runner.Handoff{
+		Job:     handoff.PlanSubmissionJob,
+		Request: handoff.PlanSubmission{Request: req, Confirmation: out, Only: only, Origins: origins},
+		Data:    elements,
+	}, nil
+}
+
+// confirmation is what the document decides of a submission: its counts
+// and reading, or why nothing can be sent as asked; only lists the
+// elements to send when not all are.
+func confirmation(doc *LoadedFile, req worker.PrepareSubmission) (out worker.Confirmation, only []int) {
+	elements, report := doc.Elements(), doc.Report()
+	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
+		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
+	}
+	invalid := report.InvalidElements()
+	out = worker.Confirmation{
+		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
+		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
+	}
+	var currencies []string
+	for _, t := range doc.review.Summary().Totals {
+		currencies = append(currencies, t.Currency)
+	}
+	out.Reading = doc.statements(currencies)
+	ep, err := doc.Kind.Endpoint(doc.BackOffice)
+	if err != nil {
+		out.Blocked = worker.Sentence(err.Error())
+		return out, nil
+	}
+	out.Endpoint = ep.String()
+	switch {
+	case requestRefused(report) != "":
+		out.Blocked = requestRefused(report)
+	case len(elements) == 0:
+		out.Blocked = "The file holds no elements to submit."
+	case len(invalid) == len(elements):
+		out.Blocked = "No element is valid: fix the file and load it again."
+	case len(invalid) > 0 && !req.ValidOnly:
+		out.Blocked = fmt.Sprintf("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", worker.Count(len(invalid)), worker.Count(len(elements)))
+	}
+	if out.Blocked == "" && len(invalid) > 0 {
+		only = report.ValidElements()
+	}
+	return out, only
+}
+
+// requestRefused returns the first problem that refuses the request as a
+// whole, except its size: a request over 10,000 elements is sent in
+// chunks.
+func requestRefused(r *schema.Report) string {
+	for _, p := range r.Problems {
+		if p.Element == schema.RequestLevel && p.Severity == schema.Error && p.Code != "too-many-elements" {
+			return worker.Sentence(p.Message)
+		}
+	}
+	return ""
+}
+
+// asideWorkbook runs worker.JobAsideWorkbook: the invalid elements of a
+// document with their errors, to fix and load again.
+func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
+	var req worker.AsideWorkbook
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	doc, err := s.documents.Get(req.Document)
+	if err != nil {
+		return nil, err
+	}
+	report := doc.Report()
+	if report == nil || doc.Kind == nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "the file is not validated yet")
+	}
+	invalid := report.InvalidElements()
+	byElement := make(map[int][]string)
+	for _, p := range report.Problems {
+		if p.Element >= 0 && p.Severity == schema.Error {
+			byElement[p.Element] = append(byElement[p.Element], p.Message)
+		}
+	}
+	notes := make([]string, len(invalid))
+	for n, i := range invalid {
+		notes[n] = placeNote(doc, i) + strings.Join(byElement[i], "\n")
+	}
+	data, err := schema.CanonicalArray(doc.Elements(), invalid)
+	if err != nil {
+		return nil, err
+	}
+	return runner.Handoff{
+		Job: handoff.ElementsWorkbookJob,
+		Request: handoff.ElementsWorkbook{
+			Kind: doc.Kind.ID, Fields: s.validator.Fields(doc.Kind), Notes: notes,
+			Name: worker.FileStem(doc.FileName) + "-invalid.xlsx",
+		},
+		Data: data,
+	}, nil
+}
+
+// placeNote names where an element was in the operator's file, first in
+// its note: the workbook's own rows are numbered afresh.
+func placeNote(doc *LoadedFile, i int) string {
+	if sheet, row := doc.Origin(i); sheet != "" {
+		return fmt.Sprintf("(was %s row %d) ", sheet, row)
+	}
+	return fmt.Sprintf("(was element %d) ", i)
+}
+
+// errorWorkbook hands the error workbook of a built document to the
+// second worker, which writes it.
+func errorWorkbook(d *LoadedFile, out worker.Exported) runner.Handoff {
+	t, header, r := d.review.ErrorTable()
+	return runner.Handoff{
+		Job: handoff.ErrorWorkbookJob,
+		Request: handoff.ErrorWorkbook{
+			Table: t, Header: header, Kind: r.Kind, Elements: r.Elements, Problems: r.Problems, Exported: out,
+		},
+	}
+}
