@@ -4,9 +4,11 @@
 GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 BIN       := bin
-# The console's three WebAssembly programs (the page, its worker, and the
-# OpenAPI reader loaded only when an operator loads a contract) are built
-# here, then bundled into the folder the bulkdesk binary embeds.
+# The console's four WebAssembly programs (the page; its first worker,
+# which reads and validates; the second, which calls the API and writes
+# workbooks, started by the first; and the OpenAPI reader loaded only when
+# an operator loads a contract) are built here, then bundled into the
+# folder the bulkdesk binary embeds.
 WASM_OUT  := build/wasm
 CONSOLE   := cmd/bulkdesk/internal/console/dist
 WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
@@ -19,12 +21,13 @@ all: build
 build: console
 	$(GO) build -o $(BIN)/bulkdesk ./cmd/bulkdesk
 
-## console: the page's, the worker's and the contract reader's WebAssembly,
-## bundled for embedding
+## console: the page's, the two workers' and the contract reader's
+## WebAssembly, bundled for embedding
 console:
 	@mkdir -p $(WASM_OUT)
 	$(WASMBUILD) -o $(WASM_OUT)/app.wasm ./wasm
 	$(WASMBUILD) -o $(WASM_OUT)/worker.wasm ./wasm/worker
+	$(WASMBUILD) -o $(WASM_OUT)/apiworker.wasm ./wasm/apiworker
 	$(WASMBUILD) -o $(WASM_OUT)/contract.wasm ./wasm/contract
 	$(GO) run ./cmd/bulkdesk/internal/console/bundle -web web -wasm $(WASM_OUT) -out $(CONSOLE)
 

@@ -11,7 +11,10 @@ import (
 
 // The page's WebAssembly is downloaded and compiled before the console
 // takes input: it must not link what belongs to the worker or the server.
-// The worker's must not link go-app. Neither links the command line's
+// The first worker's is downloaded and compiled beside it, before the
+// first file is read: it links neither go-app nor the HTTP client nor
+// excelize, which are the second worker's (calling the API, writing
+// workbooks). Neither links the command line's
 // journal store (bbolt): it needs flock and mmap, which the browser lacks.
 // The OpenAPI reader (schema/contract, YAML) is the contract program's
 // alone: it is downloaded only when an operator loads a contract, so it
@@ -37,6 +40,20 @@ func TestWasmProgramsLinkOnlyWhatTheyNeed(t *testing.T) {
 			"gopkg.in/yaml.v3",
 		}, nil},
 		{"./worker", []string{
+			"github.com/maxence-charriere/go-app",
+			"github.com/bulkdesk/bulkdesk/app/ui",
+			"github.com/bulkdesk/bulkdesk/app/bulkapi",
+			"github.com/bulkdesk/bulkdesk/app/submission",
+			"github.com/bulkdesk/bulkdesk/app/workbook",
+			"github.com/bulkdesk/bulkdesk/app/worker/apijobs",
+			"github.com/bulkdesk/bulkdesk/cmd/",
+			"github.com/bulkdesk/bulkdesk/schema/contract",
+			"github.com/xuri/excelize",
+			"go.etcd.io/bbolt",
+			"gopkg.in/yaml.v3",
+			"net/http",
+		}, nil},
+		{"./apiworker", []string{
 			"github.com/maxence-charriere/go-app",
 			"github.com/bulkdesk/bulkdesk/app/ui",
 			"github.com/bulkdesk/bulkdesk/cmd/",

@@ -1,23 +1,46 @@
-// The console's Web Worker. It loads Go's WebAssembly support, starts
-// worker.wasm (whose URL the page sends first, in an "init" message) and
-// hands it the page's messages. Messages that arrive while the program
-// loads wait in a queue. The protocol is described in app/worker/doc.go.
+// The console's Web Workers. It loads Go's WebAssembly support, starts
+// the program whose URL the first message ("init") names and hands it the
+// messages that follow; messages that arrive while the program loads wait
+// in a queue. The page starts it for worker.wasm, naming in "second" the
+// program of the second worker (apiworker.wasm), which worker.wasm starts
+// from this same script when it needs it. The protocol is described in
+// app/worker/doc.go.
 "use strict";
 
 importScripts("../wasm_exec.js");
+
+// Go's runtime writes a panic to the console; the last lines are kept so
+// that the message of a program that stopped says why.
+const lastLines = [];
+const consoleLog = console.log.bind(console);
+console.log = (...args) => {
+  lastLines.push(args.join(" "));
+  if (lastLines.length > 40) {
+    lastLines.shift();
+  }
+  consoleLog(...args);
+};
+
+function why() {
+  const i = lastLines.findIndex((line) => line.startsWith("panic:") || line.startsWith("fatal error:"));
+  return i < 0 ? "" : ": " + lastLines.slice(i, i + 3).join(" ");
+}
 
 const waiting = [];
 
 self.onmessage = (event) => {
   const message = event.data;
   if (message && message.type === "init") {
+    if (message.second) {
+      self.bulkdeskSecondWasm = message.second;
+    }
     start(message.body);
     return;
   }
   waiting.push(message);
 };
 
-// Called by worker.wasm once it takes messages.
+// Called by the program once it takes messages.
 self.bulkdeskWorkerReady = (receive) => {
   self.onmessage = (event) => receive(event.data);
   for (const message of waiting.splice(0)) {
@@ -30,9 +53,9 @@ async function start(url) {
     const go = new Go();
     const { instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
     await go.run(instance);
-    fatal("the validation engine stopped");
+    fatal("the engine stopped" + why());
   } catch (err) {
-    fatal("the validation engine could not start: " + err);
+    fatal("the engine could not start: " + err);
   }
 }
 

@@ -26,7 +26,7 @@ func background() *workerclient.Client {
 			app.Log("the console has no worker configured")
 			return
 		}
-		backgroundWork = workerclient.Start(c.WorkerScript, c.WorkerWasm)
+		backgroundWork = workerclient.Start(c.WorkerScript, c.WorkerWasm, c.APIWorkerWasm)
 		backgroundWork.OnReady(func() { mark("worker-ready") })
 		backgroundWork.OnWarm(func() { mark("worker-warm") })
 		// The operator's strict setting applies from the first file on;

@@ -105,6 +105,10 @@ type Config struct {
 	// WorkerScript and WorkerWasm are the URLs of worker.js and worker.wasm.
 	WorkerScript string `json:"workerScript"`
 	WorkerWasm   string `json:"workerWasm"`
+	// APIWorkerWasm is the URL of apiworker.wasm, the second worker's
+	// program (it calls the API and writes workbooks), which the first
+	// starts.
+	APIWorkerWasm string `json:"apiWorkerWasm,omitempty"`
 	// ContractScript and ContractWasm are the URLs of contract.js and
 	// contract.wasm, the OpenAPI reader the Settings page starts when an
 	// operator loads a contract file.

@@ -8,6 +8,17 @@
 // holds only plain types, so that both programs import it without pulling
 // the validator into the page or go-app into the worker.
 //
+// # Two workers
+//
+// The worker the page talks to reads, validates and reviews (package jobs)
+// and links nothing else, so that it downloads and compiles beside the
+// page and is ready for the first file. The jobs that call the API or
+// write workbooks run in a second worker (wasm/apiworker, package apijobs)
+// with the HTTP client and excelize, which the first starts once it has
+// warmed up, or at the first such job. The page sees one worker: the first
+// passes it the second's messages and hands the second what it needs of a
+// document (package handoff, package runner).
+//
 // # Messages
 //
 // Every message is a [Message]: an id chosen by the page, a [Type], and for
@@ -42,7 +53,8 @@
 // work on it without sending the file again.
 //
 // To add a job: declare its name, request and result types here; write the
-// function in package jobs and register it in jobs.NewServer; call it from
+// function in package jobs (or apijobs, if it calls the API or writes a
+// workbook) and register it in its NewServer; call it from
 // the page with the worker client (app/ui/workerclient). A job reports
 // progress with Call.Progress, which also lets a cancel message through.
 //
@@ -89,13 +101,13 @@
 // The jobs that call the API (connection.go, submit.go, bulks.go) take a
 // Connection with every request: the page keeps the credentials, and the
 // worker keeps nothing of them. They wait on the network rather than the
-// processor, so they run beside the other jobs (jobs.RegisterConcurrent):
+// processor, so they run beside the other jobs (runner.RegisterConcurrent):
 // a submission retrying for minutes, or a bulk being watched, never holds
 // up the next file. An API's refusal is part of their result (APIFailure),
 // with its request-ref and every syntax error placed in the file.
 //
-// The submission journal lives in the worker's IndexedDB. Where the
+// The submission journal lives in the second worker's IndexedDB. Where the
 // browser gives the worker none, it lives in the page's localStorage, which
 // a worker cannot reach: the worker asks the page with a "storage" message
-// (StorageRequest) and waits for its "storage-reply".
+// (StorageRequest), through the first, and waits for its "storage-reply".
 package worker

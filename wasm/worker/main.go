@@ -1,10 +1,12 @@
 //go:build js && wasm
 
-// Command worker is the console's Web Worker: a WebAssembly program without
-// go-app that runs the CPU work (reading and validating files) off the
-// page's thread. web/worker.js starts it; package jobs does the work and
-// package worker describes the messages. It is built separately from the
-// console so that the validator stays out of the page's WebAssembly.
+// Command worker is the console's first Web Worker: a WebAssembly program
+// without go-app that reads and validates files off the page's thread.
+// web/worker.js starts it; package jobs does the work and package worker
+// describes the messages. It is built separately from the console so that
+// the validator stays out of the page's WebAssembly, and it links neither
+// the HTTP client nor excelize, so that it starts fast: the jobs that need
+// them go to the second worker (wasm/apiworker), which this one starts.
 package main
 
 import (
@@ -15,9 +17,9 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
+	"github.com/bulkdesk/bulkdesk/wasm/port"
 )
 
 func main() {
@@ -25,13 +27,10 @@ func main() {
 	// past it the collector works harder rather than let the heap double.
 	debug.SetMemoryLimit(ingest.MemoryLimit)
 	self := js.Global()
-	server := jobs.NewServer(func(m worker.Message) { post(self, m) })
+	server := jobs.NewServer(func(m worker.Message) { port.Post(self, m) })
 	// A millisecond's sleep hands the thread back to the worker's event
 	// loop, which then delivers the page's waiting messages (a cancel).
 	server.Yield = func() { time.Sleep(time.Millisecond) }
-	server.OpenJournal = func(ctx context.Context) (submission.Journal, string, error) {
-		return openJournal(ctx, self, server.PageStorage())
-	}
 	server.OpenDrafts = func(ctx context.Context) (draft.Store, error) {
 		store, err := draft.OpenIndexedDB(ctx, self.Get("indexedDB"), draftName)
 		if err != nil {
@@ -43,16 +42,19 @@ func main() {
 	server.OpenContracts = func(ctx context.Context) (jobs.ContractStore, error) {
 		return openContracts(ctx, self.Get("indexedDB"))
 	}
-	// The API's record of bulks, for the repeat check, goes in its own
-	// IndexedDB database; without IndexedDB it is kept in memory.
-	if idb := self.Get("indexedDB"); idb.Truthy() {
-		server.RecordCache = submission.NewBrowserRecord(idb, journalName+"-record")
+	// The second worker's program: worker.js keeps what the page's init
+	// message named.
+	sec := &second{server: server, script: self.Get("location").Get("href").String(), arrived: make(chan struct{}, 1)}
+	go sec.deliver()
+	if u := self.Get("bulkdeskSecondWasm"); u.Type() == js.TypeString {
+		sec.wasm = u.String()
 	}
+	server.Forward = sec.send
 
 	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		m, err := fromJS(args[0])
+		m, err := port.FromJS(args[0])
 		if err != nil {
-			post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: errorJSON(worker.CodeBadRequest, err.Error())})
+			port.Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: port.ErrorJSON(worker.CodeBadRequest, err.Error())})
 			return nil
 		}
 		server.Receive(m)
@@ -61,25 +63,9 @@ func main() {
 	// worker.js queued the messages that came while this program loaded;
 	// it hands them over now, then every new one as it comes.
 	self.Call("bulkdeskWorkerReady", receive)
-	post(self, worker.Message{Type: worker.TypeReady})
-	server.Run(context.Background())
+	port.Post(self, worker.Message{Type: worker.TypeReady})
+	server.Run(context.Background(), sec.start)
 }
 
 // draftName names the IndexedDB database of the import in progress.
 const draftName = "bulkdesk-draft"
-
-// journalName names the console's submission journal: one per origin.
-const journalName = "bulkdesk"
-
-// openJournal opens the submission journal in the worker's IndexedDB, or,
-// where the browser gives the worker none (or refuses to open it), in the
-// page's localStorage, reached through the page.
-func openJournal(ctx context.Context, self js.Value, page submission.KeyValue) (submission.Journal, string, error) {
-	if idb := self.Get("indexedDB"); idb.Truthy() {
-		j, err := submission.OpenBrowserStorage(ctx, journalName, idb, js.Undefined())
-		if err == nil {
-			return j, "IndexedDB", nil
-		}
-	}
-	return submission.NewKeyValue(page, journalName), "localStorage", nil
-}

@@ -40,12 +40,13 @@ type Client struct {
 	watchers map[string][]func(result []byte)
 }
 
-// Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm.
+// Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm and
+// secondURL apiworker.wasm, which the worker starts as its second.
 // When the page's app.js has started it already (self.bulkdeskEarlyWorker,
 // made by the server so that the worker's module downloads and compiles
 // beside the page's), Start adopts that one, and hears first what it
 // posted meanwhile.
-func Start(scriptURL, wasmURL string) *Client {
+func Start(scriptURL, wasmURL, secondURL string) *Client {
 	c := &Client{calls: make(map[int]Handlers)}
 	w, early := adoptEarlyWorker(scriptURL)
 	if w.IsUndefined() || w.IsNull() {
@@ -64,6 +65,7 @@ func Start(scriptURL, wasmURL string) *Client {
 		init := app.Window().Get("Object").New()
 		init.Set("type", "init")
 		init.Set("body", wasmURL)
+		init.Set("second", secondURL)
 		w.Call("postMessage", init)
 		return c
 	}

@@ -25,7 +25,10 @@ const (
 	pageWasm     = "app.wasm"
 	workerScript = "worker.js"
 	workerWasm   = "worker.wasm"
-	stylesheet   = "console.css"
+	// The second worker, which calls the API and writes workbooks; the
+	// first starts it.
+	apiWorkerWasm = "apiworker.wasm"
+	stylesheet    = "console.css"
 	// The OpenAPI reader, started only when a contract file is loaded. A
 	// bundle without it serves a console that cannot load a contract.
 	contractScript = "contract.js"
@@ -167,6 +170,9 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		WorkerWasm:   res.Resolve("/web/" + workerWasm),
 		API:          api,
 	}
+	if _, ok := m.Lookup(apiWorkerWasm); ok {
+		cfg.APIWorkerWasm = res.Resolve("/web/" + apiWorkerWasm)
+	}
 	_, hasScript := m.Lookup(contractScript)
 	_, hasWasm := m.Lookup(contractWasm)
 	if hasScript && hasWasm {
@@ -203,7 +209,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		// Fetch the page's wasm while the HTML is parsed, not after.
 		RawHeaders: []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
 	}
-	appJS, err := startWorkerAfterWasm(h, cfg.WorkerScript, cfg.WorkerWasm)
+	appJS, err := startWorkerAfterWasm(h, cfg.WorkerScript, cfg.WorkerWasm, cfg.APIWorkerWasm)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +246,7 @@ func configVersion(build, config string) string {
 // the browser compiles a response while it downloads either way, but
 // keeps the compiled code for the next visit only for a response that
 // comes from the network or a cache with its URL, which the copy lacks.
-func startWorkerAfterWasm(h *app.Handler, workerScriptURL, workerWasmURL string) ([]byte, error) {
+func startWorkerAfterWasm(h *app.Handler, workerScriptURL, workerWasmURL, secondWasmURL string) ([]byte, error) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/app.js", nil))
 	js := rec.Body.String()
@@ -255,7 +261,7 @@ func startWorkerAfterWasm(h *app.Handler, workerScriptURL, workerWasmURL string)
 	js = strings.Replace(js, registerFirst, "\n", 1)
 	js = strings.Replace(js, wasmStarted, wasmStarted+"    goappInitServiceWorker();\n", 1)
 	js = fetchCopy.ReplaceAllString(js, "fetch($1)")
-	return []byte(earlyWorker(workerScriptURL, workerWasmURL) + js), nil
+	return []byte(earlyWorker(workerScriptURL, workerWasmURL, secondWasmURL) + js), nil
 }
 
 // kinds lists the bulk kinds for the console's kind picker.
@@ -308,7 +314,7 @@ func (r *resolver) Resolve(location string) string {
 
 // earlyWorker is the script that starts the console's worker before the
 // page's wasm runs; workerclient.Start adopts it (see its doc).
-func earlyWorker(scriptURL, wasmURL string) string {
+func earlyWorker(scriptURL, wasmURL, secondURL string) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	return `// The console's worker starts with the page (see workerclient.Start).
 (() => {
@@ -317,7 +323,7 @@ func earlyWorker(scriptURL, wasmURL string) string {
     const early = [];
     worker.onmessage = (event) => early.push({ data: event.data });
     worker.onerror = (event) => early.push({ error: event.message || "" });
-    worker.postMessage({ type: "init", body: ` + q(wasmURL) + ` });
+    worker.postMessage({ type: "init", body: ` + q(wasmURL) + `, second: ` + q(secondURL) + ` });
     self.bulkdeskEarlyWorker = { worker, early, script: ` + q(scriptURL) + ` };
   } catch (err) {
     // The page starts its worker itself, and reports what goes wrong.

@@ -1,6 +1,9 @@
 //go:build js && wasm
 
-package main
+// Package port carries the page/worker messages (worker.Message) across
+// the browser's postMessage, for the console's two workers: to the page,
+// and between the first worker and the second.
+package port
 
 import (
 	"encoding/json"
@@ -17,9 +20,9 @@ var (
 	arrayBuffer = js.Global().Get("ArrayBuffer")
 )
 
-// post sends m to the page. Data goes in an ArrayBuffer that is
-// transferred, not copied, to the page.
-func post(self js.Value, m worker.Message) {
+// Post sends m to target (the page, or a Worker). Data goes in an
+// ArrayBuffer that is transferred, not copied.
+func Post(target js.Value, m worker.Message) {
 	v := object.New()
 	v.Set("id", m.ID)
 	v.Set("type", string(m.Type))
@@ -36,12 +39,12 @@ func post(self js.Value, m worker.Message) {
 		v.Set("data", buf.Get("buffer"))
 		transfer.Call("push", buf.Get("buffer"))
 	}
-	self.Call("postMessage", v, transfer)
+	target.Call("postMessage", v, transfer)
 }
 
-// fromJS reads a message from the page: {id, type, job, body, data}, with
-// body a string of JSON and data an ArrayBuffer.
-func fromJS(v js.Value) (worker.Message, error) {
+// FromJS reads a message: {id, type, job, body, data}, with body a string
+// of JSON and data an ArrayBuffer.
+func FromJS(v js.Value) (worker.Message, error) {
 	var m worker.Message
 	if v.Type() != js.TypeObject {
 		return m, fmt.Errorf("a message must be an object, not %s", v.Type())
@@ -71,7 +74,8 @@ func stringField(v js.Value, name string) string {
 	return ""
 }
 
-func errorJSON(code, message string) []byte {
+// ErrorJSON is the body of an error message.
+func ErrorJSON(code, message string) []byte {
 	b, _ := json.Marshal(worker.Error{Code: code, Message: message})
 	return b
 }

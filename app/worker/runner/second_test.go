@@ -1,0 +1,105 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+)
+
+// pair is a first worker whose second records what it is sent.
+type pair struct {
+	first  *runner.Server
+	toPage chan worker.Message
+	toSec  chan worker.Message
+}
+
+func newPair(t *testing.T) *pair {
+	t.Helper()
+	p := &pair{toPage: make(chan worker.Message, 16), toSec: make(chan worker.Message, 16)}
+	p.first = runner.New(func(m worker.Message) { p.toPage <- m })
+	p.first.Forward = func(m worker.Message) { p.toSec <- m }
+	p.first.Register("double", func(c *runner.Call) (any, error) {
+		var n int
+		if err := c.Decode(&n); err != nil {
+			return nil, err
+		}
+		return runner.Handoff{Job: "write", Request: 2 * n, Data: []byte("doc")}, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { p.first.Run(ctx, nil); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return p
+}
+
+func next(t *testing.T, ch chan worker.Message, what string) worker.Message {
+	t.Helper()
+	select {
+	case m := <-ch:
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatalf("nothing reached %s", what)
+	}
+	return worker.Message{}
+}
+
+func TestJobsTheFirstWorkerLacksGoToTheSecondAndBack(t *testing.T) {
+	p := newPair(t)
+	p.first.Receive(worker.Message{ID: 7, Type: worker.TypeRequest, Job: "submit", Body: []byte(`{}`)})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 7 || m.Job != "submit" || m.Type != worker.TypeRequest {
+		t.Fatalf("the second worker got %+v", m)
+	}
+	p.first.Receive(worker.Message{ID: 7, Type: worker.TypeCancel})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 7 || m.Type != worker.TypeCancel {
+		t.Fatalf("the cancel went %+v", m)
+	}
+	p.first.Receive(worker.Message{ID: 3, Type: worker.TypeStorageReply, Body: []byte(`{}`)})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 3 || m.Type != worker.TypeStorageReply {
+		t.Fatalf("the page's storage reply went %+v", m)
+	}
+	p.first.FromSecond(worker.Message{Type: worker.TypeReady})
+	p.first.FromSecond(worker.Message{ID: 7, Type: worker.TypeResult, Job: "submit", Body: []byte(`"sent"`)})
+	if m := next(t, p.toPage, "the page"); m.ID != 7 || m.Type != worker.TypeResult || string(m.Body) != `"sent"` {
+		t.Fatalf("the page got %+v (the second worker's start concerns the first alone)", m)
+	}
+}
+
+func TestAHandoffCarriesTheRequestUnderThePagesID(t *testing.T) {
+	p := newPair(t)
+	p.first.Receive(worker.Message{ID: 4, Type: worker.TypeRequest, Job: "double", Body: []byte(`21`)})
+	m := next(t, p.toSec, "the second worker")
+	var n int
+	if err := json.Unmarshal(m.Body, &n); err != nil || m.ID != 4 || m.Job != "write" || n != 42 || string(m.Data) != "doc" {
+		t.Fatalf("the second worker got %+v (%v)", m, err)
+	}
+	select {
+	case m := <-p.toPage:
+		t.Fatalf("the first worker answered a job it handed over: %+v", m)
+	default:
+	}
+}
+
+func TestJobsOfASecondWorkerThatStoppedEndWithItsError(t *testing.T) {
+	p := newPair(t)
+	p.first.Receive(worker.Message{ID: 1, Type: worker.TypeRequest, Job: "bulks"})
+	p.first.Receive(worker.Message{ID: 2, Type: worker.TypeRequest, Job: "bulk"})
+	next(t, p.toSec, "the second worker")
+	next(t, p.toSec, "the second worker")
+	p.first.FromSecond(worker.Message{ID: 1, Type: worker.TypeResult, Job: "bulks", Body: []byte(`[]`)})
+	next(t, p.toPage, "the page")
+	fatal, _ := json.Marshal(worker.Error{Code: worker.CodeUnavailable, Message: "the engine stopped"})
+	p.first.FromSecond(worker.Message{Type: worker.TypeFatal, Body: fatal})
+	m := next(t, p.toPage, "the page")
+	if m.ID != 2 || m.Type != worker.TypeError || string(m.Body) != string(fatal) {
+		t.Fatalf("the job still waiting got %+v", m)
+	}
+	select {
+	case m := <-p.toPage:
+		t.Fatalf("an answered job was ended again: %+v", m)
+	default:
+	}
+}
