@@ -95,6 +95,9 @@ func (s *second) startLocked() {
 		return nil
 	}))
 	w.Set("onerror", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		// Handled here: the jobs waiting for it end with the error, and
+		// the next one starts it again.
+		args[0].Call("preventDefault")
 		msg := "the engine for the API and workbooks could not load"
 		if m := args[0].Get("message"); m.Truthy() {
 			msg += ": " + m.String()

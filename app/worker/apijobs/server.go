@@ -16,7 +16,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
-	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // A Server runs the API's and the workbooks' jobs for one page.
@@ -34,11 +33,9 @@ type Server struct {
 	// before Run.
 	RecordCache submission.RecordCache
 
-	// validator names the fields of the result workbooks' columns.
-	validator *schema.Validator
-	submit    *submitState
-	totals    totalsCache
-	storage   *pageStorage
+	submit  *submitState
+	totals  totalsCache
+	storage *pageStorage
 }
 
 // NewServer returns a Server with every job of the second worker
@@ -46,10 +43,9 @@ type Server struct {
 // on to the page.
 func NewServer(post func(worker.Message)) *Server {
 	s := &Server{
-		Server:    runner.New(post),
-		validator: schema.Default(),
-		submit:    newSubmitState(),
-		storage:   newPageStorage(post),
+		Server:  runner.New(post),
+		submit:  newSubmitState(),
+		storage: newPageStorage(post),
 	}
 	s.StorageReplies = s.storage.reply
 	s.Register(handoff.PlanSubmissionJob, s.planSubmission)

@@ -164,7 +164,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 		}
 	}
 	c.Progress(worker.Progress{Phase: "writing", Done: len(results), Total: len(results)})
-	data, err := workbook.ResultWorkbook(kind, s.validator.Fields(kind), results, failed, notes)
+	data, err := workbook.ResultWorkbook(kind, schema.Default().Fields(kind), results, failed, notes)
 	if err != nil {
 		return nil, fmt.Errorf("writing the workbook: %w", err)
 	}
