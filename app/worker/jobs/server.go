@@ -71,7 +71,7 @@ func NewServer(post func(worker.Message)) *Server {
 
 // Run runs the jobs received until ctx is done. While no job waits, it
 // warms the validator up (see warmUpSteps), then calls idle, when set:
-// the browser starts the second worker then.
+// the browser plans the second worker's start then.
 func (s *Server) Run(ctx context.Context, idle func()) {
 	// The contract an operator loaded is back in use before any file is
 	// read, and before the warm-up compiles it.

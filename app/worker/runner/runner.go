@@ -173,11 +173,11 @@ func (s *Server) Run(ctx context.Context, idle func() bool) {
 	}
 }
 
-// Waiting reports whether a request waits for the job running now.
-func (s *Server) Waiting() bool {
+// Busy reports whether a job runs or waits.
+func (s *Server) Busy() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.queue) > 0
+	return len(s.queue) > 0 || len(s.running) > 0
 }
 
 // next takes the first waiting request, if any.
