@@ -60,7 +60,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.RegisterConcurrent(worker.JobBulk, s.getBulk)
 	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)
 	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
-	s.RegisterConcurrent(worker.JobResultWorkbook, s.resultWorkbook)
+	s.RegisterConcurrent(handoff.ResultWorkbookJob, s.resultWorkbook)
 	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
 	return s
 }

@@ -71,14 +71,16 @@ func decodeElements(data []byte) ([]any, error) {
 	return elements, nil
 }
 
-// resultWorkbook runs worker.JobResultWorkbook: the outcome of every
-// element of the submission the bulk belongs to (or of the bulk alone,
-// when this console did not submit it).
+// resultWorkbook runs handoff.ResultWorkbookJob (the page's
+// worker.JobResultWorkbook): the outcome of every element of the
+// submission the bulk belongs to (or of the bulk alone, when this console
+// did not submit it).
 func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
-	var req worker.ResultWorkbook
-	if err := c.Decode(&req); err != nil {
+	var ho handoff.ResultWorkbook
+	if err := c.Decode(&ho); err != nil {
 		return nil, err
 	}
+	req := ho.Request
 	ctx := c.Context()
 	cl, fail := s.client(req.Connection)
 	if fail != nil {
@@ -164,7 +166,11 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 		}
 	}
 	c.Progress(worker.Progress{Phase: "writing", Done: len(results), Total: len(results)})
-	data, err := workbook.ResultWorkbook(kind, schema.Default().Fields(kind), results, failed, notes)
+	fields, ok := ho.Fields[kind.ID]
+	if !ok {
+		fields = schema.Default().Fields(kind)
+	}
+	data, err := workbook.ResultWorkbook(kind, fields, results, failed, notes)
 	if err != nil {
 		return nil, fmt.Errorf("writing the workbook: %w", err)
 	}

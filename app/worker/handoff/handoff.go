@@ -11,8 +11,8 @@ import (
 
 // The jobs the first worker hands to the second (see runner.Handoff). The
 // page never sends them: it sends worker.JobPrepareSubmission,
-// worker.JobAsideWorkbook and worker.JobExport, which the first worker
-// answers alone when it can.
+// worker.JobAsideWorkbook, worker.JobExport and worker.JobResultWorkbook,
+// which the first worker answers alone when it can.
 const (
 	// PlanSubmissionJob plans a submission, checks it against the journal
 	// and the API's record of bulks and keeps it for JobSubmit. Body:
@@ -26,6 +26,9 @@ const (
 	// ErrorWorkbookJob writes the error workbook of a document.
 	// Body: ErrorWorkbook. Result: worker.Exported, with the workbook in Data.
 	ErrorWorkbookJob = "write-error-workbook"
+	// ResultWorkbookJob writes the result workbook of a bulk. Body:
+	// ResultWorkbook. Result: worker.ResultFile, with the workbook in Data.
+	ResultWorkbookJob = "write-result-workbook"
 )
 
 // PlanSubmission is the body of PlanSubmissionJob.
@@ -69,4 +72,12 @@ type ErrorWorkbook struct {
 	Problems []schema.Problem `json:"problems"`
 	// Exported names the file; its Size is set by the second worker.
 	Exported worker.Exported `json:"exported"`
+}
+
+// ResultWorkbook is the body of ResultWorkbookJob: the page's request, and
+// the fields of every kind in the contract in use, which name the
+// workbook's columns (the second worker knows only the built-in one).
+type ResultWorkbook struct {
+	Request worker.ResultWorkbook     `json:"request"`
+	Fields  map[string][]schema.Field `json:"fields"`
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
@@ -139,5 +140,45 @@ func TestTheResultWorkbookGivesErrorsToFailuresOnly(t *testing.T) {
 	}
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("results sheet\n %q\nwant\n %q", rows, want)
+	}
+}
+
+// The failed rows of a result workbook have the columns of the contract in
+// use, which the second worker, writing it, learns from the first.
+func TestTheResultWorkbookHasTheColumnsOfTheContractInUse(t *testing.T) {
+	api := fakeapi.New()
+	h := newHarness(t, withAPI(api))
+	h.contract(worker.SetContract{Source: newerContract(t)})
+	body := bytes.ReplaceAll(fixture.Transfers(2), []byte(`"requestBody":{`), []byte(`"requestBody":{"endToEndId":"E2E-7",`))
+	body = bytes.Replace(body, []byte(`"id":"200000001"}`), []byte(`"id":"200000001"},"description":"`+fixture.FailMarker+`"`), 1)
+	sub := h.submitFile(body)
+	if len(sub.Submission.Chunks) == 0 {
+		t.Fatalf("not submitted: %+v", sub)
+	}
+	id := sub.Submission.Chunks[0].BulkID
+	var r worker.BulkResult
+	h.result(h.send(worker.JobBulkAction, worker.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
+	_, m := h.wait(h.send(worker.JobResultWorkbook, worker.ResultWorkbook{Connection: conn, BulkID: id}, nil))
+	if m.Type != worker.TypeResult {
+		t.Fatalf("result workbook: %s %s", m.Type, m.Body)
+	}
+	x, err := excelize.OpenReader(bytes.NewReader(m.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var found []string
+	for _, sheet := range x.GetSheetList() {
+		rows, _ := x.GetRows(sheet)
+		for _, row := range rows {
+			for _, cell := range row {
+				if strings.Contains(cell, "endToEndId") || cell == "E2E-7" {
+					found = append(found, sheet+": "+cell)
+				}
+			}
+		}
+	}
+	if len(found) < 2 {
+		t.Errorf("the failed row lacks the newer contract's field and its value: found %q", found)
 	}
 }

@@ -155,3 +155,17 @@ func errorWorkbook(d *LoadedFile, out worker.Exported) runner.Handoff {
 		},
 	}
 }
+
+// resultWorkbook runs worker.JobResultWorkbook: the second worker writes
+// it, with the columns of the contract in use here.
+func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
+	var req worker.ResultWorkbook
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	fields := make(map[string][]schema.Field)
+	for _, k := range schema.Kinds() {
+		fields[k.ID] = s.validator.Fields(k)
+	}
+	return runner.Handoff{Job: handoff.ResultWorkbookJob, Request: handoff.ResultWorkbook{Request: req, Fields: fields}}, nil
+}

@@ -65,6 +65,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(worker.JobContract, s.setContract)
 	s.Register(worker.JobPrepareSubmission, s.prepareSubmission)
 	s.Register(worker.JobAsideWorkbook, s.asideWorkbook)
+	s.Register(worker.JobResultWorkbook, s.resultWorkbook)
 	s.Forwarded = s.afterSecond
 	return s
 }
