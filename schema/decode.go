@@ -380,6 +380,10 @@ func (d *decoder) string() (string, error) {
 			d.pos++
 			return d.save(s), nil
 		case c == '\\':
+			if s := d.data[start:d.pos]; !ascii && !utf8.Valid(s) {
+				d.pos = start + firstInvalidUTF8(s)
+				return "", d.errorf("invalid UTF-8 in a string")
+			}
 			return d.escapedString(start)
 		case c < 0x20:
 			return "", d.errorf("control character %s in a string: write it as an escape such as \\n", strconv.QuoteRune(rune(c)))
