@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Limits of the JSON reader. They are far beyond anything a bulk element
@@ -39,7 +40,15 @@ func (e *SyntaxError) Error() string {
 // value wins, as in most JSON readers, and the key's pointer is returned in
 // dups so that callers can report it. A UTF-8 byte order mark is skipped.
 func DecodeJSON(data []byte) (v any, dups []string, err error) {
-	d := decoder{data: data, keys: make(map[string]string), values: make(map[string]any)}
+	d := decoder{data: data}
+	// The caches grow with the input, so that a small document costs
+	// little: one slot per 64 bytes, up to maxInterned.
+	slots := 16
+	for slots < maxInterned && slots*64 < len(data) {
+		slots *= 2
+	}
+	d.keys = make([]string, slots)
+	d.values = make([]interned, slots)
 	if strings.HasPrefix(string(data[:min(3, len(data))]), "\ufeff") {
 		d.pos = 3
 	}
@@ -62,19 +71,95 @@ type decoder struct {
 	data  []byte
 	pos   int
 	depth int
-	path  []string
-	dups  []string
+	// path is where the reader is, for the pointers of repeated keys:
+	// written out only when a key repeats.
+	path []step
+	dups []string
 	// keys interns object keys: a bulk repeats the same few keys thousands
-	// of times, and sharing them saves an allocation per key.
-	keys map[string]string
-	// values interns short string values the same way (currencies, types
-	// of account, dates repeat from element to element), boxed: each
-	// string held in an any otherwise costs a copy and a box.
-	values map[string]any
+	// of times, and sharing them saves an allocation per key. It is a
+	// cache indexed by a hash of the key's bytes, each slot holding the
+	// last key seen there: cheaper than a map, above all in WebAssembly,
+	// where a map's hashing is slow.
+	keys []string
+	// values interns short string values and number literals the same way
+	// (currencies, types of account, dates, amounts repeat from element to
+	// element), boxed: each held in an any otherwise costs a copy and a
+	// box.
+	values []interned
+	// text is the block the strings are copied into (see save).
+	text []byte
+	// headers is the slab of string headers boxed values point to.
+	headers []string
 }
 
-// Bounds of the interned values: short ones, and not so many that the
-// table outgrows what it saves.
+// An interned value is a short string or number literal, and its box.
+type interned struct {
+	text   string
+	number bool
+	v      any
+}
+
+// hashByte adds a byte to an FNV-1a hash.
+func hashByte(h uint32, c byte) uint32 { return (h ^ uint32(c)) * 16777619 }
+
+const hashStart uint32 = 2166136261
+
+// The type words of string and json.Number interface values.
+var (
+	stringType = typeWord("")
+	numberType = typeWord(json.Number(""))
+)
+
+func typeWord(v any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[0] }
+
+// box returns s in an interface value of the type whose type word is
+// typ (string or json.Number, both strings underneath). Converting a
+// string to an interface allocates its header alone; here the headers
+// are kept in shared slabs instead, one allocation for many values. A
+// slab's header is never written again once boxed, so the values stay
+// immutable as interface values must.
+func (d *decoder) box(s string, typ unsafe.Pointer) any {
+	if len(d.headers) == cap(d.headers) {
+		d.headers = make([]string, 0, 256)
+	}
+	d.headers = append(d.headers, s)
+	var v any
+	w := (*[2]unsafe.Pointer)(unsafe.Pointer(&v))
+	w[0], w[1] = typ, unsafe.Pointer(&d.headers[len(d.headers)-1])
+	return v
+}
+
+// A step is one key, or one array position when key is "" and index is
+// not negative.
+type step struct {
+	key   string
+	index int
+}
+
+// textBlock is the size of the blocks a document's strings share: one
+// allocation per block instead of one per string.
+const textBlock = 16 << 10
+
+// save returns a string of b's bytes, copied into the decoder's current
+// text block. A block is never written again where it holds a string, so
+// its strings stay immutable; a long string gets an allocation of its own.
+func (d *decoder) save(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > textBlock/8 {
+		return string(b)
+	}
+	if cap(d.text)-len(d.text) < len(b) {
+		d.text = make([]byte, 0, textBlock)
+	}
+	off := len(d.text)
+	d.text = append(d.text, b...)
+	return unsafe.String(&d.text[off], len(b))
+}
+
+// Bounds of the interned values: short ones, and a cache of at most
+// maxInterned slots of each kind.
 const (
 	maxInternedLen = 32
 	maxInterned    = 4096
@@ -183,16 +268,19 @@ func (d *decoder) object() (any, error) {
 		}
 		d.pos++
 		d.skipSpace()
-		d.path = append(d.path, key)
+		d.path = append(d.path, step{key: key, index: -1})
 		val, err := d.value()
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := obj[key]; dup {
-			d.dups = append(d.dups, pointerOf(d.path))
+		// A key written twice leaves the count as it was: one hashing of
+		// the key instead of a look-up and then a store.
+		n := len(obj)
+		obj[key] = val
+		if len(obj) == n {
+			d.dups = append(d.dups, d.pointerOf())
 		}
 		d.path = d.path[:len(d.path)-1]
-		obj[key] = val
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.errorf("unexpected end of input: an object is not closed")
@@ -224,7 +312,7 @@ func (d *decoder) array() (any, error) {
 	}
 	for {
 		d.skipSpace()
-		d.path = append(d.path, strconv.Itoa(len(arr)))
+		d.path = append(d.path, step{index: len(arr)})
 		val, err := d.value()
 		if err != nil {
 			return nil, err
@@ -252,21 +340,23 @@ func (d *decoder) array() (any, error) {
 func (d *decoder) key() (string, error) {
 	start := d.pos + 1
 	end := start
+	h := hashStart
 	for end < len(d.data) && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 && d.data[end] < utf8.RuneSelf {
+		h = hashByte(h, d.data[end])
 		end++
 	}
-	if end < len(d.data) && d.data[end] == '"' {
-		if k, ok := d.keys[string(d.data[start:end])]; ok {
-			d.pos = end + 1
-			return k, nil
-		}
+	plain := end < len(d.data) && d.data[end] == '"'
+	slot := &d.keys[h&uint32(len(d.keys)-1)]
+	if plain && *slot == string(d.data[start:end]) {
+		d.pos = end + 1
+		return *slot, nil
 	}
 	k, err := d.string()
 	if err != nil {
 		return "", err
 	}
-	if len(d.keys) < 4096 {
-		d.keys[k] = k
+	if plain {
+		*slot = k
 	}
 	return k, nil
 }
@@ -276,23 +366,24 @@ func (d *decoder) key() (string, error) {
 func (d *decoder) stringValue() (any, error) {
 	start := d.pos + 1
 	end := start
+	h := hashStart
 	for end < len(d.data) && end-start <= maxInternedLen && d.data[end] != '"' && d.data[end] != '\\' && d.data[end] >= 0x20 && d.data[end] < utf8.RuneSelf {
+		h = hashByte(h, d.data[end])
 		end++
 	}
 	short := end < len(d.data) && d.data[end] == '"'
-	if short {
-		if v, ok := d.values[string(d.data[start:end])]; ok {
-			d.pos = end + 1
-			return v, nil
-		}
+	slot := &d.values[h&uint32(len(d.values)-1)]
+	if short && slot.v != nil && !slot.number && slot.text == string(d.data[start:end]) {
+		d.pos = end + 1
+		return slot.v, nil
 	}
 	s, err := d.string()
 	if err != nil {
 		return nil, err
 	}
-	var v any = s
-	if short && len(d.values) < maxInterned {
-		d.values[s] = v
+	v := d.box(s, stringType)
+	if short {
+		*slot = interned{text: s, v: v}
 	}
 	return v, nil
 }
@@ -314,8 +405,12 @@ func (d *decoder) string() (string, error) {
 				return "", d.errorf("invalid UTF-8 in a string")
 			}
 			d.pos++
-			return string(s), nil
+			return d.save(s), nil
 		case c == '\\':
+			if s := d.data[start:d.pos]; !ascii && !utf8.Valid(s) {
+				d.pos = start + firstInvalidUTF8(s)
+				return "", d.errorf("invalid UTF-8 in a string")
+			}
 			return d.escapedString(start)
 		case c < 0x20:
 			return "", d.errorf("control character %s in a string: write it as an escape such as \\n", strconv.QuoteRune(rune(c)))
@@ -466,7 +561,34 @@ func (d *decoder) number() (any, error) {
 		d.pos = start
 		return nil, d.errorf("number is too long (over %d characters)", maxNumberLen)
 	}
-	return json.Number(d.data[start:d.pos]), nil
+	lit := d.data[start:d.pos]
+	if len(lit) > maxInternedLen {
+		return d.box(d.save(lit), numberType), nil
+	}
+	h := hashStart
+	for _, c := range lit {
+		h = hashByte(h, c)
+	}
+	slot := &d.values[h&uint32(len(d.values)-1)]
+	if slot.number && slot.text == string(lit) {
+		return slot.v, nil
+	}
+	n := d.save(lit)
+	v := d.box(n, numberType)
+	*slot = interned{text: n, number: true, v: v}
+	return v, nil
+}
+
+// pointerOf builds a JSON pointer (RFC 6901) from the reader's path.
+func (d *decoder) pointerOf() string {
+	tokens := make([]string, len(d.path))
+	for i, s := range d.path {
+		tokens[i] = s.key
+		if s.key == "" && s.index >= 0 {
+			tokens[i] = strconv.Itoa(s.index)
+		}
+	}
+	return pointerOf(tokens)
 }
 
 // pointerOf builds a JSON pointer (RFC 6901) from path tokens.

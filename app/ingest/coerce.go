@@ -33,6 +33,9 @@ type column struct {
 	// "managed_accounts"): each conversion of a string to an interface
 	// allocates, and under WebAssembly allocation is most of the cost.
 	boxes map[string]any
+	// hits and misses count the look-ups in a full boxes: a column whose
+	// values seldom repeat (descriptions, references) stops looking.
+	hits, misses int
 }
 
 // maxBoxes bounds the values shared per column.
@@ -40,11 +43,25 @@ const maxBoxes = 256
 
 // box returns s as an interface value, shared with earlier equal values.
 func (col *column) box(s string) any {
-	if v, ok := col.boxes[s]; ok {
+	if col.boxes == nil {
+		return s
+	}
+	v, ok := col.boxes[s]
+	full := len(col.boxes) >= maxBoxes
+	switch {
+	case ok && full:
+		col.hits++
+	case !ok && full:
+		col.misses++
+		if col.misses >= 4*maxBoxes && col.hits < col.misses/8 {
+			col.boxes = nil
+		}
+	}
+	if ok {
 		return v
 	}
-	var v any = s
-	if len(col.boxes) < maxBoxes {
+	v = s
+	if !full {
 		col.boxes[s] = v
 	}
 	return v
@@ -348,7 +365,13 @@ func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 				}
 			}
 		} else {
-			n, err = money.ParseMinor(s, rd.settings.separators())
+			sep := rd.settings.separators()
+			// A plain whole number is sent as written: what ParseMinor
+			// and FormatInt would give back, without making it again.
+			if canonicalInteger(s) && s[0] != '-' && !isDigit(sep.Decimal) && !isDigit(sep.Group) {
+				return json.Number(s), nil
+			}
+			n, err = money.ParseMinor(s, sep)
 		}
 	}
 	if err != nil {
@@ -398,3 +421,5 @@ func canonicalInteger(s string) bool {
 	d := strings.TrimPrefix(s, "-")
 	return allDigits(d) && (d == "0" || d[0] != '0') && len(d) < 19
 }
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }

@@ -140,7 +140,7 @@ func RequestAmounts(k *schema.Kind, elements []any) []Amount {
 		return nil
 	}
 	toks := elementTokens(k.Amount)
-	var out []Amount
+	out := make([]Amount, 0, len(elements))
 	for i, e := range elements {
 		obj, ok := valueAt(e, toks).(map[string]any)
 		if !ok {

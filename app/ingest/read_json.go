@@ -211,22 +211,26 @@ func scanJSON(data []byte) jsonShape {
 	rest := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\n\r")
 	top := len(rest) > 0 && rest[0] == '['
 	depth := 0
-	inString, escaped := false, false
-	for _, c := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
 		case '"':
-			inString = true
+			// Skip the string at once: its closing quote is the first one
+			// after an even number of backslashes.
+			for {
+				k := bytes.IndexByte(data[i+1:], '"')
+				if k < 0 {
+					i = len(data)
+					break
+				}
+				i += 1 + k
+				slashes := 0
+				for data[i-1-slashes] == '\\' {
+					slashes++
+				}
+				if slashes%2 == 0 {
+					break
+				}
+			}
 		case '{':
 			sh.objects++
 			depth++

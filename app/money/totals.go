@@ -79,6 +79,8 @@ func (t Total) String() string {
 // zero value is ready to use.
 type Totals struct {
 	by map[string]*Total
+	// small holds the amount AddInt64 adds, so that it allocates nothing.
+	small big.Int
 }
 
 // invalidKey is the key of the invalid currencies' total: no currency
@@ -113,6 +115,11 @@ func (ts *Totals) Add(currency string, minor *big.Int) {
 	}
 	t.Count++
 	t.Minor.Add(t.Minor, minor)
+}
+
+// AddInt64 is Add for an amount that fits an int64.
+func (ts *Totals) AddInt64(currency string, minor int64) {
+	ts.Add(currency, ts.small.SetInt64(minor))
 }
 
 // List returns the totals by currency code, the invalid currencies' last;
@@ -162,4 +169,30 @@ func AmountOf(v any) (currency string, minor *big.Int, ok bool) {
 	}
 	cur, _ := obj["currency"].(string)
 	return cur, n, true
+}
+
+// SmallAmountOf is AmountOf without an allocation when the amount fits
+// an int64: it is then in minor, and large is nil; otherwise large holds
+// it. A large total of many amounts is summed exactly all the same.
+func SmallAmountOf(v any) (currency string, minor int64, large *big.Int, ok bool) {
+	obj, isObj := v.(map[string]any)
+	if !isObj {
+		return "", 0, nil, false
+	}
+	var digits string
+	switch a := obj["amount"].(type) {
+	case json.Number:
+		digits = a.String()
+	case string:
+		digits = a
+	}
+	// ParseInt reads in base 10 what big.Int's SetString does (a sign,
+	// then digits): it fails only where SetString fails too, or where
+	// the amount is too large for it.
+	if n, err := strconv.ParseInt(digits, 10, 64); err == nil {
+		cur, _ := obj["currency"].(string)
+		return cur, n, nil, true
+	}
+	cur, n, ok := AmountOf(v)
+	return cur, 0, n, ok
 }

@@ -160,10 +160,11 @@ func (d *Document) refresh(changed []int) {
 	n := d.src.count()
 	if changed == nil || len(d.facts) != n {
 		d.facts = make([]facts, n)
-		d.src.eachValue(func(i int, v any) { d.facts[i] = d.factsOf(v) })
+		names := make(sourceNames)
+		d.src.eachValue(func(i int, v any) { d.facts[i] = d.factsOf(v, names) })
 	} else {
 		for _, i := range changed {
-			d.facts[i] = d.factsOf(d.src.value(i))
+			d.facts[i] = d.factsOf(d.src.value(i), nil)
 		}
 	}
 	d.dupOf = d.duplicates()

@@ -70,8 +70,15 @@ func (s *requestSource) findColumns() []Column {
 			paths = append(paths, p)
 		}
 	}
+	// Each path is looked up before it is made a string: most are known.
+	done := func(p []byte) bool { return len(paths) >= maxColumns || seen[string(p)] }
+	w := leafWalker{done: done, leaf: func(p []byte) {
+		if !done(p) {
+			add(string(p))
+		}
+	}}
 	for _, e := range s.elements {
-		eachLeaf(e, add)
+		w.element(e)
 	}
 	for _, f := range s.v.Fields(s.k) {
 		if f.Required && !f.Conditional && !strings.Contains(f.Path, "[]") {
@@ -242,54 +249,132 @@ func (s *requestSource) revalidate(changed []int) {
 	s.rep.Sort()
 }
 
-// eachLeaf calls f with the path of every leaf value of an element: a
-// scalar or a list of scalars.
-func eachLeaf(e any, f func(path string)) {
+// A leafWalker lists the path of every leaf value of elements: a scalar
+// or a list of scalars. It writes paths into one buffer and sorts keys in
+// slices kept per depth, so that walking every element of a large body
+// allocates nothing once its paths are known.
+type leafWalker struct {
+	path []byte
+	keys [][]string
+	// leaf is called with each leaf's path, which it must not keep.
+	leaf func(path []byte)
+	// done, when set, says that leaf has every path it can use: an
+	// element whose leaves it all knows is then passed over after a walk
+	// in the maps' own order, without sorting their keys.
+	done func(path []byte) bool
+}
+
+// element walks one element's path parameters, then its body.
+func (w *leafWalker) element(e any) {
 	obj, ok := e.(map[string]any)
 	if !ok {
 		return
 	}
-	for _, top := range []string{"pathParams", "requestBody"} {
-		v, ok := obj[top]
-		if !ok {
-			continue
-		}
-		prefix := ""
-		if top == "pathParams" {
-			prefix = "pathParams"
-		}
-		walkLeaves(v, prefix, f)
+	if w.done != nil && w.allDone(obj) {
+		return
+	}
+	if v, ok := obj["pathParams"]; ok {
+		w.path = append(w.path[:0], "pathParams"...)
+		w.walk(v, 0)
+	}
+	if v, ok := obj["requestBody"]; ok {
+		w.path = w.path[:0]
+		w.walk(v, 0)
 	}
 }
 
-func walkLeaves(v any, path string, f func(string)) {
+// allDone reports whether done holds for every leaf of the element.
+func (w *leafWalker) allDone(obj map[string]any) bool {
+	if v, ok := obj["pathParams"]; ok {
+		w.path = append(w.path[:0], "pathParams"...)
+		if !w.seen(v) {
+			return false
+		}
+	}
+	if v, ok := obj["requestBody"]; ok {
+		w.path = w.path[:0]
+		if !w.seen(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// seen is walk in any order, asking done of each leaf, until one is not.
+func (w *leafWalker) seen(v any) bool {
+	n := len(w.path)
+	ok := true
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
+		for k, x := range v {
+			w.path = w.path[:n]
+			if n > 0 {
+				w.path = append(w.path, '.')
+			}
+			w.path = append(w.path, k...)
+			if ok = w.seen(x); !ok {
+				break
+			}
+		}
+	case []any:
+		if allScalars(v) {
+			return w.done(w.path)
+		}
+		for i, item := range v {
+			w.path = append(w.path[:n], '[')
+			w.path = strconv.AppendInt(w.path, int64(i), 10)
+			w.path = append(w.path, ']')
+			if ok = w.seen(item); !ok {
+				break
+			}
+		}
+	default:
+		if n > 0 {
+			return w.done(w.path)
+		}
+	}
+	w.path = w.path[:n]
+	return ok
+}
+
+func (w *leafWalker) walk(v any, depth int) {
+	n := len(w.path)
+	switch v := v.(type) {
+	case map[string]any:
+		for len(w.keys) <= depth {
+			w.keys = append(w.keys, nil)
+		}
+		keys := w.keys[depth][:0]
 		for k := range v {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
+		w.keys[depth] = keys
 		for _, k := range keys {
-			p := k
-			if path != "" {
-				p = path + "." + k
+			w.path = w.path[:n]
+			if n > 0 {
+				w.path = append(w.path, '.')
 			}
-			walkLeaves(v[k], p, f)
+			w.path = append(w.path, k...)
+			w.walk(v[k], depth+1)
 		}
 	case []any:
 		if allScalars(v) {
-			f(path)
+			w.leaf(w.path)
 			return
 		}
 		for i, item := range v {
-			walkLeaves(item, fmt.Sprintf("%s[%d]", path, i), f)
+			w.path = append(w.path[:n], '[')
+			w.path = strconv.AppendInt(w.path, int64(i), 10)
+			w.path = append(w.path, ']')
+			w.walk(item, depth+1)
 		}
 	default:
-		if path != "" {
-			f(path)
+		if n > 0 {
+			w.leaf(w.path)
 		}
 	}
+	w.path = w.path[:n]
 }
 
 func allScalars(list []any) bool {

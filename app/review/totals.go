@@ -18,31 +18,63 @@ import (
 type facts struct {
 	hash     uint64
 	currency string
-	// amount is nil when the element has no readable amount.
-	amount *big.Int
+	// hasAmount says the element has a readable amount: minor when it
+	// fits an int64 (large is nil), else large.
+	hasAmount bool
+	minor     int64
+	large     *big.Int
 	// source names the source instrument, "" when there is none.
 	source string
+}
+
+// addTo adds the element's amount, if any, to ts.
+func (f *facts) addTo(ts *money.Totals) {
+	switch {
+	case f.large != nil:
+		ts.Add(f.currency, f.large)
+	case f.hasAmount:
+		ts.AddInt64(f.currency, f.minor)
+	}
+}
+
+// sourceNames remembers the names of source instruments made while the
+// facts of every element are gathered: a file draws on a few instruments
+// many times, and each name would be an allocation.
+type sourceNames map[[2]string]string
+
+// maxSourceNames bounds sourceNames, for a file of as many instruments as
+// elements.
+const maxSourceNames = 4096
+
+func (names sourceNames) name(typ, id string) string {
+	if s, ok := names[[2]string{typ, id}]; ok {
+		return s
+	}
+	s := strings.TrimSpace(typ + " " + id)
+	if names != nil && len(names) < maxSourceNames {
+		names[[2]string{typ, id}] = s
+	}
+	return s
 }
 
 // hashSeed is fixed for the life of the program: hashes are compared, never
 // stored.
 var hashSeed = maphash.MakeSeed()
 
-func (d *Document) factsOf(v any) facts {
+func (d *Document) factsOf(v any, names sourceNames) facts {
 	f := facts{hash: hashOf(v)}
 	body := lookup(v, requestBody)
 	if d.amountPath != nil {
 		// A readable amount counts whatever its currency: one that is not
 		// valid ("eur", "EURO", none) goes to the invalid currency's total.
-		if cur, n, ok := money.AmountOf(lookup(body, d.amountPath)); ok {
-			f.currency, f.amount = cur, n
+		if cur, n, large, ok := money.SmallAmountOf(lookup(body, d.amountPath)); ok {
+			f.currency, f.hasAmount, f.minor, f.large = cur, true, n, large
 		}
 	}
 	if d.sourcePath != nil {
 		switch src := lookup(body, d.sourcePath).(type) {
 		case map[string]any:
-			typ, id := display(src["type"]), display(src["id"])
-			f.source = strings.TrimSpace(typ + " " + id)
+			f.source = names.name(display(src["type"]), display(src["id"]))
 		case nil:
 		default:
 			f.source = display(src)
@@ -186,9 +218,7 @@ func (d *Document) Summary() Summary {
 	sources := make(map[string]*SourceTotal)
 	bySource := make(map[string]*money.Totals)
 	for _, f := range d.facts {
-		if f.amount != nil {
-			totals.Add(f.currency, f.amount)
-		}
+		f.addTo(&totals)
 		if f.source == "" {
 			continue
 		}
@@ -199,9 +229,7 @@ func (d *Document) Summary() Summary {
 			bySource[f.source] = new(money.Totals)
 		}
 		st.Count++
-		if f.amount != nil {
-			bySource[f.source].Add(f.currency, f.amount)
-		}
+		f.addTo(bySource[f.source])
 	}
 	s.Totals = totals.List()
 	for name, st := range sources {
