@@ -88,8 +88,6 @@ type decoder struct {
 	values []interned
 	// text is the block the strings are copied into (see save).
 	text []byte
-	// headers is the slab of string headers boxed values point to.
-	headers []string
 }
 
 // An interned value is a short string or number literal, and its box.
@@ -103,31 +101,6 @@ type interned struct {
 func hashByte(h uint32, c byte) uint32 { return (h ^ uint32(c)) * 16777619 }
 
 const hashStart uint32 = 2166136261
-
-// The type words of string and json.Number interface values.
-var (
-	stringType = typeWord("")
-	numberType = typeWord(json.Number(""))
-)
-
-func typeWord(v any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[0] }
-
-// box returns s in an interface value of the type whose type word is
-// typ (string or json.Number, both strings underneath). Converting a
-// string to an interface allocates its header alone; here the headers
-// are kept in shared slabs instead, one allocation for many values. A
-// slab's header is never written again once boxed, so the values stay
-// immutable as interface values must.
-func (d *decoder) box(s string, typ unsafe.Pointer) any {
-	if len(d.headers) == cap(d.headers) {
-		d.headers = make([]string, 0, 256)
-	}
-	d.headers = append(d.headers, s)
-	var v any
-	w := (*[2]unsafe.Pointer)(unsafe.Pointer(&v))
-	w[0], w[1] = typ, unsafe.Pointer(&d.headers[len(d.headers)-1])
-	return v
-}
 
 // A step is one key, or one array position when key is "" and index is
 // not negative.
@@ -381,7 +354,7 @@ func (d *decoder) stringValue() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := d.box(s, stringType)
+	var v any = s
 	if short {
 		*slot = interned{text: s, v: v}
 	}
@@ -563,7 +536,7 @@ func (d *decoder) number() (any, error) {
 	}
 	lit := d.data[start:d.pos]
 	if len(lit) > maxInternedLen {
-		return d.box(d.save(lit), numberType), nil
+		return json.Number(d.save(lit)), nil
 	}
 	h := hashStart
 	for _, c := range lit {
@@ -574,7 +547,7 @@ func (d *decoder) number() (any, error) {
 		return slot.v, nil
 	}
 	n := d.save(lit)
-	v := d.box(n, numberType)
+	var v any = json.Number(n)
 	*slot = interned{text: n, number: true, v: v}
 	return v, nil
 }
