@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -431,22 +430,16 @@ func (p *importPage) export(ctx app.Context, what string) {
 	case p.prep != nil:
 		doc = p.prep.Document
 	}
-	work := background()
-	if work == nil || doc == 0 {
+	if background() == nil || doc == 0 {
 		return
 	}
 	p.announcement = "Preparing the file…"
-	work.Run(worker.JobExport, worker.Export{Document: doc, What: what}, nil, workerHandlers(p.ctx, nil, func(body []byte, data app.Value, err error) {
+	runJob(p.ctx, worker.JobExport, worker.Export{Document: doc, What: what}, nil, func(ex worker.Exported, data app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return
 		}
-		var ex worker.Exported
-		if err := json.Unmarshal(body, &ex); err != nil {
-			p.fail("The file could not be prepared: " + err.Error())
-			return
-		}
 		download(data, ex.FileName, ex.MediaType)
 		p.announcement = fmt.Sprintf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
-	}))
+	})
 }
