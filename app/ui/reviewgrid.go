@@ -399,7 +399,7 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 	}
 	m, marked := marks[c]
 	if marked {
-		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == "error")
+		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == worker.SeverityError)
 	}
 	if active && g.editing {
 		return td.Class("cell-editing").Body(
@@ -682,11 +682,11 @@ func editNews(ed worker.Edited) string {
 	left := fmt.Sprintf(" %s left in the file.", plural(ed.Summary.Errors, "error", "errors"))
 	var msgs []string
 	for _, m := range ed.Row.Marks {
-		if m.Severity == "error" {
+		if m.Severity == worker.SeverityError {
 			msgs = append(msgs, m.Messages...)
 		}
 	}
-	if ed.Row.Severity != "error" {
+	if ed.Row.Severity != worker.SeverityError {
 		return where + " is valid." + left
 	}
 	if len(msgs) == 0 {
