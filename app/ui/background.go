@@ -31,6 +31,8 @@ func background() *workerclient.Client {
 		backgroundWork.OnWarm(func() { mark("worker-warm") })
 		// The operator's strict setting applies from the first file on;
 		// the worker brings back the contract it keeps by itself.
+		// Sent with the client itself: runJob calls background, whose
+		// Once this is, and the answer is not needed.
 		backgroundWork.Run(worker.JobContract, worker.SetContract{Strict: strictSetting()}, nil,
 			workerclient.Handlers{Done: func([]byte, app.Value, error) {}})
 	})

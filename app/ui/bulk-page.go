@@ -16,7 +16,7 @@ const (
 	operationsPageSize = 50
 )
 
-var operationStatuses = []string{"SUBMITTED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"}
+var operationStatuses = worker.OperationStates()
 
 // bulkPage is one bulk process: its state and progress, polled while it
 // runs; the actions its state allows; its operations, each placed at the
@@ -60,7 +60,7 @@ type bulkPage struct {
 	announcement string
 }
 
-func newBulkPage() *bulkPage { return &bulkPage{mode: "ON_FAILURE_CONTINUE"} }
+func newBulkPage() *bulkPage { return &bulkPage{mode: worker.ModeOnFailureContinue} }
 
 func (p *bulkPage) OnMount(ctx app.Context) {
 	p.page = ctx
@@ -120,9 +120,9 @@ func (p *bulkPage) renderBulk() app.UI {
 		app.Dl().Class("summary").Body(
 			app.Div().Class("summary-item", "summary-wide").Body(app.Dt().Text("State"), app.Dd().ID("bulk-status").Class("summary-text").Body(bulkStateBadge(*b))),
 			summaryItem("bulk-operations", "Elements", b.Operations, ""),
-			summaryItem("bulk-completed", "Completed", b.Counts["COMPLETED"], "ok"),
-			summaryItem("bulk-failed", "Failed", b.Counts["FAILED"], "bad"),
-			summaryItem("bulk-cancelled", "Cancelled", b.Counts["CANCELLED"], "warn"),
+			summaryItem("bulk-completed", "Completed", b.Counts[worker.OperationCompleted], "ok"),
+			summaryItem("bulk-failed", "Failed", b.Counts[worker.OperationFailed], "bad"),
+			summaryItem("bulk-cancelled", "Cancelled", b.Counts[worker.OperationCancelled], "warn"),
 		),
 		app.Div().Class("status", "status-busy").Body(
 			app.P().ID("bulk-progress-label").Text(fmt.Sprintf("%s of %s operations done", count(b.Done), count(b.Operations))),
@@ -131,7 +131,7 @@ func (p *bulkPage) renderBulk() app.UI {
 		p.renderFacts(),
 		app.P().Class("note").Text(p.facts()),
 		p.renderActions(),
-		app.If(slices.Contains(b.Actions, "execute"), p.renderConfirm),
+		app.If(slices.Contains(b.Actions, worker.ActionExecute), p.renderConfirm),
 		p.renderWorkbook(),
 		p.renderOperations(),
 	)
@@ -142,9 +142,9 @@ func (p *bulkPage) facts() string {
 	b := p.bulk
 	s := b.Operation
 	switch b.Mode {
-	case "ON_FAILURE_CONTINUE":
+	case worker.ModeOnFailureContinue:
 		s += " · set to go on past failed operations"
-	case "ON_FAILURE_STOP":
+	case worker.ModeOnFailureStop:
 		s += " · set to stop at the first failed operation"
 	case "":
 	default:
@@ -270,7 +270,7 @@ func (p *bulkPage) confirmExecute(ctx app.Context, e app.Event) {
 		return
 	}
 	p.closeConfirm(ctx, e)
-	p.run(ctx, "execute")
+	p.run(ctx, worker.ActionExecute)
 }
 
 // loadTotals reads the bulk's totals (the worker keeps them once read).
@@ -286,7 +286,7 @@ func (p *bulkPage) loadTotals(ctx app.Context) {
 			return
 		}
 		if err != nil {
-			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}}
+			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}}
 		}
 		p.totals = &t
 	})
@@ -302,18 +302,18 @@ func (p *bulkPage) renderActions() app.UI {
 		app.Range(b.Actions).Slice(func(i int) app.UI {
 			a := b.Actions[i]
 			label := actionLabel(a)
-			if a == "execute" {
+			if a == worker.ActionExecute {
 				label += "…"
 			}
 			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(label).
 				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
-			if a == "cancel" {
+			if a == worker.ActionCancel {
 				btn = btn.Class("button-quiet")
 			}
 			if p.acting != "" {
 				btn = btn.Disabled(true)
 			}
-			if a != "execute" {
+			if a != worker.ActionExecute {
 				return btn
 			}
 			return app.Div().Class("execute").Body(
@@ -321,8 +321,8 @@ func (p *bulkPage) renderActions() app.UI {
 				app.Select().ID("execute-mode").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 					p.mode = ctx.JSSrc().Get("value").String()
 				}).Body(
-					option("ON_FAILURE_CONTINUE", "Continue with the others", p.mode == "ON_FAILURE_CONTINUE"),
-					option("ON_FAILURE_STOP", "Stop the bulk", p.mode == "ON_FAILURE_STOP"),
+					option(worker.ModeOnFailureContinue, "Continue with the others", p.mode == worker.ModeOnFailureContinue),
+					option(worker.ModeOnFailureStop, "Stop the bulk", p.mode == worker.ModeOnFailureStop),
 				),
 				btn,
 			)
@@ -332,13 +332,13 @@ func (p *bulkPage) renderActions() app.UI {
 
 func actionLabel(a string) string {
 	switch a {
-	case "execute":
+	case worker.ActionExecute:
 		return "Execute"
-	case "pause":
+	case worker.ActionPause:
 		return "Pause"
-	case "resume":
+	case worker.ActionResume:
 		return "Resume"
-	case "cancel":
+	case worker.ActionCancel:
 		return "Cancel the bulk"
 	}
 	return a
@@ -350,11 +350,11 @@ func (p *bulkPage) act(ctx app.Context, a string) {
 	if p.acting != "" {
 		return
 	}
-	if a == "execute" {
+	if a == worker.ActionExecute {
 		p.openConfirm(ctx)
 		return
 	}
-	if a == "cancel" && app.IsClient && !app.Window().Call("confirm", "Cancel bulk "+p.id+"? Operations not yet run will never run.").Bool() {
+	if a == worker.ActionCancel && app.IsClient && !app.Window().Call("confirm", "Cancel bulk "+p.id+"? Operations not yet run will never run.").Bool() {
 		return
 	}
 	p.run(ctx, a)
@@ -372,7 +372,7 @@ func (p *bulkPage) run(ctx app.Context, a string) {
 	}
 	p.acting, p.failure = a, nil
 	req := worker.BulkAction{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Action: a}
-	if a == "execute" {
+	if a == worker.ActionExecute {
 		req.Mode = p.mode
 	}
 	runJob(p.page, worker.JobBulkAction, req, nil, func(r worker.BulkResult, _ app.Value, err error) {
@@ -427,7 +427,7 @@ func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps
 		p.loadOperations(ctx)
 	}
 	p.polls++
-	if p.bulk.Status == "RUNNING" {
+	if p.bulk.Status == worker.BulkRunning {
 		chain := p.polls
 		p.page.After(pollEvery, func(ctx app.Context) {
 			if chain == p.polls && p.Mounted() {
@@ -499,7 +499,7 @@ func (p *bulkPage) loadOperations(ctx app.Context) {
 		p.opsLoaded = true
 		switch {
 		case err != nil:
-			p.opsFailure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+			p.opsFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
 		case l.Failure != nil:
 			p.opsFailure = l.Failure
 		default:

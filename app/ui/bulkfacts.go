@@ -19,32 +19,32 @@ import (
 func stateWords(b worker.BulkInfo) string {
 	n := count(b.Operations)
 	counted := b.Counts != nil
-	failed := b.Counts["FAILED"]
+	failed := b.Counts[worker.OperationFailed]
 	switch b.Status {
-	case "SUBMITTED":
+	case worker.BulkSubmitted:
 		return "Submitted, waiting to be executed"
-	case "RUNNING":
+	case worker.BulkRunning:
 		if counted {
 			return fmt.Sprintf("Running: %s of %s done", count(b.Done), n)
 		}
 		return "Running"
-	case "PAUSED":
+	case worker.BulkPaused:
 		if counted {
 			return fmt.Sprintf("Paused: %s of %s done", count(b.Done), n)
 		}
 		return "Paused"
-	case "COMPLETED":
+	case worker.BulkCompleted:
 		return fmt.Sprintf("Completed: all %s done", n)
-	case "PARTIALLY_COMPLETED":
+	case worker.BulkPartiallyCompleted:
 		if counted {
 			return fmt.Sprintf("Partially completed: %s of %s failed", count(failed), n)
 		}
 		return "Partially completed: some operations failed"
-	case "FAILED":
+	case worker.BulkFailed:
 		return "Failed: no operation was executed"
-	case "CANCELLED":
+	case worker.BulkCancelled:
 		if counted {
-			return fmt.Sprintf("Cancelled: %s of %s had run; the others never will", count(b.Done-b.Counts["CANCELLED"]), n)
+			return fmt.Sprintf("Cancelled: %s of %s had run; the others never will", count(b.Done-b.Counts[worker.OperationCancelled]), n)
 		}
 		return "Cancelled: the operations not yet run never will"
 	}
@@ -120,9 +120,9 @@ func totalsText(t *worker.BulkTotals) string {
 // modeWords says what an execution mode does when an operation fails.
 func modeWords(mode string) string {
 	switch mode {
-	case "ON_FAILURE_STOP":
+	case worker.ModeOnFailureStop:
 		return "If an operation fails, the bulk stops there: the operations after it do not run."
-	case "ON_FAILURE_CONTINUE":
+	case worker.ModeOnFailureContinue:
 		return "If an operation fails, the others still run; the failed ones are listed afterwards, to fix and submit again."
 	}
 	return "If an operation fails, the API's default applies."
@@ -169,7 +169,7 @@ func (q *totalsQueue) next(ctx app.Context) {
 	runJob(ctx, worker.JobBulkTotals, worker.GetBulkTotals{Connection: conn, BulkID: id}, nil, func(t worker.BulkTotals, _ app.Value, err error) {
 		q.busy = false
 		if err != nil {
-			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}}
+			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}}
 		}
 		if q.got == nil {
 			q.got = make(map[string]*worker.BulkTotals)

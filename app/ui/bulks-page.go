@@ -12,7 +12,7 @@ import (
 const bulksPageSize = 25
 
 // bulkStatuses are the states of a bulk process, for the filter.
-var bulkStatuses = []string{"SUBMITTED", "RUNNING", "PAUSED", "COMPLETED", "PARTIALLY_COMPLETED", "FAILED", "CANCELLED"}
+var bulkStatuses = worker.BulkStates()
 
 // bulksPage lists the identity's bulk processes, a page at a time,
 // filtered by state, with what the journal knows of each (the file and
@@ -166,7 +166,7 @@ func (p *bulksPage) reload(ctx app.Context) {
 		p.loading, p.loaded = false, true
 		switch {
 		case err != nil:
-			p.failure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+			p.failure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
 		case l.Failure != nil:
 			p.failure = l.Failure
 		default:

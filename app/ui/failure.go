@@ -10,15 +10,15 @@ import (
 
 // failureTitles head an API failure by what the operator can do.
 var failureTitles = map[string]string{
-	"bad-request":  "The API refused the request as invalid",
-	"credentials":  "The API did not accept the credentials",
-	"forbidden":    "These credentials may not do this",
-	"not-found":    "The API does not know it",
-	"conflict":     "The bulk's state does not allow this",
-	"rate-limited": "Too many requests: the API asks to wait",
-	"server":       "The API failed",
-	"network":      "No answer from the API",
-	"other":        "The request could not be made",
+	worker.ClassBadRequest:  "The API refused the request as invalid",
+	worker.ClassCredentials: "The API did not accept the credentials",
+	worker.ClassForbidden:   "These credentials may not do this",
+	worker.ClassNotFound:    "The API does not know it",
+	worker.ClassConflict:    "The bulk's state does not allow this",
+	worker.ClassRateLimited: "Too many requests: the API asks to wait",
+	worker.ClassServer:      "The API failed",
+	worker.ClassNetwork:     "No answer from the API",
+	worker.ClassOther:       "The request could not be made",
 }
 
 // failureView shows an API failure: what happened in an operator's words,
@@ -55,7 +55,7 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 				app.Text(" — quote it to support."),
 			)
 		}),
-		app.If(f.Class == "credentials" || f.Class == "forbidden", func() app.UI {
+		app.If(f.Class == worker.ClassCredentials || f.Class == worker.ClassForbidden, func() app.UI {
 			return app.P().Body(app.A().Href(href("/settings")).Text("Check the connection settings"))
 		}),
 		app.If(f.RetryAfter > 0, func() app.UI {

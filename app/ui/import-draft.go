@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -39,14 +37,11 @@ func guardLeaving() {
 			}
 			return nil
 		}))
-		if w := background(); w != nil {
-			w.Watch(worker.JobSubmit, func(body []byte) {
-				var s worker.Submitted
-				if json.Unmarshal(body, &s) == nil && s.Failure == nil {
-					unsubmittedEdits.Store(false)
-				}
-			})
-		}
+		watchJob(worker.JobSubmit, func(s worker.Submitted) {
+			if s.Failure == nil {
+				unsubmittedEdits.Store(false)
+			}
+		})
 	})
 }
 
@@ -67,19 +62,11 @@ func (p *importPage) restoreDraft(ctx app.Context) {
 	if background() == nil {
 		return
 	}
-	p.start(ctx, "Looking for a file kept in this browser", func(run int, h workerclient.Handlers) func() {
-		id := background().Run(worker.JobRestoreDraft, worker.RestoreDraft{}, nil, h)
-		return func() { background().Cancel(id) }
-	}, p.restored)
+	load(p, "Looking for a file kept in this browser", worker.JobRestoreDraft, worker.RestoreDraft{}, nil, p.restored)
 }
 
 // restored shows the draft the worker brought back, if any.
-func (p *importPage) restored(ctx app.Context, body []byte) {
-	var r worker.Restored
-	if err := json.Unmarshal(body, &r); err != nil {
-		p.fail("The file you were working on could not be brought back: " + err.Error())
-		return
-	}
+func (p *importPage) restored(ctx app.Context, r worker.Restored) {
 	switch {
 	case r.Problem != "":
 		p.fail(r.Problem)
@@ -110,14 +97,14 @@ func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	p.errorsOnly = false
 	p.step = stepChoose
 	p.noteDraft(worker.DraftState{})
-	if work := background(); work != nil {
-		work.Run(worker.JobDiscardDraft, worker.DiscardDraft{}, nil, workerHandlers(p.ctx, nil, func(_ []byte, _ app.Value, err error) {
+	if background() != nil {
+		runJob(p.ctx, worker.JobDiscardDraft, worker.DiscardDraft{}, nil, func(_ worker.DiscardDraft, _ app.Value, err error) {
 			if err != nil {
 				p.fail("The file you were working on could not be discarded from this browser: " + errorText(err))
 				return
 			}
 			p.announcement = "Started over: the file and its edits are discarded."
-		}))
+		})
 	}
 	p.ctx.Defer(func(app.Context) { focusByID("kind") })
 }

@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -235,7 +233,7 @@ func (p *importPage) renderStatus() app.UI {
 		label := b.label
 		if b.progress.Total > 0 {
 			what := "rows"
-			if b.progress.Phase == "validating" {
+			if b.progress.Phase == worker.PhaseValidating {
 				what = "elements"
 			}
 			label = fmt.Sprintf("%s: %s of %s %s", b.label, count(b.progress.Done), count(b.progress.Total), what)
@@ -330,14 +328,7 @@ func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
 	p.errorsOnly = false
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, true
-	label := "Reading " + req.FileName
-	p.start(ctx, label, func(run int, h workerclient.Handlers) func() {
-		if file != nil {
-			return background().RunFile(worker.JobOpen, req, file, h)
-		}
-		id := background().Run(worker.JobOpen, req, nil, h)
-		return func() { background().Cancel(id) }
-	}, p.prepared)
+	load(p, "Reading "+req.FileName, worker.JobOpen, req, file, p.prepared)
 }
 
 // prepare changes how the open document is read.
@@ -347,10 +338,7 @@ func (p *importPage) prepare(ctx app.Context, req worker.Prepare, label string) 
 	}
 	req.Document = p.prep.Document
 	p.stop()
-	p.start(ctx, label, func(run int, h workerclient.Handlers) func() {
-		id := background().Run(worker.JobPrepare, req, nil, h)
-		return func() { background().Cancel(id) }
-	}, p.prepared)
+	load(p, label, worker.JobPrepare, req, nil, p.prepared)
 }
 
 // validate builds and validates the document as it is read now, with the
@@ -369,9 +357,10 @@ func (p *importPage) validate(ctx app.Context, e app.Event) {
 	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, "Validating "+p.fileName)
 }
 
-// start runs a loading job with a progress bar and a Cancel button;
-// send starts it with the handlers given and returns how to cancel it.
-func (p *importPage) start(ctx app.Context, label string, send func(run int, h workerclient.Handlers) func(), done func(ctx app.Context, body []byte)) {
+// load runs a loading job of the import page with a progress bar and a
+// Cancel button, and file (a File, or nil) as its payload; done receives
+// its result unless a newer job replaced it.
+func load[T any](p *importPage, label, job string, req any, file app.Value, done func(ctx app.Context, result T)) {
 	if background() == nil {
 		p.fail("The validation engine is not available in this page.")
 		return
@@ -381,35 +370,33 @@ func (p *importPage) start(ctx app.Context, label string, send func(run int, h w
 	p.failure = ""
 	p.busy = &busyJob{label: label}
 	p.announcement = label + "…"
-	h := workerHandlers(p.ctx,
-		func(pr worker.Progress) {
-			if run == p.run && p.busy != nil {
-				p.busy.progress = pr
-			}
-		},
-		func(body []byte, _ app.Value, err error) {
-			if run != p.run {
-				return
-			}
-			p.busy = nil
-			if err != nil {
-				p.jobFailed(err)
-				return
-			}
-			mark("result-received")
-			done(p.ctx, body)
-		})
-	p.busy.cancel = send(run, h)
+	progress := func(pr worker.Progress) {
+		if run == p.run && p.busy != nil {
+			p.busy.progress = pr
+		}
+	}
+	finished := func(r T, _ app.Value, err error) {
+		if run != p.run {
+			return
+		}
+		p.busy = nil
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		mark("result-received")
+		done(p.ctx, r)
+	}
+	if file != nil {
+		p.busy.cancel = runFileJob(p.ctx, job, req, file, progress, finished)
+	} else {
+		p.busy.cancel = runJob(p.ctx, job, req, progress, finished)
+	}
 }
 
 // prepared shows how the document is read, or its review when the worker
 // built it at once.
-func (p *importPage) prepared(ctx app.Context, body []byte) {
-	var pr worker.Prepared
-	if err := json.Unmarshal(body, &pr); err != nil {
-		p.fail("The file's description could not be read: " + err.Error())
-		return
-	}
+func (p *importPage) prepared(ctx app.Context, pr worker.Prepared) {
 	p.showPrepared(ctx, &pr)
 }
 
@@ -474,19 +461,6 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 			focusByID("result-title")
 		}
 	})
-}
-
-// workerHandlers runs a job's callbacks on the UI goroutine.
-func workerHandlers(ctx app.Context, progress func(worker.Progress), done func([]byte, app.Value, error)) workerclient.Handlers {
-	h := workerclient.Handlers{
-		Done: func(body []byte, data app.Value, err error) {
-			ctx.Dispatch(func(app.Context) { done(body, data, err) })
-		},
-	}
-	if progress != nil {
-		h.Progress = func(pr worker.Progress) { ctx.Dispatch(func(app.Context) { progress(pr) }) }
-	}
-	return h
 }
 
 func (p *importPage) cancelJob(ctx app.Context, e app.Event) {

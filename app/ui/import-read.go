@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -279,7 +278,7 @@ func (p *importPage) matters(setting string) bool {
 
 func (p *importPage) renderSettings() app.UI {
 	pr := p.prep
-	csv := pr.Format == "csv"
+	csv := pr.Format == worker.FormatCSV
 	if len(pr.SettingsMatter) == 0 && !csv {
 		return nil
 	}
@@ -293,7 +292,7 @@ func (p *importPage) renderSettings() app.UI {
 			p.prepare(ctx, worker.Prepare{Settings: &next, Chosen: chosen}, "Reading with the new settings")
 		}
 	}
-	amounts, separators := []string{"amounts"}, []string{"decimal", "group"}
+	amounts, separators := []string{worker.SettingAmounts}, []string{worker.SettingDecimal, worker.SettingGroup}
 	value := func(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 	return app.FieldSet().Class("settings").Body(
 		app.Legend().Text("How values are read"),
@@ -311,12 +310,12 @@ func (p *importPage) renderSettings() app.UI {
 				}),
 			)
 		}),
-		app.If(p.matters("amounts"), func() app.UI {
+		app.If(p.matters(worker.SettingAmounts), func() app.UI {
 			return app.Div().Class("settings-row").Body(
 				app.FieldSet().Class("radios").Body(
 					app.Legend().Text("Amounts are written"),
-					radio("amounts", "amounts-minor", "minor", "In minor units, as the API takes them (1050 is 10.50)", s.Amounts != "major", set(amounts, func(s *worker.Settings) { s.Amounts = "minor" })),
-					radio("amounts", "amounts-major", "major", "In major units, as people write them (10.50)", s.Amounts == "major", set(amounts, func(s *worker.Settings) { s.Amounts = "major" })),
+					radio("amounts", "amounts-minor", worker.AmountsMinor, "In minor units, as the API takes them (1050 is 10.50)", s.Amounts != worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMinor })),
+					radio("amounts", "amounts-major", worker.AmountsMajor, "In major units, as people write them (10.50)", s.Amounts == worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMajor })),
 				),
 				selectField("decimal", "Decimal separator", s.Decimal, [][2]string{
 					{"", "Not known: refuse amounts that read two ways"}, {".", "Point: 1,234.56"}, {",", "Comma: 1.234,56"},
@@ -333,26 +332,26 @@ func (p *importPage) renderSettings() app.UI {
 					{"", "None"}, {",", "Comma: 1,234"}, {".", "Point: 1.234"}, {" ", "Space: 1 234"}, {"'", "Apostrophe: 1'234"},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
-					set([]string{"group"}, func(s *worker.Settings) { s.Group = v })(ctx, e)
+					set([]string{worker.SettingGroup}, func(s *worker.Settings) { s.Group = v })(ctx, e)
 				}),
 			)
 		}),
-		app.If(p.matters("currency"), func() app.UI {
+		app.If(p.matters(worker.SettingCurrency), func() app.UI {
 			return app.Div().Class("field", "field-narrow").Body(
 				app.Label().For("currency").Text("Currency of the amounts"),
 				app.Input().ID("currency").Class("input").MaxLength(3).Size(5).Value(s.Currency).
 					OnChange(func(ctx app.Context, e app.Event) {
 						v := strings.ToUpper(strings.TrimSpace(value(ctx)))
-						set([]string{"currency"}, func(s *worker.Settings) { s.Currency = v })(ctx, e)
+						set([]string{worker.SettingCurrency}, func(s *worker.Settings) { s.Currency = v })(ctx, e)
 					}),
 			)
 		}),
-		app.If(p.matters("dates"), func() app.UI {
+		app.If(p.matters(worker.SettingDates), func() app.UI {
 			return selectField("date-order", "Dates such as 03/04/2025 are", s.DateOrder, [][2]string{
 				{"", "Not known: refuse dates that read two ways"}, {"DMY", "Day, month, year"}, {"MDY", "Month, day, year"}, {"YMD", "Year, month, day"},
 			}, func(ctx app.Context, e app.Event) {
 				v := value(ctx)
-				set([]string{"dates"}, func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
+				set([]string{worker.SettingDates}, func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
 			})
 		}),
 		app.If(len(pr.Examples) > 0, p.renderExamples),
@@ -431,22 +430,16 @@ func (p *importPage) export(ctx app.Context, what string) {
 	case p.prep != nil:
 		doc = p.prep.Document
 	}
-	work := background()
-	if work == nil || doc == 0 {
+	if background() == nil || doc == 0 {
 		return
 	}
 	p.announcement = "Preparing the file…"
-	work.Run(worker.JobExport, worker.Export{Document: doc, What: what}, nil, workerHandlers(p.ctx, nil, func(body []byte, data app.Value, err error) {
+	runJob(p.ctx, worker.JobExport, worker.Export{Document: doc, What: what}, nil, func(ex worker.Exported, data app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return
 		}
-		var ex worker.Exported
-		if err := json.Unmarshal(body, &ex); err != nil {
-			p.fail("The file could not be prepared: " + err.Error())
-			return
-		}
 		download(data, ex.FileName, ex.MediaType)
 		p.announcement = fmt.Sprintf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
-	}))
+	})
 }

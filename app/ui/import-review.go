@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -164,19 +163,13 @@ func (p *importPage) renderLimits() app.UI {
 // document again.
 func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	work := background()
-	if work == nil || p.sum == nil {
+	if background() == nil || p.sum == nil {
 		return
 	}
 	req := worker.AmountLimits{Document: p.sum.Document, Limits: splitLimits(p.limits)}
-	work.Run(worker.JobAmountLimits, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+	runJob(p.ctx, worker.JobAmountLimits, req, nil, func(res worker.AmountLimitsSet, _ app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
-			return
-		}
-		var res worker.AmountLimitsSet
-		if err := json.Unmarshal(body, &res); err != nil {
-			p.fail("The limits' result could not be read: " + err.Error())
 			return
 		}
 		p.limits = strings.Join(res.Limits, " ")
@@ -188,7 +181,7 @@ func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
 		} else {
 			p.announcement = fmt.Sprintf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
 		}
-	}))
+	})
 }
 
 // splitLimits splits the amount limits an operator typed. They are
@@ -389,24 +382,18 @@ func (p *importPage) upperCase(ctx app.Context, e app.Event) {
 // runReplace runs a replacement in a column, announcing working while it
 // runs and what done says once the review is updated.
 func (p *importPage) runReplace(req worker.Replace, working string, done func(worker.Replaced) string) {
-	work := background()
-	if work == nil {
+	if background() == nil {
 		return
 	}
 	p.announcement = working
-	work.Run(worker.JobReplace, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+	runJob(p.ctx, worker.JobReplace, req, nil, func(res worker.Replaced, _ app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return
 		}
-		var res worker.Replaced
-		if err := json.Unmarshal(body, &res); err != nil {
-			p.fail("The change's result could not be read: " + err.Error())
-			return
-		}
 		p.updateSummary(&res.Summary)
 		p.announcement = done(res)
-	}))
+	})
 }
 
 // edited takes the summary an edit brought.
@@ -456,29 +443,23 @@ func (p *importPage) showProblem(ctx app.Context, i int) {
 }
 
 func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
-	work := background()
-	if work == nil || p.loadingMore {
+	if background() == nil || p.loadingMore {
 		return
 	}
 	p.loadingMore = true
 	doc := p.sum.Document
 	req := worker.ProblemsPage{Document: doc, Offset: len(p.problems), Limit: problemsPageSize}
-	work.Run(worker.JobProblems, req, nil, workerHandlers(p.ctx, nil, func(body []byte, _ app.Value, err error) {
+	runJob(p.ctx, worker.JobProblems, req, nil, func(page worker.Problems, _ app.Value, err error) {
 		p.loadingMore = false
 		if err != nil {
 			p.jobFailed(err)
-			return
-		}
-		var page worker.Problems
-		if err := json.Unmarshal(body, &page); err != nil {
-			p.fail("The problems could not be read: " + err.Error())
 			return
 		}
 		if p.sum != nil && doc == p.sum.Document && page.Offset == len(p.problems) {
 			p.problems = append(p.problems, page.Problems...)
 			p.announcement = fmt.Sprintf("%s more problems shown.", count(len(page.Problems)))
 		}
-	}))
+	})
 }
 
 func (p *importPage) renderExports() app.UI {

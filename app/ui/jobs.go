@@ -1,13 +1,17 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
+
+// Every page runs the worker's jobs through runJob, runFileJob and
+// watchJob: the result's JSON is read in one place, into the type the
+// job's documentation names (package worker), and the callbacks run on
+// the UI goroutine.
 
 // errNoWorker is the failure of a job on a page without its worker.
 var errNoWorker = errors.New("the console's background engine is not available in this page")
@@ -17,6 +21,22 @@ var errNoWorker = errors.New("the console's background engine is not available i
 // progress, when set, receives its progress there too. It returns a
 // function that cancels the job.
 func runJob[T any](ctx app.Context, job string, req any, progress func(worker.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
+	return sendJob(ctx, progress, done, func(w *workerclient.Client, h workerclient.Handlers) func() {
+		id := w.Run(job, req, nil, h)
+		return func() { w.Cancel(id) }
+	})
+}
+
+// runFileJob is runJob with a File or Blob, which the browser reads
+// first, as the job's binary payload.
+func runFileJob[T any](ctx app.Context, job string, req any, file app.Value, progress func(worker.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
+	return sendJob(ctx, progress, done, func(w *workerclient.Client, h workerclient.Handlers) func() {
+		return w.RunFile(job, req, file, h)
+	})
+}
+
+// sendJob starts a job with send, decoding its result for done.
+func sendJob[T any](ctx app.Context, progress func(worker.Progress), done func(T, app.Value, error), send func(*workerclient.Client, workerclient.Handlers) (cancel func())) (cancel func()) {
 	work := background()
 	if work == nil {
 		var zero T
@@ -26,12 +46,7 @@ func runJob[T any](ctx app.Context, job string, req any, progress func(worker.Pr
 	h := workerclient.Handlers{
 		Done: func(body []byte, data app.Value, err error) {
 			ctx.Dispatch(func(app.Context) {
-				var v T
-				if err == nil {
-					if derr := json.Unmarshal(body, &v); derr != nil {
-						err = errors.New("the engine's answer could not be read: " + derr.Error())
-					}
-				}
+				v, err := decodeResult[T](body, err)
 				done(v, data, err)
 			})
 		},
@@ -39,8 +54,33 @@ func runJob[T any](ctx app.Context, job string, req any, progress func(worker.Pr
 	if progress != nil {
 		h.Progress = func(p worker.Progress) { ctx.Dispatch(func(app.Context) { progress(p) }) }
 	}
-	id := work.Run(job, req, nil, h)
-	return func() { work.Cancel(id) }
+	return send(work, h)
+}
+
+// watchJob calls f with the result of every job named job that succeeds,
+// whoever ran it, from the browser's callback (f must not touch a
+// component without its Dispatch).
+func watchJob[T any](job string, f func(result T)) {
+	if work := background(); work != nil {
+		work.Watch(job, func(body []byte) {
+			if v, err := decodeResult[T](body, nil); err == nil {
+				f(v)
+			}
+		})
+	}
+}
+
+// decodeResult reads a job's result, unless the job failed.
+func decodeResult[T any](body []byte, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, derr := worker.DecodeBody[T](body)
+	if derr != nil {
+		return v, errors.New("the engine's answer could not be read: " + derr.Error())
+	}
+	return v, nil
 }
 
 // jobCanceled reports whether a job ended because it was canceled.

@@ -82,13 +82,13 @@ func (j *journalView) render(api APIConfig, resumed func(app.Context, worker.Sub
 func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
 	done := 0
 	for _, c := range s.Chunks {
-		if c.State == "submitted" {
+		if c.State == worker.StateSubmitted {
 			done++
 		}
 	}
 	state := "Submitted"
 	switch {
-	case s.State == "failed":
+	case s.State == worker.StateFailed:
 		state = fmt.Sprintf("Refused after %d of %d chunks", done, len(s.Chunks))
 	case s.Interrupted:
 		state = fmt.Sprintf("Interrupted: %d of %d chunks submitted", done, len(s.Chunks))
@@ -122,11 +122,11 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
 			return app.P().Class("note").Text("Load the file again to resume: its chunks get the same refs.")
 		}),
-		app.If(s.State == "failed" && s.Resumable, func() app.UI {
+		app.If(s.State == worker.StateFailed && s.Resumable, func() app.UI {
 			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text("Send again").
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID))
 		}),
-		app.If(!s.Interrupted || s.State == "failed", func() app.UI {
+		app.If(!s.Interrupted || s.State == worker.StateFailed, func() app.UI {
 			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text("Forget").
 				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) }, app.EventScope(s.ID))
 		}),

@@ -67,7 +67,7 @@ func problemPlace(p worker.Problem) string {
 }
 
 func severityWord(s string) string {
-	if s == "warning" {
+	if s == worker.SeverityWarning {
 		return "Warning"
 	}
 	return "Error"

@@ -167,11 +167,11 @@ func choiceRequest(current worker.Settings, name, value string) (worker.Prepare,
 	var chosen []string
 	switch name {
 	case "units":
-		next.Amounts, chosen = value, []string{"amounts"}
+		next.Amounts, chosen = value, []string{worker.SettingAmounts}
 	case "decimal", "group":
-		next.Decimal, next.Group, chosen = value, partner(value), []string{"decimal", "group"}
+		next.Decimal, next.Group, chosen = value, partner(value), []string{worker.SettingDecimal, worker.SettingGroup}
 	case "dateOrder":
-		next.DateOrder, chosen = value, []string{"dates"}
+		next.DateOrder, chosen = value, []string{worker.SettingDates}
 	case "encoding":
 		return worker.Prepare{Encoding: value}, true
 	case "delimiter":

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -196,8 +195,7 @@ func (g *reviewGrid) setScroll(top float64) {
 // a scroll waits for its answer; anything else (another view, a new
 // version, a cell to show) asks at once, and the older answer is dropped.
 func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
-	work := background()
-	if work == nil {
+	if background() == nil {
 		return
 	}
 	if g.loading && !force && around == nil {
@@ -208,17 +206,16 @@ func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
 	g.seq++
 	seq := g.seq
 	req := worker.RowsWindow{Document: g.Idoc, Offset: offset, Limit: limit, ErrorsOnly: g.IerrorsOnly, Around: around}
-	work.Run(worker.JobRows, req, nil, workerHandlers(g.ctx, nil, func(body []byte, _ app.Value, err error) {
+	runJob(g.ctx, worker.JobRows, req, nil, func(r worker.Rows, _ app.Value, err error) {
 		if seq != g.seq {
 			return // a newer request is out
 		}
 		g.loading = false
-		var r worker.Rows
-		if err != nil || json.Unmarshal(body, &r) != nil {
+		if err != nil {
 			return
 		}
 		g.take(r, around)
-	}))
+	})
 }
 
 // take holds a window of rows the worker sent; around is the element a
@@ -402,7 +399,7 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 	}
 	m, marked := marks[c]
 	if marked {
-		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == "error")
+		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == worker.SeverityError)
 	}
 	if active && g.editing {
 		return td.Class("cell-editing").Body(
@@ -580,20 +577,18 @@ func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
 
 // nextProblem asks the worker for the next element with a problem.
 func nextProblem(ctx app.Context, doc, after int, back, errorsOnly bool, found func(worker.FoundProblem)) {
-	work := background()
-	if work == nil {
+	if background() == nil {
 		return
 	}
 	if back && after < 0 {
 		after = 1 << 30
 	}
 	req := worker.NextProblem{Document: doc, After: after, Back: back, ErrorsOnly: errorsOnly}
-	work.Run(worker.JobNextProblem, req, nil, workerHandlers(ctx, nil, func(body []byte, _ app.Value, err error) {
-		var f worker.FoundProblem
-		if err == nil && json.Unmarshal(body, &f) == nil {
+	runJob(ctx, worker.JobNextProblem, req, nil, func(f worker.FoundProblem, _ app.Value, err error) {
+		if err == nil {
 			found(f)
 		}
-	}))
+	})
 }
 
 func (g *reviewGrid) startEdit(ctx app.Context) {
@@ -634,8 +629,7 @@ func (g *reviewGrid) onEditKey(ctx app.Context, e app.Event) {
 func (g *reviewGrid) commit(ctx app.Context, move int) {
 	g.editing = false
 	r, ok := g.row(g.activePos)
-	work := background()
-	if !ok || work == nil {
+	if !ok || background() == nil {
 		return
 	}
 	col, text := g.activeCol, g.editText
@@ -655,7 +649,7 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 	if g.IonSaving != nil {
 		g.IonSaving(g.ctx, 1)
 	}
-	work.Run(worker.JobEdit, req, nil, workerHandlers(g.ctx, nil, func(body []byte, _ app.Value, err error) {
+	runJob(g.ctx, worker.JobEdit, req, nil, func(ed worker.Edited, _ app.Value, err error) {
 		if g.IonSaving != nil {
 			g.IonSaving(g.ctx, -1)
 		}
@@ -663,10 +657,6 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 			if g.IonAnnounce != nil {
 				g.IonAnnounce(g.ctx, "The change was not made: "+errorText(err))
 			}
-			return
-		}
-		var ed worker.Edited
-		if json.Unmarshal(body, &ed) != nil {
 			return
 		}
 		if i := pos - g.offset; i >= 0 && i < len(g.rows) && g.rows[i].Element == ed.Row.Element {
@@ -678,7 +668,7 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 		if g.IonEdited != nil {
 			g.IonEdited(g.ctx, ed)
 		}
-	}))
+	})
 	g.activePos = max(0, min(g.activePos+move, g.total-1))
 	g.reveal()
 }
@@ -692,11 +682,11 @@ func editNews(ed worker.Edited) string {
 	left := fmt.Sprintf(" %s left in the file.", plural(ed.Summary.Errors, "error", "errors"))
 	var msgs []string
 	for _, m := range ed.Row.Marks {
-		if m.Severity == "error" {
+		if m.Severity == worker.SeverityError {
 			msgs = append(msgs, m.Messages...)
 		}
 	}
-	if ed.Row.Severity != "error" {
+	if ed.Row.Severity != worker.SeverityError {
 		return where + " is valid." + left
 	}
 	if len(msgs) == 0 {

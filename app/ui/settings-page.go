@@ -226,7 +226,7 @@ func (p *settingsPage) testButton() app.UI {
 // test lists one bulk: it proves the URL, the api-key and the token.
 func (p *settingsPage) test(ctx app.Context, e app.Event) {
 	if missing := p.conn.ready(p.api, false); missing != "" {
-		p.testFailure = &worker.APIFailure{Class: "other", Summary: missing, Chunk: -1}
+		p.testFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: missing, Chunk: worker.NoChunk}
 		return
 	}
 	p.testBusy, p.testResult, p.testFailure = true, "", nil
@@ -235,7 +235,7 @@ func (p *settingsPage) test(ctx app.Context, e app.Event) {
 		p.testBusy = false
 		switch {
 		case err != nil:
-			p.testFailure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+			p.testFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
 		case r.Failure != nil:
 			p.testFailure = r.Failure
 		default:
@@ -267,7 +267,7 @@ func (p *settingsPage) tokenStatus() string {
 func (p *settingsPage) obtainToken(ctx app.Context, e app.Event) {
 	p.tokenFailure = nil
 	if missing := p.conn.readyForToken(p.api); missing != "" {
-		p.tokenFailure = &worker.APIFailure{Class: "other", Summary: missing, Chunk: -1}
+		p.tokenFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: missing, Chunk: worker.NoChunk}
 		return
 	}
 	p.tokenBusy = true
@@ -276,7 +276,7 @@ func (p *settingsPage) obtainToken(ctx app.Context, e app.Event) {
 		p.tokenBusy = false
 		switch {
 		case err != nil:
-			p.tokenFailure = &worker.APIFailure{Class: "other", Summary: jobMessage(err), Chunk: -1}
+			p.tokenFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
 		case r.Failure != nil:
 			p.tokenFailure = r.Failure
 		default:

@@ -264,7 +264,7 @@ func (p *submitPage) answerRepeats(answer string) app.EventHandler {
 // not finish: sending resumes it.
 func (p *submitPage) interrupted() bool {
 	for _, prior := range p.prepared.Priors {
-		if prior.SameRef && prior.State != "submitted" {
+		if prior.SameRef && prior.State != worker.StateSubmitted {
 			return true
 		}
 	}
@@ -279,7 +279,7 @@ func (p *submitPage) submittedBefore() bool {
 		return false
 	}
 	for _, prior := range pr.Priors {
-		if !prior.SameRef || prior.State != "submitted" {
+		if !prior.SameRef || prior.State != worker.StateSubmitted {
 			return false
 		}
 	}
@@ -573,13 +573,13 @@ func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
 // chunkState says where a chunk stands, in an operator's words.
 func chunkState(c worker.ChunkInfo) string {
 	switch c.State {
-	case "planned":
+	case worker.StatePlanned:
 		return "not sent yet"
-	case "sending":
+	case worker.StateSending:
 		return fmt.Sprintf("sent without an answer (%s)", plural(c.Attempts, "attempt", "attempts"))
-	case "failed":
+	case worker.StateFailed:
 		return "refused: " + c.LastError
-	case "submitted":
+	case worker.StateSubmitted:
 		return "bulk " + c.BulkID
 	}
 	return c.State

@@ -4,10 +4,60 @@ package worker
 // ListBulks. Result: BulkList.
 const JobBulks = "bulks"
 
+// The states of a bulk process (BulkInfo.Status), as the API and
+// bulkapi.Status name them.
+const (
+	BulkSubmitted          = "SUBMITTED"
+	BulkRunning            = "RUNNING"
+	BulkPaused             = "PAUSED"
+	BulkCompleted          = "COMPLETED"
+	BulkPartiallyCompleted = "PARTIALLY_COMPLETED"
+	BulkFailed             = "FAILED"
+	BulkCancelled          = "CANCELLED"
+)
+
+// BulkStates lists the states of a bulk, in lifecycle order.
+func BulkStates() []string {
+	return []string{BulkSubmitted, BulkRunning, BulkPaused, BulkCompleted, BulkPartiallyCompleted, BulkFailed, BulkCancelled}
+}
+
+// The states of an operation of a bulk (OperationInfo.Status, and the
+// keys of BulkInfo.Counts), as bulkapi.OperationStatus names them.
+const (
+	OperationSubmitted = "SUBMITTED"
+	OperationRunning   = "RUNNING"
+	OperationCompleted = "COMPLETED"
+	OperationFailed    = "FAILED"
+	OperationCancelled = "CANCELLED"
+)
+
+// OperationStates lists the states of an operation.
+func OperationStates() []string {
+	return []string{OperationSubmitted, OperationRunning, OperationCompleted, OperationFailed, OperationCancelled}
+}
+
+// The actions on a bulk (BulkAction.Action, BulkInfo.Actions), as
+// bulkapi.Action names them.
+const (
+	ActionExecute = "execute"
+	ActionPause   = "pause"
+	ActionResume  = "resume"
+	ActionCancel  = "cancel"
+)
+
+// The execution modes (BulkAction.Mode, BulkInfo.Mode), as bulkapi.Mode
+// names them.
+const (
+	// ModeOnFailureStop stops execution after the first failed operation.
+	ModeOnFailureStop = "ON_FAILURE_STOP"
+	// ModeOnFailureContinue runs every operation whatever the others do.
+	ModeOnFailureContinue = "ON_FAILURE_CONTINUE"
+)
+
 // ListBulks is the request of JobBulks.
 type ListBulks struct {
 	Connection Connection `json:"connection"`
-	// Status filters by state; "" lists every state.
+	// Status filters by state (BulkSubmitted, …); "" lists every state.
 	Status string `json:"status,omitempty"`
 	Offset int    `json:"offset,omitempty"`
 	// Limit is at most 100; 0 means 100.
@@ -37,7 +87,8 @@ type BulkInfo struct {
 	// Started and Finished are Unix times in milliseconds, 0 until then.
 	Started  int64 `json:"started,omitempty"`
 	Finished int64 `json:"finished,omitempty"`
-	// Counts are the operations by state (details only).
+	// Counts are the operations by state, OperationCompleted, … (details
+	// only).
 	Counts map[string]int `json:"counts,omitempty"`
 	// Actions are the actions the state allows, in button order.
 	Actions []string `json:"actions,omitempty"`
@@ -61,7 +112,7 @@ type BulkInfo struct {
 // JobBulkTotals sums the amounts of a bulk by currency, from the request
 // payloads of its operations, read a page at a time. A bulk's operations
 // never change, so the worker keeps the answer. Request: GetBulkTotals.
-// Result: BulkTotals. Progress: phase "reading operations".
+// Result: BulkTotals. Progress: PhaseReadingOperations.
 const JobBulkTotals = "bulk-totals"
 
 // GetBulkTotals is the request of JobBulkTotals.
@@ -117,10 +168,10 @@ const JobBulkAction = "bulk-action"
 type BulkAction struct {
 	Connection Connection `json:"connection"`
 	BulkID     string     `json:"bulkId"`
-	// Action is execute, pause, resume or cancel.
+	// Action is ActionExecute, ActionPause, ActionResume or ActionCancel.
 	Action string `json:"action"`
-	// Mode is the execution mode of execute: ON_FAILURE_STOP or
-	// ON_FAILURE_CONTINUE; "" leaves it to the API.
+	// Mode is the execution mode of ActionExecute: ModeOnFailureStop or
+	// ModeOnFailureContinue; "" leaves it to the API.
 	Mode string `json:"mode,omitempty"`
 }
 

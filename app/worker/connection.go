@@ -61,9 +61,8 @@ type AccessToken struct {
 // shows it: what the operator can do, the request-ref to quote to support,
 // and every syntax error next to the element and file row it names.
 type APIFailure struct {
-	// Class is what sort of failure it is: bad-request, credentials,
-	// forbidden, not-found, conflict, rate-limited, server, other, or
-	// network when no answer came.
+	// Class is what sort of failure it is: ClassBadRequest, …, or
+	// ClassNetwork when no answer came.
 	Class string `json:"class"`
 	// Status is the HTTP status; 0 when no answer came.
 	Status int `json:"status,omitempty"`
@@ -81,13 +80,28 @@ type APIFailure struct {
 	// Fields are the syntax errors of a 400, each placed in the file.
 	Fields []FieldFailure `json:"fields,omitempty"`
 	// Chunk and Ref name the chunk of a submission that failed; Chunk is
-	// -1 for other calls.
+	// NoChunk for other calls.
 	Chunk int    `json:"chunk"`
 	Ref   string `json:"ref,omitempty"`
 }
 
-// The failure classes besides those of the API's statuses.
+// NoChunk is the Chunk of an APIFailure of a call other than a chunk's
+// submission (0 is the first chunk).
+const NoChunk = -1
+
+// The failure classes (APIFailure.Class): those of the API's answers,
+// as bulkapi.Class names them, and ClassNetwork.
 const (
+	ClassBadRequest  = "bad-request"  // 400: fix the request
+	ClassCredentials = "credentials"  // 401: api-key or token invalid
+	ClassForbidden   = "forbidden"    // 403: not allowed for this identity
+	ClassNotFound    = "not-found"    // 404
+	ClassConflict    = "conflict"     // 409: the bulk's state forbids it, or a reused ref
+	ClassRateLimited = "rate-limited" // 429: wait and retry
+	ClassServer      = "server"       // 5xx: retry later
+	// ClassOther is any other failure, the page's own too (a job that
+	// could not run).
+	ClassOther = "other"
 	// ClassNetwork: the call got no answer; whether the API acted on it
 	// is unknown.
 	ClassNetwork = "network"

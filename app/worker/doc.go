@@ -26,7 +26,9 @@
 // requests the job's name. Its Body is JSON text (the job's request, its
 // result, a [Progress] or an [Error]); its Data is an optional binary
 // payload, such as the bytes of the file being read. In the browser a
-// message is a plain object {id, type, job, body, data} and data is an
+// message is a plain object {id, type, job, body, data} (the Field
+// constants; EncodeEnvelope and DecodeEnvelope write and read it, and
+// EncodeBody, DecodeBody and DecodeError its body) and data is an
 // ArrayBuffer handed over with postMessage's transfer list, so a file of
 // megabytes moves between the threads without being copied.
 //

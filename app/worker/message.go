@@ -25,6 +25,10 @@ const (
 	// with TypeStorageReply and the same ID.
 	TypeStorage      Type = "storage"
 	TypeStorageReply Type = "storage-reply"
+	// TypeInit is the page's first message to worker.js, before any
+	// program runs: Body is the URL of the worker's program and
+	// FieldSecond that of the second worker's.
+	TypeInit Type = "init"
 )
 
 // A Message is one message between the page and the worker.
@@ -43,7 +47,7 @@ type Message struct {
 
 // Progress tells how far a job has gone.
 type Progress struct {
-	// Phase names the step in an operator's words: "reading", "validating".
+	// Phase names the step in an operator's words: PhaseReading, ….
 	Phase string `json:"phase"`
 	// Done and Total count the step's units (elements, rows); Total is 0
 	// when it is not known yet.
@@ -54,13 +58,36 @@ type Progress struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// StorageRequest is the body of a TypeStorage message: "get" or "set" the
-// item Key of the page's localStorage. The page serves only the keys of
-// the submission journal.
+// The phases of a Progress. The page names some of them to the operator
+// in its own words, so they are compared, not only shown.
+const (
+	PhaseReading    = "reading"
+	PhaseValidating = "validating"
+	PhaseSubmitting = "submitting"
+	// PhaseChecking looks for elements earlier bulks hold (repeats).
+	PhaseChecking = "checking"
+	// PhaseReadingOperations reads a bulk's operations from the API.
+	PhaseReadingOperations = "reading operations"
+	// PhaseWriting writes a workbook.
+	PhaseWriting = "writing"
+)
+
+// A StorageOp is what a StorageRequest asks of the page's localStorage.
+type StorageOp string
+
+// The storage operations.
+const (
+	StorageGet StorageOp = "get"
+	StorageSet StorageOp = "set"
+)
+
+// StorageRequest is the body of a TypeStorage message: StorageGet or
+// StorageSet the item Key of the page's localStorage. The page serves
+// only the keys of the submission journal.
 type StorageRequest struct {
-	Op    string `json:"op"`
-	Key   string `json:"key"`
-	Value string `json:"value,omitempty"`
+	Op    StorageOp `json:"op"`
+	Key   string    `json:"key"`
+	Value string    `json:"value,omitempty"`
 }
 
 // StorageKeyPrefix starts every key the page serves for the worker: the

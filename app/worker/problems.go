@@ -19,6 +19,13 @@ type Problems struct {
 	Problems []Problem `json:"problems"`
 }
 
+// The severities of problems, rows and cells, as schema.Severity names
+// them.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
 // RequestLevel is the Element of a problem with the request as a whole.
 const RequestLevel = -1
 
@@ -34,7 +41,7 @@ type Problem struct {
 	Code string `json:"code"`
 	// Message is a sentence for people.
 	Message string `json:"message"`
-	// Severity is "error" or "warning".
+	// Severity is SeverityError or SeverityWarning.
 	Severity string `json:"severity"`
 	// Value is the offending value as JSON, cut short ("\"eur\"").
 	Value string `json:"value,omitempty"`

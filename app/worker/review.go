@@ -13,7 +13,7 @@ import "github.com/bulkdesk/bulkdesk/app/reading"
 // headers when the request names none), the mapping and the settings.
 // Request: Open. Result: Prepared; with Open.Auto, when nothing needs the
 // operator's confirmation, the document is also built and Prepared.Summary
-// is set. Progress: phases "reading" (rows) and "validating" (elements).
+// is set. Progress: PhaseReading (rows) and PhaseValidating (elements).
 const JobOpen = "open"
 
 // Open is the request of JobOpen.
@@ -56,10 +56,10 @@ type Prepare struct {
 	// SavedMapping is the text of a mapping file to apply.
 	SavedMapping string `json:"savedMapping,omitempty"`
 	// Settings replaces the settings. Chosen names the settings the
-	// operator decided ("amounts", "decimal", "group", "dates",
-	// "currency"): each is recorded as their choice even where it equals
-	// what was detected or the default, which settles a reading the file
-	// left undecided.
+	// operator decided (SettingAmounts, SettingDecimal, SettingGroup,
+	// SettingDates, SettingCurrency): each is recorded as their choice
+	// even where it equals what was detected or the default, which
+	// settles a reading the file left undecided.
 	Settings *Settings `json:"settings,omitempty"`
 	Chosen   []string  `json:"chosen,omitempty"`
 	// Auto builds the document when its reading needs no confirmation;
@@ -67,6 +67,27 @@ type Prepare struct {
 	Auto  bool `json:"auto,omitempty"`
 	Build bool `json:"build,omitempty"`
 }
+
+// The names of the settings, in Prepare.Chosen and
+// Prepared.SettingsMatter.
+const (
+	SettingAmounts  = "amounts"
+	SettingDecimal  = "decimal"
+	SettingGroup    = "group"
+	SettingDates    = "dates"
+	SettingCurrency = "currency"
+	// SettingSeparators, in SettingsMatter only, stands for
+	// SettingDecimal and SettingGroup, which are chosen together.
+	SettingSeparators = "separators"
+)
+
+// The formats of a file read (Prepared.Format), as ingest.Format names
+// them.
+const (
+	FormatXLSX = "xlsx"
+	FormatCSV  = "csv"
+	FormatJSON = "json"
+)
 
 // A ColumnChoice maps one column (0-based) to a field, or to none.
 type ColumnChoice struct {
@@ -79,7 +100,7 @@ type ColumnChoice struct {
 type Prepared struct {
 	Document int    `json:"document"`
 	FileName string `json:"fileName"`
-	// Format is "xlsx", "csv" or "json".
+	// Format is FormatXLSX, FormatCSV or FormatJSON.
 	Format string `json:"format"`
 	// Request is set for a JSON request body, which needs no mapping.
 	Request bool `json:"request,omitempty"`
@@ -112,7 +133,7 @@ type Prepared struct {
 	Settings Settings `json:"settings"`
 	Detected Settings `json:"detected"`
 	// SettingsMatter says which settings change how this file reads:
-	// "amounts", "separators", "dates", "currency".
+	// SettingAmounts, SettingSeparators, SettingDates, SettingCurrency.
 	SettingsMatter []string `json:"settingsMatter,omitempty"`
 	// Examples are raw → parsed values under the settings, the cells
 	// behind an undecided reading first.
@@ -189,13 +210,21 @@ type Target struct {
 
 // Settings say how a file's values are read (see ingest.Settings).
 type Settings struct {
-	// Amounts is "minor" or "major".
+	// Amounts is AmountsMinor or AmountsMajor.
 	Amounts   string `json:"amounts"`
 	Decimal   string `json:"decimal,omitempty"`
 	Group     string `json:"group,omitempty"`
 	DateOrder string `json:"dateOrder,omitempty"`
 	Currency  string `json:"currency,omitempty"`
 }
+
+// How amounts are written (Settings.Amounts).
+const (
+	// AmountsMinor: in minor units, as the API takes them (1050 is 10.50).
+	AmountsMinor = reading.Minor
+	// AmountsMajor: in major units, as people write them.
+	AmountsMajor = reading.Major
+)
 
 // An Example shows one value read with the current settings.
 type Example struct {
@@ -208,7 +237,7 @@ type Example struct {
 }
 
 // JobBuild builds and validates every element of a prepared document.
-// Request: Build. Result: Summary. Progress: phase "validating", in rows.
+// Request: Build. Result: Summary. Progress: PhaseValidating, in rows.
 const JobBuild = "build"
 
 // Build is the request of JobBuild.
@@ -356,7 +385,8 @@ type GridRow struct {
 	Marks []CellMark `json:"marks,omitempty"`
 	// Problems are the element's problems that no column holds.
 	Problems []string `json:"problems,omitempty"`
-	// Severity is the worst of the row's problems: "error", "warning" or "".
+	// Severity is the worst of the row's problems: SeverityError,
+	// SeverityWarning or "".
 	Severity string `json:"severity,omitempty"`
 }
 

@@ -62,13 +62,29 @@ type Confirmation struct {
 	Reading []reading.Statement `json:"reading,omitempty"`
 }
 
+// The states of a submission and of its chunks in the journal
+// (SubmissionInfo.State, ChunkInfo.State, PriorInfo.State), as
+// submission.State names them.
+const (
+	// StatePlanned: nothing was sent yet.
+	StatePlanned = "planned"
+	// StateSending: a request may have reached the API, or the
+	// submission is under way or was interrupted.
+	StateSending = "sending"
+	// StateSubmitted: the API answered with the bulk.
+	StateSubmitted = "submitted"
+	// StateFailed: the attempts stopped on a refusal; sending again, with
+	// the same ref, is safe.
+	StateFailed = "failed"
+)
+
 // A PriorInfo is an earlier submission of a chunk of the plan.
 type PriorInfo struct {
 	// Chunk is the chunk's index in the new plan.
 	Chunk      int    `json:"chunk"`
 	Submission string `json:"submission"`
-	// State is the earlier entry's state (planned, sending, submitted,
-	// failed) and BulkID its bulk, when the API answered.
+	// State is the earlier entry's state (StatePlanned, …) and BulkID its
+	// bulk, when the API answered.
 	State  string `json:"state"`
 	BulkID string `json:"bulkId,omitempty"`
 	// SameRef is set when the new plan reuses the earlier ref: sending
@@ -142,7 +158,7 @@ type ChunkInfo struct {
 	Ref      string `json:"ref"`
 	// Bytes is the size of the chunk's request body, when planned.
 	Bytes int `json:"bytes,omitempty"`
-	// State is the journal's: planned, sending, submitted or failed.
+	// State is the journal's: StatePlanned, …
 	State          string `json:"state,omitempty"`
 	Attempts       int    `json:"attempts,omitempty"`
 	BulkID         string `json:"bulkId,omitempty"`
@@ -153,8 +169,8 @@ type ChunkInfo struct {
 
 // JobSubmit sends a prepared plan, chunk by chunk, each recorded in the
 // journal before its request; retries what may be retried with the same
-// ref. Request: Submit. Result: Submitted. Progress: phase "submitting",
-// counted in chunks.
+// ref. Request: Submit. Result: Submitted. Progress: PhaseSubmitting,
+// counted in chunks, after PhaseChecking when repeats are looked for.
 const JobSubmit = "submit"
 
 // Submit is the request of JobSubmit.
@@ -216,9 +232,9 @@ type SubmissionInfo struct {
 	Source     string `json:"source,omitempty"`
 	Kind       string `json:"kind"`
 	BackOffice bool   `json:"backOffice,omitempty"`
-	// State is "submitted" when every chunk is, "failed" when a chunk's
-	// attempts stopped on a refusal, "sending" when it is under way or
-	// was interrupted.
+	// State is StateSubmitted when every chunk is, StateFailed when a
+	// chunk's attempts stopped on a refusal, StateSending when it is
+	// under way or was interrupted.
 	State string `json:"state"`
 	// Interrupted is set when some chunk is not submitted: the console
 	// offers to resume it. Resumable says whether the journal alone can

@@ -5,7 +5,6 @@
 package workerclient
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -62,10 +61,8 @@ func Start(scriptURL, wasmURL, secondURL string) *Client {
 		return nil
 	}))
 	if early.IsUndefined() || early.IsNull() {
-		init := app.Window().Get("Object").New()
-		init.Set("type", "init")
-		init.Set("body", wasmURL)
-		init.Set("second", secondURL)
+		init := envelope(worker.Message{Type: worker.TypeInit, Body: []byte(wasmURL)})
+		init.Set(worker.FieldSecond, secondURL)
 		w.Call("postMessage", init)
 		return c
 	}
@@ -148,7 +145,7 @@ func (c *Client) reach(state *bool, waiting *[]func()) {
 // unusable on the page afterwards). It returns the job's id for Cancel.
 // A job sent before the worker is ready waits for it.
 func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
-	body, err := json.Marshal(req)
+	body, err := worker.EncodeBody(req)
 	c.mu.Lock()
 	if ws := c.watchers[job]; len(ws) > 0 {
 		done := h.Done
@@ -179,18 +176,38 @@ func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
 		return id
 	}
 
-	m := app.Window().Get("Object").New()
-	m.Set("id", id)
-	m.Set("type", string(worker.TypeRequest))
-	m.Set("job", job)
-	m.Set("body", string(body))
+	m := envelope(worker.Message{ID: id, Type: worker.TypeRequest, Job: job, Body: body})
 	transfer := app.Window().Get("Array").New()
 	if data != nil && data.Truthy() {
-		m.Set("data", data)
+		m.Set(worker.FieldData, data)
 		transfer.Call("push", data)
 	}
 	c.w.Call("postMessage", m, transfer)
 	return id
+}
+
+// envelope is m as postMessage sends it, without its Data.
+func envelope(m worker.Message) app.Value {
+	v := app.Window().Get("Object").New()
+	worker.EncodeEnvelope(m, func(field string, value any) { v.Set(field, value) })
+	return v
+}
+
+// fields reads a received message's envelope.
+type fields struct{ v app.Value }
+
+func (f fields) String(field string) (string, bool) {
+	if x := f.v.Get(field); x.Type() == app.TypeString {
+		return x.String(), true
+	}
+	return "", false
+}
+
+func (f fields) Int(field string) (int, bool) {
+	if x := f.v.Get(field); x.Type() == app.TypeNumber {
+		return x.Int(), true
+	}
+	return 0, false
 }
 
 // RunFile reads a File (or Blob) and sends it as the payload of a job.
@@ -236,51 +253,39 @@ func (c *Client) Watch(job string, f func(result []byte)) {
 // Cancel asks the worker to stop job id; its Done then receives an error
 // with the code "canceled", unless the job had already finished.
 func (c *Client) Cancel(id int) {
-	m := app.Window().Get("Object").New()
-	m.Set("id", id)
-	m.Set("type", string(worker.TypeCancel))
-	c.w.Call("postMessage", m)
+	c.w.Call("postMessage", envelope(worker.Message{ID: id, Type: worker.TypeCancel}))
 }
 
 // receive dispatches a message from the worker to its job's handlers.
 func (c *Client) receive(v app.Value) {
-	id := 0
-	if f := v.Get("id"); f.Type() == app.TypeNumber {
-		id = f.Int()
-	}
-	var body []byte
-	if f := v.Get("body"); f.Type() == app.TypeString {
-		body = []byte(f.String())
-	}
-
-	switch worker.Type(v.Get("type").String()) {
+	m := worker.DecodeEnvelope(fields{v})
+	switch m.Type {
 	case worker.TypeReady:
 		c.reach(&c.ready, &c.onReady)
 	case worker.TypeWarm:
 		c.reach(&c.warm, &c.onWarm)
 	case worker.TypeFatal:
-		c.fail(decodeError(body))
+		c.fail(worker.DecodeError(m.Body))
 	case worker.TypeStorage:
-		c.serveStorage(id, body)
+		c.serveStorage(m.ID, m.Body)
 	case worker.TypeProgress:
-		h, ok := c.handlers(id, false)
+		h, ok := c.handlers(m.ID, false)
 		if ok && h.Progress != nil {
-			var p worker.Progress
-			if json.Unmarshal(body, &p) == nil {
+			if p, err := worker.DecodeBody[worker.Progress](m.Body); err == nil {
 				h.Progress(p)
 			}
 		}
 	case worker.TypeResult:
-		if h, ok := c.handlers(id, true); ok {
+		if h, ok := c.handlers(m.ID, true); ok {
 			var data app.Value
-			if d := v.Get("data"); d.Truthy() {
+			if d := v.Get(worker.FieldData); d.Truthy() {
 				data = d
 			}
-			h.Done(body, data, nil)
+			h.Done(m.Body, data, nil)
 		}
 	case worker.TypeError:
-		if h, ok := c.handlers(id, true); ok {
-			h.Done(nil, nil, decodeError(body))
+		if h, ok := c.handlers(m.ID, true); ok {
+			h.Done(nil, nil, worker.DecodeError(m.Body))
 		}
 	}
 }
@@ -323,14 +328,6 @@ func (c *Client) fail(err *worker.Error) {
 	}
 }
 
-func decodeError(body []byte) *worker.Error {
-	var e worker.Error
-	if err := json.Unmarshal(body, &e); err != nil || e.Code == "" {
-		return &worker.Error{Code: worker.CodeInternal, Message: "the worker sent an unreadable error: " + string(body)}
-	}
-	return &e
-}
-
 // jsError describes a rejected promise's reason.
 func jsError(v app.Value) string {
 	if m := v.Get("message"); m.Truthy() {
@@ -342,9 +339,8 @@ func jsError(v app.Value) string {
 // serveStorage serves the worker's request for the page's localStorage,
 // which a Web Worker lacks, and only for the submission journal's keys.
 func (c *Client) serveStorage(id int, body []byte) {
-	var req worker.StorageRequest
 	var reply worker.StorageReply
-	switch err := json.Unmarshal(body, &req); {
+	switch req, err := worker.DecodeBody[worker.StorageRequest](body); {
 	case err != nil:
 		reply.Error = "unreadable request: " + err.Error()
 	case !strings.HasPrefix(req.Key, worker.StorageKeyPrefix):
@@ -352,12 +348,8 @@ func (c *Client) serveStorage(id int, body []byte) {
 	default:
 		reply = localStorage(req)
 	}
-	answer, _ := json.Marshal(reply) // strings and a bool: cannot fail
-	m := app.Window().Get("Object").New()
-	m.Set("id", id)
-	m.Set("type", string(worker.TypeStorageReply))
-	m.Set("body", string(answer))
-	c.w.Call("postMessage", m)
+	answer, _ := worker.EncodeBody(reply) // strings and a bool: cannot fail
+	c.w.Call("postMessage", envelope(worker.Message{ID: id, Type: worker.TypeStorageReply, Body: answer}))
 }
 
 // localStorage reads or writes an item, turning the browser's exceptions
@@ -373,15 +365,15 @@ func localStorage(req worker.StorageRequest) (reply worker.StorageReply) {
 		return worker.StorageReply{Error: "this browser has no localStorage"}
 	}
 	switch req.Op {
-	case "get":
+	case worker.StorageGet:
 		v := ls.Call("getItem", req.Key)
 		if v.Type() == app.TypeString {
 			return worker.StorageReply{Value: v.String(), Found: true}
 		}
 		return worker.StorageReply{}
-	case "set":
+	case worker.StorageSet:
 		ls.Call("setItem", req.Key, req.Value)
 		return worker.StorageReply{}
 	}
-	return worker.StorageReply{Error: "unknown operation " + req.Op}
+	return worker.StorageReply{Error: "unknown operation " + string(req.Op)}
 }
