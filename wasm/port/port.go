@@ -6,7 +6,6 @@
 package port
 
 import (
-	"encoding/json"
 	"fmt"
 	"syscall/js"
 
@@ -24,40 +23,25 @@ var (
 // ArrayBuffer that is transferred, not copied.
 func Post(target js.Value, m worker.Message) {
 	v := object.New()
-	v.Set("id", m.ID)
-	v.Set("type", string(m.Type))
-	if m.Job != "" {
-		v.Set("job", m.Job)
-	}
-	if m.Body != nil {
-		v.Set("body", string(m.Body))
-	}
+	worker.EncodeEnvelope(m, func(field string, value any) { v.Set(field, value) })
 	transfer := array.New()
 	if m.Data != nil {
 		buf := uint8Array.New(len(m.Data))
 		js.CopyBytesToJS(buf, m.Data)
-		v.Set("data", buf.Get("buffer"))
+		v.Set(worker.FieldData, buf.Get("buffer"))
 		transfer.Call("push", buf.Get("buffer"))
 	}
 	target.Call("postMessage", v, transfer)
 }
 
-// FromJS reads a message: {id, type, job, body, data}, with body a string
-// of JSON and data an ArrayBuffer.
+// FromJS reads a message (see worker.DecodeEnvelope), with data an
+// ArrayBuffer.
 func FromJS(v js.Value) (worker.Message, error) {
-	var m worker.Message
 	if v.Type() != js.TypeObject {
-		return m, fmt.Errorf("a message must be an object, not %s", v.Type())
+		return worker.Message{}, fmt.Errorf("a message must be an object, not %s", v.Type())
 	}
-	if id := v.Get("id"); id.Type() == js.TypeNumber {
-		m.ID = id.Int()
-	}
-	m.Type = worker.Type(stringField(v, "type"))
-	m.Job = stringField(v, "job")
-	if body := v.Get("body"); body.Type() == js.TypeString {
-		m.Body = []byte(body.String())
-	}
-	if data := v.Get("data"); data.Truthy() {
+	m := worker.DecodeEnvelope(envelope{v})
+	if data := v.Get(worker.FieldData); data.Truthy() {
 		if !data.InstanceOf(arrayBuffer) {
 			return m, fmt.Errorf("message %d: data must be an ArrayBuffer", m.ID)
 		}
@@ -67,15 +51,21 @@ func FromJS(v js.Value) (worker.Message, error) {
 	return m, nil
 }
 
-func stringField(v js.Value, name string) string {
-	if f := v.Get(name); f.Type() == js.TypeString {
-		return f.String()
+// envelope reads a message's fields for worker.DecodeEnvelope.
+type envelope struct{ v js.Value }
+
+func (e envelope) String(field string) (string, bool) {
+	f := e.v.Get(field)
+	if f.Type() != js.TypeString {
+		return "", false
 	}
-	return ""
+	return f.String(), true
 }
 
-// ErrorJSON is the body of an error message.
-func ErrorJSON(code, message string) []byte {
-	b, _ := json.Marshal(worker.Error{Code: code, Message: message})
-	return b
+func (e envelope) Int(field string) (int, bool) {
+	f := e.v.Get(field)
+	if f.Type() != js.TypeNumber {
+		return 0, false
+	}
+	return f.Int(), true
 }

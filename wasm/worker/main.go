@@ -54,7 +54,7 @@ func main() {
 	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		m, err := port.FromJS(args[0])
 		if err != nil {
-			port.Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: port.ErrorJSON(worker.CodeBadRequest, err.Error())})
+			port.Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: worker.ErrorBody(worker.CodeBadRequest, err.Error())})
 			return nil
 		}
 		server.Receive(m)

@@ -89,21 +89,21 @@ func (s *second) startLocked() {
 	}
 	if s.wasm == "" {
 		// Not here: the runner holds its lock while it forwards.
-		go s.server.SecondFailed(port.ErrorJSON(worker.CodeUnavailable, "this console has no engine for the API and workbooks"))
+		go s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, "this console has no engine for the API and workbooks"))
 		return
 	}
 	ctor := js.Global().Get("Worker")
 	if !ctor.Truthy() {
-		go s.server.SecondFailed(port.ErrorJSON(worker.CodeUnavailable, "this browser cannot start the engine for the API and workbooks (no Worker inside a Worker)"))
+		go s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, "this browser cannot start the engine for the API and workbooks (no Worker inside a Worker)"))
 		return
 	}
 	w, err := newWorker(ctor, s.script)
 	if err != nil {
-		go s.server.SecondFailed(port.ErrorJSON(worker.CodeUnavailable, "the engine for the API and workbooks could not start: "+err.Error()))
+		go s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, "the engine for the API and workbooks could not start: "+err.Error()))
 		return
 	}
 	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		m, err := port.FromJS(args[0].Get("data"))
+		m, err := port.FromJS(args[0].Get(worker.FieldData))
 		if err != nil {
 			return nil // the second worker sends nothing else
 		}
@@ -122,12 +122,12 @@ func (s *second) startLocked() {
 			msg += ": " + m.String()
 		}
 		s.stopped(w)
-		s.server.SecondFailed(port.ErrorJSON(worker.CodeUnavailable, msg))
+		s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, msg))
 		return nil
 	}))
 	init := js.Global().Get("Object").New()
-	init.Set("type", "init")
-	init.Set("body", s.wasm)
+	init.Set(worker.FieldType, string(worker.TypeInit))
+	init.Set(worker.FieldBody, s.wasm)
 	w.Call("postMessage", init)
 	s.w = w
 }

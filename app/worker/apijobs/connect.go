@@ -36,11 +36,11 @@ func (s *Server) client(c worker.Connection) (*bulkapi.Client, *worker.APIFailur
 }
 
 func setupFailure(msg string) *worker.APIFailure {
-	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: msg, Chunk: -1}
+	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: msg, Chunk: worker.NoChunk}
 }
 
 func credentialsMissing(msg string) *worker.APIFailure {
-	return &worker.APIFailure{Class: string(bulkapi.ClassCredentials), Summary: msg, Chunk: -1}
+	return &worker.APIFailure{Class: string(bulkapi.ClassCredentials), Summary: msg, Chunk: worker.NoChunk}
 }
 
 // A placer locates element k of a request in the operator's file: its
@@ -55,7 +55,7 @@ func failureOf(err error, place placer) *worker.APIFailure {
 		f := &worker.APIFailure{
 			Class: string(ae.Class()), Status: ae.Status, Call: ae.Method + " " + ae.Path,
 			RequestRef: ae.RequestRef, Code: ae.Code, Message: ae.Message, Summary: worker.Sentence(ae.Summary()),
-			RetryAfter: int(ae.RateLimitReset.Seconds()), Chunk: -1,
+			RetryAfter: int(ae.RateLimitReset.Seconds()), Chunk: worker.NoChunk,
 		}
 		for _, field := range ae.InvalidFields {
 			ff := worker.FieldFailure{Element: worker.RequestLevel, Field: field.Field(), Error: field.Error, Params: field.Params, Text: field.String()}
@@ -71,11 +71,11 @@ func failureOf(err error, place placer) *worker.APIFailure {
 	}
 	if errors.As(err, &te) {
 		return &worker.APIFailure{
-			Class: worker.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: -1,
+			Class: worker.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: worker.NoChunk,
 			Summary: fmt.Sprintf("No answer from the API (%v). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", te.Err),
 		}
 	}
-	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: worker.Sentence(err.Error()), Chunk: -1}
+	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: worker.Sentence(err.Error()), Chunk: worker.NoChunk}
 }
 
 // canceled reports whether err is the job's cancellation.

@@ -54,9 +54,9 @@ func (s *Server) checkRepeats(c *runner.Call, cl *bulkapi.Client, j submission.J
 		return out, nil // every chunk was submitted under its ref: nothing is sent
 	}
 	if cl != nil {
-		c.Progress(worker.Progress{Phase: "checking", Detail: "Checking the API's record of recent bulks for elements submitted before"})
+		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: "Checking the API's record of recent bulks for elements submitted before"})
 		record, err = submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), now, plan.Kind, func(done, total int) {
-			c.Progress(worker.Progress{Phase: "checking", Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
+			c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
 		})
 		switch {
 		case canceled(ctx, err):

@@ -35,12 +35,12 @@ func newPageStorage(post func(worker.Message)) *pageStorage {
 func (s *Server) PageStorage() submission.KeyValue { return s.storage }
 
 func (p *pageStorage) Get(ctx context.Context, key string) (string, bool, error) {
-	r, err := p.call(ctx, worker.StorageRequest{Op: "get", Key: key})
+	r, err := p.call(ctx, worker.StorageRequest{Op: worker.StorageGet, Key: key})
 	return r.Value, r.Found, err
 }
 
 func (p *pageStorage) Set(ctx context.Context, key, value string) error {
-	_, err := p.call(ctx, worker.StorageRequest{Op: "set", Key: key, Value: value})
+	_, err := p.call(ctx, worker.StorageRequest{Op: worker.StorageSet, Key: key, Value: value})
 	return err
 }
 

@@ -326,7 +326,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 		Sender:  watch,
 		Journal: j,
 		OnProgress: func(p submission.Progress) {
-			pr := worker.Progress{Phase: "submitting", Done: p.Done, Total: total, Detail: progressDetail(p, total)}
+			pr := worker.Progress{Phase: worker.PhaseSubmitting, Done: p.Done, Total: total, Detail: progressDetail(p, total)}
 			if p.Wait > 0 {
 				c.ProgressNow(pr) // the operator sees why nothing moves
 				return
@@ -334,7 +334,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 			c.Progress(pr)
 		},
 	}
-	c.Progress(worker.Progress{Phase: "submitting", Total: total, Detail: fmt.Sprintf("Recording %s in the journal", worker.Plural(total, "chunk", "chunks"))})
+	c.Progress(worker.Progress{Phase: worker.PhaseSubmitting, Total: total, Detail: fmt.Sprintf("Recording %s in the journal", worker.Plural(total, "chunk", "chunks"))})
 	_, err = sub.Submit(ctx, plan)
 	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found, Repeats: repeats}
 	if err == nil {

@@ -165,7 +165,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 			}
 		}
 	}
-	c.Progress(worker.Progress{Phase: "writing", Done: len(results), Total: len(results)})
+	c.Progress(worker.Progress{Phase: worker.PhaseWriting, Done: len(results), Total: len(results)})
 	fields, ok := ho.Fields[kind.ID]
 	if !ok {
 		fields = schema.Default().Fields(kind)
@@ -199,7 +199,7 @@ func (s *Server) allOperations(c *runner.Call, cl *bulkapi.Client, bulkID string
 		}
 		out = append(out, page.Operations...)
 		offset += len(page.Operations)
-		c.Progress(worker.Progress{Phase: "reading operations", Done: before + len(out), Total: max(total, before+page.Count)})
+		c.Progress(worker.Progress{Phase: worker.PhaseReadingOperations, Done: before + len(out), Total: max(total, before+page.Count)})
 		if len(page.Operations) == 0 || offset >= page.Count {
 			return out, nil
 		}

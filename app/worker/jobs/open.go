@@ -365,7 +365,7 @@ func (s *Server) readTable(c *runner.Call, d *LoadedFile, sheet string) error {
 		return nil
 	}
 	progress := func(done, total int) {
-		c.Progress(worker.Progress{Phase: "reading", Done: done, Total: total})
+		c.Progress(worker.Progress{Phase: worker.PhaseReading, Done: done, Total: total})
 	}
 	var t *ingest.Table
 	var err error
@@ -464,7 +464,7 @@ func (s *Server) sheetForKind(c *runner.Call, d *LoadedFile) error {
 		name, decision := d.file.ChooseSheet(d.Kind, s.validator)
 		if name != d.table.Sheet {
 			t, err := d.file.TableContext(c.Context(), name, func(done, total int) {
-				c.Progress(worker.Progress{Phase: "reading", Done: done, Total: total})
+				c.Progress(worker.Progress{Phase: worker.PhaseReading, Done: done, Total: total})
 			})
 			if err != nil {
 				if c.Context().Err() != nil {
@@ -490,7 +490,7 @@ func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 	}
 	d.im.SetAmountLimits(s.limits)
 	_, err := d.im.BuildContext(c.Context(), func(done, total int) {
-		c.Progress(worker.Progress{Phase: "validating", Done: done, Total: total})
+		c.Progress(worker.Progress{Phase: worker.PhaseValidating, Done: done, Total: total})
 	})
 	if err != nil {
 		return err
@@ -510,7 +510,7 @@ func (s *Server) buildRequest(c *runner.Call, d *LoadedFile) error {
 	doc, dups, _ := d.file.Request()
 	elements, _ := doc.([]any)
 	progress := func(done, total int) {
-		c.Progress(worker.Progress{Phase: "validating", Done: done, Total: total})
+		c.Progress(worker.Progress{Phase: worker.PhaseValidating, Done: done, Total: total})
 	}
 	var report *schema.Report
 	var err error
