@@ -37,6 +37,9 @@ type draftState struct {
 	changes []int
 	// err is why the document is not stored.
 	err string
+	// openErr is why the browser's store could not be opened, when it
+	// could not: the draft is then kept in memory only.
+	openErr string
 }
 
 // drafts returns the draft store, opening it on first use: OpenDrafts in
@@ -49,10 +52,15 @@ func (s *Server) drafts(ctx context.Context) draft.Store {
 		return st.store
 	}
 	if s.OpenDrafts != nil {
-		if store, err := s.OpenDrafts(ctx); err == nil {
+		// Opened for every job to come: the first one's cancel (a page
+		// that asked for the draft and went away) must not leave the
+		// worker without its store.
+		store, err := s.OpenDrafts(context.WithoutCancel(ctx))
+		if err == nil {
 			st.store, st.persistent = store, true
 			return store
 		}
+		st.openErr = err.Error()
 	}
 	st.store = draft.NewMemory()
 	return st.store
@@ -85,8 +93,11 @@ func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req worker.Open,
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.doc, st.stored, st.seq, st.changes, st.err = d.ID, err == nil, 0, nil, ""
-	if err != nil {
+	switch {
+	case err != nil:
 		st.err = err.Error()
+	case st.openErr != "":
+		st.err = "the browser's storage could not be opened (" + st.openErr + "), so a reload loses the file"
 	}
 }
 

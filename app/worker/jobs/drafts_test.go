@@ -257,3 +257,30 @@ func TestAChangeThatCannotBeStoredEndsTheDraftButNotTheDocument(t *testing.T) {
 		t.Errorf("a partial draft was replayed: %+v", r)
 	}
 }
+
+// A page that asks for the draft and goes away before the browser's store
+// has opened cancels its job, not the store: the next file is kept.
+func TestACanceledRestoreDoesNotLeaveTheWorkerWithoutItsStore(t *testing.T) {
+	store := draft.NewMemory()
+	opening, release := make(chan struct{}), make(chan struct{})
+	h := newHarness(t, func(w *workers) {
+		w.reader.OpenDrafts = func(ctx context.Context) (draft.Store, error) {
+			close(opening)
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-release:
+				return store, nil
+			}
+		}
+	})
+	id := h.send(worker.JobRestoreDraft, worker.RestoreDraft{}, nil)
+	<-opening
+	h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel})
+	close(release)
+	h.wait(id)
+	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	if p.Draft.Kept != true || p.Draft.Error != "" {
+		t.Errorf("after a canceled restore the file is not kept: %+v", p.Draft)
+	}
+}
