@@ -234,3 +234,38 @@ func TestFourEyesARepeatedSubmissionKeepsItsFirstSubmitter(t *testing.T) {
 		t.Error("the log holds the idempotency-ref")
 	}
 }
+
+func TestFourEyesPassesTheSubmissionsAnswerOnUnchanged(t *testing.T) {
+	long := `{"bulkId":"b-long","path":"` + strings.Repeat("x", 100<<10) + `"}`
+	answers := map[string]string{"/multi/bulks/transfers": `{"bulkId":"b-7","operationCount":1,"path":"/bulks/b-7"}`, "/multi/bulks/sends": long}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, answers[r.URL.Path])
+	}))
+	defer upstream.Close()
+	store, err := approvals.Open(t.TempDir(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi", FourEyes: &approvals.Rule{Store: store}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(auth.Header(auth.DefaultHeader, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, h))
+	defer srv.Close()
+	f := &fourEyesAPI{url: srv.URL}
+	for path, want := range map[string]string{"/api/bulks/transfers": answers["/multi/bulks/transfers"], "/api/bulks/sends": long} {
+		if status, body := f.do(t, "alice", "POST", path, "[]"); status != http.StatusCreated || body != want {
+			t.Errorf("%s: %d, %d bytes, want %d", path, status, len(body), len(want))
+		}
+	}
+	if r, found, _ := store.Get("b-7"); !found || r.SubmittedBy != "alice" {
+		t.Errorf("b-7: %+v, %v", r, found)
+	}
+	// An answer too long to be the contract's is not read for its id.
+	if _, found, _ := store.Get("b-long"); found {
+		t.Error("the over-long answer was recorded")
+	}
+}
