@@ -17,6 +17,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/metrics"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
@@ -39,6 +40,9 @@ const (
 	envTrustedProxies = "BULKDESK_TRUSTED_PROXIES"
 	envAuthFile       = "BULKDESK_AUTH_FILE"
 	envAllowedHosts   = "BULKDESK_ALLOWED_HOSTS"
+	envFourEyes       = "BULKDESK_FOUR_EYES"
+	envStateDir       = "BULKDESK_STATE_DIR"
+	envFourEyesUnk    = "BULKDESK_FOUR_EYES_UNKNOWN"
 	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
 	// with the commands that call the API (connect.go).
 )
@@ -50,8 +54,11 @@ type serveConfig struct {
 	// alone; the console listener then refuses them.
 	webhookAddr string
 	// access says who may use the console listener.
-	access  access
-	options server.Options
+	access access
+	// fourEyes, when on, keeps an operator from executing a bulk they
+	// submitted.
+	fourEyes fourEyes
+	options  server.Options
 	// apiURL and backOfficeURL are where the same-origin proxy forwards
 	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
 	apiURL, backOfficeURL string
@@ -119,10 +126,14 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	trusted := fs.String("trusted-proxies", or(envTrustedProxies, ""), "with -auth header, the CIDRs of the proxies whose -auth-header is believed, comma-separated, such as 10.0.4.0/24; from any other address the header is ignored (env "+envTrustedProxies+")")
 	authFile := fs.String("auth-file", or(envAuthFile, ""), "with -auth basic, an htpasswd file of bcrypt hashes (htpasswd -B) (env "+envAuthFile+")")
 	hosts := fs.String("allowed-hosts", or(envAllowedHosts, ""), "Host names the console listener answers, comma-separated, each with or without :port; others get 421, which defeats DNS rebinding. Default: localhost, 127.0.0.1 and [::1] on a loopback address, else the -addr host. The webhook listener accepts any Host (env "+envAllowedHosts+")")
+	fourEyesDefault, _ := strconv.ParseBool(getenv(envFourEyes))
+	withFourEyes := fs.Bool("four-eyes", fourEyesDefault, "four eyes: an operator may not execute a bulk they submitted through the proxy; needs -auth header or basic and -state-dir (env "+envFourEyes+"=1)")
+	stateDir := fs.String("state-dir", or(envStateDir, ""), "folder where serve keeps its state: the record of who submitted each bulk, for -four-eyes; one server at a time (env "+envStateDir+")")
+	fourEyesUnknown := fs.String("four-eyes-unknown", or(envFourEyesUnk, unknownRefuse), "with -four-eyes, what happens to the execution of a bulk this server has no record of (submitted elsewhere, or before -four-eyes): refuse or allow (env "+envFourEyesUnk+")")
 	var webhooks receiver.Config
 	webhooks.RegisterFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS]")
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-four-eyes -state-dir DIR [-four-eyes-unknown refuse|allow]]")
 		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
 		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
 		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
@@ -147,10 +158,15 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err != nil {
 		return serveConfig{}, err
 	}
+	fe, err := parseFourEyes(*withFourEyes, *stateDir, *fourEyesUnknown)
+	if err != nil {
+		return serveConfig{}, err
+	}
 	cfg := serveConfig{
 		addr:        *addr,
 		webhookAddr: *webhookAddr,
 		access:      acc,
+		fourEyes:    fe,
 		options: server.Options{
 			Prefix:         *prefix,
 			FrameAncestors: server.ParseSources(*frame),
@@ -165,6 +181,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		cfg.logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 	if err := cfg.checkExposure(); err != nil {
+		return serveConfig{}, err
+	}
+	if err := cfg.checkFourEyes(); err != nil {
 		return serveConfig{}, err
 	}
 	return cfg, nil
@@ -214,6 +233,18 @@ const sandboxMount = "/sandbox"
 func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) error {
 	if err := cfg.checkExposure(); err != nil {
 		return err
+	}
+	if err := cfg.checkFourEyes(); err != nil {
+		return err
+	}
+	// Opened before listening: a record another server holds stops this
+	// one at once.
+	rule, err := cfg.openFourEyes()
+	if err != nil {
+		return err
+	}
+	if rule != nil {
+		defer rule.Store.Close() // after the servers have shut down
 	}
 	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)
@@ -297,8 +328,15 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		return rcv.Streams()
 	})
 	s.Handle("GET metrics", m.Handler())
+	// The console asks here whether its operator may execute a bulk; with
+	// the rule off it answers {"rule":false}.
+	s.Handle("GET four-eyes/bulks/{id}", approvals.Handler(rule, auth.User))
 	if cfg.apiURL != "" {
-		h, err := proxy.New(proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger, Observe: m.ProxyCall})
+		pc := proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger, Observe: m.ProxyCall}
+		if rule != nil {
+			pc.FourEyes, pc.Refused = rule, m.FourEyesRefusal
+		}
+		h, err := proxy.New(pc)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,8 @@
 // Package metrics is what "bulkdesk serve" tells a monitoring system at
 // GET /metrics, in the Prometheus text format: the webhook events it
 // accepted and refused, by reason; the calls it proxied to the API, by
-// status, with their latency; and the event streams open. It is the only
+// status, with their latency; the executions the four-eyes rule refused,
+// by reason; and the event streams open. It is the only
 // package that knows the Prometheus client: the receiver and the proxy
 // report through plain functions, so that they stay free of it.
 package metrics
@@ -21,6 +22,8 @@ type Metrics struct {
 	reg    *prometheus.Registry
 	events *prometheus.CounterVec
 	calls  *prometheus.HistogramVec
+	// refusals counts the executions the four-eyes rule refused.
+	refusals *prometheus.CounterVec
 }
 
 // New returns the metrics of one server; streams, when not nil, counts
@@ -37,8 +40,12 @@ func New(streams func() int) *Metrics {
 			Help:    "Calls proxied to the API, by API (standard, backoffice) and HTTP status, and how long they took.",
 			Buckets: []float64{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120},
 		}, []string{"api", "status"}),
+		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bulkdesk_four_eyes_refusals_total",
+			Help: "Bulk executions the four-eyes rule refused, by reason (same_operator, unknown_bulk, no_user, record_unreadable).",
+		}, []string{"reason"}),
 	}
-	m.reg.MustRegister(m.events, m.calls, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.events, m.calls, m.refusals, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if streams != nil {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bulkdesk_event_streams_open",
@@ -57,6 +64,11 @@ func (m *Metrics) Event(outcome, reason string) {
 // ProxyCall counts one call proxied to api, answered with status after d.
 func (m *Metrics) ProxyCall(api string, status int, d time.Duration) {
 	m.calls.WithLabelValues(api, strconv.Itoa(status)).Observe(d.Seconds())
+}
+
+// FourEyesRefusal counts one execution the four-eyes rule refused.
+func (m *Metrics) FourEyesRefusal(reason string) {
+	m.refusals.WithLabelValues(reason).Inc()
 }
 
 // Handler serves the metrics; mount it behind the console's

@@ -16,6 +16,7 @@ func TestTheMetricsSayWhatHappened(t *testing.T) {
 	m.Event("refused", "signature")
 	m.Event("refused", "signature")
 	m.ProxyCall("standard", 201, 40*time.Millisecond)
+	m.FourEyesRefusal("same_operator")
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
@@ -25,6 +26,7 @@ func TestTheMetricsSayWhatHappened(t *testing.T) {
 		`bulkdesk_proxy_call_seconds_count{api="standard",status="201"} 1`,
 		`bulkdesk_proxy_call_seconds_bucket{api="standard",status="201",le="0.05"} 1`,
 		`bulkdesk_event_streams_open 3`,
+		`bulkdesk_four_eyes_refusals_total{reason="same_operator"} 1`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("no %s in\n%s", want, body)

@@ -8,6 +8,11 @@
 // the way out. Cookies of the console's origin never reach the API, and
 // the API cannot set any. The log holds method, path, status and timing,
 // never a header value or a body.
+//
+// With a four-eyes rule (Config.FourEyes), the proxy also records who
+// submitted each bulk, from the submission's 201 answer, and refuses to
+// forward the execution of a bulk by the operator who submitted it (see
+// foureyes.go).
 package proxy
 
 import (
@@ -24,6 +29,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/accesslog"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 )
 
 // The path prefixes the proxy serves.
@@ -71,6 +77,12 @@ type Config struct {
 	// ("standard" or "backoffice"), the status answered (0 for a dropped
 	// connection) and how long it took.
 	Observe func(api string, status int, d time.Duration)
+	// FourEyes, when set, records who submits each bulk and refuses its
+	// execution by the same operator.
+	FourEyes *approvals.Rule
+	// Refused, when set, is told of every execution FourEyes refused, with
+	// the reason (approvals.Refused…).
+	Refused func(reason string)
 }
 
 // New returns the handler of /api/… and /backoffice/…; mount it on both
@@ -104,10 +116,10 @@ func New(cfg Config) (http.Handler, error) {
 			ResponseHeaderTimeout: cfg.HeaderTimeout,
 		}
 	}
-	p := &proxy{api: api, backOffice: bo, log: cfg.Logger, callTimeout: cfg.CallTimeout}
+	p := &proxy{api: api, backOffice: bo, log: cfg.Logger, callTimeout: cfg.CallTimeout, fourEyes: cfg.FourEyes, refused: cfg.Refused}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
-		ModifyResponse: keepResponseHeaders,
+		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.fail,
 		Transport:      tr,
 		FlushInterval:  -1, // pass every write on at once
@@ -115,11 +127,7 @@ func New(cfg Config) (http.Handler, error) {
 	var observed http.Handler = p
 	if cfg.Observe != nil {
 		observed = accesslog.Observe(p, func(r *http.Request, status int, d time.Duration) {
-			api := "standard"
-			if strings.HasPrefix(r.URL.Path, BackOfficePrefix) {
-				api = "backoffice"
-			}
-			cfg.Observe(api, status, d)
+			cfg.Observe(apiName(r.URL.Path), status, d)
 		})
 	}
 	return accesslog.Wrap(cfg.Logger, "proxy", observed), nil
@@ -143,6 +151,17 @@ type proxy struct {
 	rp              *httputil.ReverseProxy
 	log             *slog.Logger
 	callTimeout     time.Duration
+	fourEyes        *approvals.Rule
+	refused         func(reason string)
+}
+
+// apiName names the API a proxy path goes to, as Observe and the
+// four-eyes record do.
+func apiName(path string) string {
+	if strings.HasPrefix(path, BackOfficePrefix) {
+		return "backoffice"
+	}
+	return "standard"
 }
 
 // route returns the API a path goes to and the path there.
@@ -157,7 +176,8 @@ func (p *proxy) route(path string) (*url.URL, string, bool) {
 }
 
 func (p *proxy) ServeHTTP(sw http.ResponseWriter, r *http.Request) {
-	if _, _, ok := p.route(r.URL.Path); !ok {
+	_, rest, ok := p.route(r.URL.Path)
+	if !ok {
 		answer(sw, http.StatusNotFound, "no API is configured for "+r.URL.Path+" (the proxy serves "+APIPrefix+"/… and, when configured, "+BackOfficePrefix+"/…)")
 		return
 	}
@@ -172,6 +192,12 @@ func (p *proxy) ServeHTTP(sw http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(sw, r.Body, maxBody)
 	ctx, cancel := context.WithTimeout(r.Context(), p.callTimeout)
 	defer cancel()
+	if p.fourEyes != nil {
+		var allowed bool
+		if ctx, allowed = p.checkFourEyes(sw, r.WithContext(ctx), rest); !allowed {
+			return
+		}
+	}
 	p.rp.ServeHTTP(sw, r.WithContext(ctx))
 }
 
@@ -207,6 +233,16 @@ func (p *proxy) rewrite(pr *httputil.ProxyRequest) {
 		}
 	}
 	// Leave the encoding to the transport: it asks for gzip and unpacks it.
+}
+
+func (p *proxy) modifyResponse(resp *http.Response) error {
+	if err := keepResponseHeaders(resp); err != nil {
+		return err
+	}
+	if p.fourEyes != nil {
+		p.recordSubmission(resp)
+	}
+	return nil
 }
 
 func keepResponseHeaders(resp *http.Response) error {

@@ -1,0 +1,14 @@
+// Package approvals keeps the record "bulkdesk serve -four-eyes" needs to
+// enforce its maker–checker rule: who submitted each bulk through the
+// proxy, when, and to which API; and it decides whether a signed-in
+// operator may execute a bulk.
+//
+// store.go opens the database and holds its file lock; types.go is a
+// bulk's record and record.go writes and reads it; rule.go is the
+// decision; handler.go answers the console's question about one bulk.
+// store_js.go lets the WebAssembly build compile: bbolt needs flock and
+// mmap, so only the native server can enforce the rule.
+//
+// The record names the operator as the server's sign-in gave it, never a
+// credential: no API key, token, password or idempotency-ref is stored.
+package approvals

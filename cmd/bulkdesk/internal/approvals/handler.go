@@ -1,0 +1,81 @@
+package approvals
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// Status is the answer of GET four-eyes/bulks/{id}.
+type Status struct {
+	// Rule says whether the server enforces four eyes; when false, the
+	// other fields are absent and any operator may execute any bulk.
+	Rule        bool       `json:"rule"`
+	BulkID      string     `json:"bulkId,omitempty"`
+	Known       *bool      `json:"known,omitempty"`
+	SubmittedBy string     `json:"submittedBy,omitempty"`
+	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
+	API         string     `json:"api,omitempty"`
+	You         string     `json:"you,omitempty"`
+	MayExecute  *bool      `json:"mayExecute,omitempty"`
+	// Message says why MayExecute is false.
+	Message string `json:"message,omitempty"`
+}
+
+// Handler answers GET four-eyes/bulks/{id} for the console: whether the
+// signed-in operator (user reads it from the request's context) may
+// execute the bulk, and who submitted it. rule nil answers {"rule":false}.
+// An unknown bulk is 404, with mayExecute as -four-eyes-unknown says.
+func Handler(rule *Rule, user func(context.Context) string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rule == nil {
+			reply(w, http.StatusOK, Status{Rule: false})
+			return
+		}
+		id := r.PathValue("id")
+		if !plainID(id) {
+			reply(w, http.StatusBadRequest, Status{Rule: true, Message: "not a bulk id"})
+			return
+		}
+		you := user(r.Context())
+		d := rule.MayExecute(id, you)
+		st := Status{Rule: true, BulkID: id, You: you, Known: &d.Known, MayExecute: &d.Allowed}
+		if !d.Allowed {
+			st.Message = d.Message
+		}
+		status := http.StatusOK
+		switch {
+		case d.Reason == RefusedError:
+			reply(w, http.StatusServiceUnavailable, Status{Rule: true, BulkID: id, You: you, Message: d.Message})
+			return
+		case d.Known:
+			at := d.Record.SubmittedAt
+			st.SubmittedBy, st.SubmittedAt, st.API = d.Record.SubmittedBy, &at, d.Record.API
+		case d.Reason != RefusedNoUser:
+			status = http.StatusNotFound
+		}
+		reply(w, status, st)
+	})
+}
+
+// plainID accepts what a bulk id can be: short, printable, no slash.
+func plainID(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for _, c := range s {
+		if c <= 0x20 || c == 0x7f || c == '/' {
+			return false
+		}
+	}
+	return true
+}
+
+func reply(w http.ResponseWriter, status int, st Status) {
+	w.Header().Set("Content-Type", "application/json")
+	// Who may execute changes with every submission: never cached.
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(st)
+}

@@ -1,0 +1,34 @@
+//go:build js
+
+package approvals
+
+import (
+	"errors"
+	"time"
+)
+
+// errNative: bbolt needs flock and mmap, which WebAssembly lacks; only
+// the native server enforces the rule.
+var errNative = errors.New("the four-eyes record needs the native bulkdesk command")
+
+// FileName is the database's name inside the state folder.
+const FileName = "four-eyes.db"
+
+// A Store is the record of submitted bulks; under WebAssembly it cannot
+// be opened.
+type Store struct{}
+
+// Open fails under WebAssembly.
+func Open(string, time.Duration) (*Store, error) { return nil, errNative }
+
+// Path returns "".
+func (*Store) Path() string { return "" }
+
+// Close does nothing.
+func (*Store) Close() error { return nil }
+
+// Put fails under WebAssembly.
+func (*Store) Put(Record) (bool, error) { return false, errNative }
+
+// Get fails under WebAssembly.
+func (*Store) Get(string) (Record, bool, error) { return Record{}, false, errNative }

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+func TestServeFourEyesFlags(t *testing.T) {
+	dir := t.TempDir()
+	noEnv := func(string) string { return "" }
+	header := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-sandbox"}
+	for _, c := range []struct {
+		args []string
+		want string // in the error; "" for none
+	}{
+		{[]string{"-four-eyes", "-state-dir", dir, "-sandbox"}, "-four-eyes needs -auth header or -auth basic"},
+		{append([]string{"-four-eyes"}, header...), "-four-eyes needs -state-dir"},
+		{append([]string{"-four-eyes", "-state-dir", dir, "-four-eyes-unknown", "maybe"}, header...), `-four-eyes-unknown "maybe": use refuse or allow`},
+		{append([]string{"-four-eyes-unknown", "allow"}, header...), "-four-eyes-unknown allow needs -four-eyes"},
+		{[]string{"-four-eyes", "-state-dir", dir, "-auth", "header", "-trusted-proxies", "127.0.0.1/32"}, "-four-eyes needs -api-url (or -sandbox)"},
+		{append([]string{"-four-eyes", "-state-dir", dir, "-connect-src", "https://api.example"}, header...), "cannot be combined with -connect-src"},
+		{append([]string{"-four-eyes", "-state-dir", dir}, header...), ""},
+		{append([]string{"-four-eyes", "-state-dir", dir, "-four-eyes-unknown", "allow"}, header...), ""},
+	} {
+		cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0"}, c.args...), noEnv, io.Discard)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v: %v", c.args, err)
+		case c.want == "" && (!cfg.fourEyes.on || cfg.fourEyes.stateDir != dir):
+			t.Errorf("%v: %+v", c.args, cfg.fourEyes)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
+		}
+	}
+
+	env := map[string]string{envFourEyes: "1", envStateDir: dir, envFourEyesUnk: "allow"}
+	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0"}, header...), func(k string) string { return env[k] }, io.Discard)
+	if err != nil || !cfg.fourEyes.on || cfg.fourEyes.stateDir != dir || !cfg.fourEyes.allowUnknown {
+		t.Errorf("from the environment: %+v, %v", cfg.fourEyes, err)
+	}
+}
+
+// asUser sends every request as a portal signing in user would.
+type asUser struct {
+	user string
+}
+
+func (a asUser) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Forwarded-User", a.user)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func operator(t *testing.T, s *securedServe, user string) *bulkapi.Client {
+	t.Helper()
+	c, err := bulkapi.New(bulkapi.Config{BaseURL: s.url + "api", BackOfficeURL: s.url + "backoffice", APIKey: sandbox.DefaultAPIKey, Token: sandbox.DefaultToken, Transport: asUser{user}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// fourEyesStatus asks GET four-eyes/bulks/{id} as user.
+func fourEyesStatus(t *testing.T, s *securedServe, user, id string) (int, map[string]any) {
+	t.Helper()
+	res, body := call(t, "GET", s.url+"four-eyes/bulks/"+id, header("X-Forwarded-User", user))
+	var m map[string]any
+	if err := json.Unmarshal([]byte(body), &m); err != nil {
+		t.Fatalf("four-eyes/bulks/%s: %d %q", id, res.StatusCode, body)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("four-eyes/bulks/%s: Cache-Control %q", id, cc)
+	}
+	return res.StatusCode, m
+}
+
+func TestServeFourEyes(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-four-eyes", "-state-dir", dir}
+	s := startSecured(t, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	alice, bob := operator(t, s, "alice"), operator(t, s, "bob")
+	kind, _ := schema.Lookup("card_blocks")
+	receipt, err := alice.Submit(ctx, kind, []byte(`[{"pathParams":{"_id_":"1"}}]`), "four-eyes-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := receipt.BulkID
+
+	if code, m := fourEyesStatus(t, s, "bob", id); code != 200 || m["rule"] != true || m["submittedBy"] != "alice" || m["you"] != "bob" || m["mayExecute"] != true || m["submittedAt"] == nil {
+		t.Errorf("bob asking: %d %v", code, m)
+	}
+	if code, m := fourEyesStatus(t, s, "alice", id); code != 200 || m["mayExecute"] != false {
+		t.Errorf("alice asking: %d %v", code, m)
+	}
+	if code, m := fourEyesStatus(t, s, "bob", "no-such-bulk"); code != 404 || m["rule"] != true || m["mayExecute"] != false {
+		t.Errorf("an unknown bulk: %d %v", code, m)
+	}
+
+	err = alice.Execute(ctx, id, bulkapi.ExecuteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "four eyes: bulk "+id+" was submitted by alice; another operator must execute it") {
+		t.Fatalf("alice executing her own bulk: %v", err)
+	}
+	if b, err := bob.Get(ctx, id); err != nil || b.Status != bulkapi.Submitted {
+		t.Fatalf("after alice's refused execute: %+v, %v", b, err)
+	}
+	if err := bob.Execute(ctx, id, bulkapi.ExecuteOptions{}); err != nil {
+		t.Fatalf("bob executing alice's bulk: %v", err)
+	}
+	if b, err := bob.Get(ctx, id); err != nil || b.Status == bulkapi.Submitted {
+		t.Errorf("after bob's execute the sandbox still has %+v, %v", b, err)
+	}
+	if _, body := call(t, "GET", s.url+"metrics", header("X-Forwarded-User", "bob")); !strings.Contains(body, `bulkdesk_four_eyes_refusals_total{reason="same_operator"} 1`) {
+		t.Errorf("the metrics do not count the refusal:\n%s", body)
+	}
+
+	// A second server cannot take the same record, and says why.
+	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-sandbox", "-quiet"}, args...), func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.options.Assets = miniConsole(t)
+	err = serveConsole(ctx, cfg, func(string) { t.Error("the second server listened") })
+	if err == nil || !strings.Contains(err.Error(), "in use by another process") {
+		t.Errorf("a second server on the same -state-dir: %v", err)
+	}
+}
+
+func TestServeFourEyesOffSaysSo(t *testing.T) {
+	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32")
+	if code, m := fourEyesStatus(t, s, "bob", "123"); code != 200 || len(m) != 1 || m["rule"] != false {
+		t.Errorf("the rule off: %d %v", code, m)
+	}
+	if res, _ := call(t, "GET", s.url+"four-eyes/bulks/123"); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without a user: %d, want 401", res.StatusCode)
+	}
+}
