@@ -6,7 +6,7 @@ WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 BIN       := bin
 # The console's four WebAssembly programs (the page; its first worker,
 # which reads and validates; the second, which calls the API and writes
-# workbooks, started by the first; and the OpenAPI reader loaded only when
+# workbooks, started by the first when needed; and the OpenAPI reader loaded only when
 # an operator loads a contract) are built here, then bundled into the
 # folder the bulkdesk binary embeds.
 WASM_OUT  := build/wasm

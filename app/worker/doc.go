@@ -14,11 +14,10 @@
 // and links nothing else, so that it downloads and compiles beside the
 // page and is ready for the first file. The jobs that call the API or
 // write workbooks run in a second worker (wasm/apiworker, package apijobs)
-// with the HTTP client and excelize, which the first starts once it has
-// warmed up and been idle for a while, or at the first such job. The page
-// sees one worker: the first passes it the second's messages and hands
-// the second what it needs of a document (package handoff, package
-// runner).
+// with the HTTP client and excelize, which the first starts at the first
+// such job. The page sees one worker: the first passes it the second's
+// messages and hands the second what it needs of a document (package
+// handoff, package runner).
 //
 // # Messages
 //

@@ -64,7 +64,7 @@ func main() {
 	// it hands them over now, then every new one as it comes.
 	self.Call("bulkdeskWorkerReady", receive)
 	port.Post(self, worker.Message{Type: worker.TypeReady})
-	server.Run(context.Background(), func() { go sec.startWhenIdle() })
+	server.Run(context.Background())
 }
 
 // draftName names the IndexedDB database of the import in progress.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"syscall/js"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
@@ -14,9 +13,10 @@ import (
 )
 
 // second is the console's second worker (wasm/apiworker), started by this
-// one as a nested Web Worker from the same worker.js: once this one has
-// warmed up and then had nothing to do for a while, or at the first job
-// it runs, whichever comes first. Its
+// one as a nested Web Worker from the same worker.js at the first job it
+// runs. (Started in the background once this one was idle, it left the
+// console unable to reload offline in Chromium: the service worker then
+// failed the page's navigation.) Its
 // messages reach the page through this worker (jobs.Server.FromSecond).
 type second struct {
 	server *jobs.Server
@@ -55,23 +55,6 @@ func (s *second) deliver() {
 		s.inboxMu.Unlock()
 		for _, m := range ms {
 			s.server.FromSecond(m)
-		}
-	}
-}
-
-// idleFor is how long the first worker must have had nothing to do before
-// it starts the second in the background: its download and compilation
-// take the processor from an operator's first file otherwise.
-const idleFor = 2 * time.Second
-
-// startWhenIdle starts the second worker once the first has been idle for
-// idleFor; a job that needs it starts it earlier.
-func (s *second) startWhenIdle() {
-	for {
-		time.Sleep(idleFor)
-		if !s.server.Busy() {
-			s.start()
-			return
 		}
 	}
 }

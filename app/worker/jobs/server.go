@@ -71,9 +71,8 @@ func NewServer(post func(worker.Message)) *Server {
 }
 
 // Run runs the jobs received until ctx is done. While no job waits, it
-// warms the validator up (see warmUpSteps), then calls idle, when set:
-// the browser plans the second worker's start then.
-func (s *Server) Run(ctx context.Context, idle func()) {
+// warms the validator up (see warmUpSteps).
+func (s *Server) Run(ctx context.Context) {
 	// The contract an operator loaded is back in use before any file is
 	// read, and before the warm-up compiles it.
 	s.restoreContract(ctx)
@@ -85,9 +84,6 @@ func (s *Server) Run(ctx context.Context, idle func()) {
 		cold[0]()
 		if cold = cold[1:]; len(cold) == 0 {
 			s.Post(worker.Message{Type: worker.TypeWarm})
-			if idle != nil {
-				idle()
-			}
 			return false
 		}
 		return true

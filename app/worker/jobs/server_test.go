@@ -61,7 +61,7 @@ func newHarness(t testing.TB, setup ...func(*workers)) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	var done sync.WaitGroup
 	done.Add(2)
-	go func() { h.server.Run(ctx, nil); done.Done() }()
+	go func() { h.server.Run(ctx); done.Done() }()
 	go func() { h.api.Run(ctx); done.Done() }()
 	t.Cleanup(func() { cancel(); done.Wait() })
 	return h

@@ -173,13 +173,6 @@ func (s *Server) Run(ctx context.Context, idle func() bool) {
 	}
 }
 
-// Busy reports whether a job runs or waits.
-func (s *Server) Busy() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.queue) > 0 || len(s.running) > 0
-}
-
 // next takes the first waiting request, if any.
 func (s *Server) next() (worker.Message, bool) {
 	s.mu.Lock()
