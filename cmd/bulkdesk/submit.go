@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/submission"
@@ -45,10 +47,12 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	execute := fs.Bool("execute", false, "execute each bulk once submitted")
 	mode := fs.String("mode", string(bulkapi.OnFailureContinue), "with -execute: ON_FAILURE_CONTINUE or ON_FAILURE_STOP")
 	format := fs.String("format", "text", "output format: text or json")
+	receiptFile := fs.String("receipt", "", "write the receipt of the submission to this file, for the checker's \"bulkdesk bulks review -receipt\"")
+	submittedBy := fs.String("submitted-by", "", "with -receipt: who submits, as the receipt names the maker (default: the user's login name)")
 	var in inputFlags
 	in.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-allow-repeats|-skip-repeats] [-execute] [input flags] FILE")
+		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-allow-repeats|-skip-repeats] [-receipt FILE [-submitted-by NAME]] [-execute] [input flags] FILE")
 		fmt.Fprintln(stderr, "\nFILE is read as \"bulkdesk check\" reads it: a workbook (.xlsx), a CSV file or a JSON request")
 		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements make several bulks. Every chunk is")
 		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
@@ -58,6 +62,8 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "submitted them: an element found there stops the submission, naming its row and the earlier bulk.")
 		fmt.Fprintln(stderr, "-skip-repeats leaves those elements out; -allow-repeats submits them again. The API's record is")
 		fmt.Fprintln(stderr, "cached next to the journal (journal.record.json for journal.db): later checks fetch only new bulks.")
+		fmt.Fprintln(stderr, "\n-receipt writes what was submitted (file, bulks, body hashes, control totals per currency and per source,")
+		fmt.Fprintln(stderr, "how the file was read) as JSON, once every chunk is submitted: the checker compares it with each bulk.")
 		fmt.Fprintln(stderr, credentialsHelp)
 		fmt.Fprintln(stderr, "Exit status: 0 submitted, 1 invalid or refused, 2 usage error.")
 		fs.PrintDefaults()
@@ -159,6 +165,9 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, errNothingLeft) {
 			writeEntries(stdout, *format, nil, read.reading)
 			fmt.Fprintln(stderr, "every element was submitted before: nothing was sent")
+			if *receiptFile != "" {
+				fmt.Fprintf(stderr, "no receipt was written to %s: there is no bulk to name\n", *receiptFile)
+			}
 			return exitOK
 		}
 		fmt.Fprintln(stderr, "bulkdesk submit:", err)
@@ -174,6 +183,12 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "interrupted: run the same command again to resume with the same idempotency-refs")
 		}
 		return exitInvalid
+	}
+	if *receiptFile != "" {
+		if err := writeReceipt(*receiptFile, plan, entries, elements, read, *submittedBy); err != nil {
+			return fail(exitInvalid, "the bulks were submitted, but the receipt was not written: %v", err)
+		}
+		fmt.Fprintf(stderr, "receipt: %s\n", *receiptFile)
 	}
 	if *execute {
 		for _, e := range entries {
@@ -407,4 +422,28 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// writeReceipt writes the receipt of a submitted plan for the checker.
+func writeReceipt(path string, plan *submission.Plan, entries []submission.Entry, elements []any, read *checked, by string) error {
+	if by == "" {
+		if u, err := user.Current(); err == nil {
+			by = u.Username
+		}
+	}
+	d := bulkreview.Declared{File: plan.Source, SubmittedBy: by}
+	if read.reading != nil {
+		for _, st := range reading.Describe(*read.reading, read.currency) {
+			d.Reading = append(d.Reading, st.Text)
+		}
+	}
+	rc, err := bulkreview.NewReceipt(plan, entries, elements, d)
+	if err != nil {
+		return err
+	}
+	data, err := rc.MarshalIndent()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o600)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -79,11 +80,11 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 			return out, nil
 		}
 		elements := make([]any, len(ops))
-		for i, op := range ops {
+		for i := range ops {
 			// A payload that does not decode has no readable amount:
 			// ControlTotals leaves it out, as it does in a file.
-			if body, _, err := schema.DecodeJSON([]byte(op.RequestPayload)); err == nil {
-				elements[i] = map[string]any{"requestBody": body}
+			if el, err := bulkreview.ElementOf(kind, &ops[i]); err == nil {
+				elements[i] = el
 			}
 		}
 		plan := &submission.Plan{Kind: kind, Elements: len(ops), Chunks: []submission.Chunk{{Elements: submission.Spans{{From: 0, To: len(ops)}}}}}

@@ -3,9 +3,9 @@ package apijobs
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -148,7 +148,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 				if op == nil {
 					continue
 				}
-				elem, err := elementOf(kind, op)
+				elem, err := bulkreview.ElementOf(kind, op)
 				if err != nil {
 					return nil, fmt.Errorf("operation %d of bulk %s: %w", op.Sequence, e.BulkID, err)
 				}
@@ -189,21 +189,12 @@ func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {
 	return worker.ResultFile{Failure: failureOf(err, nil)}, nil
 }
 
-// allOperations reads every operation of a bulk, reporting progress.
+// allOperations reads every operation of a bulk, reporting progress after
+// the before operations read already of total.
 func (s *Server) allOperations(c *runner.Call, cl *bulkapi.Client, bulkID string, before, total int) ([]bulkapi.Operation, error) {
-	var out []bulkapi.Operation
-	for offset := 0; ; {
-		page, err := cl.Operations(c.Context(), bulkID, bulkapi.OperationQuery{Offset: offset, Limit: bulkapi.MaxPageSize})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, page.Operations...)
-		offset += len(page.Operations)
-		c.Progress(worker.Progress{Phase: worker.PhaseReadingOperations, Done: before + len(out), Total: max(total, before+page.Count)})
-		if len(page.Operations) == 0 || offset >= page.Count {
-			return out, nil
-		}
-	}
+	return bulkreview.Operations(c.Context(), cl, bulkID, func(done, count int) {
+		c.Progress(worker.Progress{Phase: worker.PhaseReadingOperations, Done: before + done, Total: max(total, before+count)})
+	})
 }
 
 // submissionOf returns the journal entries of the submission that made
@@ -224,55 +215,7 @@ func (s *Server) submissionOf(ctx context.Context, bulkID string, backOffice boo
 	return sub.Entries
 }
 
-// kindOfOperation finds the kind whose single operation a bulk runs, such
-// as "POST /transfers".
+// kindOfOperation finds the kind whose single operation a bulk runs.
 func kindOfOperation(op string, backOffice bool) (*schema.Kind, error) {
-	method, p, _ := strings.Cut(op, " ")
-	for _, k := range schema.Kinds() {
-		if k.Operation.Method == method && k.Operation.Path == p {
-			if _, err := k.Endpoint(backOffice); err == nil {
-				return k, nil
-			}
-		}
-	}
-	return nil, fmt.Errorf("no bulk kind runs %q", op)
-}
-
-// elementOf rebuilds the element an operation came from: its payload is
-// the request body, and its path holds the path parameter.
-func elementOf(k *schema.Kind, op *bulkapi.Operation) (any, error) {
-	el := make(map[string]any)
-	if strings.TrimSpace(op.RequestPayload) != "" {
-		body, _, err := schema.DecodeJSON([]byte(op.RequestPayload))
-		if err != nil {
-			return nil, fmt.Errorf("reading its payload: %w", err)
-		}
-		el["requestBody"] = body
-	}
-	if k.PathParam != "" {
-		id, ok := pathParam(k.Operation.Path, op.Path)
-		if !ok {
-			return nil, fmt.Errorf("its path %q is not %s", op.Path, k.Operation.Path)
-		}
-		el["pathParams"] = map[string]any{k.PathParam: id}
-	}
-	return el, nil
-}
-
-// pathParam reads the parameter of a path made from a template such as
-// "/managed_cards/{id}/block".
-func pathParam(template, p string) (string, bool) {
-	ts, ps := strings.Split(template, "/"), strings.Split(p, "/")
-	if len(ts) != len(ps) {
-		return "", false
-	}
-	for i, t := range ts {
-		if strings.HasPrefix(t, "{") {
-			return ps[i], ps[i] != ""
-		}
-		if t != ps[i] {
-			return "", false
-		}
-	}
-	return "", false
+	return bulkreview.KindOfOperation(op, backOffice)
 }
