@@ -56,6 +56,11 @@ type bulkPage struct {
 	totals *worker.BulkTotals
 	// confirming is set while the confirmation of Execute is open.
 	confirming bool
+	// fourEyes is what the server says of who may execute the bulk, nil
+	// until it answered (or when it has no such rule); fourEyesErr why it
+	// did not.
+	fourEyes    *fourEyes
+	fourEyesErr string
 
 	announcement string
 }
@@ -73,6 +78,8 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	q := ctx.Page().URL().Query()
 	p.id, p.backOffice = q.Get("id"), q.Get("api") == "backoffice"
 	p.bulk, p.failure, p.message = nil, nil, ""
+	p.fourEyes, p.fourEyesErr = nil, ""
+	p.loadFourEyes(ctx)
 	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, worker.OperationList{}, false
 	p.totals, p.confirming = nil, false
 	if p.id == "" {
@@ -292,6 +299,30 @@ func (p *bulkPage) loadTotals(ctx app.Context) {
 	})
 }
 
+// loadFourEyes asks the server, when it has a four-eyes rule, whether
+// this operator may execute the bulk; Execute waits for the answer. When
+// the server does not answer, Execute is offered: the server still
+// refuses what its rule forbids.
+func (p *bulkPage) loadFourEyes(ctx app.Context) {
+	if !app.IsClient || !p.api.FourEyes || p.id == "" {
+		return // the server renders the page's first HTML without asking itself
+	}
+	id := p.id
+	ctx.Async(func() {
+		f, err := loadFourEyes(ctx, id)
+		ctx.Dispatch(func(app.Context) {
+			if id != p.id {
+				return
+			}
+			if err != nil {
+				p.fourEyesErr = err.Error()
+				return
+			}
+			p.fourEyes = &f
+		})
+	})
+}
+
 // renderActions offers only the transitions the state allows.
 func (p *bulkPage) renderActions() app.UI {
 	b := p.bulk
@@ -315,6 +346,14 @@ func (p *bulkPage) renderActions() app.UI {
 			}
 			if a != worker.ActionExecute {
 				return btn
+			}
+			if p.api.FourEyes {
+				switch {
+				case p.fourEyes == nil && p.fourEyesErr == "":
+					return app.P().ID("four-eyes").Class("note").Text("Asking the server who may execute this bulk…")
+				case p.fourEyes != nil && !p.fourEyes.allowed():
+					return app.P().ID("four-eyes").Class("note", "four-eyes").Text(p.fourEyes.why())
+				}
 			}
 			return app.Div().Class("execute").Body(
 				app.Label().For("execute-mode").Text("When an operation fails"),

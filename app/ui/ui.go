@@ -134,6 +134,9 @@ type APIConfig struct {
 	// ConnectSources are the origins, besides the console's own, that the
 	// page's content security policy lets it call directly.
 	ConnectSources []string `json:"connectSources,omitempty"`
+	// FourEyes is set when the server keeps the operator who submitted a
+	// bulk from executing it: a bulk's page asks it who may.
+	FourEyes bool `json:"fourEyes,omitempty"`
 }
 
 // SandboxConfig describes the sandbox API the server runs: where it is

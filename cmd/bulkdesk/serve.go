@@ -217,6 +217,7 @@ func consoleAPI(cfg serveConfig) ui.APIConfig {
 			Identity:       sandbox.DefaultIdentity.String(),
 		}
 	}
+	api.FourEyes = cfg.fourEyes.on
 	api.Proxy = cfg.apiURL != "" || proxiesSandbox
 	api.BackOfficeProxy = cfg.backOfficeURL != "" || proxiesSandbox
 	if !proxiesSandbox {

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+)
+
+// fourEyes is what the server says of who may execute a bulk under its
+// four-eyes rule (bulkdesk serve -four-eyes; GET four-eyes/bulks/{id}):
+// the operator who submitted a bulk through it may not execute it.
+type fourEyes struct {
+	Rule        bool   `json:"rule"`
+	Known       *bool  `json:"known"`
+	SubmittedBy string `json:"submittedBy"`
+	You         string `json:"you"`
+	MayExecute  *bool  `json:"mayExecute"`
+	Message     string `json:"message"`
+}
+
+// allowed reports whether this operator may execute the bulk.
+func (f fourEyes) allowed() bool { return !f.Rule || (f.MayExecute != nil && *f.MayExecute) }
+
+// why says, in an operator's words, why Execute is not offered.
+func (f fourEyes) why() string {
+	switch {
+	case f.Known != nil && *f.Known && f.SubmittedBy != "" && f.SubmittedBy == f.You:
+		return "Awaiting a second operator: you submitted this bulk (as " + f.You + "), and this server's four-eyes rule lets only another operator execute it."
+	case f.Known != nil && !*f.Known:
+		return "This server has no record of who submitted this bulk, so its four-eyes rule does not let it be executed here."
+	case f.Message != "":
+		return "Execute is not offered: " + f.Message
+	}
+	return "Execute is not offered: this server's four-eyes rule does not let you execute this bulk."
+}
+
+// loadFourEyes asks the server whether the signed-in operator may execute
+// bulk id.
+func loadFourEyes(ctx context.Context, id string) (fourEyes, error) {
+	res, err := fetchText(ctx, href("/four-eyes/bulks/"+url.PathEscape(id)))
+	if err != nil {
+		return fourEyes{}, fmt.Errorf("the server does not say who may execute the bulk: %w", err)
+	}
+	switch res.status {
+	case http.StatusOK, http.StatusNotFound:
+	default:
+		return fourEyes{}, fmt.Errorf("the server answered who may execute the bulk with %d %s", res.status, http.StatusText(res.status))
+	}
+	var f fourEyes
+	if err := json.Unmarshal([]byte(res.body), &f); err != nil {
+		return fourEyes{}, fmt.Errorf("reading who may execute the bulk: %w", err)
+	}
+	return f, nil
+}

@@ -1,0 +1,93 @@
+//go:build !js
+
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/chromedp/chromedp"
+)
+
+// portalFor serves the console as a sign-on portal does for one user: it
+// names them in X-Forwarded-User, which serve -auth header believes from
+// 127.0.0.1.
+func portalFor(t *testing.T, console, user string) string {
+	t.Helper()
+	target, err := url.Parse(console)
+	if err != nil {
+		t.Fatal(err)
+	}
+	portal := httptest.NewServer(&httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			pr.Out.Header.Set("X-Forwarded-User", user)
+		},
+		FlushInterval: -1,
+	})
+	t.Cleanup(portal.Close)
+	return portal.URL + "/"
+}
+
+// TestConsoleLetsOnlyASecondOperatorExecute runs serve -four-eyes behind a
+// portal for two operators, each in a browser of their own: the maker
+// submits a file and is shown that the bulk awaits a second operator, with
+// no Execute, and the API refuses the maker's execute through the server;
+// the checker opens the bulk and executes it.
+func TestConsoleLetsOnlyASecondOperatorExecute(t *testing.T) {
+	browsertest.SkipShort(t)
+	srv := startServe(t, "-sandbox", "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-four-eyes", "-state-dir", t.TempDir())
+	maker, checker := portalFor(t, srv.URL, "alice"), portalFor(t, srv.URL, "bob")
+
+	m := openPage(t, maker)
+	m.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
+	file, _ := writeTransfersFile(t, "payroll-april.json", 40)
+	loadFile(t, m, "transfers", file)
+	m.Do(5*time.Second, browsertest.Press("#confirm-submit"))
+	waitShowing(t, m, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
+	id := browsertest.Eval[string](m, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
+	openBulk(t, m, id)
+	waitShowing(t, m, 30*time.Second, "the four-eyes note", `(document.getElementById("four-eyes")?.textContent ?? "").startsWith("Awaiting a second operator")`)
+	if got := text(m, "#four-eyes"); !strings.Contains(got, "(as alice)") {
+		t.Errorf("the maker reads %q", got)
+	}
+	if browsertest.Eval[bool](m, 5*time.Second, `document.getElementById("action-execute") !== null`) {
+		t.Error("the maker is offered Execute")
+	}
+	m.Shoot("four-eyes-maker.png")
+	// The maker's execute, sent anyway through the maker's portal, is
+	// refused by the server before it reaches the API.
+	req, err := http.NewRequest(http.MethodPost, maker+"api/bulks/"+id+"/execute", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("api-key", sandbox.DefaultAPIKey)
+	req.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("the maker's execute through the server: %d, want 403", res.StatusCode)
+	}
+
+	c := openPage(t, checker+"bulk?id="+url.QueryEscape(id))
+	c.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
+	waitShowing(t, c, 30*time.Second, "Execute for the checker", `document.getElementById("action-execute") !== null`)
+	if browsertest.Eval[bool](c, 5*time.Second, `document.getElementById("four-eyes") !== null`) {
+		t.Errorf("the checker reads %q", text(c, "#four-eyes"))
+	}
+	confirmExecute(t, c)
+	waitShowing(t, c, 60*time.Second, "the bulk to complete", `document.getElementById("bulk-status")?.textContent === "Completed: all 40 done"`)
+	c.Shoot("four-eyes-checker.png")
+	m.AssertNoErrors()
+	c.AssertNoErrors()
+}
