@@ -29,7 +29,7 @@ type submitted struct {
 	entries  []submission.Entry
 }
 
-func submit(t *testing.T, api *fakeapi.API, h http.Handler, body []byte, chunkSize int) *submitted {
+func submit(t testing.TB, api *fakeapi.API, h http.Handler, body []byte, chunkSize int) *submitted {
 	t.Helper()
 	doc, _, err := schema.DecodeJSON(body)
 	if err != nil {
