@@ -124,7 +124,10 @@ func (d *decoder) save(b []byte) string {
 		return string(b)
 	}
 	if cap(d.text)-len(d.text) < len(b) {
-		d.text = make([]byte, 0, textBlock)
+		// What is left of the input bounds the strings still to come: a
+		// small document (an operation's payload) gets a small block, not
+		// one it would keep alive for a few bytes.
+		d.text = make([]byte, 0, min(textBlock, len(b)+len(d.data)-d.pos))
 	}
 	off := len(d.text)
 	d.text = append(d.text, b...)
