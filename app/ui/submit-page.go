@@ -51,6 +51,9 @@ type submitPage struct {
 
 	asideBusy bool
 	asideNote string
+	// receiptBusy and receiptNote are the receipt's download.
+	receiptBusy bool
+	receiptNote string
 
 	journal journalView
 
@@ -336,6 +339,7 @@ func (p *submitPage) renderAction() app.UI {
 				return app.P().ID("repeats-left-out").Class("note").Text(fmt.Sprintf("%s submitted before %s left out.", plural(p.result.Repeats.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[p.result.Repeats.Count == 1]))
 			}),
 			bulkLinks("submitted-bulks", p.result.Submission),
+			p.renderReceipt(),
 		)
 	case submitStopped:
 		return app.Div().ID("submit-status").Body(
@@ -504,6 +508,43 @@ func (p *submitPage) stop(ctx app.Context, e app.Event) {
 	if p.cancel != nil {
 		p.cancel()
 	}
+}
+
+// renderReceipt offers the maker's receipt of a submission sent whole,
+// for the colleague who reviews its bulks before executing them.
+func (p *submitPage) renderReceipt() app.UI {
+	sub := p.result.Submission
+	if sub.ID == "" || len(sub.Chunks) == 0 || sub.State != worker.StateSubmitted {
+		return nil
+	}
+	b := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text("Download the receipt").OnClick(p.downloadReceipt)
+	if p.receiptBusy {
+		b = b.Disabled(true)
+	}
+	note := "The bulks, their counts, totals and the SHA-256 of their elements, for the colleague who reviews them before they are executed (bulkdesk bulks review -receipt)."
+	if p.receiptNote != "" {
+		note = p.receiptNote
+	}
+	return app.Div().ID("receipt").Class("actions").Body(b, app.P().ID("receipt-note").Class("note").Text(note))
+}
+
+// downloadReceipt writes the maker's receipt of the submission.
+func (p *submitPage) downloadReceipt(ctx app.Context, e app.Event) {
+	p.receiptBusy = true
+	var reading []string
+	for _, st := range p.prepared.Reading {
+		reading = append(reading, st.Text)
+	}
+	runJob(p.page, worker.JobReceipt, worker.ReceiptRequest{Submission: p.result.Submission.ID, Reading: reading}, nil, func(f worker.File, data app.Value, err error) {
+		p.receiptBusy = false
+		if err != nil {
+			p.receiptNote = jobMessage(err)
+			return
+		}
+		download(data, f.Name, f.Type)
+		p.receiptNote = fmt.Sprintf("%s: the receipt of %s.", f.Name, plural(f.Rows, "element", "elements"))
+		p.announcement = p.receiptNote
+	})
 }
 
 // downloadAside writes the invalid elements as a workbook.

@@ -39,6 +39,7 @@ var jobTypes = map[string]struct{ request, result any }{
 	JobJournal:           {Journal{}, JournalList{}},
 	JobForgetSubmission:  {ForgetSubmission{}, JournalList{}},
 	JobAsideWorkbook:     {AsideWorkbook{}, File{}},
+	JobReceipt:           {ReceiptRequest{}, File{}},
 	JobAccessToken:       {AccessTokenRequest{}, AccessToken{}},
 	JobBulks:             {ListBulks{}, BulkList{}},
 	JobBulkTotals:        {GetBulkTotals{}, BulkTotals{}},

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/chromedp/chromedp"
@@ -47,12 +48,22 @@ func TestConsoleLetsOnlyASecondOperatorExecute(t *testing.T) {
 	maker, checker := portalFor(t, srv.URL, "alice"), portalFor(t, srv.URL, "bob")
 
 	m := openPage(t, maker)
+	downloads := m.AllowDownloads()
 	m.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
 	file, _ := writeTransfersFile(t, "payroll-april.json", 40)
 	loadFile(t, m, "transfers", file)
 	m.Do(5*time.Second, browsertest.Press("#confirm-submit"))
 	waitShowing(t, m, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
 	id := browsertest.Eval[string](m, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
+	// The maker's receipt names the bulk for the checker.
+	m.Do(5*time.Second, browsertest.Press("#download-receipt"))
+	receipt, err := bulkreview.ReadReceipt(m.Downloaded(30*time.Second, downloads, "payroll-april.receipt.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(receipt.Chunks) != 1 || receipt.Chunks[0].BulkID != id || receipt.Elements != 40 || receipt.File != "payroll-april.json" {
+		t.Errorf("the receipt: %+v", receipt)
+	}
 	openBulk(t, m, id)
 	waitShowing(t, m, 30*time.Second, "the four-eyes note", `(document.getElementById("four-eyes")?.textContent ?? "").startsWith("Awaiting a second operator")`)
 	if got := text(m, "#four-eyes"); !strings.Contains(got, "(as alice)") {

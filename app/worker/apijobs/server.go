@@ -56,6 +56,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.RegisterConcurrent(worker.JobJournal, s.listJournal)
 	s.RegisterConcurrent(worker.JobForgetSubmission, s.forgetSubmission)
 	s.RegisterConcurrent(worker.JobAccessToken, s.accessToken)
+	s.RegisterConcurrent(worker.JobReceipt, s.receipt)
 	s.RegisterConcurrent(worker.JobBulks, s.listBulks)
 	s.RegisterConcurrent(worker.JobBulk, s.getBulk)
 	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)

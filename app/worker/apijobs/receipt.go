@@ -1,0 +1,75 @@
+package apijobs
+
+import (
+	"fmt"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// receipt runs worker.JobReceipt, from the plan this worker keeps after
+// a submission (the journal keeps a chunk's body only until it is sent).
+func (s *Server) receipt(c *runner.Call) (any, error) {
+	var req worker.ReceiptRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	j, _, err := s.journal(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	sub, err := findSubmission(c.Context(), j, req.Submission)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.submit.plan(req.Submission)
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeGone, "a receipt is written right after its submission, in the tab that sent it; this submission is no longer held here")
+	}
+	elements, err := planElements(plan)
+	if err != nil {
+		return nil, err
+	}
+	first := sub.Entries[0]
+	r, err := bulkreview.NewReceipt(plan, sub.Entries, elements, bulkreview.Declared{File: first.Source, Reading: req.Reading, SubmittedAt: first.Created})
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s", worker.Sentence(err.Error()))
+	}
+	data, err := r.MarshalIndent()
+	if err != nil {
+		return nil, fmt.Errorf("writing the receipt: %w", err)
+	}
+	c.SetData(data)
+	name := worker.FileStem(first.Source) + ".receipt.json"
+	return worker.File{Name: name, Type: "application/json", Rows: r.Elements}, nil
+}
+
+// planElements reads the elements a plan's chunks send back from their
+// bodies, at the indexes the chunks give them in the request.
+func planElements(plan *submission.Plan) ([]any, error) {
+	n := 0
+	for _, c := range plan.Chunks {
+		for _, i := range c.Elements.Indexes() {
+			n = max(n, i+1)
+		}
+	}
+	elements := make([]any, n)
+	for _, c := range plan.Chunks {
+		v, _, err := schema.DecodeJSON(c.Body)
+		if err != nil {
+			return nil, fmt.Errorf("chunk %d of the journal: %w", c.Index+1, err)
+		}
+		part, ok := v.([]any)
+		idx := c.Elements.Indexes()
+		if !ok || len(part) != len(idx) {
+			return nil, fmt.Errorf("chunk %d of the journal does not hold its %d elements", c.Index+1, len(idx))
+		}
+		for k, i := range idx {
+			elements[i] = part[k]
+		}
+	}
+	return elements, nil
+}
