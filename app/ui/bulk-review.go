@@ -71,9 +71,10 @@ func (p *bulkPage) renderReview() app.UI {
 		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
 		app.If(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
 		app.If(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
-		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
-		// Always present, so that screen readers hear the verdict change.
+		// Always present, so that screen readers hear the verdict change;
+		// first, so that it is seen before the figures behind it.
 		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
+		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
 	)
 }
 
@@ -94,18 +95,22 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			return app.Ul().ID("review-notes").Class("plain-list", "warning-text").Body(app.Range(rv.Notes).Slice(func(i int) app.UI { return app.Li().Text(rv.Notes[i]) }))
 		}),
 		app.If(len(rv.Sources) > 0, func() app.UI {
-			return app.Div().Class("table-scroll").Body(app.Table().ID("review-sources").Class("table").Body(
-				app.Caption().Text("Totals per source"),
-				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Source"),
-					app.Th().Scope("col").Class("num").Text("Elements"),
-					app.Th().Scope("col").Class("num").Text("Total"),
+			// A salary run draws on many sources: folded, it leaves the
+			// invalid elements in sight.
+			return app.Details().ID("review-sources-details").Open(len(rv.Sources) <= 5).Body(
+				app.Summary().Text("Totals per source ("+plural(len(rv.Sources), "source", "sources")+")"),
+				app.Div().Class("table-scroll").Body(app.Table().ID("review-sources").Class("table").Body(
+					app.THead().Body(app.Tr().Body(
+						app.Th().Scope("col").Text("Source"),
+						app.Th().Scope("col").Class("num").Text("Elements"),
+						app.Th().Scope("col").Class("num").Text("Total"),
+					)),
+					app.TBody().Body(app.Range(rv.Sources).Slice(func(i int) app.UI {
+						s := rv.Sources[i]
+						return app.Tr().Body(app.Td().Text(s.Source), app.Td().Class("num").Text(count(s.Count)), app.Td().Class("num").Text(amountsText(s.Totals)))
+					})),
 				)),
-				app.TBody().Body(app.Range(rv.Sources).Slice(func(i int) app.UI {
-					s := rv.Sources[i]
-					return app.Tr().Body(app.Td().Text(s.Source), app.Td().Class("num").Text(count(s.Count)), app.Td().Class("num").Text(amountsText(s.Totals)))
-				})),
-			))
+			)
 		}),
 		app.If(rv.InvalidCount > 0, func() app.UI {
 			title := plural(rv.InvalidCount, "invalid element", "invalid elements")
