@@ -1,11 +1,14 @@
 package jobs_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
@@ -103,5 +106,30 @@ func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
 	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: "nope"})
 	if r.Failure == nil {
 		t.Errorf("an unknown bulk gives %+v", r)
+	}
+}
+
+// A bulk another program submitted with an element the contract refuses
+// shows that element, with its problem in words.
+func TestReviewingABulkListsItsInvalidElements(t *testing.T) {
+	api := fakeapi.New()
+	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, APIKey: conn.APIKey, Token: conn.Token, Transport: bulkapi.HandlerTransport(api)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := schema.Lookup("transfers")
+	body := bytes.Replace(fixture.Transfers(3), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
+	b, err := cl.Submit(context.Background(), k, body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, withAPI(api))
+	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: b.BulkID})
+	if r.Failure != nil || r.Elements != 3 || r.InvalidCount != 1 || len(r.Invalid) != 1 || r.Invalid[0].Element != 0 ||
+		len(r.Invalid[0].Problems) == 0 || !strings.Contains(strings.Join(r.Invalid[0].Problems, " "), "eur") {
+		t.Errorf("review %+v", r)
+	}
+	if r.Compared || r.Matches() {
+		t.Errorf("nothing given to compare, yet compared: %+v", r)
 	}
 }
