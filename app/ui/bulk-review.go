@@ -20,6 +20,10 @@ type bulkReview struct {
 	message  string
 	run      int // numbers reviews; a stale answer is dropped
 
+	// against names what the shown result was compared with: the inputs
+	// may have changed since.
+	against string
+
 	receiptName string
 	receiptText string
 	receiptErr  string
@@ -142,15 +146,8 @@ func (p *bulkPage) renderVerdict() app.UI {
 	if !rv.Compared {
 		return app.P().ID("review-verdict").Class("hint").Text("Nothing compared: load the maker's receipt or type control totals, then review again.")
 	}
-	against := "the control totals"
-	if r.receiptText != "" {
-		against = "the receipt"
-		if strings.TrimSpace(r.count+r.totals) != "" {
-			against += " and the control totals"
-		}
-	}
 	if rv.Matches() {
-		return app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text("Matches " + against))
+		return app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text("Matches " + r.against))
 	}
 	lines := append(append([]string{}, rv.Unread...), differenceTexts(rv.Differences)...)
 	return app.Div().Body(
@@ -270,6 +267,13 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	r.run++
 	run, id := r.run, p.id
 	r.busy, r.message, r.progress = true, "", "Reading the bulk…"
+	against := "the control totals"
+	if r.receiptText != "" {
+		against = "the receipt"
+		if control != nil {
+			against += " and the control totals"
+		}
+	}
 	req := worker.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
 	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
 		if run == r.run && pr.Total > 0 {
@@ -284,7 +288,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			r.message, r.result = jobMessage(err), nil
 			return
 		}
-		r.result = &rv
+		r.result, r.against = &rv, against
 		switch {
 		case rv.Failure != nil:
 			p.announcement = "The bulk could not be read: " + rv.Failure.Summary
