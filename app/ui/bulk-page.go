@@ -61,6 +61,8 @@ type bulkPage struct {
 	// did not.
 	fourEyes    *fourEyes
 	fourEyesErr string
+	// review is the checker's review of a submitted bulk.
+	review bulkReview
 
 	announcement string
 }
@@ -82,6 +84,7 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.loadFourEyes(ctx)
 	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, worker.OperationList{}, false
 	p.totals, p.confirming = nil, false
+	p.review = bulkReview{}
 	if p.id == "" {
 		p.message = "No bulk is named: open one from the list of bulks."
 		return
@@ -137,6 +140,7 @@ func (p *bulkPage) renderBulk() app.UI {
 		),
 		p.renderFacts(),
 		app.P().Class("note").Text(p.facts()),
+		app.If(b.Status == worker.BulkSubmitted, p.renderReview),
 		p.renderActions(),
 		app.If(slices.Contains(b.Actions, worker.ActionExecute), p.renderConfirm),
 		p.renderWorkbook(),

@@ -47,6 +47,7 @@ var jobTypes = map[string]struct{ request, result any }{
 	JobBulkAction:        {BulkAction{}, BulkResult{}},
 	JobOperations:        {ListOperations{}, OperationList{}},
 	JobResultWorkbook:    {ResultWorkbook{}, ResultFile{}},
+	JobReviewBulk:        {ReviewBulk{}, BulkReview{}},
 }
 
 // A constant is one constant declared in the package's source.

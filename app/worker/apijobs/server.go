@@ -63,6 +63,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
 	s.RegisterConcurrent(handoff.ResultWorkbookJob, s.resultWorkbook)
 	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
+	s.RegisterConcurrent(worker.JobReviewBulk, s.reviewBulk)
 	return s
 }
 

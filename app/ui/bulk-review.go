@@ -1,0 +1,303 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// bulkReview is the checker's review of a submitted bulk on its page
+// (worker.JobReviewBulk): the bulk read back from the API, compared with
+// the maker's receipt or typed control totals before anyone executes it.
+type bulkReview struct {
+	busy     bool
+	progress string
+	result   *worker.BulkReview
+	message  string
+	run      int // numbers reviews; a stale answer is dropped
+
+	// against names what the shown result was compared with: the inputs
+	// may have changed since.
+	against string
+
+	receiptName string
+	receiptText string
+	receiptErr  string
+	count       string
+	totals      string
+}
+
+// renderReview is the "Review before executing" section of a SUBMITTED
+// bulk.
+func (p *bulkPage) renderReview() app.UI {
+	r := &p.review
+	btn := app.Button().ID("run-review").Type("button").Class("button").Text("Review the bulk").OnClick(p.runReview)
+	if r.busy {
+		btn = btn.Disabled(true)
+	}
+	receiptHint := "The receipt the maker saved when submitting (JSON). It is read in this browser."
+	if r.receiptName != "" {
+		receiptHint = "Loaded: " + r.receiptName
+	}
+	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(
+		app.H3().ID("review-title").Text("Review before executing"),
+		app.P().Class("note").Text("Reads the bulk back from the API: what will run, not what the file said. Compare it with the maker's receipt or with the control totals you were given."),
+		app.Div().Class("review-inputs").Body(
+			app.Div().Class("field").Body(
+				app.Label().For("review-receipt").Text("Load the maker's receipt"),
+				app.Input().ID("review-receipt").Type("file").Class("input").Accept(".json,application/json").
+					Aria("describedby", "review-receipt-hint").OnChange(p.reviewReceiptChosen),
+				app.Span().ID("review-receipt-hint").Class("hint").Text(receiptHint),
+				app.If(r.receiptErr != "", func() app.UI {
+					return app.P().ID("review-receipt-error").Class("warning-text").Role("alert").Text(r.receiptErr)
+				}),
+			),
+			app.Div().Class("field", "field-narrow").Body(
+				app.Label().For("review-count").Text("Control count"),
+				app.Input().ID("review-count").Type("text").Class("input").Attr("inputmode", "numeric").Value(r.count).
+					Aria("describedby", "review-count-hint").Attr("autocomplete", "off").
+					OnInput(func(ctx app.Context, e app.Event) { r.count = ctx.JSSrc().Get("value").String() }),
+				app.Span().ID("review-count-hint").Class("hint").Text("Elements, as 10,000; empty if not given."),
+			),
+			app.Div().Class("field").Body(
+				app.Label().For("review-control-totals").Text("Control totals"),
+				app.Input().ID("review-control-totals").Type("text").Class("input").Value(r.totals).Placeholder("EUR 1,234.56; USD 20.00").
+					Aria("describedby", "review-totals-hint").Attr("autocomplete", "off").Spellcheck(false).
+					OnInput(func(ctx app.Context, e app.Event) { r.totals = ctx.JSSrc().Get("value").String() }),
+				app.Span().ID("review-totals-hint").Class("hint").Text("One per currency, separated by semicolons; empty if not given."),
+			),
+		),
+		app.Div().Class("actions").Body(btn),
+		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
+		app.If(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
+		app.If(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
+		// Always present, so that screen readers hear the verdict change;
+		// first, so that it is seen before the figures behind it.
+		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
+		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
+	)
+}
+
+func (p *bulkPage) renderReviewResult() app.UI {
+	rv := p.review.result
+	return app.Div().ID("review-result").Body(
+		app.Dl().Class("summary").Body(
+			summaryItem("review-elements", "Elements", rv.Elements, ""),
+			summaryItem("review-invalid-count", "Invalid", rv.InvalidCount, "bad"),
+		),
+		app.Dl().ID("review-facts").Class("facts").Body(
+			app.Div().Body(app.Dt().Text("Totals"), app.Dd().ID("review-totals").Body(totalsList(rv.Totals, rv.MovesMoney))),
+			app.Div().Body(app.Dt().Text("Body SHA-256"), app.Dd().ID("review-hash").Body(
+				app.Code().Title(rv.BodySHA256).Text(shortHash(rv.BodySHA256)),
+			)),
+		),
+		app.If(len(rv.Notes) > 0, func() app.UI {
+			return app.Ul().ID("review-notes").Class("plain-list", "warning-text").Body(app.Range(rv.Notes).Slice(func(i int) app.UI { return app.Li().Text(rv.Notes[i]) }))
+		}),
+		app.If(len(rv.Sources) > 0, func() app.UI {
+			// A salary run draws on many sources: folded, it leaves the
+			// invalid elements in sight.
+			return app.Details().ID("review-sources-details").Open(len(rv.Sources) <= 5).Body(
+				app.Summary().Text("Totals per source ("+plural(len(rv.Sources), "source", "sources")+")"),
+				app.Div().Class("table-scroll").Body(app.Table().ID("review-sources").Class("table").Body(
+					app.THead().Body(app.Tr().Body(
+						app.Th().Scope("col").Text("Source"),
+						app.Th().Scope("col").Class("num").Text("Elements"),
+						app.Th().Scope("col").Class("num").Text("Total"),
+					)),
+					app.TBody().Body(app.Range(rv.Sources).Slice(func(i int) app.UI {
+						s := rv.Sources[i]
+						return app.Tr().Body(app.Td().Text(s.Source), app.Td().Class("num").Text(count(s.Count)), app.Td().Class("num").Text(amountsText(s.Totals)))
+					})),
+				)),
+			)
+		}),
+		app.If(rv.InvalidCount > 0, func() app.UI {
+			title := plural(rv.InvalidCount, "invalid element", "invalid elements")
+			if rv.InvalidCount > len(rv.Invalid) {
+				title += fmt.Sprintf(", the first %s listed", count(len(rv.Invalid)))
+			}
+			return app.Div().ID("review-invalid").Body(
+				app.H4().Text(title),
+				app.Ul().Class("plain-list").Body(app.Range(rv.Invalid).Slice(func(i int) app.UI {
+					el := rv.Invalid[i]
+					return app.Li().DataSet("element", el.Element).Body(
+						app.Strong().Text(fmt.Sprintf("Sequence %d: ", el.Element)),
+						app.Text(strings.Join(el.Problems, " ")),
+					)
+				})),
+			)
+		}),
+	)
+}
+
+// renderVerdict says whether the bulk holds what the receipt or the
+// control totals say, and lists every difference.
+func (p *bulkPage) renderVerdict() app.UI {
+	r := &p.review
+	rv := r.result
+	if rv == nil || rv.Failure != nil {
+		return nil
+	}
+	if !rv.Compared {
+		return app.P().ID("review-verdict").Class("hint").Text("Nothing compared: load the maker's receipt or type control totals, then review again.")
+	}
+	if rv.Matches() {
+		return app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text("Matches " + r.against))
+	}
+	lines := append(append([]string{}, rv.Unread...), differenceTexts(rv.Differences)...)
+	return app.Div().Body(
+		app.P().ID("review-verdict").Class("verdict", "verdict-rejected").DataSet("match", false).Body(app.Strong().Text("Does not match")),
+		app.Ul().ID("review-differences").Class("plain-list").Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
+	)
+}
+
+func differenceTexts(ds []worker.Difference) []string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = d.Text
+	}
+	return out
+}
+
+// totalsList shows totals per currency as the confirmation of Execute
+// does.
+func totalsList(ts []worker.Total, movesMoney bool) app.UI {
+	if len(ts) == 0 {
+		if !movesMoney {
+			return app.Text("no amounts")
+		}
+		return app.Text("no readable amount")
+	}
+	return app.Ul().Class("plain-list").Body(app.Range(ts).Slice(func(i int) app.UI {
+		t := ts[i]
+		return app.Li().DataSet("currency", t.Label).Body(
+			app.Strong().Class("total-amount").Text(t.Label+" "+t.Amount),
+			app.Text(" in "+plural(t.Count, "element", "elements")),
+		)
+	}))
+}
+
+func amountsText(ts []worker.Total) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.Label + " " + t.Amount
+	}
+	return strings.Join(parts, " · ")
+}
+
+// shortHash is the start of a hex hash, enough to tell bodies apart at a
+// glance; the full one is the element's title.
+func shortHash(h string) string {
+	if len(h) <= 16 {
+		return h
+	}
+	return h[:16] + "…"
+}
+
+func (p *bulkPage) reviewReceiptChosen(ctx app.Context, e app.Event) {
+	files := ctx.JSSrc().Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return
+	}
+	file := files.Index(0)
+	name := file.Get("name").String()
+	r := &p.review
+	r.receiptErr = ""
+	readText(file, func(text, errText string) {
+		p.page.Dispatch(func(ctx app.Context) {
+			if errText != "" {
+				r.receiptName, r.receiptText, r.receiptErr = "", "", "The receipt was not loaded: "+errText
+				return
+			}
+			r.receiptName, r.receiptText = name, text
+			// A review already shown is compared with the receipt at once.
+			if r.result != nil && !r.busy {
+				p.runReview(ctx, app.Event{})
+			}
+		})
+	})
+	// The same file can be chosen again once changed on disk.
+	ctx.JSSrc().Set("value", "")
+}
+
+// countText reads a typed count: digits, grouped by commas or not.
+var countText = regexp.MustCompile(`^(\d+|\d{1,3}(,\d{3})+)$`)
+
+// controlTotals reads what the checker typed; nil when nothing was.
+func (r *bulkReview) controlTotals() (*worker.ControlTotals, error) {
+	var c worker.ControlTotals
+	if s := strings.TrimSpace(r.count); s != "" {
+		if !countText.MatchString(s) {
+			return nil, fmt.Errorf("the control count %q is not a number of elements", s)
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
+		if err != nil {
+			return nil, fmt.Errorf("the control count %q is not a number of elements", s)
+		}
+		c.Count = &n
+	}
+	for _, t := range strings.FieldsFunc(r.totals, func(c rune) bool { return c == ';' || c == '\n' }) {
+		if t = strings.TrimSpace(t); t != "" {
+			c.Totals = append(c.Totals, t)
+		}
+	}
+	if c.Count == nil && len(c.Totals) == 0 {
+		return nil, nil
+	}
+	return &c, nil
+}
+
+func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
+	r := &p.review
+	control, err := r.controlTotals()
+	if err != nil {
+		r.message = worker.Sentence(err.Error())
+		return
+	}
+	conn := currentConnection(ctx)
+	if missing := conn.ready(p.api, p.backOffice); missing != "" {
+		r.message = missing
+		return
+	}
+	r.run++
+	run, id := r.run, p.id
+	r.busy, r.message, r.progress = true, "", "Reading the bulk…"
+	against := "the control totals"
+	if r.receiptText != "" {
+		against = "the receipt"
+		if control != nil {
+			against += " and the control totals"
+		}
+	}
+	req := worker.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
+	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
+		if run == r.run && pr.Total > 0 {
+			r.progress = fmt.Sprintf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
+		}
+	}, func(rv worker.BulkReview, _ app.Value, err error) {
+		if run != r.run || id != p.id {
+			return
+		}
+		r.busy, r.progress = false, ""
+		if err != nil {
+			r.message, r.result = jobMessage(err), nil
+			return
+		}
+		r.result, r.against = &rv, against
+		switch {
+		case rv.Failure != nil:
+			p.announcement = "The bulk could not be read: " + rv.Failure.Summary
+		case !rv.Compared:
+			p.announcement = "Bulk read: " + plural(rv.Elements, "element", "elements") + "."
+		case rv.Matches():
+			p.announcement = "The bulk matches."
+		default:
+			p.announcement = "The bulk does not match: " + plural(len(rv.Differences)+len(rv.Unread), "difference", "differences") + "."
+		}
+	})
+}

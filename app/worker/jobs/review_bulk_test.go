@@ -1,0 +1,135 @@
+package jobs_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// receiptOf is the maker's receipt of a file submitted as bulk id in one
+// chunk, as the CLI writes it.
+func receiptOf(t *testing.T, body []byte, id string) *bulkreview.Receipt {
+	t.Helper()
+	k, err := schema.Lookup("transfers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, err := schema.DecodeJSON(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elements := doc.([]any)
+	hash, err := bulkreview.ChunkRecordSHA256(k, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := bulkreview.TotalsOf(k, elements)
+	c := bulkreview.ReceiptChunk{Chunk: 1, BulkID: id, Elements: len(elements), SHA256: hash, SentSHA256: bulkreview.SHA256(body),
+		Totals: bulkreview.AmountsOf(tot.Currencies), Sources: bulkreview.SourcesOf(tot.Sources)}
+	return &bulkreview.Receipt{Version: bulkreview.ReceiptVersion, Kind: k.ID, API: bulkreview.Standard, Submission: "s-1",
+		Elements: c.Elements, Totals: c.Totals, Sources: c.Sources, Chunks: []bulkreview.ReceiptChunk{c}}
+}
+
+func (h *harness) reviewBulk(req worker.ReviewBulk) (worker.BulkReview, []worker.Progress) {
+	h.t.Helper()
+	var r worker.BulkReview
+	progress := h.result(h.send(worker.JobReviewBulk, req, nil), &r)
+	return r, progress
+}
+
+func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
+	api := fakeapi.New()
+	h := newHarness(t, withAPI(api))
+	body := fixture.Transfers(250)
+	id := h.submitFile(body).Submission.Chunks[0].BulkID
+	rc := receiptOf(t, body, id)
+	text, err := rc.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A checker in another browser, whose journal does not know the bulk.
+	other := newHarness(t, withAPI(api))
+	r, progress := other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(text)})
+	want := 250*100 + 249*250/2
+	if r.Failure != nil || r.Elements != 250 || r.Listed != 250 || r.Kind != "transfers" || r.Status != "SUBMITTED" ||
+		len(r.Totals) != 1 || r.Totals[0].Minor != strconv.Itoa(want) || r.Totals[0].Count != 250 || r.Totals[0].Currency != "EUR" {
+		t.Fatalf("review %+v, want 250 elements, EUR %d minor units", r, want)
+	}
+	if r.BodySHA256 != rc.Chunks[0].SHA256 || len(r.Sources) == 0 || r.InvalidCount != 0 {
+		t.Errorf("hash %s, want %s; sources %+v; %d invalid", r.BodySHA256, rc.Chunks[0].SHA256, r.Sources, r.InvalidCount)
+	}
+	if !r.Compared || len(r.Differences) != 0 || len(r.Unread) != 0 || !r.Matches() {
+		t.Errorf("the receipt of the file does not match: %+v %q", r.Differences, r.Unread)
+	}
+	var reading bool
+	for _, p := range progress {
+		reading = reading || p.Phase == worker.PhaseReadingOperations && p.Total == 250
+	}
+	if !reading {
+		t.Errorf("no progress reading operations: %+v", progress)
+	}
+
+	// A receipt declaring another amount names the currency that differs.
+	rc.Chunks[0].Totals[0].Minor = strconv.Itoa(want + 1)
+	changed, _ := json.Marshal(rc)
+	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(changed)})
+	if r.Matches() || len(r.Differences) != 1 || r.Differences[0].What != bulkreview.DiffTotal || !strings.Contains(r.Differences[0].Text, "EUR") {
+		t.Errorf("a receipt with another amount gives %+v", r.Differences)
+	}
+
+	// Typed control totals: the right ones match, a wrong count is named,
+	// an unreadable total is refused rather than read as zero.
+	typed := r.Totals[0].Text
+	n := 250
+	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Control: &worker.ControlTotals{Count: &n, Totals: []string{typed}}})
+	if !r.Matches() {
+		t.Errorf("control totals %q, count %d: %+v %q", typed, n, r.Differences, r.Unread)
+	}
+	n = 249
+	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Control: &worker.ControlTotals{Count: &n, Totals: []string{"EUR 1.000"}}})
+	if r.Matches() || len(r.Differences) != 1 || r.Differences[0].What != bulkreview.DiffCount || len(r.Unread) != 1 {
+		t.Errorf("count 249 and EUR 1.000: %+v %q", r.Differences, r.Unread)
+	}
+
+	// A bulk the API does not have is its refusal.
+	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: "nope"})
+	if r.Failure == nil {
+		t.Errorf("an unknown bulk gives %+v", r)
+	}
+}
+
+// A bulk another program submitted with an element the contract refuses
+// shows that element, with its problem in words.
+func TestReviewingABulkListsItsInvalidElements(t *testing.T) {
+	api := fakeapi.New()
+	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, APIKey: conn.APIKey, Token: conn.Token, Transport: bulkapi.HandlerTransport(api)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := schema.Lookup("transfers")
+	body := bytes.Replace(fixture.Transfers(3), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
+	b, err := cl.Submit(context.Background(), k, body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, withAPI(api))
+	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: b.BulkID})
+	if r.Failure != nil || r.Elements != 3 || r.InvalidCount != 1 || len(r.Invalid) != 1 || r.Invalid[0].Element != 0 ||
+		len(r.Invalid[0].Problems) == 0 || !strings.Contains(strings.Join(r.Invalid[0].Problems, " "), "eur") {
+		t.Errorf("review %+v", r)
+	}
+	if r.Compared || r.Matches() {
+		t.Errorf("nothing given to compare, yet compared: %+v", r)
+	}
+}

@@ -1,0 +1,90 @@
+package worker
+
+// JobReviewBulk rebuilds a submitted bulk from the API's record of its
+// operations for a second operator, before it is executed: its count, its
+// totals per currency and per source, its invalid elements and its body
+// hash, compared, when given, with the maker's receipt and with control
+// totals the checker typed. Which API it reads is Connection.BackOffice.
+// Request: ReviewBulk. Result: BulkReview. Progress:
+// PhaseReadingOperations.
+const JobReviewBulk = "review-bulk"
+
+// ReviewBulk is the request of JobReviewBulk.
+type ReviewBulk struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+	// Receipt is the text of the maker's receipt (JSON, as the CLI and
+	// the console write it); "" compares with none.
+	Receipt string `json:"receipt,omitempty"`
+	// Control holds the totals the checker typed; nil compares with none.
+	Control *ControlTotals `json:"control,omitempty"`
+}
+
+// ControlTotals are what a checker types from the maker's paper or
+// message.
+type ControlTotals struct {
+	// Count is the element count; nil when not typed.
+	Count *int `json:"count,omitempty"`
+	// Totals are one per currency, as "EUR 1,234.56".
+	Totals []string `json:"totals,omitempty"`
+}
+
+// MaxReviewInvalid is how many invalid elements a BulkReview lists.
+const MaxReviewInvalid = 100
+
+// BulkReview is the result of JobReviewBulk.
+type BulkReview struct {
+	BulkID string `json:"bulkId"`
+	Kind   string `json:"kind,omitempty"`
+	Status string `json:"status,omitempty"`
+	// Listed is how many operations the bulk says it holds; Elements how
+	// many were read.
+	Listed     int  `json:"listed"`
+	Elements   int  `json:"elements"`
+	MovesMoney bool `json:"movesMoney,omitempty"`
+	// Totals are per currency and Sources per source instrument, summed
+	// as the review of a file sums them.
+	Totals  []Total       `json:"totals,omitempty"`
+	Sources []SourceTotal `json:"sources,omitempty"`
+	// InvalidCount is how many elements have errors; Invalid lists the
+	// first MaxReviewInvalid of them.
+	InvalidCount int              `json:"invalidCount"`
+	Invalid      []InvalidElement `json:"invalid,omitempty"`
+	// BodySHA256 is the hex SHA-256 of the bulk's body in record form: a
+	// receipt's chunk hash when nothing changed.
+	BodySHA256 string `json:"bodySha256,omitempty"`
+	// Notes say what does not add up in the API's record itself.
+	Notes []string `json:"notes,omitempty"`
+	// Compared says a receipt or control totals were given and read;
+	// Differences then lists what does not match, none meaning it all
+	// matches.
+	Compared    bool         `json:"compared,omitempty"`
+	Differences []Difference `json:"differences,omitempty"`
+	// Unread says why a receipt or a typed total could not be read:
+	// nothing is compared with what cannot be read, and the bulk does not
+	// match.
+	Unread  []string    `json:"unread,omitempty"`
+	Failure *APIFailure `json:"failure,omitempty"`
+}
+
+// Matches reports whether something was compared and nothing differs.
+func (r BulkReview) Matches() bool {
+	return r.Compared && len(r.Differences) == 0 && len(r.Unread) == 0 && r.Failure == nil
+}
+
+// An InvalidElement is an element of a bulk with errors.
+type InvalidElement struct {
+	// Element is its sequence in the bulk, from 0.
+	Element int `json:"element"`
+	// Problems say what is wrong, for operators.
+	Problems []string `json:"problems"`
+}
+
+// A Difference is one thing the bulk does not hold as the receipt
+// declared or the control totals say.
+type Difference struct {
+	// What is "bulk", "kind", "api", "count", "body", "total" or
+	// "source", as bulkreview names them.
+	What string `json:"what"`
+	Text string `json:"text"`
+}

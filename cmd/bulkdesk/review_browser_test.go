@@ -1,0 +1,105 @@
+//go:build !js
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/schema"
+	"github.com/chromedp/chromedp"
+)
+
+// makersReceipt is the receipt of a file of transfers submitted as bulk
+// id in one chunk, as the maker's CLI writes it.
+func makersReceipt(t testing.TB, file, id string) *bulkreview.Receipt {
+	t.Helper()
+	body, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := schema.Lookup("transfers")
+	doc, _, err := schema.DecodeJSON(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elements := doc.([]any)
+	hash, err := bulkreview.ChunkRecordSHA256(k, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := bulkreview.TotalsOf(k, elements)
+	c := bulkreview.ReceiptChunk{Chunk: 1, BulkID: id, Elements: len(elements), SHA256: hash, SentSHA256: bulkreview.SHA256(body),
+		Totals: bulkreview.AmountsOf(tot.Currencies), Sources: bulkreview.SourcesOf(tot.Sources)}
+	return &bulkreview.Receipt{Version: bulkreview.ReceiptVersion, Kind: k.ID, API: bulkreview.Standard, Submission: "maker",
+		SubmittedAt: time.Now().UTC(), Elements: c.Elements, Totals: c.Totals, Sources: c.Sources, Chunks: []bulkreview.ReceiptChunk{c}}
+}
+
+// TestConsoleReviewsASubmittedBulkAgainstTheReceipt submits a file, opens
+// its bulk and reviews it as a second operator would: the bulk read back
+// from the API shows the file's count and totals, matches the maker's
+// receipt, and a wrong control count is named.
+func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
+	base := startServe(t, "-sandbox").URL
+	b := browsertest.New(t)
+	b.Do(10*time.Second, chromedp.EmulateViewport(1280, 1400))
+	b.Do(30*time.Second, chromedp.Navigate(base))
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+
+	file, total := writeTransfersFile(t, "salaries-april.json", 300)
+	eur := fmt.Sprintf("EUR %s.%02d", thousands(total/100), total%100)
+	loadFile(t, b, "transfers", file)
+	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
+	waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null`)
+	id := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
+	openBulk(t, b, id)
+
+	waitShowing(t, b, 30*time.Second, "the review section", `document.getElementById("run-review") !== null`)
+	b.Do(5*time.Second, browsertest.Press("#run-review"))
+	waitShowing(t, b, 60*time.Second, "the review", `document.getElementById("review-result") !== null`)
+	if got := text(b, "#review-elements"); got != "300" {
+		t.Errorf("the review counts %q elements", got)
+	}
+	if got := text(b, `#review-totals li[data-currency="EUR"] .total-amount`); got != eur {
+		t.Errorf("the review's EUR total reads %q, want %q", got, eur)
+	}
+	if got := text(b, "#review-verdict"); !strings.HasPrefix(got, "Nothing compared") {
+		t.Errorf("with nothing to compare the verdict reads %q", got)
+	}
+	if n := browsertest.Eval[int](b, 5*time.Second, `document.querySelectorAll("#review-sources tbody tr").length`); n == 0 {
+		t.Error("no totals per source")
+	}
+
+	rc := makersReceipt(t, file, id)
+	data, err := rc.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	receipt := browsertest.WriteFile(t, "salaries-april.receipt.json", data)
+	b.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.ID("review-receipt"), []string{receipt}))
+	waitShowing(t, b, 60*time.Second, "the verdict against the receipt", `document.querySelector('#review-verdict[data-match]') !== null`)
+	if got := text(b, "#review-verdict"); got != "Matches the receipt" {
+		t.Errorf("the verdict reads %q: %s", got, text(b, "#review-differences"))
+	}
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#review-hash code").title`); got != rc.Chunks[0].SHA256 {
+		t.Errorf("the body hash is %q, the receipt's %q", got, rc.Chunks[0].SHA256)
+	}
+	b.Shoot("review-matches.png")
+
+	// A control count the bulk does not have is named.
+	b.Do(5*time.Second, chromedp.SendKeys(chromedp.ID("review-count"), "299"), browsertest.Press("#run-review"))
+	waitShowing(t, b, 60*time.Second, "the verdict against the count", `document.querySelector('#review-verdict[data-match="false"]') !== null`)
+	if got := text(b, "#review-verdict"); got != "Does not match" {
+		t.Errorf("the verdict reads %q", got)
+	}
+	if got := text(b, "#review-differences"); !strings.Contains(got, "The control count is 299; bulk "+id+" holds 300 operations") {
+		t.Errorf("the differences read %q", got)
+	}
+	b.Shoot("review-differs.png")
+	b.AssertNoErrors()
+}
