@@ -141,6 +141,7 @@ func (p *bulkPage) renderBulk() app.UI {
 		p.renderFacts(),
 		app.P().Class("note").Text(p.facts()),
 		app.If(b.Status == worker.BulkSubmitted, p.renderReview),
+		p.renderApproval(),
 		p.renderActions(),
 		app.If(slices.Contains(b.Actions, worker.ActionExecute), p.renderConfirm),
 		p.renderWorkbook(),
@@ -301,6 +302,15 @@ func (p *bulkPage) loadTotals(ctx app.Context) {
 		}
 		p.totals = &t
 	})
+}
+
+// renderApproval says who approved the bulk, once the server's four-eyes
+// rule has seen another operator execute it.
+func (p *bulkPage) renderApproval() app.UI {
+	if p.fourEyes == nil || p.fourEyes.approval() == "" {
+		return nil
+	}
+	return app.P().ID("four-eyes-approval").Class("note").Text(p.fourEyes.approval())
 }
 
 // loadFourEyes asks the server, when it has a four-eyes rule, whether
@@ -464,6 +474,7 @@ func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps
 		withOps = true
 		if before != "" {
 			p.announcement = "The bulk is " + statusWord(p.bulk.Status) + "."
+			p.loadFourEyes(ctx) // an execution is its approval
 		}
 	}
 	if withOps {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 )
 
 // fourEyes is what the server says of who may execute a bulk under its
@@ -18,6 +19,10 @@ type fourEyes struct {
 	You         string `json:"you"`
 	MayExecute  *bool  `json:"mayExecute"`
 	Message     string `json:"message"`
+	// ExecutedBy and ExecutedAt say who approved the bulk by executing it
+	// through the server, and when.
+	ExecutedBy string     `json:"executedBy"`
+	ExecutedAt *time.Time `json:"executedAt"`
 }
 
 // allowed reports whether this operator may execute the bulk.
@@ -53,4 +58,13 @@ func loadFourEyes(ctx context.Context, id string) (fourEyes, error) {
 		return fourEyes{}, fmt.Errorf("reading who may execute the bulk: %w", err)
 	}
 	return f, nil
+}
+
+// approval says who submitted the bulk and who approved it by executing
+// it, "" until it has been executed through the server.
+func (f fourEyes) approval() string {
+	if f.ExecutedBy == "" || f.ExecutedAt == nil {
+		return ""
+	}
+	return fmt.Sprintf("Four eyes: submitted by %s, approved and executed by %s on %s.", f.SubmittedBy, f.ExecutedBy, f.ExecutedAt.Local().Format("2006-01-02 15:04:05"))
 }

@@ -89,6 +89,7 @@ func TestConsoleLetsOnlyASecondOperatorExecute(t *testing.T) {
 	}
 	confirmExecute(t, c)
 	waitShowing(t, c, 60*time.Second, "the bulk to complete", `document.getElementById("bulk-status")?.textContent === "Completed: all 40 done"`)
+	waitShowing(t, c, 30*time.Second, "the approval", `(document.getElementById("four-eyes-approval")?.textContent ?? "").startsWith("Four eyes: submitted by alice, approved and executed by bob on ")`)
 	c.Shoot("four-eyes-checker.png")
 	m.AssertNoErrors("403")
 	c.AssertNoErrors()

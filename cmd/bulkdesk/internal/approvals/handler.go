@@ -17,6 +17,8 @@ type Status struct {
 	SubmittedBy string     `json:"submittedBy,omitempty"`
 	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
 	API         string     `json:"api,omitempty"`
+	ExecutedBy  string     `json:"executedBy,omitempty"`
+	ExecutedAt  *time.Time `json:"executedAt,omitempty"`
 	You         string     `json:"you,omitempty"`
 	MayExecute  *bool      `json:"mayExecute,omitempty"`
 	// Message says why MayExecute is false.
@@ -52,6 +54,7 @@ func Handler(rule *Rule, user func(context.Context) string) http.Handler {
 		case d.Known:
 			at := d.Record.SubmittedAt
 			st.SubmittedBy, st.SubmittedAt, st.API = d.Record.SubmittedBy, &at, d.Record.API
+			st.ExecutedBy, st.ExecutedAt = d.Record.ExecutedBy, d.Record.ExecutedAt
 		case d.Reason != RefusedNoUser:
 			status = http.StatusNotFound
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.etcd.io/bbolt"
 )
@@ -53,4 +54,34 @@ func (s *Store) Get(bulkID string) (Record, bool, error) {
 		return Record{}, false, fmt.Errorf("reading who submitted bulk %s: %w", bulkID, err)
 	}
 	return r, found, nil
+}
+
+// Executed records that user executed the bulk, when it has a record and
+// no execution yet: the first accepted execution is the approval.
+func (s *Store) Executed(bulkID, user string, at time.Time) error {
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketBulks)
+		v := b.Get([]byte(bulkID))
+		if v == nil {
+			return nil
+		}
+		var r Record
+		if err := json.Unmarshal(v, &r); err != nil {
+			return err
+		}
+		if r.ExecutedBy != "" {
+			return nil
+		}
+		at := at.UTC()
+		r.ExecutedBy, r.ExecutedAt = user, &at
+		data, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(bulkID), data)
+	})
+	if err != nil {
+		return fmt.Errorf("recording who executed bulk %s: %w", bulkID, err)
+	}
+	return nil
 }

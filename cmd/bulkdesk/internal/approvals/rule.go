@@ -49,6 +49,16 @@ func (r *Rule) Submitted(bulkID, user, api string) error {
 	return err
 }
 
+// Executed records that the API accepted user's execution of bulkID: the
+// second operator's approval.
+func (r *Rule) Executed(bulkID, user string) error {
+	now := time.Now
+	if r.Now != nil {
+		now = r.Now
+	}
+	return r.Store.Executed(bulkID, user, now())
+}
+
 // MayExecute decides whether user may execute bulkID. Names are compared
 // without regard to case, so that "Alice" and "alice" of a sign-on portal
 // count as the one person they most likely are.

@@ -32,3 +32,6 @@ func (*Store) Put(Record) (bool, error) { return false, errNative }
 
 // Get fails under WebAssembly.
 func (*Store) Get(string) (Record, bool, error) { return Record{}, false, errNative }
+
+// Executed fails under WebAssembly.
+func (*Store) Executed(string, string, time.Time) error { return errNative }

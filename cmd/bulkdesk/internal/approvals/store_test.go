@@ -134,3 +134,28 @@ func TestASecondProcessCannotOpenTheRecord(t *testing.T) {
 		t.Errorf("after closing: exit %d, %q", code, out)
 	}
 }
+
+// The first accepted execution is the approval; later ones, and bulks
+// without a record, change nothing.
+func TestTheFirstExecutionIsTheApproval(t *testing.T) {
+	s := mustOpen(t, t.TempDir())
+	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	if _, err := s.Put(approvals.Record{BulkID: "7", SubmittedBy: "alice", SubmittedAt: at, API: "standard"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, user := range []string{"bob", "carol"} {
+		if err := s.Executed("7", user, at.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Executed("8", "bob", at); err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := s.Get("7")
+	if err != nil || r.ExecutedBy != "bob" || r.ExecutedAt == nil || !r.ExecutedAt.Equal(at.Add(time.Hour)) || r.SubmittedBy != "alice" {
+		t.Errorf("record %+v, %v", r, err)
+	}
+	if _, found, _ := s.Get("8"); found {
+		t.Error("an execution made a record of an unknown bulk")
+	}
+}

@@ -42,7 +42,7 @@ func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest strin
 	if len(parts) == 3 && strings.EqualFold(parts[2], "execute") {
 		d := p.fourEyes.MayExecute(parts[1], user)
 		if d.Allowed {
-			return r.Context(), true
+			return context.WithValue(r.Context(), executionKey{}, execution{bulkID: parts[1], user: user}), true
 		}
 		if p.refused != nil {
 			p.refused(d.Reason)
@@ -60,6 +60,23 @@ func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest strin
 		return r.Context(), true
 	}
 	return context.WithValue(r.Context(), submissionKey{}, submission{user: user, api: apiName(r.URL.Path)}), true
+}
+
+// executionKey marks, in a request's context, an allowed execution whose
+// accepted answer records who approved the bulk.
+type executionKey struct{}
+
+type execution struct{ bulkID, user string }
+
+// recordExecution records who executed a bulk the API agreed to run.
+func (p *proxy) recordExecution(resp *http.Response) {
+	ex, ok := resp.Request.Context().Value(executionKey{}).(execution)
+	if !ok || resp.StatusCode < 200 || resp.StatusCode > 299 || ex.user == "" {
+		return
+	}
+	if err := p.fourEyes.Executed(ex.bulkID, ex.user); err != nil {
+		p.warn("four eyes: who executed the bulk was not recorded", resp, err)
+	}
 }
 
 // recordSubmission records who submitted the bulk a 201 answer names.

@@ -151,6 +151,10 @@ func TestFourEyesTheMakerMayNotExecute(t *testing.T) {
 			if got := f.executions(); len(got) != 1 || !strings.HasSuffix(got[0], "/bulks/"+id+"/execute") {
 				t.Errorf("executions that reached the API: %v", got)
 			}
+			// The accepted execution is the checker's approval, on the record.
+			if rec, _, err := f.rule.Store.Get(id); err != nil || rec.ExecutedBy != "bob" || rec.ExecutedAt == nil || rec.SubmittedBy != "alice" {
+				t.Errorf("the record after the checker's execute: %+v, %v", rec, err)
+			}
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			if len(f.refused) != 2 || f.refused[0] != approvals.RefusedSameOperator {

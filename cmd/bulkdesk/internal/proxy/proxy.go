@@ -241,6 +241,7 @@ func (p *proxy) modifyResponse(resp *http.Response) error {
 	}
 	if p.fourEyes != nil {
 		p.recordSubmission(resp)
+		p.recordExecution(resp)
 	}
 	return nil
 }
