@@ -217,14 +217,17 @@ func Eval[T any](b *Browser, timeout time.Duration, expr string) T {
 	return v
 }
 
-// WaitFor polls a JavaScript expression until it is true, failing the test
-// with what description says was awaited after timeout.
+// WaitFor polls a JavaScript expression (or a promise of one) until it is
+// true, failing the test with what description says was awaited after
+// timeout.
 func (b *Browser) WaitFor(timeout time.Duration, description, expr string) {
 	b.tb.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Boolean("+expr+")"))
+		// Awaited: an expression that is a promise (an async check of the
+		// service worker's cache) is true only when it resolves to true.
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then(Boolean)", chromedp.EvalAwaitPromise))
 		cancel()
 		if err == nil && ok {
 			return
