@@ -155,10 +155,13 @@ func NewReceipt(plan *submission.Plan, entries []submission.Entry, elements []an
 			}
 			part = append(part, elements[i])
 		}
-		hash, err := ChunkRecordSHA256(plan.Kind, c.Body)
+		// The chunk's own elements, not its body read back: the body is
+		// their canonical form, so the record form is the same.
+		record, err := RecordBody(plan.Kind, part)
 		if err != nil {
 			return nil, fmt.Errorf("chunk %d (bulk %s): %w", c.Index+1, e.BulkID, err)
 		}
+		hash := SHA256(record)
 		t := TotalsOf(plan.Kind, part)
 		r.Chunks = append(r.Chunks, ReceiptChunk{Chunk: c.Index + 1, BulkID: e.BulkID, Elements: c.Count(), SHA256: hash, SentSHA256: SHA256(c.Body),
 			Totals: AmountsOf(t.Currencies), Sources: SourcesOf(t.Sources)})

@@ -7,7 +7,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
-	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // receipt runs worker.JobReceipt, from the plan this worker keeps after
@@ -58,14 +57,13 @@ func planElements(plan *submission.Plan) ([]any, error) {
 	}
 	elements := make([]any, n)
 	for _, c := range plan.Chunks {
-		v, _, err := schema.DecodeJSON(c.Body)
+		part, err := decodeElements(c.Body)
 		if err != nil {
-			return nil, fmt.Errorf("chunk %d of the journal: %w", c.Index+1, err)
+			return nil, fmt.Errorf("chunk %d: %w", c.Index+1, err)
 		}
-		part, ok := v.([]any)
 		idx := c.Elements.Indexes()
-		if !ok || len(part) != len(idx) {
-			return nil, fmt.Errorf("chunk %d of the journal does not hold its %d elements", c.Index+1, len(idx))
+		if len(part) != len(idx) {
+			return nil, fmt.Errorf("chunk %d does not hold its %d elements", c.Index+1, len(idx))
 		}
 		for k, i := range idx {
 			elements[i] = part[k]

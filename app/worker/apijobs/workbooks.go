@@ -58,15 +58,16 @@ func (s *Server) errorWorkbook(c *runner.Call) (any, error) {
 	return out, nil
 }
 
-// decodeElements reads the elements the first worker wrote as a JSON array.
+// decodeElements reads elements written as a JSON array: by the first
+// worker, or as a chunk's body.
 func decodeElements(data []byte) ([]any, error) {
 	v, _, err := schema.DecodeJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("reading the elements handed over: %w", err)
+		return nil, fmt.Errorf("reading the elements: %w", err)
 	}
 	elements, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Errorf("the elements handed over are not an array")
+		return nil, fmt.Errorf("the elements are not an array")
 	}
 	return elements, nil
 }
