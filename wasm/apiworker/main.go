@@ -32,17 +32,7 @@ func main() {
 	if idb := self.Get("indexedDB"); idb.Truthy() {
 		server.RecordCache = submission.NewBrowserRecord(idb, journalName+"-record")
 	}
-	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		m, err := port.FromJS(args[0])
-		if err != nil {
-			port.Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: worker.ErrorBody(worker.CodeBadRequest, err.Error())})
-			return nil
-		}
-		server.Receive(m)
-		return nil
-	})
-	self.Call("bulkdeskWorkerReady", receive)
-	port.Post(self, worker.Message{Type: worker.TypeReady})
+	port.Listen(self, server.Receive)
 	server.Run(context.Background())
 }
 

@@ -69,3 +69,22 @@ func (e envelope) Int(field string) (int, bool) {
 	}
 	return f.Int(), true
 }
+
+// Listen hands receive every message the page (or the first worker) sends
+// this worker's program, then tells the sender it takes jobs. worker.js
+// queued the messages that came while the program loaded: it hands them
+// over first, then every new one as it comes. A message that cannot be
+// read is answered with an error.
+func Listen(self js.Value, receive func(worker.Message)) {
+	f := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		m, err := FromJS(args[0])
+		if err != nil {
+			Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: worker.ErrorBody(worker.CodeBadRequest, err.Error())})
+			return nil
+		}
+		receive(m)
+		return nil
+	})
+	self.Call("bulkdeskWorkerReady", f)
+	Post(self, worker.Message{Type: worker.TypeReady})
+}

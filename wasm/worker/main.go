@@ -51,19 +51,7 @@ func main() {
 	}
 	server.Forward = sec.send
 
-	receive := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		m, err := port.FromJS(args[0])
-		if err != nil {
-			port.Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: worker.ErrorBody(worker.CodeBadRequest, err.Error())})
-			return nil
-		}
-		server.Receive(m)
-		return nil
-	})
-	// worker.js queued the messages that came while this program loaded;
-	// it hands them over now, then every new one as it comes.
-	self.Call("bulkdeskWorkerReady", receive)
-	port.Post(self, worker.Message{Type: worker.TypeReady})
+	port.Listen(self, server.Receive)
 	server.Run(context.Background())
 }
 

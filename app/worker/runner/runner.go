@@ -260,6 +260,5 @@ func ErrorBody(err error) []byte {
 	default:
 		we = &worker.Error{Code: worker.CodeInternal, Message: err.Error()}
 	}
-	body, _ := json.Marshal(we) // two strings: cannot fail
-	return body
+	return worker.ErrorBody(we.Code, we.Message)
 }
