@@ -73,7 +73,8 @@ type Review struct {
 	// Read is when the operations were read.
 	Read time.Time
 
-	doc *review.Document
+	bulk bulkapi.BulkProcess
+	doc  *review.Document
 }
 
 // API names the API the bulk was read from.
@@ -115,7 +116,7 @@ func FromOperations(ctx context.Context, k *schema.Kind, backOffice bool, b *bul
 	if v == nil {
 		v = schema.Default()
 	}
-	r := &Review{BulkID: b.BulkID, Kind: k, BackOffice: backOffice, Status: b.Status, Listed: b.SubmittedItemsCount}
+	r := &Review{BulkID: b.BulkID, Kind: k, BackOffice: backOffice, Status: b.Status, Listed: b.SubmittedItemsCount, bulk: *b}
 	ops = slices.Clone(ops)
 	slices.SortStableFunc(ops, func(a, b bulkapi.Operation) int { return a.Sequence - b.Sequence })
 	// The body is the elements in sequence order: a sequence missing or
@@ -181,6 +182,13 @@ func TotalsOf(k *schema.Kind, elements []any) Totals {
 	d := review.FromRequest(k, false, "", elements, &schema.Report{Kind: k.ID, Elements: len(elements)}, schema.Default())
 	s := d.Summary()
 	return Totals{Currencies: s.Totals, Sources: s.Sources}
+}
+
+// Remember keeps the bulk's fingerprints in the record cache (scope names
+// the API, as for submission.UpdateRecord): a check of repeats after the
+// review need not read its operations a second time.
+func (r *Review) Remember(ctx context.Context, cache submission.RecordCache, scope string, now time.Time) error {
+	return submission.Remember(ctx, cache, scope, &r.bulk, r.Fingerprints, now)
 }
 
 // Repeats checks the bulk's elements against the other bulks the journal

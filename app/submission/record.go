@@ -292,6 +292,34 @@ func UpdateRecord(ctx context.Context, api RecordAPI, cache RecordCache, scope s
 	return r, nil
 }
 
+// Remember keeps bulk b, whose operations were just read whole (a review
+// reads them), in the cache with their fingerprints in sequence order: the
+// next UpdateRecord need not read them again. A bulk kept already is left
+// as it is.
+func Remember(ctx context.Context, cache RecordCache, scope string, b *bulkapi.BulkProcess, fps []Fingerprint, now time.Time) error {
+	kept, err := cache.Load(ctx, scope)
+	if err != nil {
+		return err
+	}
+	if _, ok := kept[b.BulkID]; ok {
+		return nil
+	}
+	if kept == nil {
+		kept = make(map[string]RecordedBulk)
+	}
+	k, _ := KindOfOperation(b.Operation)
+	rb := RecordedBulk{BulkID: b.BulkID, Kind: kindID(k), Status: b.Status, ExecutionStart: b.ExecutionStart, Seen: now,
+		Fingerprints: make([]byte, 0, len(fps)*FingerprintSize)}
+	for _, fp := range fps {
+		rb.Fingerprints = append(rb.Fingerprints, fp[:]...)
+	}
+	kept[b.BulkID] = rb
+	if err := cache.Save(ctx, scope, kept); err != nil {
+		return fmt.Errorf("keeping the record of bulks: %w", err)
+	}
+	return nil
+}
+
 func kindID(k *schema.Kind) string {
 	if k == nil {
 		return ""

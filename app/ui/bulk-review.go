@@ -94,7 +94,9 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			app.Div().Body(app.Dt().Text("Body SHA-256"), app.Dd().ID("review-hash").Body(
 				app.Code().Title(rv.BodySHA256).Text(shortHash(rv.BodySHA256)),
 			)),
+			app.Div().Body(app.Dt().Text("Checked with"), app.Dd().ID("review-contract").Text(rv.Contract)),
 		),
+		renderReviewRepeats(rv.Repeats),
 		app.If(len(rv.Notes) > 0, func() app.UI {
 			return app.Ul().ID("review-notes").Class("plain-list", "warning-text").Body(app.Range(rv.Notes).Slice(func(i int) app.UI { return app.Li().Text(rv.Notes[i]) }))
 		}),
@@ -133,6 +135,38 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			)
 		}),
 	)
+}
+
+// renderReviewRepeats says which elements of the bulk other bulks hold
+// too: executing it would pay them again.
+func renderReviewRepeats(rp *worker.RepeatsInfo) app.UI {
+	if rp == nil {
+		return nil
+	}
+	var items []app.UI
+	if rp.Count > 0 {
+		head := fmt.Sprintf("%s of %s are in other bulks too (%s): executing this bulk would send them again.",
+			plural(rp.Count, "element", "elements"), count(rp.ToSend), strings.Join(rp.Bulks, ", "))
+		items = append(items, app.P().Body(app.Strong().Text(head)))
+		shown := rp.Elements[:min(len(rp.Elements), 20)]
+		items = append(items, app.Details().Body(
+			app.Summary().Text("Which elements"),
+			app.Ul().Class("plain-list").Body(app.Range(shown).Slice(func(i int) app.UI {
+				return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
+			})),
+			app.If(rp.Count > len(shown), func() app.UI {
+				return app.P().Class("hint").Text(fmt.Sprintf("and %s more", count(rp.Count-len(shown))))
+			}),
+		))
+	}
+	if rp.RecordError != "" {
+		items = append(items, app.P().Class("hint").Text(rp.RecordError))
+	}
+	class := "note"
+	if rp.Count > 0 {
+		class = "warning-box"
+	}
+	return app.Div().ID("review-repeats").Class(class).DataSet("count", rp.Count).Body(items...)
 }
 
 // renderVerdict says whether the bulk holds what the receipt or the
@@ -276,7 +310,14 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	}
 	req := worker.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
 	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
-		if run == r.run && pr.Total > 0 {
+		switch {
+		case run != r.run:
+		case pr.Phase == worker.PhaseChecking:
+			r.progress = pr.Detail
+			if pr.Total > 0 {
+				r.progress = fmt.Sprintf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
+			}
+		case pr.Total > 0:
 			r.progress = fmt.Sprintf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
 		}
 	}, func(rv worker.BulkReview, _ app.Value, err error) {

@@ -4,9 +4,11 @@ package worker
 // operations for a second operator, before it is executed: its count, its
 // totals per currency and per source, its invalid elements and its body
 // hash, compared, when given, with the maker's receipt and with control
-// totals the checker typed. Which API it reads is Connection.BackOffice.
+// totals the checker typed, and its elements other bulks hold too. The
+// elements are validated with the contract in use. Which API it reads is
+// Connection.BackOffice.
 // Request: ReviewBulk. Result: BulkReview. Progress:
-// PhaseReadingOperations.
+// PhaseReadingOperations, then PhaseChecking.
 const JobReviewBulk = "review-bulk"
 
 // ReviewBulk is the request of JobReviewBulk.
@@ -50,6 +52,13 @@ type BulkReview struct {
 	// first MaxReviewInvalid of them.
 	InvalidCount int              `json:"invalidCount"`
 	Invalid      []InvalidElement `json:"invalid,omitempty"`
+	// Contract names the contract the elements were validated with: the
+	// one in use in the console.
+	Contract string `json:"contract,omitempty"`
+	// Repeats, when set, are the bulk's elements that other bulks hold
+	// too (this browser's journal and the API's record), or why the
+	// record could not be read.
+	Repeats *RepeatsInfo `json:"repeats,omitempty"`
 	// BodySHA256 is the hex SHA-256 of the bulk's body in record form: a
 	// receipt's chunk hash when nothing changed.
 	BodySHA256 string `json:"bodySha256,omitempty"`

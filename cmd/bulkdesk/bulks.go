@@ -330,6 +330,9 @@ func reviewRepeats(ctx context.Context, c *bulkapi.Client, rv *bulkreview.Review
 		cache = submission.NewFileRecord(submission.RecordPathFor(j))
 	}
 	now := time.Now()
+	if err := rv.Remember(ctx, cache, c.BaseURL(), now); err != nil {
+		return nil, err
+	}
 	record, err := submission.UpdateRecord(ctx, c, cache, c.BaseURL(), now, rv.Kind, nil)
 	if err != nil {
 		return nil, err

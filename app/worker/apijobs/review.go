@@ -2,6 +2,11 @@ package apijobs
 
 import (
 	"fmt"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -9,16 +14,20 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// reviewBulk runs worker.JobReviewBulk. It validates with the default
-// contract: this worker holds no other (the contract in use lives in the
-// first worker, with the documents).
+// reviewBulk runs worker.JobReviewBulk, handed over by the first worker
+// with the contract in use there.
 func (s *Server) reviewBulk(c *runner.Call) (any, error) {
-	var req worker.ReviewBulk
-	if err := c.Decode(&req); err != nil {
+	var h handoff.ReviewBulk
+	if err := c.Decode(&h); err != nil {
 		return nil, err
 	}
+	req := h.Request
 	conn := req.Connection
-	out := worker.BulkReview{BulkID: req.BulkID}
+	out := worker.BulkReview{BulkID: req.BulkID, Contract: h.Contract.Name()}
+	v, err := s.validators.of(h.Contract)
+	if err != nil {
+		return nil, err
+	}
 	// The receipt and the typed totals are read first: a checker's typo
 	// is told before the bulk's operations are read, and never compared
 	// as zero.
@@ -62,7 +71,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	}
 	ctx := c.Context()
 	opts := bulkreview.Options{
-		Validator: schema.Default(),
+		Validator: v,
 		Progress: func(done, total int) {
 			c.Progress(worker.Progress{Phase: worker.PhaseReadingOperations, Done: done, Total: total})
 		},
@@ -99,6 +108,9 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		out.Invalid = append(out.Invalid, el)
 	}
 	out.BodySHA256, out.Notes = rv.BodySHA256, rv.Notes
+	if out.Repeats, err = s.reviewRepeats(c, cl, rv); err != nil {
+		return nil, err
+	}
 
 	var diffs []bulkreview.Difference
 	if receipt != nil {
@@ -116,4 +128,41 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		out.Differences = append(out.Differences, worker.Difference{What: d.What, Text: worker.Sentence(d.Text)})
 	}
 	return out, nil
+}
+
+// reviewRepeats checks a reviewed bulk's elements against the other bulks
+// of this browser's journal and of the API's record, as a submission is
+// checked. A record that cannot be read is said, not fatal.
+func (s *Server) reviewRepeats(c *runner.Call, cl *bulkapi.Client, rv *bulkreview.Review) (*worker.RepeatsInfo, error) {
+	ctx := c.Context()
+	now := time.Now()
+	var entries []submission.Entry
+	if j, _, err := s.journal(ctx); err == nil {
+		if entries, err = j.Entries(ctx); err != nil {
+			return nil, err
+		}
+	}
+	rc := repeatCheck{toSend: len(rv.Elements), record: true}
+	cache := s.recordCache()
+	// The bulk's operations were just read: the record need not read them
+	// again.
+	err := rv.Remember(ctx, cache, cl.BaseURL(), now)
+	var record *submission.Record
+	if err == nil {
+		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: "Checking the API's record of recent bulks for the same elements"})
+		record, err = submission.UpdateRecord(ctx, cl, cache, cl.BaseURL(), now, rv.Kind, func(done, total int) {
+			c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
+		})
+	}
+	switch {
+	case canceled(ctx, err):
+		return nil, ctx.Err()
+	case err != nil:
+		rc.record, record = false, nil
+		rc.failure = worker.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
+	}
+	if rc.repeats, err = rv.Repeats(entries, record, now); err != nil {
+		return nil, err
+	}
+	return rc.info(), nil
 }

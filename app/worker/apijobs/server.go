@@ -33,9 +33,10 @@ type Server struct {
 	// before Run.
 	RecordCache submission.RecordCache
 
-	submit  *submitState
-	totals  totalsCache
-	storage *pageStorage
+	submit     *submitState
+	totals     totalsCache
+	storage    *pageStorage
+	validators validators
 }
 
 // NewServer returns a Server with every job of the second worker
@@ -63,7 +64,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
 	s.RegisterConcurrent(handoff.ResultWorkbookJob, s.resultWorkbook)
 	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
-	s.RegisterConcurrent(worker.JobReviewBulk, s.reviewBulk)
+	s.RegisterConcurrent(handoff.ReviewBulkJob, s.reviewBulk)
 	return s
 }
 

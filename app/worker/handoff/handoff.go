@@ -11,8 +11,8 @@ import (
 
 // The jobs the first worker hands to the second (see runner.Handoff). The
 // page never sends them: it sends worker.JobPrepareSubmission,
-// worker.JobAsideWorkbook, worker.JobExport and worker.JobResultWorkbook,
-// which the first worker answers alone when it can.
+// worker.JobAsideWorkbook, worker.JobExport, worker.JobResultWorkbook and
+// worker.JobReviewBulk, which the first worker answers alone when it can.
 const (
 	// PlanSubmissionJob plans a submission, checks it against the journal
 	// and the API's record of bulks and keeps it for JobSubmit. Body:
@@ -29,6 +29,9 @@ const (
 	// ResultWorkbookJob writes the result workbook of a bulk. Body:
 	// ResultWorkbook. Result: worker.ResultFile, with the workbook in Data.
 	ResultWorkbookJob = "write-result-workbook"
+	// ReviewBulkJob reviews a submitted bulk for a second operator with
+	// the contract in use. Body: ReviewBulk. Result: worker.BulkReview.
+	ReviewBulkJob = "review-bulk-with-contract"
 )
 
 // PlanSubmission is the body of PlanSubmissionJob.
@@ -80,4 +83,11 @@ type ErrorWorkbook struct {
 type ResultWorkbook struct {
 	Request worker.ResultWorkbook     `json:"request"`
 	Fields  map[string][]schema.Field `json:"fields"`
+}
+
+type ReviewBulk struct {
+	// Request is the page's request.
+	Request worker.ReviewBulk `json:"request"`
+	// Contract is the contract the elements are validated with.
+	Contract Contract `json:"contract"`
 }

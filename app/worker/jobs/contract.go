@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -109,37 +110,9 @@ func (st *contractState) save(ctx context.Context) {
 }
 
 // contractValidator builds the validator of a source (nil: the built-in
-// contract). Every kind the source defines must compile: a schema that
-// does not is refused now, not when an operator opens a file.
+// contract).
 func contractValidator(src *worker.ContractSource, strict bool) (*schema.Validator, error) {
-	if src == nil {
-		if !strict {
-			return schema.Default(), nil
-		}
-		return schema.NewValidatorFor(schema.Builtin(), schema.Options{Strict: true})
-	}
-	s := &schema.Source{Name: src.Name, Version: src.Version, Schemas: make(map[string][]byte, len(src.Schemas))}
-	for k, js := range src.Schemas {
-		s.Schemas[k] = js
-	}
-	v, err := schema.NewValidatorFor(s, schema.Options{Strict: strict})
-	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
-	}
-	defined := 0
-	for _, k := range schema.Kinds() {
-		if _, ok := s.Schemas[k.ID]; !ok {
-			continue
-		}
-		defined++
-		if err := v.Has(k); err != nil {
-			return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
-		}
-	}
-	if defined == 0 {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s defines none of the console's bulks", src.Name)
-	}
-	return v, nil
+	return handoff.Contract{Source: src, Strict: strict}.Validator()
 }
 
 // contractStateLocked says what is in use; s.contract.mu is held.

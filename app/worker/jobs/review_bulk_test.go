@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,23 +114,72 @@ func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
 // shows that element, with its problem in words.
 func TestReviewingABulkListsItsInvalidElements(t *testing.T) {
 	api := fakeapi.New()
-	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, APIKey: conn.APIKey, Token: conn.Token, Transport: bulkapi.HandlerTransport(api)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := schema.Lookup("transfers")
-	body := bytes.Replace(fixture.Transfers(3), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1)
-	b, err := cl.Submit(context.Background(), k, body, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := submitDirect(t, api, bytes.Replace(fixture.Transfers(3), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1))
 	h := newHarness(t, withAPI(api))
-	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: b.BulkID})
+	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id})
 	if r.Failure != nil || r.Elements != 3 || r.InvalidCount != 1 || len(r.Invalid) != 1 || r.Invalid[0].Element != 0 ||
 		len(r.Invalid[0].Problems) == 0 || !strings.Contains(strings.Join(r.Invalid[0].Problems, " "), "eur") {
 		t.Errorf("review %+v", r)
 	}
 	if r.Compared || r.Matches() {
 		t.Errorf("nothing given to compare, yet compared: %+v", r)
+	}
+}
+
+// submitDirect submits body as a bulk of transfers from another program.
+func submitDirect(t *testing.T, api *fakeapi.API, body []byte) string {
+	t.Helper()
+	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, APIKey: conn.APIKey, Token: conn.Token, Transport: bulkapi.HandlerTransport(api)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := schema.Lookup("transfers")
+	b, err := cl.Submit(context.Background(), k, body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.BulkID
+}
+
+// The checker's console validates a bulk with the contract it checks
+// files with: a newer contract that requires a field the bulk's elements
+// lack makes every one invalid, and the review names the contract.
+func TestReviewingABulkValidatesWithTheContractInUse(t *testing.T) {
+	api := fakeapi.New()
+	id := submitDirect(t, api, fixture.Transfers(4))
+	h := newHarness(t, withAPI(api))
+	h.contract(worker.SetContract{Source: newerContract(t)})
+	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id})
+	if r.Failure != nil || r.InvalidCount != 4 || r.Contract != "bulks-v4.yml (version v3)" ||
+		!strings.Contains(strings.Join(r.Invalid[0].Problems, " "), "ndToEndId is required") {
+		t.Fatalf("review with the newer contract: %+v", r)
+	}
+	h.contract(worker.SetContract{Builtin: true})
+	if r, _ = h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id}); r.Failure != nil || r.InvalidCount != 0 || r.Contract != "the built-in contract" {
+		t.Errorf("review with the built-in contract: %+v", r)
+	}
+}
+
+// A review names the elements of the bulk that other bulks hold too,
+// reading the reviewed bulk's operations once: the check of the API's
+// record takes them from the review.
+func TestReviewingABulkNamesElementsOtherBulksHold(t *testing.T) {
+	api := fakeapi.New()
+	first := submitDirect(t, api, fixture.Transfers(10))
+	h := newHarness(t, withAPI(api))
+	if r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: first}); r.Failure != nil || r.Repeats != nil {
+		t.Fatalf("a bulk alone repeats nothing: %+v %+v", r.Failure, r.Repeats)
+	}
+	second := submitDirect(t, api, fixture.Transfers(12))
+	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: second})
+	rp := r.Repeats
+	if r.Failure != nil || rp == nil || rp.Count != 10 || rp.ToSend != 12 || !rp.Record || !slices.Equal(rp.Bulks, []string{first}) || len(rp.Elements) != 10 {
+		t.Fatalf("repeats %+v", rp)
+	}
+	if e := rp.Elements[9]; e.Element != 9 || e.BulkID != first || !strings.Contains(e.Text, "Element 9 was submitted before in bulk "+first) {
+		t.Errorf("last repeat %+v", e)
+	}
+	if reads := api.Reads(); reads[first] != 1 || reads[second] != 1 {
+		t.Errorf("operation reads %v: each bulk read once", reads)
 	}
 }

@@ -1,0 +1,61 @@
+package handoff
+
+import (
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// Contract is the contract in use in the first worker, which keeps it:
+// the second validates with the same one.
+type Contract struct {
+	// Source is the contract an operator loaded; nil is the built-in one.
+	Source *worker.ContractSource `json:"source,omitempty"`
+	Strict bool                   `json:"strict,omitempty"`
+}
+
+// Validator builds the contract's validator. Every kind the source
+// defines must compile: a schema that does not is refused now, not when
+// an operator opens a file.
+func (c Contract) Validator() (*schema.Validator, error) {
+	src := c.Source
+	if src == nil {
+		if !c.Strict {
+			return schema.Default(), nil
+		}
+		return schema.NewValidatorFor(schema.Builtin(), schema.Options{Strict: true})
+	}
+	s := &schema.Source{Name: src.Name, Version: src.Version, Schemas: make(map[string][]byte, len(src.Schemas))}
+	for k, js := range src.Schemas {
+		s.Schemas[k] = js
+	}
+	v, err := schema.NewValidatorFor(s, schema.Options{Strict: c.Strict})
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+	}
+	defined := 0
+	for _, k := range schema.Kinds() {
+		if _, ok := s.Schemas[k.ID]; !ok {
+			continue
+		}
+		defined++
+		if err := v.Has(k); err != nil {
+			return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+		}
+	}
+	if defined == 0 {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s defines none of the console's bulks", src.Name)
+	}
+	return v, nil
+}
+
+// Name names the contract as a review says which one it checked with:
+// "the built-in contract" or the file's name and version.
+func (c Contract) Name() string {
+	if c.Source == nil {
+		return "the built-in contract"
+	}
+	if c.Source.Version != "" {
+		return c.Source.Name + " (version " + c.Source.Version + ")"
+	}
+	return c.Source.Name
+}
