@@ -110,6 +110,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseHeaders$$' -fuzztime $(FUZZTIME) ./app/webhook/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTimestamp$$' -fuzztime $(FUZZTIME) ./app/webhook/
 	$(GO) test -run '^$$' -fuzz '^FuzzSignVerify$$' -fuzztime $(FUZZTIME) ./app/webhook/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadReceipt$$' -fuzztime $(FUZZTIME) ./app/bulkreview/
 	for f in FuzzCSV FuzzJSON FuzzMapping FuzzXLSXSheet FuzzOpen; do \
 		$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./app/ingest/ || exit 1; \
 	done

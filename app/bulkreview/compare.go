@@ -84,7 +84,7 @@ func compareTotals(prefix string, declared []Amount, found []money.Total, declar
 	var out []string
 	seen := make(map[string]bool)
 	for _, a := range declared {
-		l := a.label()
+		l := a.Label()
 		seen[l] = true
 		d, err := a.total()
 		if err != nil {
@@ -219,13 +219,13 @@ func compareSums(declared []Amount, found []money.Total) []string {
 	seen := make(map[string]bool)
 	for _, a := range declared {
 		d, _ := a.total() // made from a *big.Int: always digits
-		seen[a.label()] = true
-		f, ok := byLabel[a.label()]
+		seen[a.Label()] = true
+		f, ok := byLabel[a.Label()]
 		switch {
 		case !ok:
-			out = append(out, fmt.Sprintf("%s: the control total is %s; the bulk holds none", a.label(), d.String()))
+			out = append(out, fmt.Sprintf("%s: the control total is %s; the bulk holds none", a.Label(), d.String()))
 		case f.Minor.Cmp(d.Minor) != 0:
-			out = append(out, fmt.Sprintf("%s: the control total is %s; the bulk holds %s in %s", a.label(), d.String(), f.String(), amounts(f.Count)))
+			out = append(out, fmt.Sprintf("%s: the control total is %s; the bulk holds %s in %s", a.Label(), d.String(), f.String(), amounts(f.Count)))
 		}
 	}
 	for _, f := range found {

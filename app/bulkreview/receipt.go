@@ -97,8 +97,8 @@ func SourcesOf(ss []review.SourceTotal) []SourceAmounts {
 	return out
 }
 
-// label names an amount's row: its currency, or "invalid currency".
-func (a Amount) label() string {
+// Label names an amount's row: its currency, or "invalid currency".
+func (a Amount) Label() string {
 	if a.InvalidCurrency {
 		return money.InvalidCurrency
 	}
@@ -109,7 +109,7 @@ func (a Amount) label() string {
 func (a Amount) total() (money.Total, error) {
 	n, ok := new(big.Int).SetString(a.Minor, 10)
 	if !ok {
-		return money.Total{}, fmt.Errorf("the %s total %q is not a sum in minor units", a.label(), a.Minor)
+		return money.Total{}, fmt.Errorf("the %s total %q is not a sum in minor units", a.Label(), a.Minor)
 	}
 	return money.Total{Currency: a.Currency, Invalid: a.InvalidCurrency, Codes: a.Codes, Count: a.Count, Minor: n}, nil
 }
@@ -183,8 +183,12 @@ func (r *Receipt) MarshalIndent() ([]byte, error) {
 
 // ReadReceipt reads a receipt and checks it: its version, kind, API and
 // every sum, so that a receipt whose amounts cannot be read is refused
-// rather than compared as zero.
+// rather than compared as zero. data is the JSON, or the page HTML
+// writes, whose JSON is read.
 func ReadReceipt(data []byte) (*Receipt, error) {
+	if inPage, ok := receiptInPage(data); ok {
+		data = inPage
+	}
 	var r Receipt
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("reading the receipt: %w", err)

@@ -140,8 +140,9 @@ func (p *bulkPage) renderBulk() app.UI {
 		),
 		p.renderFacts(),
 		app.P().Class("note").Text(p.facts()),
-		app.If(b.Status == worker.BulkSubmitted, p.renderReview),
 		p.renderApproval(),
+		// A review shown stays after Execute: its record names the approval.
+		app.If(b.Status == worker.BulkSubmitted || p.review.result != nil, p.renderReview),
 		p.renderActions(),
 		app.If(slices.Contains(b.Actions, worker.ActionExecute), p.renderConfirm),
 		p.renderWorkbook(),
@@ -185,10 +186,24 @@ func (p *bulkPage) renderFacts() app.UI {
 	}
 	return app.Dl().ID("bulk-facts").Class("facts").Body(
 		fact("bulk-kind", "Kind", kind),
-		fact("bulk-submitted", "Submitted", submittedAt(*b)),
+		fact("bulk-submitted", "Submitted", p.submittedText()),
 		fact("bulk-source", "File", sourceOf(*b)),
 		app.Div().Body(app.Dt().Text("Totals"), app.Dd().ID("bulk-totals").DataSet("loaded", p.totals != nil).Text(totals)),
 	)
+}
+
+// submittedText says when the bulk was submitted, as this browser's
+// journal recorded, and by whom, as the server's four-eyes rule did.
+func (p *bulkPage) submittedText() string {
+	s := submittedAt(*p.bulk)
+	f := p.fourEyes
+	if f == nil || f.Known == nil || !*f.Known || f.SubmittedBy == "" {
+		return s
+	}
+	if p.bulk.Submitted == 0 && f.SubmittedAt != nil {
+		s = f.SubmittedAt.Local().Format("2006-01-02 15:04:05")
+	}
+	return s + " by " + f.SubmittedBy
 }
 
 // sourceAndTime names the bulk's file and when it was submitted, or says
@@ -313,12 +328,12 @@ func (p *bulkPage) renderApproval() app.UI {
 	return app.P().ID("four-eyes-approval").Class("note").Text(p.fourEyes.approval())
 }
 
-// loadFourEyes asks the server, when it has a four-eyes rule, whether
-// this operator may execute the bulk; Execute waits for the answer. When
-// the server does not answer, Execute is offered: the server still
-// refuses what its rule forbids.
+// loadFourEyes asks the server whether this operator may execute the
+// bulk under its four-eyes rule, and who they are; with the rule, Execute
+// waits for the answer. When the server does not answer, Execute is
+// offered: the server still refuses what its rule forbids.
 func (p *bulkPage) loadFourEyes(ctx app.Context) {
-	if !app.IsClient || !p.api.FourEyes || p.id == "" {
+	if !app.IsClient || p.id == "" {
 		return // the server renders the page's first HTML without asking itself
 	}
 	id := p.id

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -21,8 +23,14 @@ type bulkReview struct {
 	run      int // numbers reviews; a stale answer is dropped
 
 	// against names what the shown result was compared with: the inputs
-	// may have changed since.
-	against string
+	// may have changed since; receiptUsed, control and read are the
+	// receipt's name, the typed totals and when the bulk was read, for the
+	// review's record.
+	against     string
+	receiptUsed string
+	control     *worker.ControlTotals
+	read        time.Time
+	recordNote  string
 
 	receiptName string
 	receiptText string
@@ -39,17 +47,50 @@ func (p *bulkPage) renderReview() app.UI {
 	if r.busy {
 		btn = btn.Disabled(true)
 	}
-	receiptHint := "The receipt the maker saved when submitting (JSON). It is read in this browser."
+	receiptHint := "The receipt the maker saved when submitting (JSON, or its page to print). It is read in this browser."
 	if r.receiptName != "" {
 		receiptHint = "Loaded: " + r.receiptName
 	}
+	// Once the bulk has left SUBMITTED, the review shown is kept for its
+	// record, and a new one is no longer "before executing".
+	open := p.bulk.Status == worker.BulkSubmitted
+	title := "Review before executing"
+	if !open {
+		title = "The review before executing"
+	}
 	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(
-		app.H3().ID("review-title").Text("Review before executing"),
+		app.H3().ID("review-title").Text(title),
+		app.If(open, func() app.UI { return p.renderReviewInputs(btn, receiptHint) }),
+		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
+		app.If(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
+		app.If(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
+		// Always present, so that screen readers hear the verdict change;
+		// first, so that it is seen before the figures behind it.
+		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
+		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
+		app.If(r.result != nil && r.result.Failure == nil, func() app.UI {
+			note := "The review as shown, with who reviewed it and, once the bulk is executed, who approved it and when."
+			if r.recordNote != "" {
+				note = r.recordNote
+			}
+			return app.Div().ID("review-record").Class("actions").Body(
+				app.Button().ID("download-review").Type("button").Class("button", "button-quiet").Text("Download the review").OnClick(p.downloadReview),
+				app.P().ID("review-record-note").Class("note").Text(note),
+			)
+		}),
+	)
+}
+
+// renderReviewInputs are what the checker compares the bulk with: the
+// maker's receipt, or control totals, and the button that reads it.
+func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) app.UI {
+	r := &p.review
+	return app.Div().Body(
 		app.P().Class("note").Text("Reads the bulk back from the API: what will run, not what the file said. Compare it with the maker's receipt or with the control totals you were given."),
 		app.Div().Class("review-inputs").Body(
 			app.Div().Class("field").Body(
 				app.Label().For("review-receipt").Text("Load the maker's receipt"),
-				app.Input().ID("review-receipt").Type("file").Class("input").Accept(".json,application/json").
+				app.Input().ID("review-receipt").Type("file").Class("input").Accept(".json,application/json,.html,text/html").
 					Aria("describedby", "review-receipt-hint").OnChange(p.reviewReceiptChosen),
 				app.Span().ID("review-receipt-hint").Class("hint").Text(receiptHint),
 				app.If(r.receiptErr != "", func() app.UI {
@@ -72,14 +113,47 @@ func (p *bulkPage) renderReview() app.UI {
 			),
 		),
 		app.Div().Class("actions").Body(btn),
-		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
-		app.If(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
-		app.If(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
-		// Always present, so that screen readers hear the verdict change;
-		// first, so that it is seen before the figures behind it.
-		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
-		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
 	)
+}
+
+// downloadReview writes the review shown as the checker's record
+// (worker.ReviewRecord), asking the server first who approved the bulk.
+func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
+	r := &p.review
+	rv, id := r.result, p.id
+	if rv == nil {
+		return
+	}
+	ctx.Async(func() {
+		f, err := loadFourEyes(ctx, id)
+		ctx.Dispatch(func(app.Context) {
+			if id != p.id || rv != r.result {
+				return
+			}
+			rec := worker.ReviewRecord{Version: worker.ReviewRecordVersion, ReviewedAt: r.read.UTC(), Receipt: r.receiptUsed,
+				Control: r.control, Matches: rv.Matches(), Review: *rv}
+			if err == nil {
+				rec.ReviewedBy = f.You
+				if f.Known != nil && *f.Known {
+					rec.SubmittedBy, rec.SubmittedAt = f.SubmittedBy, f.SubmittedAt
+					rec.ApprovedBy, rec.ApprovedAt = f.ExecutedBy, f.ExecutedAt
+				}
+			}
+			data, jerr := json.MarshalIndent(rec, "", "  ")
+			if jerr != nil {
+				r.recordNote = "The review could not be written: " + jerr.Error()
+				return
+			}
+			name := "bulk-" + id + ".review.json"
+			download(app.ValueOf(string(data)+"\n"), name, "application/json")
+			r.recordNote = name + ": the review of bulk " + id
+			if rec.ApprovedBy != "" {
+				r.recordNote += ", approved by " + rec.ApprovedBy
+			}
+			r.recordNote += "."
+			p.announcement = r.recordNote
+		})
+	})
 }
 
 func (p *bulkPage) renderReviewResult() app.UI {
@@ -94,7 +168,7 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			app.Div().Body(app.Dt().Text("Body SHA-256"), app.Dd().ID("review-hash").Body(
 				app.Code().Title(rv.BodySHA256).Text(shortHash(rv.BodySHA256)),
 			)),
-			app.Div().Body(app.Dt().Text("Checked with"), app.Dd().ID("review-contract").Text(rv.Contract)),
+			app.Div().Body(app.Dt().Text("Validated with"), app.Dd().ID("review-contract").Text(rv.Contract)),
 		),
 		renderReviewRepeats(rv.Repeats),
 		app.If(len(rv.Notes) > 0, func() app.UI {
@@ -308,6 +382,10 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			against += " and the control totals"
 		}
 	}
+	receiptName := ""
+	if r.receiptText != "" {
+		receiptName = r.receiptName
+	}
 	req := worker.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
 	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
 		switch {
@@ -329,7 +407,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			r.message, r.result = jobMessage(err), nil
 			return
 		}
-		r.result, r.against = &rv, against
+		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
 		switch {
 		case rv.Failure != nil:
 			p.announcement = "The bulk could not be read: " + rv.Failure.Summary

@@ -22,7 +22,7 @@ func stateWords(b worker.BulkInfo) string {
 	failed := b.Counts[worker.OperationFailed]
 	switch b.Status {
 	case worker.BulkSubmitted:
-		return "Submitted, waiting to be executed"
+		return "Awaiting approval: submitted, not executed yet"
 	case worker.BulkRunning:
 		if counted {
 			return fmt.Sprintf("Running: %s of %s done", count(b.Done), n)

@@ -15,7 +15,7 @@ func TestStateWordsSayWhereABulkStands(t *testing.T) {
 		b    worker.BulkInfo
 		want string
 	}{
-		{counted("SUBMITTED", 0, map[string]int{"SUBMITTED": 2000}), "Submitted, waiting to be executed"},
+		{counted("SUBMITTED", 0, map[string]int{"SUBMITTED": 2000}), "Awaiting approval: submitted, not executed yet"},
 		{counted("RUNNING", 1200, map[string]int{"COMPLETED": 1200, "SUBMITTED": 800}), "Running: 1,200 of 2,000 done"},
 		{worker.BulkInfo{Status: "RUNNING", Operations: 2000}, "Running"},
 		{counted("PAUSED", 300, map[string]int{"COMPLETED": 300}), "Paused: 300 of 2,000 done"},

@@ -69,7 +69,7 @@ func (p *bulksPage) Render() app.UI {
 				app.Select().ID("bulk-status").Class("select").OnChange(p.statusChosen).Body(
 					option("", "Every state", p.status == ""),
 					app.Range(bulkStatuses).Slice(func(i int) app.UI {
-						return option(bulkStatuses[i], statusWord(bulkStatuses[i]), bulkStatuses[i] == p.status)
+						return option(bulkStatuses[i], filterWord(bulkStatuses[i]), bulkStatuses[i] == p.status)
 					}),
 				),
 			),
@@ -120,7 +120,12 @@ func (p *bulksPage) renderList() app.UI {
 					totals = "…"
 				}
 				return app.Tr().DataSet("bulk", b.BulkID).DataSet("status", b.Status).Body(
-					app.Td().Body(app.A().Href(bulkHref(b.BulkID, p.backOffice)).Text(b.BulkID)),
+					app.Td().Body(
+						app.A().Href(bulkHref(b.BulkID, p.backOffice)).Text(b.BulkID),
+						app.If(b.Status == worker.BulkSubmitted, func() app.UI {
+							return app.A().Class("bulk-review-link").Href(bulkHref(b.BulkID, p.backOffice)).Aria("label", "Review bulk "+b.BulkID+" before executing it").Text("Review")
+						}),
+					),
 					app.Td().Class("bulk-state").Body(bulkStateBadge(b)),
 					app.Td().Class("bulk-kind").Text(kind),
 					app.Td().Class("num", "bulk-elements").Text(count(b.Operations)),
@@ -217,6 +222,15 @@ func statusWord(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// filterWord names a state in the filter: a submitted bulk awaits a
+// second operator's review and execution.
+func filterWord(s string) string {
+	if s == worker.BulkSubmitted {
+		return "Awaiting approval"
+	}
+	return statusWord(s)
 }
 
 // statusBadge shows a state in words and colour.

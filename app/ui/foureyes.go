@@ -13,12 +13,13 @@ import (
 // four-eyes rule (bulkdesk serve -four-eyes; GET four-eyes/bulks/{id}):
 // the operator who submitted a bulk through it may not execute it.
 type fourEyes struct {
-	Rule        bool   `json:"rule"`
-	Known       *bool  `json:"known"`
-	SubmittedBy string `json:"submittedBy"`
-	You         string `json:"you"`
-	MayExecute  *bool  `json:"mayExecute"`
-	Message     string `json:"message"`
+	Rule        bool       `json:"rule"`
+	Known       *bool      `json:"known"`
+	SubmittedBy string     `json:"submittedBy"`
+	SubmittedAt *time.Time `json:"submittedAt"`
+	You         string     `json:"you"`
+	MayExecute  *bool      `json:"mayExecute"`
+	Message     string     `json:"message"`
 	// ExecutedBy and ExecutedAt say who approved the bulk by executing it
 	// through the server, and when.
 	ExecutedBy string     `json:"executedBy"`
@@ -67,4 +68,21 @@ func (f fourEyes) approval() string {
 		return ""
 	}
 	return fmt.Sprintf("Four eyes: submitted by %s, approved and executed by %s on %s.", f.SubmittedBy, f.ExecutedBy, f.ExecutedAt.Local().Format("2006-01-02 15:04:05"))
+}
+
+// submitterOf is who submitted bulk id as the server knows: the operator
+// its four-eyes rule recorded, else the one signed in now; "" when the
+// server does not say (no sign-in, or a console served without it).
+func submitterOf(ctx context.Context, id string) string {
+	if id == "" {
+		return ""
+	}
+	f, err := loadFourEyes(ctx, id)
+	switch {
+	case err != nil:
+		return ""
+	case f.Known != nil && *f.Known && f.SubmittedBy != "":
+		return f.SubmittedBy
+	}
+	return f.You
 }

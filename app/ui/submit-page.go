@@ -511,39 +511,54 @@ func (p *submitPage) stop(ctx app.Context, e app.Event) {
 }
 
 // renderReceipt offers the maker's receipt of a submission sent whole,
-// for the colleague who reviews its bulks before executing them.
+// for the colleague who reviews its bulks before executing them: as JSON,
+// and as a page to read and print (which the review reads too).
 func (p *submitPage) renderReceipt() app.UI {
 	sub := p.result.Submission
 	if sub.ID == "" || len(sub.Chunks) == 0 || sub.State != worker.StateSubmitted {
 		return nil
 	}
-	b := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text("Download the receipt").OnClick(p.downloadReceipt)
+	asJSON := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text("Download the receipt").
+		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, worker.ReceiptJSON) })
+	page := app.Button().ID("print-receipt").Type("button").Class("button", "button-quiet").Text("Download the receipt to print").
+		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, worker.ReceiptPage) })
 	if p.receiptBusy {
-		b = b.Disabled(true)
+		asJSON, page = asJSON.Disabled(true), page.Disabled(true)
 	}
-	note := "The bulks, their counts, totals and the SHA-256 of their elements, for the colleague who reviews them before they are executed (bulkdesk bulks review -receipt)."
+	note := "The bulks, their counts, totals and the SHA-256 of their elements, for the colleague who reviews them before they are executed (on the bulk's page, or bulkdesk bulks review -receipt). The page to print holds the same receipt."
 	if p.receiptNote != "" {
 		note = p.receiptNote
 	}
-	return app.Div().ID("receipt").Class("actions").Body(b, app.P().ID("receipt-note").Class("note").Text(note))
+	return app.Div().ID("receipt").Class("actions").Body(asJSON, page, app.P().ID("receipt-note").Class("note").Text(note))
 }
 
-// downloadReceipt writes the maker's receipt of the submission.
-func (p *submitPage) downloadReceipt(ctx app.Context, e app.Event) {
+// downloadReceipt writes the maker's receipt of the submission in format
+// (worker.ReceiptJSON or worker.ReceiptPage), naming the maker as the
+// server knows the operator signed in.
+func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 	p.receiptBusy = true
-	var reading []string
+	req := worker.ReceiptRequest{Submission: p.result.Submission.ID, Format: format}
 	for _, st := range p.prepared.Reading {
-		reading = append(reading, st.Text)
+		req.Reading = append(req.Reading, st.Text)
 	}
-	runJob(p.page, worker.JobReceipt, worker.ReceiptRequest{Submission: p.result.Submission.ID, Reading: reading}, nil, func(f worker.File, data app.Value, err error) {
-		p.receiptBusy = false
-		if err != nil {
-			p.receiptNote = jobMessage(err)
-			return
-		}
-		download(data, f.Name, f.Type)
-		p.receiptNote = fmt.Sprintf("%s: the receipt of %s.", f.Name, plural(f.Rows, "element", "elements"))
-		p.announcement = p.receiptNote
+	first := ""
+	if chunks := p.result.Submission.Chunks; len(chunks) > 0 {
+		first = chunks[0].BulkID
+	}
+	ctx.Async(func() {
+		req.SubmittedBy = submitterOf(ctx, first)
+		ctx.Dispatch(func(app.Context) {
+			runJob(p.page, worker.JobReceipt, req, nil, func(f worker.File, data app.Value, err error) {
+				p.receiptBusy = false
+				if err != nil {
+					p.receiptNote = jobMessage(err)
+					return
+				}
+				download(data, f.Name, f.Type)
+				p.receiptNote = fmt.Sprintf("%s: the receipt of %s.", f.Name, plural(f.Rows, "element", "elements"))
+				p.announcement = p.receiptNote
+			})
+		})
 	})
 }
 

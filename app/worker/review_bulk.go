@@ -1,5 +1,7 @@
 package worker
 
+import "time"
+
 // JobReviewBulk rebuilds a submitted bulk from the API's record of its
 // operations for a second operator, before it is executed: its count, its
 // totals per currency and per source, its invalid elements and its body
@@ -96,4 +98,32 @@ type Difference struct {
 	// "source", as bulkreview names them.
 	What string `json:"what"`
 	Text string `json:"text"`
+}
+
+// ReviewRecordVersion is the version of ReviewRecord's layout.
+const ReviewRecordVersion = 1
+
+// A ReviewRecord is the checker's file of a review: what the bulk held
+// when it was read back, what it was compared with and the verdict, and,
+// once the bulk was executed through a server with the four-eyes rule,
+// who approved it and when. The console writes it from a review it shows.
+type ReviewRecord struct {
+	Version int `json:"version"`
+	// ReviewedBy is the operator signed in, as the server names them; ""
+	// when it does not know. ReviewedAt is when the review was read.
+	ReviewedBy string    `json:"reviewedBy,omitempty"`
+	ReviewedAt time.Time `json:"reviewedAt"`
+	// Receipt is the file name of the maker's receipt compared with, and
+	// Control the control totals typed; Matches is the verdict.
+	Receipt string         `json:"receipt,omitempty"`
+	Control *ControlTotals `json:"control,omitempty"`
+	Matches bool           `json:"matches"`
+	Review  BulkReview     `json:"review"`
+	// SubmittedBy and SubmittedAt, ApprovedBy and ApprovedAt are the
+	// server's four-eyes record of the bulk: who submitted it, and who
+	// executed it, which is the approval.
+	SubmittedBy string     `json:"submittedBy,omitempty"`
+	SubmittedAt *time.Time `json:"submittedAt,omitempty"`
+	ApprovedBy  string     `json:"approvedBy,omitempty"`
+	ApprovedAt  *time.Time `json:"approvedAt,omitempty"`
 }

@@ -66,7 +66,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 
 	// The bulk's page tells it apart.
 	waitShowing(t, b, 60*time.Second, "the bulk's totals", `document.querySelector('#bulk-totals[data-loaded="true"]') !== null`)
-	if got := text(b, "#bulk-status"); got != "Submitted, waiting to be executed" {
+	if got := text(b, "#bulk-status"); got != "Awaiting approval: submitted, not executed yet" {
 		t.Errorf("the state reads %q", got)
 	}
 	if got := text(b, "#bulk-source"); got != "payroll-march.json" {
@@ -148,7 +148,7 @@ func TestConsoleConfirmsExecutionAndTellsBulksApart(t *testing.T) {
 	if got := row(other.BulkID, "bulk-totals"); got != "GBP 25.00" {
 		t.Errorf("the other bulk's totals read %q", got)
 	}
-	if got := row(other.BulkID, "bulk-state"); got != "Submitted, waiting to be executed" {
+	if got := row(other.BulkID, "bulk-state"); got != "Awaiting approval: submitted, not executed yet" {
 		t.Errorf("the other bulk's state reads %q", got)
 	}
 	b.Shoot("exec-bulks.png")

@@ -47,7 +47,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	execute := fs.Bool("execute", false, "execute each bulk once submitted")
 	mode := fs.String("mode", string(bulkapi.OnFailureContinue), "with -execute: ON_FAILURE_CONTINUE or ON_FAILURE_STOP")
 	format := fs.String("format", "text", "output format: text or json")
-	receiptFile := fs.String("receipt", "", "write the receipt of the submission to this file, for the checker's \"bulkdesk bulks review -receipt\"")
+	receiptFile := fs.String("receipt", "", "write the receipt of the submission to this file, for the checker's \"bulkdesk bulks review -receipt\" (a FILE ending in .html is a page to read and print)")
 	submittedBy := fs.String("submitted-by", "", "with -receipt: who submits, as the receipt names the maker (default: the user's login name)")
 	var in inputFlags
 	in.register(fs)
@@ -441,7 +441,11 @@ func writeReceipt(path string, plan *submission.Plan, entries []submission.Entry
 	if err != nil {
 		return err
 	}
-	data, err := rc.MarshalIndent()
+	write := rc.MarshalIndent
+	if strings.EqualFold(filepath.Ext(path), ".html") {
+		write = rc.HTML // a page to read and print, its JSON included
+	}
+	data, err := write()
 	if err != nil {
 		return err
 	}

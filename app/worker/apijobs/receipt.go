@@ -33,17 +33,26 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	first := sub.Entries[0]
-	r, err := bulkreview.NewReceipt(plan, sub.Entries, elements, bulkreview.Declared{File: first.Source, Reading: req.Reading, SubmittedAt: first.Created})
+	r, err := bulkreview.NewReceipt(plan, sub.Entries, elements, bulkreview.Declared{File: first.Source, Reading: req.Reading, SubmittedBy: req.SubmittedBy, SubmittedAt: first.Created})
 	if err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%s", worker.Sentence(err.Error()))
 	}
-	data, err := r.MarshalIndent()
+	out := worker.File{Name: worker.FileStem(first.Source) + ".receipt.json", Type: "application/json", Rows: r.Elements}
+	var data []byte
+	switch req.Format {
+	case "", worker.ReceiptJSON:
+		data, err = r.MarshalIndent()
+	case worker.ReceiptPage:
+		out.Name, out.Type = worker.FileStem(first.Source)+".receipt.html", "text/html"
+		data, err = r.HTML()
+	default:
+		return nil, worker.Errorf(worker.CodeBadRequest, "a receipt is written as %s or %s, not %q", worker.ReceiptJSON, worker.ReceiptPage, req.Format)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("writing the receipt: %w", err)
 	}
 	c.SetData(data)
-	name := worker.FileStem(first.Source) + ".receipt.json"
-	return worker.File{Name: name, Type: "application/json", Rows: r.Elements}, nil
+	return out, nil
 }
 
 // planElements reads the elements a plan's chunks send back from their

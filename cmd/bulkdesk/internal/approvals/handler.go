@@ -27,12 +27,13 @@ type Status struct {
 
 // Handler answers GET four-eyes/bulks/{id} for the console: whether the
 // signed-in operator (user reads it from the request's context) may
-// execute the bulk, and who submitted it. rule nil answers {"rule":false}.
+// execute the bulk, and who submitted it. rule nil answers {"rule":false}
+// with the operator's name when the server knows it.
 // An unknown bulk is 404, with mayExecute as -four-eyes-unknown says.
 func Handler(rule *Rule, user func(context.Context) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rule == nil {
-			reply(w, http.StatusOK, Status{Rule: false})
+			reply(w, http.StatusOK, Status{Rule: false, You: user(r.Context())})
 			return
 		}
 		id := r.PathValue("id")

@@ -70,7 +70,12 @@ func TestTheStatusEndpoint(t *testing.T) {
 	if code, m, _ := ask(rule, "bob", "b-9"); code != 404 || m["rule"] != true || m["known"] != false || m["mayExecute"] != false {
 		t.Errorf("unknown: %d %v", code, m)
 	}
-	if code, m, _ := ask(nil, "bob", "b-1"); code != 200 || len(m) != 1 || m["rule"] != false {
+	// With the rule off the console still learns who signed in, to name
+	// the maker in a receipt and the checker in a review.
+	if code, m, _ := ask(nil, "bob", "b-1"); code != 200 || len(m) != 2 || m["rule"] != false || m["you"] != "bob" {
 		t.Errorf("the rule off: %d %v", code, m)
+	}
+	if code, m, _ := ask(nil, "", "b-1"); code != 200 || len(m) != 1 || m["rule"] != false {
+		t.Errorf("the rule off, no sign-in: %d %v", code, m)
 	}
 }
