@@ -219,8 +219,15 @@ func renderReviewRepeats(rp *worker.RepeatsInfo) app.UI {
 	}
 	var items []app.UI
 	if rp.Count > 0 {
-		head := fmt.Sprintf("%s of %s are in other bulks too (%s): executing this bulk would send them again.",
-			plural(rp.Count, "element", "elements"), count(rp.ToSend), strings.Join(rp.Bulks, ", "))
+		verb, where := "are", "other bulks"
+		if rp.Count == 1 {
+			verb = "is"
+		}
+		if len(rp.Bulks) == 1 {
+			where = "another bulk"
+		}
+		head := fmt.Sprintf("%s of the %s elements %s in %s too (%s): executing this bulk would send them again.",
+			count(rp.Count), count(rp.ToSend), verb, where, strings.Join(rp.Bulks, ", "))
 		items = append(items, app.P().Body(app.Strong().Text(head)))
 		shown := rp.Elements[:min(len(rp.Elements), 20)]
 		items = append(items, app.Details().Body(

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -101,5 +102,28 @@ func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
 		t.Errorf("the differences read %q", got)
 	}
 	b.Shoot("review-differs.png")
+
+	// The same file submitted again by another program: its review says
+	// that executing it would send every element a second time.
+	k, _ := schema.Lookup("transfers")
+	body, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := sandboxClient(t, base).Submit(context.Background(), k, body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Do(30*time.Second, chromedp.Navigate(base+"bulk?id="+again.BulkID))
+	waitShowing(t, b, 30*time.Second, "the review section", `document.getElementById("run-review") !== null`)
+	b.Do(5*time.Second, browsertest.Press("#run-review"))
+	waitShowing(t, b, 60*time.Second, "the review of the repeat", `document.getElementById("review-result") !== null`)
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("review-repeats")?.dataset.count ?? ""`); got != "300" {
+		t.Errorf("the review of the same file again names %q repeated elements", got)
+	}
+	if got := text(b, "#review-repeats"); !strings.Contains(got, "300 of the 300 elements are in another bulk too ("+id+")") {
+		t.Errorf("the repeats read %q", got)
+	}
+	b.Shoot("review-repeats.png")
 	b.AssertNoErrors()
 }
