@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/chromedp/chromedp"
@@ -24,21 +25,11 @@ func makersReceipt(t testing.TB, file, id string) *bulkreview.Receipt {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, _ := schema.Lookup("transfers")
-	doc, _, err := schema.DecodeJSON(body)
+	rc, err := fixture.Receipt(body, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	elements := doc.([]any)
-	hash, err := bulkreview.ChunkRecordSHA256(k, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tot := bulkreview.TotalsOf(k, elements)
-	c := bulkreview.ReceiptChunk{Chunk: 1, BulkID: id, Elements: len(elements), SHA256: hash, SentSHA256: bulkreview.SHA256(body),
-		Totals: bulkreview.AmountsOf(tot.Currencies), Sources: bulkreview.SourcesOf(tot.Sources)}
-	return &bulkreview.Receipt{Version: bulkreview.ReceiptVersion, Kind: k.ID, API: bulkreview.Standard, Submission: "maker",
-		SubmittedAt: time.Now().UTC(), Elements: c.Elements, Totals: c.Totals, Sources: c.Sources, Chunks: []bulkreview.ReceiptChunk{c}}
+	return rc
 }
 
 // TestConsoleReviewsASubmittedBulkAgainstTheReceipt submits a file, opens

@@ -16,11 +16,7 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	j, _, err := s.journal(c.Context())
-	if err != nil {
-		return nil, err
-	}
-	sub, err := findSubmission(c.Context(), j, req.Submission)
+	_, sub, err := s.journalSubmission(c.Context(), req.Submission)
 	if err != nil {
 		return nil, err
 	}

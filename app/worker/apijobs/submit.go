@@ -266,11 +266,7 @@ func (s *Server) resumeSubmission(c *runner.Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	j, _, err := s.journal(c.Context())
-	if err != nil {
-		return nil, err
-	}
-	sub, err := findSubmission(c.Context(), j, req.Submission)
+	_, sub, err := s.journalSubmission(c.Context(), req.Submission)
 	if err != nil {
 		return nil, err
 	}
@@ -390,6 +386,16 @@ func (s *Server) journalInfo(ctx context.Context, j submission.Journal, plan *su
 		return info
 	}
 	return submissionInfo(sub)
+}
+
+// journalSubmission opens the journal and finds submission id in it.
+func (s *Server) journalSubmission(ctx context.Context, id string) (submission.Journal, submission.Submission, error) {
+	j, _, err := s.journal(ctx)
+	if err != nil {
+		return nil, submission.Submission{}, err
+	}
+	sub, err := findSubmission(ctx, j, id)
+	return j, sub, err
 }
 
 // findSubmission returns the journal's submission with the given id.

@@ -21,24 +21,11 @@ import (
 // chunk, as the CLI writes it.
 func receiptOf(t *testing.T, body []byte, id string) *bulkreview.Receipt {
 	t.Helper()
-	k, err := schema.Lookup("transfers")
+	rc, err := fixture.Receipt(body, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _, err := schema.DecodeJSON(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	elements := doc.([]any)
-	hash, err := bulkreview.ChunkRecordSHA256(k, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tot := bulkreview.TotalsOf(k, elements)
-	c := bulkreview.ReceiptChunk{Chunk: 1, BulkID: id, Elements: len(elements), SHA256: hash, SentSHA256: bulkreview.SHA256(body),
-		Totals: bulkreview.AmountsOf(tot.Currencies), Sources: bulkreview.SourcesOf(tot.Sources)}
-	return &bulkreview.Receipt{Version: bulkreview.ReceiptVersion, Kind: k.ID, API: bulkreview.Standard, Submission: "s-1",
-		Elements: c.Elements, Totals: c.Totals, Sources: c.Sources, Chunks: []bulkreview.ReceiptChunk{c}}
+	return rc
 }
 
 func (h *harness) reviewBulk(req worker.ReviewBulk) (worker.BulkReview, []worker.Progress) {
