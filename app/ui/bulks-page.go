@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -42,6 +43,8 @@ type bulksPage struct {
 	totals totalsQueue
 
 	announcement string
+	// openID is the bulk id typed to open.
+	openID string
 }
 
 func newBulksPage() *bulksPage { return &bulksPage{} }
@@ -81,6 +84,15 @@ func (p *bulksPage) Render() app.UI {
 				),
 			),
 			app.Button().ID("refresh-bulks").Type("button").Class("button", "button-quiet").Text("Refresh").OnClick(func(ctx app.Context, e app.Event) { p.reload(ctx) }),
+		),
+		// A checker is often handed a bulk id rather than a file.
+		app.Form().ID("open-bulk").Class("filters").OnSubmit(p.openByID).Body(
+			app.Div().Class("field").Body(
+				app.Label().For("open-bulk-id").Text("Open a bulk by its id"),
+				app.Input().ID("open-bulk-id").Type("text").Class("input").Attr("autocomplete", "off").Spellcheck(false).Value(p.openID).
+					OnInput(func(ctx app.Context, e app.Event) { p.openID = ctx.JSSrc().Get("value").String() }),
+			),
+			app.Button().ID("open-bulk-button").Type("submit").Class("button", "button-quiet").Text("Open"),
 		),
 		p.renderList(),
 	)
@@ -146,6 +158,15 @@ func (p *bulksPage) renderList() app.UI {
 func (p *bulksPage) statusChosen(ctx app.Context, e app.Event) {
 	p.status, p.offset = ctx.JSSrc().Get("value").String(), 0
 	p.reload(ctx)
+}
+
+// openByID opens the page of the bulk whose id was typed, on the API the
+// list shows.
+func (p *bulksPage) openByID(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	if id := strings.TrimSpace(p.openID); id != "" {
+		ctx.Navigate(bulkHref(id, p.backOffice))
+	}
 }
 
 func (p *bulksPage) apiChosen(ctx app.Context, e app.Event) {

@@ -102,6 +102,7 @@ func TestConsoleLetsOnlyASecondOperatorExecute(t *testing.T) {
 	if got := browsertest.Eval[string](c, 5*time.Second, row+`.querySelector(".bulk-state").textContent`); !strings.HasPrefix(got, "Awaiting approval") {
 		t.Errorf("the list shows the bulk as %q", got)
 	}
+	c.Shoot("four-eyes-list.png")
 	c.Do(10*time.Second, browsertest.Press(`#bulk-list tr[data-bulk="`+id+`"] .bulk-review-link`))
 	waitShowing(t, c, 30*time.Second, "Execute for the checker", `document.getElementById("action-execute") !== null && document.getElementById("run-review") !== null`)
 	c.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.ID("review-receipt"), []string{receiptFile}))

@@ -105,8 +105,11 @@ func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.Do(30*time.Second, chromedp.Navigate(base+"bulk?id="+again.BulkID))
-	waitShowing(t, b, 30*time.Second, "the review section", `document.getElementById("run-review") !== null`)
+	// The checker is handed its id.
+	b.Do(10*time.Second, browsertest.Press(`nav a[href="/bulks"]`))
+	waitShowing(t, b, 30*time.Second, "the Bulks page", `document.getElementById("open-bulk-id") !== null`)
+	b.Do(10*time.Second, chromedp.SendKeys(chromedp.ID("open-bulk-id"), again.BulkID), browsertest.Press("#open-bulk-button"))
+	waitShowing(t, b, 30*time.Second, "the review section", `document.querySelector('#bulk[data-bulk="`+again.BulkID+`"]') !== null && document.getElementById("run-review") !== null`)
 	b.Do(5*time.Second, browsertest.Press("#run-review"))
 	waitShowing(t, b, 60*time.Second, "the review of the repeat", `document.getElementById("review-result") !== null`)
 	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("review-repeats")?.dataset.count ?? ""`); got != "300" {
