@@ -4,37 +4,103 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
+// readers is how many pages of operations are read at once: a bulk of
+// 10,000 is 100 pages, and one after the other their round trips add up.
+const readers = 4
+
 // Operations reads every operation of a bulk, page by page, in the API's
-// order. progress, when set, is called after each page with the
+// order: the first page says how many there are, and the others are read
+// a few at once. progress, when set, is called after each page with the
 // operations read so far and how many the bulk holds. It stops as soon as
-// ctx is done.
+// ctx is done, or at the first page that fails.
 func Operations(ctx context.Context, cl *bulkapi.Client, bulkID string, progress func(done, total int)) ([]bulkapi.Operation, error) {
-	var out []bulkapi.Operation
-	// A bulk holds at most schema.MaxElements operations: a list that
-	// goes on is the API's defect, not a reason to loop forever.
-	for pages, offset := 0, 0; pages <= schema.MaxElements/bulkapi.MaxPageSize+1; pages++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("reading the operations of bulk %s: %w", bulkID, err)
-		}
+	read := func(ctx context.Context, offset int) (*bulkapi.OperationPage, error) {
 		page, err := cl.Operations(ctx, bulkID, bulkapi.OperationQuery{Offset: offset, Limit: bulkapi.MaxPageSize})
 		if err != nil {
 			return nil, fmt.Errorf("reading the operations of bulk %s from %d: %w", bulkID, offset, err)
 		}
-		out = append(out, page.Operations...)
-		offset += len(page.Operations)
-		if progress != nil {
-			progress(len(out), max(page.Count, len(out)))
-		}
-		if len(page.Operations) == 0 || offset >= page.Count {
-			return out, nil
+		return page, nil
+	}
+	first, err := read(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	total, got := first.Count, len(first.Operations)
+	// A bulk holds at most schema.MaxElements operations: a count beyond
+	// it is the API's defect, not a reason to read on.
+	if total > schema.MaxElements {
+		return nil, fmt.Errorf("reading the operations of bulk %s: the API counts %d operations, more than a bulk holds (%d)", bulkID, total, schema.MaxElements)
+	}
+	if progress != nil {
+		progress(got, max(total, got))
+	}
+	if got == 0 || got >= total {
+		return first.Operations, nil
+	}
+	offsets := make([]int, 0, (total-got)/bulkapi.MaxPageSize+1)
+	for off := got; off < total; off += bulkapi.MaxPageSize {
+		offsets = append(offsets, off)
+	}
+	pages := make([][]bulkapi.Operation, len(offsets))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		fail error
+		done = got
+		next = make(chan int)
+	)
+	for range min(readers, len(offsets)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				page, err := read(ctx, offsets[i])
+				mu.Lock()
+				switch {
+				case err != nil && fail == nil:
+					fail = err
+					cancel()
+				case err == nil:
+					pages[i] = page.Operations
+					done += len(page.Operations)
+					if progress != nil {
+						progress(done, total)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range offsets {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
 		}
 	}
-	return nil, fmt.Errorf("reading the operations of bulk %s: the API kept answering past %d operations", bulkID, schema.MaxElements)
+	close(next)
+	wg.Wait()
+	if fail != nil {
+		return nil, fail
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("reading the operations of bulk %s: %w", bulkID, err)
+	}
+	out := make([]bulkapi.Operation, 0, done)
+	out = append(out, first.Operations...)
+	for _, p := range pages {
+		out = append(out, p...)
+	}
+	return out, nil
 }
 
 // KindOfOperation finds the kind whose single operation a bulk runs, such

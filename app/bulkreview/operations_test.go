@@ -1,10 +1,16 @@
 package bulkreview_test
 
 import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 )
@@ -50,5 +56,37 @@ func TestRecordFormOfAKindWithAPathParameter(t *testing.T) {
 	}
 	if _, err := bulkreview.KindOfOperation("GET /nothing", false); err == nil {
 		t.Error("an operation no kind runs")
+	}
+}
+
+// A page that fails stops the reading with its offset named, and a count
+// beyond what a bulk holds is refused before reading on.
+func TestReadingOperationsStopsAtAFailedPage(t *testing.T) {
+	api := fakeapi.New()
+	s := submit(t, api, api, fixture.SampleBody(450), 0)
+	id := s.entries[0].BulkID
+	failing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/bulks/"+id+"/operations") && r.URL.Query().Get("offset") == "300" {
+			http.Error(w, `{"message":"unavailable"}`, http.StatusServiceUnavailable)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+	_, err := bulkreview.Operations(context.Background(), fakeapi.Client(failing), id, nil)
+	if err == nil || !strings.Contains(err.Error(), "from 300") {
+		t.Errorf("a failed page: %v", err)
+	}
+	inflated := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		api.ServeHTTP(rec, r)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(bytes.Replace(rec.Body.Bytes(), []byte(`"count":450`), []byte(`"count":20000`), 1))
+	})
+	if _, err := bulkreview.Operations(context.Background(), fakeapi.Client(inflated), id, nil); err == nil || !strings.Contains(err.Error(), "20000 operations") {
+		t.Errorf("a count of 20,000: %v", err)
+	}
+	ops, err := bulkreview.Operations(context.Background(), s.client, id, nil)
+	if err != nil || len(ops) != 450 || ops[449].Sequence != 449 || ops[100].Sequence != 100 {
+		t.Errorf("read %d operations in order? %v", len(ops), err)
 	}
 }

@@ -196,12 +196,6 @@ func (r *Review) Remember(ctx context.Context, cache submission.RecordCache, sco
 // checks a file: each repeat names an element (its sequence) and the
 // earlier bulk holding it. The bulk itself is left out of both.
 func (r *Review) Repeats(journal []submission.Entry, record *submission.Record, now time.Time) ([]submission.Repeat, error) {
-	// A fresh salt gives refs no journal entry has, so that no chunk
-	// counts as submitted already and skipped by the check.
-	plan, err := submission.NewPlan(r.Kind, r.Elements, submission.PlanOptions{BackOffice: r.BackOffice, Salt: submission.NewSalt()})
-	if err != nil {
-		return nil, fmt.Errorf("bulk %s: %w", r.BulkID, err)
-	}
 	others := slices.DeleteFunc(slices.Clone(journal), func(e submission.Entry) bool { return e.BulkID == r.BulkID })
 	var rec *submission.Record
 	if record != nil {
@@ -209,5 +203,5 @@ func (r *Review) Repeats(journal []submission.Entry, record *submission.Record, 
 		c.Bulks = slices.DeleteFunc(slices.Clone(record.Bulks), func(b submission.RecordedBulk) bool { return b.BulkID == r.BulkID })
 		rec = &c
 	}
-	return submission.FindRepeats(plan, others, rec, now), nil
+	return submission.FindRepeatsOf(r.Kind, r.Fingerprints, others, rec, now), nil
 }

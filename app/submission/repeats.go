@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // A Repeat is an element of a plan that an earlier bulk holds already:
@@ -368,4 +369,16 @@ func (p *Plan) Without(drop []int) (*Plan, error) {
 	flush()
 	q.ID = planID(q.Chunks)
 	return &q, nil
+}
+
+// FindRepeatsOf finds the elements of kind k, given by their fingerprints
+// in order (a bulk read back from the API), that the journal or the record
+// holds, as FindRepeats does for a plan that would send them all: no body
+// is built, since nothing is sent.
+func FindRepeatsOf(k *schema.Kind, fps []Fingerprint, journal []Entry, record *Record, now time.Time) []Repeat {
+	c := Chunk{Elements: Spans{{From: 0, To: len(fps)}}, Fingerprints: make([]byte, 0, len(fps)*FingerprintSize)}
+	for _, fp := range fps {
+		c.Fingerprints = append(c.Fingerprints, fp[:]...)
+	}
+	return FindRepeats(&Plan{Kind: k, Elements: len(fps), Chunks: []Chunk{c}}, journal, record, now)
 }

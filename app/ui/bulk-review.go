@@ -178,7 +178,7 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			// A salary run draws on many sources: folded, it leaves the
 			// invalid elements in sight.
 			return app.Details().ID("review-sources-details").Open(len(rv.Sources) <= 5).Body(
-				app.Summary().Text("Totals per source ("+plural(len(rv.Sources), "source", "sources")+")"),
+				app.Summary().Text(sourcesTitle(rv)),
 				app.Div().Class("table-scroll").Body(app.Table().ID("review-sources").Class("table").Body(
 					app.THead().Body(app.Tr().Body(
 						app.Th().Scope("col").Text("Source"),
@@ -209,6 +209,15 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			)
 		}),
 	)
+}
+
+// sourcesTitle names the totals per source, and how many are listed.
+func sourcesTitle(rv *worker.BulkReview) string {
+	s := "Totals per source (" + plural(rv.SourceCount, "source", "sources")
+	if rv.SourceCount > len(rv.Sources) {
+		s += fmt.Sprintf(", the %s with the most elements listed", count(len(rv.Sources)))
+	}
+	return s + ")"
 }
 
 // renderReviewRepeats says which elements of the bulk other bulks hold
@@ -394,27 +403,36 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 		receiptName = r.receiptName
 	}
 	req := worker.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
+	mark("review-start")
 	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
 		switch {
 		case run != r.run:
 		case pr.Phase == worker.PhaseChecking:
+			if pr.Total == 0 { // the check's first step
+				mark("review-checking")
+			}
 			r.progress = pr.Detail
 			if pr.Total > 0 {
 				r.progress = fmt.Sprintf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
 			}
 		case pr.Total > 0:
+			if pr.Done == pr.Total {
+				mark("review-read")
+			}
 			r.progress = fmt.Sprintf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
 		}
 	}, func(rv worker.BulkReview, _ app.Value, err error) {
 		if run != r.run || id != p.id {
 			return
 		}
+		mark("review-received")
 		r.busy, r.progress = false, ""
 		if err != nil {
 			r.message, r.result = jobMessage(err), nil
 			return
 		}
 		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
+		p.page.Defer(func(app.Context) { mark("review-shown") })
 		switch {
 		case rv.Failure != nil:
 			p.announcement = "The bulk could not be read: " + rv.Failure.Summary

@@ -33,6 +33,11 @@ type ControlTotals struct {
 	Totals []string `json:"totals,omitempty"`
 }
 
+// MaxReviewSources is how many sources a BulkReview lists: a salary run
+// draws on thousands, more than a page shows at once (the receipt's
+// comparison covers them all).
+const MaxReviewSources = 50
+
 // MaxReviewInvalid is how many invalid elements a BulkReview lists.
 const MaxReviewInvalid = 100
 
@@ -47,9 +52,11 @@ type BulkReview struct {
 	Elements   int  `json:"elements"`
 	MovesMoney bool `json:"movesMoney,omitempty"`
 	// Totals are per currency and Sources per source instrument, summed
-	// as the review of a file sums them.
+	// as the review of a file sums them: the MaxReviewSources most used
+	// sources, of SourceCount.
 	Totals  []Total       `json:"totals,omitempty"`
-	Sources []SourceTotal `json:"sources,omitempty"`
+	Sources     []SourceTotal `json:"sources,omitempty"`
+	SourceCount int           `json:"sourceCount"`
 	// InvalidCount is how many elements have errors; Invalid lists the
 	// first MaxReviewInvalid of them.
 	InvalidCount int              `json:"invalidCount"`

@@ -94,7 +94,8 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	out.Kind, out.Status, out.Listed, out.Elements = rv.Kind.ID, string(rv.Status), rv.Listed, len(rv.Elements)
 	out.MovesMoney = rv.Kind.MovesMoney()
 	out.Totals = worker.TotalsOf(rv.Currencies)
-	for _, src := range rv.Sources {
+	out.SourceCount = len(rv.Sources)
+	for _, src := range rv.Sources[:min(len(rv.Sources), worker.MaxReviewSources)] {
 		out.Sources = append(out.Sources, worker.SourceTotal{Source: src.Source, Count: src.Count, Totals: worker.TotalsOf(src.Totals)})
 	}
 	out.InvalidCount = len(rv.Invalid)
