@@ -54,7 +54,7 @@ type BulkReview struct {
 	// Totals are per currency and Sources per source instrument, summed
 	// as the review of a file sums them: the MaxReviewSources most used
 	// sources, of SourceCount.
-	Totals  []Total       `json:"totals,omitempty"`
+	Totals      []Total       `json:"totals,omitempty"`
 	Sources     []SourceTotal `json:"sources,omitempty"`
 	SourceCount int           `json:"sourceCount"`
 	// InvalidCount is how many elements have errors; Invalid lists the
