@@ -111,7 +111,10 @@ func allowedHosts(addr string) ([]string, error) {
 
 // protect puts the console behind the Host check and the sign-in, except
 // GET /healthz: a load balancer's probe has neither a user nor, often,
-// the console's name.
+// the console's name; and GET manifest.webmanifest, behind the Host check
+// only: Chromium sometimes fetches a web app manifest without cookies or
+// Basic credentials whatever its link asks, and the manifest holds the
+// console's name, colours and icons' paths, nothing an operator entered.
 func (a access) protect(addr, prefix string, console http.Handler) (http.Handler, error) {
 	h := console
 	switch a.mode {
@@ -131,12 +134,17 @@ func (a access) protect(addr, prefix string, console http.Handler) (http.Handler
 		}
 	}
 	h = auth.Hosts(hosts, h)
-	health := prefix + "healthz"
+	manifest := auth.Hosts(hosts, console)
+	health, webManifest := prefix+"healthz", prefix+"manifest.webmanifest"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == health && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead
+		switch {
+		case read && r.URL.Path == health:
 			console.ServeHTTP(w, r)
-			return
+		case read && r.URL.Path == webManifest:
+			manifest.ServeHTTP(w, r)
+		default:
+			h.ServeHTTP(w, r)
 		}
-		h.ServeHTTP(w, r)
 	}), nil
 }

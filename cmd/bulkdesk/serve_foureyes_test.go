@@ -138,7 +138,7 @@ func TestServeFourEyes(t *testing.T) {
 
 func TestServeFourEyesOffSaysSo(t *testing.T) {
 	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32")
-	if code, m := fourEyesStatus(t, s, "bob", "123"); code != 200 || len(m) != 1 || m["rule"] != false {
+	if code, m := fourEyesStatus(t, s, "bob", "123"); code != 200 || len(m) != 2 || m["rule"] != false || m["you"] != "bob" {
 		t.Errorf("the rule off: %d %v", code, m)
 	}
 	if res, _ := call(t, "GET", s.url+"four-eyes/bulks/123"); res.StatusCode != http.StatusUnauthorized {
