@@ -117,7 +117,7 @@ func TestChooseSheetDefaults(t *testing.T) {
 	}{
 		"one sheet":         {xlsxgen.Book{Sheets: []xlsxgen.Sheet{paymentsSheet("Pay", 0, transferFields, 1)}}, "Pay"},
 		"one with values":   {xlsxgen.Book{Sheets: []xlsxgen.Sheet{{Name: "Blank"}, paymentsSheet("Pay", 0, transferFields, 1)}}, "Pay"},
-		"no sheet maps":     {xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("A"), paymentsSheet("B", 0, []string{"Konto", "Betrag"}, 2)}}, "A"},
+		"no sheet maps":     {xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("A"), paymentsSheet("B", 0, []string{"Spalte 1", "Spalte 2"}, 2)}}, "A"},
 		"headers only":      {xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("A"), paymentsSheet("B", 1, transferFields, 0)}}, "A"},
 		"a list of fields:": {xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("A"), {Name: "Fields", Rows: []xlsxgen.Row{xlsxgen.Texts("#", "Title", "Path"), xlsxgen.Texts("1", "Amount", "amount")}}}}, "A"},
 	} {
@@ -232,7 +232,7 @@ func TestHeaderDecision(t *testing.T) {
 		t.Errorf("evidence rows %v", rows)
 	}
 	// No row maps: the header row is the default one.
-	if d := headerReading(t, "Title\nKonto,Betrag\n1001,100\n"); d.Value != "2" || d.How != reading.Default || d.Undecided || len(d.Evidence) != 0 {
+	if d := headerReading(t, "Title\nSpalte 1,Spalte 2\n1001,100\n"); d.Value != "2" || d.How != reading.Default || d.Undecided || len(d.Evidence) != 0 {
 		t.Errorf("none maps: %+v", d)
 	}
 	// A row that maps better than another is detected.
@@ -395,15 +395,15 @@ func BenchmarkChooseSheet(b *testing.B) {
 // are no usual headers of the kind.
 func TestChooseSheetByMapping(t *testing.T) {
 	k, v := transfersKind(t), schema.Default()
-	f := openBook(t, xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("Cover"), paymentsSheet("December", 2, []string{"Konto", "Ziel", "Betrag"}, 2)}})
+	f := openBook(t, xlsxgen.Book{Sheets: []xlsxgen.Sheet{summarySheet("Cover"), paymentsSheet("December", 2, []string{"Spalte 1", "Spalte 2", "Spalte 3"}, 2)}})
 	if name, d := f.ChooseSheet(k, v); name != "Cover" || d.How != reading.Default || d.Undecided {
 		t.Errorf("without the mapping: %q %+v", name, d)
 	}
 	saved := ingest.Mapping{Kind: "transfers", Columns: []ingest.ColumnMapping{
-		{Letter: "A", Header: "Konto", Field: "source.id"}, {Letter: "C", Header: "Betrag", Field: "destinationAmount.amount"},
+		{Letter: "A", Header: "Spalte 1", Field: "source.id"}, {Letter: "C", Header: "Spalte 3", Field: "destinationAmount.amount"},
 	}}
 	name, d := f.ChooseSheetByMapping(k, v, saved)
-	if name != "December" || d.How != reading.Detected || len(d.Evidence) != 2 || d.Evidence[1].Raw != "Betrag" || d.Evidence[1].Row != 3 {
+	if name != "December" || d.How != reading.Detected || len(d.Evidence) != 2 || d.Evidence[1].Raw != "Spalte 3" || d.Evidence[1].Row != 3 {
 		t.Errorf("with the mapping: %q %+v", name, d)
 	}
 }

@@ -146,8 +146,8 @@ func autoMapping(t *Table, mt *matcher) (Mapping, reading.Decision) {
 }
 
 // mapColumns fills m.Columns from the header row: automatic matches, and
-// suggestions for the rest. A field matched by two columns goes to the
-// first; the second is left for the operator.
+// suggestions for the rest. A field two columns match goes to neither:
+// which of them holds it is the operator's choice, offered first.
 func mapColumns(t *Table, mt *matcher, headerRow int, m Mapping) Mapping {
 	m.HeaderRow = headerRow
 	m.Columns = nil
@@ -156,13 +156,17 @@ func mapColumns(t *Table, mt *matcher, headerRow int, m Mapping) Mapping {
 		header = t.Rows[i]
 	}
 	width := max(len(header.Cells), dataWidth(t, headerRow))
-	taken := make(map[string]bool)
+	claims := make(map[string]int)
+	for col := range width {
+		if p, _ := mt.match(strings.TrimSpace(header.Cell(col).Value)); p != "" {
+			claims[p]++
+		}
+	}
 	for col := range width {
 		h := strings.TrimSpace(header.Cell(col).Value)
 		cm := ColumnMapping{Column: col, Letter: t.ColumnName(col), Header: h}
-		if p, kind := mt.match(h); p != "" && !taken[p] {
+		if p, kind := mt.match(h); p != "" && claims[p] == 1 {
 			cm.Field, cm.Match = p, kind
-			taken[p] = true
 		} else if kind == MatchIgnored {
 			cm.Match = MatchIgnored
 		} else {

@@ -7,7 +7,7 @@ import (
 )
 
 // normalizeHeader reduces a header to what matching compares: lower case,
-// without spaces, '_', '-', '.', the '*' that marks required columns in
+// without accents (see foldWord), without spaces, '_', '-', '.', the '*' that marks required columns in
 // templates, and parenthesised notes such as "(minor units)".
 func normalizeHeader(h string) string {
 	var b strings.Builder
@@ -21,7 +21,7 @@ func normalizeHeader(h string) string {
 		case depth > 0:
 		case r == ' ' || r == '_' || r == '-' || r == '.' || r == '*' || r == '\u00a0' || unicode.IsSpace(r):
 		default:
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteString(foldWord(string(unicode.ToLower(r))))
 		}
 	}
 	return b.String()
@@ -45,6 +45,10 @@ var aliases = map[string]map[string]string{
 		"from":          "source.id",
 		"beneficiaryid": "destination.beneficiaryId",
 		"beneficiary":   "destination.beneficiaryId",
+		// German and French for the payee, as a send names it.
+		"empfanger": "destination.beneficiaryId", "empfaenger": "destination.beneficiaryId",
+		"zahlungsempfanger": "destination.beneficiaryId", "begunstigter": "destination.beneficiaryId",
+		"beneficiaire": "destination.beneficiaryId", "destinataire": "destination.beneficiaryId",
 	},
 	"outgoing_wire_transfers": {
 		"sourceid":        "sourceInstrument.id",
@@ -60,6 +64,10 @@ var aliases = map[string]map[string]string{
 		"beneficiaryid":   "destinationBeneficiary.beneficiaryId",
 		"accountnumber":   "destinationBeneficiary.accountNumber",
 		"sortcode":        "destinationBeneficiary.sortCode",
+		// German and French for the payee, by name.
+		"empfanger": "destinationBeneficiary.name", "empfaenger": "destinationBeneficiary.name",
+		"zahlungsempfanger": "destinationBeneficiary.name", "begunstigter": "destinationBeneficiary.name",
+		"beneficiaire": "destinationBeneficiary.name", "destinataire": "destinationBeneficiary.name",
 	},
 	"users": {
 		"firstname":         "name",
@@ -81,6 +89,21 @@ var aliases = map[string]map[string]string{
 		"role":              "roles",
 		"emailaddress":      "email",
 		"mobilecountrycode": "mobile.countryCode",
+		// German
+		"vorname": "name", "nachname": "surname", "familienname": "surname",
+		"emailadresse": "email", "mail": "email",
+		"telefon": "mobile.number", "telefonnummer": "mobile.number", "handy": "mobile.number",
+		"handynummer": "mobile.number", "mobilnummer": "mobile.number", "mobiltelefon": "mobile.number",
+		"vorwahl": "mobile.countryCode", "landesvorwahl": "mobile.countryCode",
+		"geburtsdatum": "dateOfBirth", "geburtstag": "dateOfBirth",
+		"land": "countryOfResidence", "wohnsitzland": "countryOfResidence", "wohnsitz": "countryOfResidence",
+		// French
+		"prenom": "name", "nomdefamille": "surname",
+		"courriel": "email", "adressemail": "email", "adresseemail": "email", "adressecourriel": "email",
+		"telephone": "mobile.number", "numerodetelephone": "mobile.number", "portable": "mobile.number",
+		"indicatif":       "mobile.countryCode",
+		"datedenaissance": "dateOfBirth",
+		"pays":            "countryOfResidence", "paysderesidence": "countryOfResidence",
 	},
 }
 
@@ -186,6 +209,9 @@ func (m *matcher) match(header string) (string, MatchKind) {
 	if p, ok := m.alias[n]; ok {
 		return p, MatchAlias
 	}
+	if ps := m.byMeaning(header, false); len(ps) == 1 {
+		return ps[0], MatchAlias
+	}
 	return "", ""
 }
 
@@ -289,11 +315,16 @@ func (m *matcher) suggest(header string) []string {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b scored) int { return b.score - a.score })
-	var paths []string
-	for i := 0; i < len(out) && i < 3; i++ {
-		paths = append(paths, out[i].path)
+	// The fields the header's meaning fits come first: spelling alone
+	// takes "From type" for "destination.type" as readily as for
+	// "source.type".
+	paths := m.byMeaning(header, true)
+	for i := 0; i < len(out) && len(paths) < 3; i++ {
+		if !slices.Contains(paths, out[i].path) {
+			paths = append(paths, out[i].path)
+		}
 	}
-	return paths
+	return paths[:min(len(paths), 3)]
 }
 
 // editDistance is the Levenshtein distance, bounded for long texts.

@@ -82,7 +82,7 @@ func TestOpenBuildsAtOnceWhenNothingNeedsConfirming(t *testing.T) {
 
 func TestPrepareMapsColumnsAndSettings(t *testing.T) {
 	h := newHarness(t)
-	csv := "Pay run November\n\nprofileId;source.id;source.type;destination.id;destination.type;Währung;Betrag\n" +
+	csv := "Pay run November\n\nprofileId;source.id;source.type;destination.id;destination.type;Spalte 6;Spalte 7\n" +
 		"110321;1001;managed_accounts;2001;managed_cards;EUR;1.234,56\n" +
 		"110321;1002;managed_accounts;2002;managed_cards;EUR;12,50\n"
 	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "run.csv", Kind: "transfers", Auto: true}, []byte(csv)))

@@ -90,7 +90,7 @@ func TestConsoleTakesADroppedFileAndExplainsBadJSON(t *testing.T) {
 	b := openConsole(t)
 	dir := t.TempDir()
 	odd := filepath.Join(dir, "odd.csv")
-	if err := os.WriteFile(odd, []byte("Vorgang,Betrag\nA1,12\n"), 0o644); err != nil {
+	if err := os.WriteFile(odd, []byte("Vorgang,Notiz\nA1,12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bad := filepath.Join(dir, "broken.json")

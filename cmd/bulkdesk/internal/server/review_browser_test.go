@@ -194,7 +194,7 @@ func TestConsoleWholeFlowFromTheKeyboard(t *testing.T) {
 	downloads := b.AllowDownloads()
 	// A CSV whose amount column has a header the console does not know, so
 	// that the columns need checking; row 3's currency is wrong.
-	csv := "profileId;source.type;source.id;destination.type;destination.id;currency;Betrag\n" +
+	csv := "profileId;source.type;source.id;destination.type;destination.id;currency;Summe 1\n" +
 		"110321;managed_accounts;1001;managed_cards;2001;EUR;1050\n" +
 		"110321;managed_accounts;1001;managed_cards;2002;eur;2000\n" +
 		"110321;managed_accounts;1002;managed_cards;2003;EUR;300\n"
