@@ -203,26 +203,62 @@ func TestReplaceManyRowsRebuildsTheTable(t *testing.T) {
 
 func TestNextProblemGoesRound(t *testing.T) {
 	d := openTable(t, "transfers", transfersCSV)
-	f, ok := d.NextProblem(-1, false, false)
+	start := review.Place{Element: -1, Column: -1}
+	f, ok := d.NextProblem(start, false, false)
 	if !ok || f.Element != 1 || f.Wrapped || f.Column != column(t, d, "destinationAmount.currency") {
 		t.Fatalf("first problem = %+v", f)
 	}
-	f, _ = d.NextProblem(f.Element, false, false)
+	f, _ = d.NextProblem(review.Place{Element: f.Element, Column: f.Column}, false, false)
 	if f.Element != 3 || f.Problem.Code != review.DuplicateCode {
 		t.Errorf("second problem = %+v", f)
 	}
-	f, _ = d.NextProblem(f.Element, false, false)
+	f, _ = d.NextProblem(review.Place{Element: f.Element, Column: f.Column}, false, false)
 	if f.Element != 1 || !f.Wrapped {
 		t.Errorf("third problem = %+v, want the first again, wrapped", f)
 	}
 	// Errors only: positions are in the view of invalid elements.
-	f, _ = d.NextProblem(1, false, true)
+	f, _ = d.NextProblem(review.Place{Element: 1, Column: f.Column}, false, true)
 	if f.Element != 1 || f.Position != 0 || !f.Wrapped {
 		t.Errorf("next error after the only one = %+v", f)
 	}
-	f, _ = d.NextProblem(d.Len(), true, false)
+	f, _ = d.NextProblem(review.Place{Element: d.Len(), Column: -1}, true, false)
 	if f.Element != 3 {
 		t.Errorf("previous from the end = %+v", f)
+	}
+}
+
+// Problem navigation stops at every marked cell of a row, left to right,
+// before the next row; back, right to left.
+func TestNextProblemVisitsEveryCellOfARow(t *testing.T) {
+	csv := "profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount\n" +
+		"110321,managed_accounts,1001,managed_cards,2001,EUR,100\n" +
+		"x,managed_accounts,1001,managed_cards,2002,eur,ten\n" +
+		"110321,managed_accounts,1002,managed_cards,2003,EUR,300\n" +
+		"110321,managed_accounts,1003,nowhere,2004,EUR,400\n"
+	d := openTable(t, "transfers", csv)
+	a, cur, amt, dt := column(t, d, "profileId"), column(t, d, "destinationAmount.currency"), column(t, d, "destinationAmount.amount"), column(t, d, "destination.type")
+	want := []review.Place{{1, a}, {1, cur}, {1, amt}, {3, dt}}
+	at := review.Place{Element: -1, Column: -1}
+	for k, w := range want {
+		f, ok := d.NextProblem(at, false, false)
+		if !ok || f.Element != w.Element || f.Column != w.Column {
+			t.Fatalf("stop %d = %+v, want %+v", k, f, w)
+		}
+		at = review.Place{Element: f.Element, Column: f.Column}
+	}
+	// From a cell between two marked ones, the next is on its right.
+	if f, _ := d.NextProblem(review.Place{Element: 1, Column: a + 1}, false, false); f.Element != 1 || f.Column != cur {
+		t.Errorf("after B3: %+v", f)
+	}
+	// Back from the amount: the currency, then profileId, then the
+	// previous row's last.
+	at = review.Place{Element: 1, Column: amt}
+	for _, w := range []review.Place{{1, cur}, {1, a}, {3, dt}} {
+		f, _ := d.NextProblem(at, true, false)
+		if f.Element != w.Element || f.Column != w.Column {
+			t.Errorf("back from %+v = %+v, want %+v", at, f, w)
+		}
+		at = review.Place{Element: f.Element, Column: f.Column}
 	}
 }
 

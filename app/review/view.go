@@ -146,28 +146,66 @@ type Found struct {
 	Wrapped bool
 }
 
-// NextProblem finds the first element after element after (before it,
-// with back) that has a problem — an error with errorsOnly — going round
-// the end. after may be -1 (or the element count, with back) to start at
-// an end.
-func (d *Document) NextProblem(after int, back, errorsOnly bool) (Found, bool) {
+// A Place is a cell of the review table, as problem navigation starts
+// from it: an element and a column, -1 for the element's row as a whole
+// (its problems without a cell, which come after its cells).
+type Place struct {
+	Element, Column int
+}
+
+// NextProblem finds the next problem after place from (before it, with
+// back) — an error, with errorsOnly — in row order: the element's other
+// marked cells left to right, then its problems without a cell, then the
+// next element's, going round the end. from.Element may be -1 (or the
+// element count, with back) to start at an end; its cells are then all
+// ahead. Each marked cell is one stop, however many problems it has.
+func (d *Document) NextProblem(from Place, back, errorsOnly bool) (Found, bool) {
 	n := d.src.count()
 	if n == 0 {
 		return Found{}, false
 	}
-	has := func(i int) (schema.Problem, bool) {
+	// order ranks a column in the row: the cells, then the row itself
+	// (-1). A place before every cell (-2) or past the row (a column
+	// beyond the last) ranks as it is.
+	rowRank := len(d.cols)
+	order := func(col int) int {
+		if col == -1 {
+			return rowRank
+		}
+		return col
+	}
+	// stop returns the problem of element i nearest past rank (beyond it
+	// going forward, before it going back), if any.
+	stop := func(i, rank int) (schema.Problem, int, bool) {
+		var best schema.Problem
+		bestRank, found := 0, false
 		for _, p := range d.Problems(i) {
-			if !errorsOnly || p.Severity == schema.Error {
-				return p, true
+			if errorsOnly && p.Severity != schema.Error {
+				continue
+			}
+			r := order(d.columnOf(p))
+			if (!back && r <= rank) || (back && r >= rank) {
+				continue
+			}
+			if !found || (!back && r < bestRank) || (back && r > bestRank) {
+				best, bestRank, found = p, r, true
 			}
 		}
-		return schema.Problem{}, false
+		return best, bestRank, found
 	}
-	step := 1
+	found := func(i int, p schema.Problem, wrapped bool) Found {
+		return Found{Element: i, Column: d.columnOf(p), Position: d.Position(i, errorsOnly), Problem: p, Wrapped: wrapped}
+	}
+	if from.Element >= 0 && from.Element < n {
+		if p, _, ok := stop(from.Element, order(from.Column)); ok {
+			return found(from.Element, p, false), true
+		}
+	}
+	step, start := 1, -1
 	if back {
-		step = -1
+		step, start = -1, rowRank+1
 	}
-	i := after
+	i := from.Element
 	wrapped := false
 	for k := 0; k <= n; k++ {
 		i += step
@@ -175,8 +213,8 @@ func (d *Document) NextProblem(after int, back, errorsOnly bool) (Found, bool) {
 			i = (i%n + n) % n
 			wrapped = true
 		}
-		if p, ok := has(i); ok {
-			return Found{Element: i, Column: d.columnOf(p), Position: d.Position(i, errorsOnly), Problem: p, Wrapped: wrapped}, true
+		if p, _, ok := stop(i, start); ok {
+			return found(i, p, wrapped), true
 		}
 	}
 	return Found{}, false

@@ -61,8 +61,11 @@ type importPage struct {
 	// The review's controls.
 	errorsOnly bool
 	focus      gridFocus
-	control    controlTotals
-	replace    replaceForm
+	// foundColumn is the column of the problem the last jump went to, -1
+	// for a problem of the row as a whole.
+	foundColumn int
+	control     controlTotals
+	replace     replaceForm
 	// limits are the amount limits as typed: "EUR:10000 USD:2500".
 	limits string
 

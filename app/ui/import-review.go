@@ -331,22 +331,25 @@ func (p *importPage) renderToolbar() app.UI {
 
 // jump goes to the next or previous problem after the one in focus.
 func (p *importPage) jump(ctx app.Context, back bool) {
-	after := -1
+	after, col := -1, (*int)(nil)
 	if p.focus.Seq > 0 {
-		after = p.focus.Element
+		c := p.foundColumn
+		after, col = p.focus.Element, &c
 	}
-	nextProblem(p.ctx, p.sum.Document, after, back, p.errorsOnly, func(f worker.FoundProblem) {
+	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f worker.FoundProblem) {
 		if !f.Found {
 			p.announcement = "No problem left."
 			return
 		}
 		p.announcement = problemPlace(f.Problem) + ": " + f.Problem.Message
 		p.focusOn(f.Element, max(f.Column, 0))
+		p.foundColumn = f.Column
 	})
 }
 
 func (p *importPage) focusOn(element, column int) {
 	p.focus = gridFocus{Element: element, Column: column, Seq: p.focus.Seq + 1}
+	p.foundColumn = column
 }
 
 func (p *importPage) replaceAll(ctx app.Context, e app.Event) {

@@ -59,8 +59,13 @@ type reviewGrid struct {
 	start, end                        int
 
 	activePos, activeCol int
-	editing              bool
-	editText             string
+	// found is the last problem F8 went to.
+	found *worker.FoundProblem
+	// focusPending says the table holds the focus for the active cell,
+	// whose row is on its way.
+	focusPending bool
+	editing      bool
+	editText     string
 
 	doc, docVersion, focusSeq int
 	errorsOnly                bool
@@ -227,15 +232,26 @@ func (g *reviewGrid) take(r worker.Rows, around *int) {
 	}
 	g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
 	g.activePos = min(g.activePos, max(0, g.total-1))
-	if around != nil && r.Position >= 0 {
-		g.activePos = r.Position
-		g.reveal()
-	}
 	if g.again {
 		g.again = false
 		g.scrolled()
 	}
 	g.layout()
+	// Revealed last: the cell is shown once the rows around it are sized.
+	if around != nil && r.Position >= 0 {
+		g.activePos = r.Position
+		g.reveal()
+		return
+	}
+	// The active cell's row has come: it takes the focus the table held
+	// for it, unless the operator has gone elsewhere since.
+	if g.focusPending {
+		g.ctx.Defer(func(app.Context) {
+			if active := app.Window().Get("document").Get("activeElement"); active.Truthy() && active.Get("id").String() == "grid" {
+				g.focusActive()
+			}
+		})
+	}
 }
 
 // window recomputes the rows to render from the scroll position.
@@ -283,8 +299,44 @@ func (g *reviewGrid) reveal() {
 		g.scrolled()
 	}
 	g.layout()
-	id := cellID(g.activePos, g.activeCol)
-	g.ctx.Defer(func(app.Context) { focusByID(id) })
+	g.ctx.Defer(func(app.Context) { g.focusActive() })
+}
+
+// focusActive gives the active cell the focus and shows it whole, below
+// the sticky header and right of the pinned row numbers, with the line
+// that reads its problems. A cell whose row is still on its way from the
+// worker (a jump to the end of 10,000 rows) cannot take the focus: the
+// table holds it meanwhile, so that the keys still reach the table, and
+// the cell takes it when its row comes (see take).
+func (g *reviewGrid) focusActive() {
+	win := app.Window()
+	grid := win.GetElementByID("grid")
+	if !grid.Truthy() {
+		return
+	}
+	if th := grid.Call("querySelector", "thead"); th.Truthy() {
+		grid.Get("style").Set("scrollPaddingTop", px(th.Get("offsetHeight").Int()))
+	}
+	if rh := grid.Call("querySelector", "thead .grid-rowhead"); rh.Truthy() {
+		grid.Get("style").Set("scrollPaddingLeft", px(rh.Get("offsetWidth").Int()))
+	}
+	noScroll := win.Get("Object").New()
+	noScroll.Set("preventScroll", true)
+	cell := win.GetElementByID(cellID(g.activePos, g.activeCol))
+	if !cell.Truthy() {
+		g.focusPending = true
+		grid.Call("focus", noScroll)
+		return
+	}
+	g.focusPending = false
+	cell.Call("focus", noScroll)
+	nearest := win.Get("Object").New()
+	nearest.Set("block", "nearest")
+	nearest.Set("inline", "nearest")
+	cell.Call("scrollIntoView", nearest)
+	if box := grid.Get("parentElement"); box.Truthy() {
+		box.Call("scrollIntoView", nearest)
+	}
 }
 
 func cellID(pos, col int) string { return "cell-" + strconv.Itoa(pos) + "-" + strconv.Itoa(col) }
@@ -310,7 +362,7 @@ func (g *reviewGrid) Render() app.UI {
 		rows = append(rows, pos)
 	}
 	return app.Div().Class("grid-box").Body(
-		app.Div().ID("grid").Class("grid-scroll").
+		app.Div().ID("grid").Class("grid-scroll").TabIndex(-1).
 			OnScroll(g.onScroll).OnKeyDown(g.onKey).
 			OnClick(g.onClick).OnDblClick(g.onDblClick).Body(
 			app.Table().Class("grid").Role("grid").
@@ -541,17 +593,24 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 	g.reveal()
 }
 
-// next goes to the next (or previous) element with a problem.
+// next goes to the next (or previous) problem in row order, from the
+// active cell: the row's other marked cells first.
 func (g *reviewGrid) next(ctx app.Context, back bool) {
-	after := -1
+	after, col := -1, g.activeCol
 	if r, ok := g.row(g.activePos); ok {
 		after = r.Element
+		// A problem of the row as a whole was the last stop: the cells
+		// are behind it.
+		if f := g.found; f != nil && f.Element == after && f.Column < 0 {
+			col = -1
+		}
 	}
-	nextProblem(g.ctx, g.Idoc, after, back, g.IerrorsOnly, func(f worker.FoundProblem) {
+	nextProblem(g.ctx, g.Idoc, after, &col, back, g.IerrorsOnly, func(f worker.FoundProblem) {
 		g.announceFound(g.ctx, f)
 		if !f.Found {
 			return
 		}
+		g.found = &f
 		el := f.Element
 		if f.Column >= 0 {
 			g.activeCol = f.Column
@@ -575,15 +634,16 @@ func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
 	g.IonAnnounce(ctx, msg)
 }
 
-// nextProblem asks the worker for the next element with a problem.
-func nextProblem(ctx app.Context, doc, after int, back, errorsOnly bool, found func(worker.FoundProblem)) {
+// nextProblem asks the worker for the next problem after element after
+// and, when set, its cell in column col (see worker.NextProblem).
+func nextProblem(ctx app.Context, doc, after int, col *int, back, errorsOnly bool, found func(worker.FoundProblem)) {
 	if background() == nil {
 		return
 	}
 	if back && after < 0 {
-		after = 1 << 30
+		after, col = 1<<30, nil
 	}
-	req := worker.NextProblem{Document: doc, After: after, Back: back, ErrorsOnly: errorsOnly}
+	req := worker.NextProblem{Document: doc, After: after, AfterColumn: col, Back: back, ErrorsOnly: errorsOnly}
 	runJob(ctx, worker.JobNextProblem, req, nil, func(f worker.FoundProblem, _ app.Value, err error) {
 		if err == nil {
 			found(f)

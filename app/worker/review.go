@@ -466,16 +466,20 @@ type Replaced struct {
 	Summary Summary `json:"summary"`
 }
 
-// JobNextProblem finds the next (or previous) element with a problem.
+// JobNextProblem finds the next (or previous) problem in row order: the
+// marked cells of a row left to right, then the next row's.
 // Request: NextProblem. Result: FoundProblem.
 const JobNextProblem = "next-problem"
 
 // NextProblem is the request of JobNextProblem.
 type NextProblem struct {
 	Document int `json:"document"`
-	// After is the element to start from, exclusive; -1 starts before
-	// the first.
-	After int `json:"after"`
+	// After is the element to start from; -1 starts before the first.
+	// AfterColumn is the column of the cell to start from, exclusive:
+	// the element's marked cells to its right (to its left, with Back)
+	// come first. Nil leaves the whole element behind.
+	After       int  `json:"after"`
+	AfterColumn *int `json:"afterColumn,omitempty"`
 	// Back searches towards the first element.
 	Back bool `json:"back,omitempty"`
 	// ErrorsOnly skips warnings, and counts positions in the view of

@@ -289,7 +289,16 @@ func (s *Server) nextProblem(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, ok := d.review.NextProblem(req.After, req.Back, req.ErrorsOnly)
+	from := review.Place{Element: req.After, Column: -1}
+	switch {
+	case req.AfterColumn != nil:
+		from.Column = *req.AfterColumn
+	case req.Back:
+		from.Column = -2 // before every cell: the element is behind
+	default:
+		from.Column = 1 << 30 // past the row: the element is behind
+	}
+	f, ok := d.review.NextProblem(from, req.Back, req.ErrorsOnly)
 	if !ok {
 		return worker.FoundProblem{Column: -1, Position: -1}, nil
 	}
