@@ -431,8 +431,8 @@ func formatPhrase(f string) string {
 	return "in the " + f + " format"
 }
 
-// thousands writes n with comma separators, as operators read counts.
-func thousands(n int64) string {
+// Thousands writes n with comma separators, as operators read counts.
+func Thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")

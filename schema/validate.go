@@ -15,6 +15,10 @@ import (
 // MaxElements is the most elements one bulk request may hold.
 const MaxElements = 10000
 
+// TooManyElements is the code of the problem of a request of more than
+// MaxElements elements: one bulk cannot take it, several can.
+const TooManyElements = "too-many-elements"
+
 // A Validator checks requests against the contract of their kind: a
 // Source's schemas with the overlay's relax and require entries applied,
 // and its advise entries as warnings (errors when Strict). Schemas are
@@ -195,7 +199,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 	case n == 0:
 		r.Add(requestProblem("empty", "the request holds no elements; a bulk needs 1 to 10,000"))
 	case n > MaxElements:
-		r.Add(requestProblem("too-many-elements", fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", thousands(int64(n)), thousands(MaxElements))))
+		r.Add(requestProblem(TooManyElements, fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", Thousands(int64(n)), Thousands(MaxElements))))
 	}
 	cut := 0
 	for i, e := range elements {
@@ -216,7 +220,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 		r.Add(ps...)
 	}
 	if cut > 0 {
-		p := requestProblem("problems-cut", fmt.Sprintf("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", thousands(maxListedProblems), thousands(int64(cut))))
+		p := requestProblem("problems-cut", fmt.Sprintf("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", Thousands(maxListedProblems), Thousands(int64(cut))))
 		p.Severity = Warning
 		r.Add(p)
 	}

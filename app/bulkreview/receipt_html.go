@@ -23,7 +23,7 @@ var receiptTemplate = template.Must(template.New("receipt").Funcs(template.FuncM
 		}
 		return strings.Join(parts, " · ")
 	},
-	"count": groupDigits,
+	"count": func(n int) string { return schema.Thousands(int64(n)) },
 }).Parse(receiptPage))
 
 // pageSources is how many sources a receipt's page lists: a salary run
@@ -61,24 +61,6 @@ func (r *Receipt) HTML() ([]byte, error) {
 		return nil, fmt.Errorf("writing the receipt's page: %w", err)
 	}
 	return b.Bytes(), nil
-}
-
-// groupDigits writes n with a comma between thousands.
-func groupDigits(n int) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // The JSON's place in the page.

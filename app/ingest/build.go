@@ -239,7 +239,7 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 			res.problems[k].Element++
 		}
 		res.fileProblems = dropProblems(res.fileProblems, func(p schema.Problem) bool {
-			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row")) || p.Code == "empty" || p.Code == "too-many-elements"
+			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row")) || p.Code == "empty" || p.Code == schema.TooManyElements
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}

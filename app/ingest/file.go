@@ -11,6 +11,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
 	"github.com/bulkdesk/bulkdesk/app/reading"
+	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // Format is the kind of file an import reads.
@@ -72,7 +73,7 @@ func (l Limits) tableRows() int { return l.MaxRows + titleRows }
 func (f *File) tooManyRows(sheet, what, rows string, n int) error {
 	return &ReadError{File: f.Name, Sheet: sheet, Msg: fmt.Sprintf(
 		"the %s more than %s %s; at most %s rows of operations can be read from one table: split it into files of at most %s rows each (a bulk takes 10,000)",
-		what, thousands(n), rows, thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))}
+		what, schema.Thousands(int64(n)), rows, schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)))}
 }
 
 func (l Limits) withDefaults() Limits {
@@ -274,7 +275,7 @@ func (f *File) openXLSX(data []byte) (*File, error) {
 // more than the zip limits: a sheet far over the row limit, or a zip bomb.
 func (f *File) partTooLarge(err error) string {
 	return fmt.Sprintf("the workbook expands to more data than can be read (%v): one part may hold at most %s once decompressed, and all together %s, far more than %s rows of operations take. Split the rows into files of at most %s rows each; a small file that expands this much looks like a zip bomb, and was not read",
-		err, sizeText(f.limits.Zip.MaxPartBytes), sizeText(f.limits.Zip.MaxTotalBytes), thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))
+		err, sizeText(f.limits.Zip.MaxPartBytes), sizeText(f.limits.Zip.MaxTotalBytes), schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)))
 }
 
 // Sheets lists the file's sheets in workbook order; a CSV or JSON file has

@@ -274,7 +274,7 @@ func amountWarnings(field, ptr string, n int, curs []string, at func(k int) (ele
 		}
 		if med := medians[c]; med > 0 && m/med >= OutlierFactor {
 			warn(AmountOutlierCode, fmt.Sprintf("%s is %s times the median %s of this file's %s amounts: check its units (cents or %s)",
-				money.Format(m, cur), thousands(int(m/med)), money.Format(med, cur), cur, majorName(cur)))
+				money.Format(m, cur), schema.Thousands(int64(m/med)), money.Format(med, cur), cur, majorName(cur)))
 		}
 		if lim := lims[c]; lim > 0 && m > lim {
 			warn(AmountAboveLimitCode, fmt.Sprintf("%s is above the limit of %s set for %s amounts: check it, or raise the limit",
@@ -584,7 +584,7 @@ func idLengthWarning(field, ptr, where, unit string, lens []uint8, name func(i i
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: the ids of %s have different lengths: %s of %s have %s, but ",
-		field, where, thousands(counts[common]), thousands(total), plural(common, "character"))
+		field, where, schema.Thousands(int64(counts[common])), schema.Thousands(int64(total)), plural(common, "character"))
 	var firstValue string
 	for k, i := range named {
 		if k > 0 {
@@ -602,7 +602,7 @@ func idLengthWarning(field, ptr, where, unit string, lens []uint8, name func(i i
 		if rest == 1 {
 			noun = unit
 		}
-		fmt.Fprintf(&b, " and %s more %s have other lengths", thousands(rest), noun)
+		fmt.Fprintf(&b, " and %s more %s have other lengths", schema.Thousands(int64(rest)), noun)
 	}
 	b.WriteString(": check that no digits were lost or added")
 	return schema.Problem{Element: named[0], Pointer: ptr, Field: field, Code: IDLengthCode, Severity: schema.Warning,

@@ -107,10 +107,10 @@ func (rd *reader) requestProblems(n int) []schema.Problem {
 	case n == 0 && len(rd.cols) == 0:
 		return []schema.Problem{req("empty", "no column of the file is mapped to a field of "+rd.Kind.ID+": map the columns, or check the header row")}
 	case n == 0:
-		return []schema.Problem{req("empty", fmt.Sprintf("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, thousands(schema.MaxElements)))}
+		return []schema.Problem{req("empty", fmt.Sprintf("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, schema.Thousands(int64(schema.MaxElements))))}
 	case n > schema.MaxElements:
 		parts := (n + schema.MaxElements - 1) / schema.MaxElements
-		return []schema.Problem{req("too-many-elements", fmt.Sprintf("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", thousands(n), thousands(schema.MaxElements), parts))}
+		return []schema.Problem{req(schema.TooManyElements, fmt.Sprintf("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", schema.Thousands(int64(n)), schema.Thousands(int64(schema.MaxElements)), parts))}
 	}
 	return nil
 }
@@ -146,17 +146,5 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%s %ss", thousands(n), word)
-}
-
-func thousands(n int) string {
-	s := itoa(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return fmt.Sprintf("%s %ss", schema.Thousands(int64(n)), word)
 }

@@ -34,7 +34,7 @@ func (f *File) openJSON(data []byte) (*File, error) {
 		}
 		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(
 			"the request body holds more than %s elements; at most %s operations can be read from one file: split it into files of at most %s elements each (a bulk takes 10,000)",
-			thousands(f.limits.MaxRows), thousands(f.limits.MaxRows), thousands(f.limits.MaxRows))}
+			schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)))}
 	}
 	if est := shape.decodedSize(); est > maxDecodedBytes {
 		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(

@@ -182,6 +182,17 @@ func (d *Document) merge() {
 	src := d.src.report()
 	problems := make([]schema.Problem, 0, len(src.Problems)+len(d.dupOf)/8)
 	problems = append(problems, src.Problems...)
+	for i, p := range problems {
+		// One bulk cannot take the file, but the console sends it as
+		// several: a fact about the submission, not an error of the file.
+		if p.Code == schema.TooManyElements {
+			n := d.src.count()
+			p.Severity = schema.Warning
+			p.Message = fmt.Sprintf("the file holds %s elements, more than one bulk takes (%s): it is submitted as %d bulks",
+				schema.Thousands(int64(n)), schema.Thousands(schema.MaxElements), (n+schema.MaxElements-1)/schema.MaxElements)
+			problems[i] = p
+		}
+	}
 	if rs, ok := d.src.(*requestSource); ok {
 		// A table's build makes its plausibility checks itself, at its
 		// cells; a request body's are made here, by the same definitions.

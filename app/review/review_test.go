@@ -396,3 +396,28 @@ func TestRequestErrorWorkbookImportsWithoutMapping(t *testing.T) {
 		t.Errorf("element 0 reads back as\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A file of more elements than one bulk takes is sent as several: the
+// console tells it as a warning, not an error beside "every element is
+// valid".
+func TestAFileOfMoreThanABulkIsAWarning(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("card id\n")
+	for i := range schema.MaxElements + 1 {
+		fmt.Fprintf(&b, "%d\n", 1000+i)
+	}
+	d := openTable(t, "card_blocks", b.String())
+	s := d.Summary()
+	if s.Errors != 0 || s.Invalid != 0 {
+		t.Fatalf("summary: %d errors, %d invalid, %d warnings: %v", s.Errors, s.Invalid, s.Warnings, d.Report().Problems[:min(3, len(d.Report().Problems))])
+	}
+	var found bool
+	for _, p := range d.Report().Problems {
+		if p.Code == schema.TooManyElements {
+			found = p.Severity == schema.Warning && p.Message == "the file holds 10,001 elements, more than one bulk takes (10,000): it is submitted as 2 bulks"
+		}
+	}
+	if !found {
+		t.Errorf("problems %v", d.Report().Problems)
+	}
+}

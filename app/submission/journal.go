@@ -59,9 +59,11 @@ type Entry struct {
 	OperationCount int    `json:"operationCount,omitempty"`
 	Path           string `json:"path,omitempty"`
 	// LastError explains the last failed attempt; RequestRef is the API's
-	// reference for it.
+	// reference for it, and LastStatus the HTTP status of its answer (0
+	// when no answer came: the request may or may not have reached it).
 	LastError  string `json:"lastError,omitempty"`
 	RequestRef string `json:"requestRef,omitempty"`
+	LastStatus int    `json:"lastStatus,omitempty"`
 
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`

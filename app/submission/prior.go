@@ -43,7 +43,7 @@ func (p Prior) Reached() bool {
 func (p Prior) Warning() string {
 	e := p.Entry
 	when := e.Updated.Format("2006-01-02 15:04")
-	where := fmt.Sprintf("chunk %d", p.Chunk+1)
+	where := fmt.Sprintf("part %d", p.Chunk+1)
 	var s string
 	switch {
 	case e.State == Submitted:
@@ -53,8 +53,11 @@ func (p Prior) Warning() string {
 		} else if p.Checked {
 			s += ", which the bulk list no longer shows"
 		}
+	case e.State == Failed && e.LastStatus != 0:
+		// The API answered, and refused: nothing was made.
+		s = fmt.Sprintf("%s was refused by the API on %s: %s", where, when, e.LastError)
 	case p.Reached():
-		s = fmt.Sprintf("%s was being submitted on %s and the answer never came (%d attempts)", where, when, e.Attempts)
+		s = fmt.Sprintf("%s was being submitted on %s and the answer never came (%d %s)", where, when, e.Attempts, attemptsWord(e.Attempts))
 		if len(p.Candidates) > 0 {
 			ids := make([]string, len(p.Candidates))
 			for i, b := range p.Candidates {
@@ -161,4 +164,11 @@ func sameOperation(op, kindID string) bool {
 		return true
 	}
 	return strings.Contains(op, k.Operation.Path)
+}
+
+func attemptsWord(n int) string {
+	if n == 1 {
+		return "attempt"
+	}
+	return "attempts"
 }

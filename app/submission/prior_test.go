@@ -97,3 +97,18 @@ func TestOldEntriesAreCheckedAgainstTheBulkList(t *testing.T) {
 		t.Error("a failed list was ignored")
 	}
 }
+
+// A chunk the API answered with a refusal was not lost on the way: the
+// warning says it was refused, and why.
+func TestARefusedChunkIsNotAnAnswerThatNeverCame(t *testing.T) {
+	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
+	refused := submission.Prior{Chunk: 0, Entry: submission.Entry{State: submission.Failed, Attempts: 1, Updated: at,
+		LastError: "401 Unauthorized: the token has expired", LastStatus: 401}}
+	if w := refused.Warning(); w != "part 1 was refused by the API on 2026-11-23 09:30: 401 Unauthorized: the token has expired" {
+		t.Errorf("refused: %q", w)
+	}
+	lost := submission.Prior{Chunk: 1, Entry: submission.Entry{State: submission.Failed, Attempts: 1, Updated: at, LastError: "connection reset"}}
+	if w := lost.Warning(); w != "part 2 was being submitted on 2026-11-23 09:30 and the answer never came (1 attempt)" {
+		t.Errorf("lost: %q", w)
+	}
+}

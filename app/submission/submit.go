@@ -92,7 +92,7 @@ type ChunkError struct {
 }
 
 func (e *ChunkError) Error() string {
-	return fmt.Sprintf("chunk %d of %d (idempotency-ref %s): %v", e.Chunk+1, e.Chunks, e.Ref, e.Err)
+	return fmt.Sprintf("part %d of %d (idempotency-ref %s): %v", e.Chunk+1, e.Chunks, e.Ref, e.Err)
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }
@@ -198,15 +198,15 @@ func (s *Submitter) send(ctx context.Context, p *Plan, c *Chunk, e Entry, done i
 			if len(e.Fingerprints) == 0 {
 				e.Fingerprints, _ = bodyFingerprints(p.Kind, c.Body)
 			}
-			e.LastError, e.RequestRef, e.Body, e.Updated = "", "", nil, s.now()
+			e.LastError, e.RequestRef, e.LastStatus, e.Body, e.Updated = "", "", 0, nil, s.now()
 			if err := s.Journal.Put(context.WithoutCancel(ctx), e); err != nil {
 				return e, fmt.Errorf("bulk %s was submitted but the journal could not record it (submitting again with the same ref is safe): %w", rc.BulkID, err)
 			}
 			return e, nil
 		}
-		e.LastError, e.RequestRef = err.Error(), ""
+		e.LastError, e.RequestRef, e.LastStatus = err.Error(), "", 0
 		if ae, ok := bulkapi.AsError(err); ok {
-			e.LastError, e.RequestRef = ae.Summary(), ae.RequestRef
+			e.LastError, e.RequestRef, e.LastStatus = ae.Summary(), ae.RequestRef, ae.Status
 		}
 		if ctx.Err() != nil {
 			// Interrupted: the entry stays Sending, to resume with the same ref.
@@ -270,12 +270,12 @@ func PlanFromJournal(entries []Entry) (*Plan, error) {
 			return nil, fmt.Errorf("entry %s does not belong to submission %s", e.Ref, first.Submission)
 		}
 		if e.State != Submitted && len(e.Body) == 0 {
-			return nil, fmt.Errorf("chunk %d of %d: %w", e.Chunk+1, e.Chunks, ErrNoBody)
+			return nil, fmt.Errorf("part %d of %d: %w", e.Chunk+1, e.Chunks, ErrNoBody)
 		}
 		c := Chunk{Index: e.Chunk, Elements: e.Elements, Body: e.Body, Digest: e.Digest, Ref: e.Ref, Sheet: e.Sheet, Rows: e.Rows, Fingerprints: e.Fingerprints}
 		if len(c.Fingerprints) == 0 && len(c.Body) > 0 {
 			if c.Fingerprints, err = bodyFingerprints(k, c.Body); err != nil {
-				return nil, fmt.Errorf("chunk %d of %d: %w", e.Chunk+1, e.Chunks, err)
+				return nil, fmt.Errorf("part %d of %d: %w", e.Chunk+1, e.Chunks, err)
 			}
 		}
 		p.Chunks[e.Chunk] = c
@@ -283,7 +283,7 @@ func PlanFromJournal(entries []Entry) (*Plan, error) {
 	}
 	for i, ok := range seen {
 		if !ok {
-			return nil, fmt.Errorf("chunk %d of %d is missing from the journal: load the file again to resume", i+1, first.Chunks)
+			return nil, fmt.Errorf("part %d of %d is missing from the journal: load the file again to resume", i+1, first.Chunks)
 		}
 	}
 	return p, nil
@@ -291,4 +291,4 @@ func PlanFromJournal(entries []Entry) (*Plan, error) {
 
 // ErrNoBody means a chunk's body is no longer in the journal: load the
 // file again, which plans the same chunks with the same refs.
-var ErrNoBody = errors.New("the journal no longer holds the chunk's request body; load the file again to resume with the same refs")
+var ErrNoBody = errors.New("the journal no longer holds the part's request body; load the file again to resume with the same refs")

@@ -135,7 +135,7 @@ func (p *bulkPage) renderBulk() app.UI {
 			summaryItem("bulk-cancelled", "Cancelled", b.Counts[worker.OperationCancelled], "warn"),
 		),
 		app.Div().Class("status", "status-busy").Body(
-			app.P().ID("bulk-progress-label").Text(fmt.Sprintf("%s of %s operations done", count(b.Done), count(b.Operations))),
+			app.P().ID("bulk-progress-label").Text(progressText(*b)),
 			app.Progress().ID("bulk-progress").Aria("labelledby", "bulk-progress-label").Max(max(b.Operations, 1)).Value(b.Done),
 		),
 		p.renderFacts(),

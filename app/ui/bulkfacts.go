@@ -198,7 +198,7 @@ func submitOutcome(r worker.Submitted) string {
 	if len(r.Existing) == 1 {
 		s += "the API answered with a bulk it had made before for the same content."
 	} else {
-		s += fmt.Sprintf("the API answered %s with bulks it had made before for the same content.", plural(len(r.Existing), "chunk", "chunks"))
+		s += fmt.Sprintf("the API answered %s with bulks it had made before for the same content.", plural(len(r.Existing), "part", "parts"))
 	}
 	return s
 }
@@ -210,7 +210,7 @@ func existingNotes(r worker.Submitted) app.UI {
 			e := r.Existing[i]
 			which, name := "", "Bulk "
 			if len(r.Submission.Chunks) > 1 {
-				which, name = fmt.Sprintf("Chunk %d: ", e.Chunk+1), "bulk "
+				which, name = fmt.Sprintf("Part %d: ", e.Chunk+1), "bulk "
 			}
 			return app.Li().DataSet("bulk", e.Bulk.BulkID).Body(
 				app.Text(which),
@@ -227,4 +227,27 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// progressText says how far a bulk has gone: while it can still run, how
+// many operations are done; once it has ended, how they ended (a
+// cancelled bulk's operations are not "done").
+func progressText(b worker.BulkInfo) string {
+	ended := b.Status == worker.BulkCompleted || b.Status == worker.BulkPartiallyCompleted ||
+		b.Status == worker.BulkFailed || b.Status == worker.BulkCancelled
+	if !ended || b.Counts == nil {
+		return fmt.Sprintf("%s of %s operations done", count(b.Done), count(b.Operations))
+	}
+	var parts []string
+	for _, st := range []struct{ state, word string }{
+		{worker.OperationCompleted, "completed"}, {worker.OperationFailed, "failed"}, {worker.OperationCancelled, "cancelled"},
+	} {
+		if n := b.Counts[st.state]; n > 0 {
+			parts = append(parts, count(n)+" "+st.word)
+		}
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("%s: no operation ran", plural(b.Operations, "operation", "operations"))
+	}
+	return fmt.Sprintf("%s: %s", plural(b.Operations, "operation", "operations"), strings.Join(parts, ", "))
 }

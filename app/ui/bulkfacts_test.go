@@ -58,3 +58,19 @@ func TestTotalsText(t *testing.T) {
 		t.Errorf("source of a bulk the journal does not know: %q", got)
 	}
 }
+
+func TestProgressTextSaysHowABulkEnded(t *testing.T) {
+	for _, c := range []struct {
+		b    worker.BulkInfo
+		want string
+	}{
+		{worker.BulkInfo{Status: worker.BulkRunning, Operations: 2000, Done: 1200, Counts: map[string]int{worker.OperationCompleted: 1200}}, "1,200 of 2,000 operations done"},
+		{worker.BulkInfo{Status: worker.BulkCancelled, Operations: 2000, Done: 2000, Counts: map[string]int{worker.OperationCancelled: 2000}}, "2,000 operations: 2,000 cancelled"},
+		{worker.BulkInfo{Status: worker.BulkPartiallyCompleted, Operations: 10, Done: 10, Counts: map[string]int{worker.OperationCompleted: 7, worker.OperationFailed: 3}}, "10 operations: 7 completed, 3 failed"},
+		{worker.BulkInfo{Status: worker.BulkCancelled, Operations: 5, Counts: map[string]int{}}, "5 operations: no operation ran"},
+	} {
+		if got := progressText(c.b); got != c.want {
+			t.Errorf("%s: %q, want %q", c.b.Status, got, c.want)
+		}
+	}
+}

@@ -214,7 +214,7 @@ func bulkSource(b worker.BulkInfo) string {
 	}
 	s := b.Source
 	if b.Chunks > 1 {
-		s += fmt.Sprintf(" (chunk %d of %d)", b.Chunk+1, b.Chunks)
+		s += fmt.Sprintf(" (part %d of %d)", b.Chunk+1, b.Chunks)
 	}
 	return s
 }

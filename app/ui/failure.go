@@ -40,7 +40,7 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 		facts = append(facts, "code "+f.Code)
 	}
 	if f.Chunk >= 0 && f.Ref != "" {
-		facts = append(facts, fmt.Sprintf("chunk %d, idempotency-ref %s", f.Chunk+1, f.Ref))
+		facts = append(facts, fmt.Sprintf("part %d, idempotency-ref %s", f.Chunk+1, f.Ref))
 	}
 	return app.Div().ID(id).Class("failure").Role("alert").DataSet("class", f.Class).Body(
 		app.P().Class("failure-title").Text(title),

@@ -14,7 +14,10 @@ type fileDrop struct {
 	Ilabel  string
 	Ihint   string
 	Iaccept string
-	IonFile func(ctx app.Context, file app.Value)
+	// Icurrent names the file loaded, "" for none: the input itself says
+	// "No file chosen" once a page or a reload has forgotten its choice.
+	Icurrent string
+	IonFile  func(ctx app.Context, file app.Value)
 
 	over bool
 }
@@ -45,6 +48,12 @@ func (d *fileDrop) Accept(types string) *fileDrop {
 	return d
 }
 
+// Current names the file loaded, shown in place of the input's own words.
+func (d *fileDrop) Current(name string) *fileDrop {
+	d.Icurrent = name
+	return d
+}
+
 // OnFile sets what receives the file picked or dropped (a File).
 func (d *fileDrop) OnFile(f func(ctx app.Context, file app.Value)) *fileDrop {
 	d.IonFile = f
@@ -69,9 +78,11 @@ func (d *fileDrop) Render() app.UI {
 				ID(d.IID).
 				Type("file").
 				Class("file-input").
+				Class(loadedClass(d.Icurrent)).
 				Accept(d.Iaccept).
-				Aria("describedby", d.IID+"-hint").
+				Aria("describedby", d.IID+"-hint "+d.IID+"-current").
 				OnChange(d.picked),
+			app.Span().ID(d.IID+"-current").Class("drop-current").Text(loadedText(d.Icurrent)),
 		)
 }
 
@@ -113,4 +124,19 @@ func (d *fileDrop) deliver(ctx app.Context, file app.Value) {
 	if d.IonFile != nil {
 		d.IonFile(ctx, file)
 	}
+}
+
+// loadedClass hides the input's own words while a file is loaded.
+func loadedClass(name string) string {
+	if name == "" {
+		return ""
+	}
+	return "file-input-loaded"
+}
+
+func loadedText(name string) string {
+	if name == "" {
+		return ""
+	}
+	return "Loaded: " + name
 }

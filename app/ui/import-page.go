@@ -96,6 +96,9 @@ type replaceForm struct {
 	with      string
 	matchCase bool
 	wholeCell bool
+	// note says what the last replacement did, on the page as well as
+	// to screen readers.
+	note string
 }
 
 func newImportPage() *importPage { return &importPage{step: stepChoose} }
@@ -181,6 +184,7 @@ func (p *importPage) renderChoose() app.UI {
 				Label("File").
 				Hint("An .xlsx workbook, a CSV file, or a JSON request body (an array of {\"pathParams\", \"requestBody\"}). Drop it here or choose it.").
 				Accept(fileTypes).
+				Current(p.loadedName()).
 				OnFile(p.fileChosen),
 			app.Details().Class("paste").Body(
 				app.Summary().Text("Or paste rows copied from a spreadsheet"),
@@ -494,4 +498,15 @@ func (p *importPage) jobFailed(err error) {
 func (p *importPage) fail(msg string) {
 	p.failure = msg
 	p.announcement = msg
+}
+
+// loadedName names the file the page holds, "" for none.
+func (p *importPage) loadedName() string {
+	switch {
+	case p.sum != nil:
+		return p.sum.FileName
+	case p.prep != nil:
+		return p.prep.FileName
+	}
+	return ""
 }

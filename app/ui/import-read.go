@@ -28,12 +28,17 @@ func (p *importPage) renderRead() app.UI {
 		p.renderReadingCheck(),
 		app.Div().Class("read-source").Body(
 			app.If(len(pr.Sheets) > 1, p.renderSheetPicker),
-			app.Div().Class("field", "field-narrow").Body(
-				app.Label().For("header-row").Text("Header row"),
-				app.Input().ID("header-row").Type("number").Class("input").Min(1).Value(pr.HeaderRow).
-					Aria("describedby", "header-row-hint").OnChange(p.headerRowChosen),
-				app.P().ID("header-row-hint").Class("hint").Text(fmt.Sprintf("%s with values below it.", plural(pr.DataRows, "row", "rows"))),
-			),
+			// A JSON file's objects name their fields: it has no header row.
+			app.If(pr.Format != worker.FormatJSON, func() app.UI {
+				return app.Div().Class("field", "field-narrow").Body(
+					app.Label().For("header-row").Text("Header row"),
+					app.Input().ID("header-row").Type("number").Class("input").Min(1).Value(pr.HeaderRow).
+						Aria("describedby", "header-row-hint").OnChange(p.headerRowChosen),
+					app.P().ID("header-row-hint").Class("hint").Text(fmt.Sprintf("%s with values below it.", plural(pr.DataRows, "row", "rows"))),
+				)
+			}).Else(func() app.UI {
+				return app.P().ID("header-row-hint").Class("hint").Text(fmt.Sprintf("%s, each naming its fields.", plural(pr.DataRows, "object", "objects")))
+			}),
 		),
 		p.renderMapping(),
 		p.renderSettings(),

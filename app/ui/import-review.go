@@ -324,6 +324,9 @@ func (p *importPage) renderToolbar() app.UI {
 					app.Div().Class("check").Body(whole, app.Label().For("replace-whole").Text("Whole cell only")),
 					app.Button().ID("replace-all").Type("button").Class("button").Text("Replace all").OnClick(p.replaceAll),
 				),
+				app.If(p.replace.note != "", func() app.UI {
+					return app.P().ID("replace-result").Class("note").Text(p.replace.note)
+				}),
 			)
 		}),
 	)
@@ -356,6 +359,7 @@ func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 	r := p.replace
 	if r.find == "" && !r.wholeCell {
 		p.announcement = "Type what to find."
+		p.replace.note = p.announcement
 		return
 	}
 	if p.sum == nil {
@@ -388,14 +392,16 @@ func (p *importPage) runReplace(req worker.Replace, working string, done func(wo
 	if background() == nil {
 		return
 	}
-	p.announcement = working
+	p.announcement, p.replace.note = working, working
 	runJob(p.ctx, worker.JobReplace, req, nil, func(res worker.Replaced, _ app.Value, err error) {
 		if err != nil {
+			p.replace.note = ""
 			p.jobFailed(err)
 			return
 		}
 		p.updateSummary(&res.Summary)
 		p.announcement = done(res)
+		p.replace.note = p.announcement
 	})
 }
 
@@ -476,8 +482,10 @@ func (p *importPage) renderExports() app.UI {
 		app.H3().Text("Export"),
 		app.Div().Class("actions").Body(
 			button("export-request", "Request body (JSON)", worker.ExportRequest),
-			button("export-errors", "Error workbook (.xlsx)", worker.ExportErrorWorkbook),
-			button("export-errors-csv", "Errors as CSV", worker.ExportErrorCSV),
+			// Both hold every row, with the problems of each in a column
+			// of their own: fixed, they load again as they are.
+			button("export-errors", "Every row with its errors (.xlsx)", worker.ExportErrorWorkbook),
+			button("export-errors-csv", "Every row with its errors (CSV)", worker.ExportErrorCSV),
 			button("export-manifest", "Summary manifest (CSV)", worker.ExportManifest),
 			app.If(table, func() app.UI { return button("export-mapping", "Mapping file", worker.ExportMapping) }),
 		),

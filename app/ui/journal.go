@@ -89,9 +89,9 @@ func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(a
 	state := "Submitted"
 	switch {
 	case s.State == worker.StateFailed:
-		state = fmt.Sprintf("Refused after %d of %d chunks", done, len(s.Chunks))
+		state = fmt.Sprintf("Refused after %d of %d parts", done, len(s.Chunks))
 	case s.Interrupted:
-		state = fmt.Sprintf("Interrupted: %d of %d chunks submitted", done, len(s.Chunks))
+		state = fmt.Sprintf("Interrupted: %d of %d parts submitted", done, len(s.Chunks))
 	}
 	source := s.Source
 	if source == "" {
@@ -110,7 +110,7 @@ func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(a
 func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
 	if j.resuming == s.ID {
 		return app.Div().Class("status-busy").Body(
-			app.Progress().ID("resume-progress").Aria("label", "Chunks sent").Max(max(j.progress.Total, 1)).Value(j.progress.Done),
+			app.Progress().ID("resume-progress").Aria("label", "Parts sent").Max(max(j.progress.Total, 1)).Value(j.progress.Done),
 			app.P().Class("note").Text(j.progress.Detail),
 		)
 	}
@@ -120,7 +120,7 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID)) // see pager
 		}),
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
-			return app.P().Class("note").Text("Load the file again to resume: its chunks get the same refs.")
+			return app.P().Class("note").Text("Load the file again to resume: its parts get the same refs.")
 		}),
 		app.If(s.State == worker.StateFailed && s.Resumable, func() app.UI {
 			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text("Send again").

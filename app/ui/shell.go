@@ -23,7 +23,11 @@ type shell struct {
 
 	online          bool
 	updateAvailable bool
-	unsubscribe     func()
+	// sandbox says the console's connection leads to the server's
+	// sandbox: every page says so, so that nobody takes its bulks for
+	// real ones.
+	sandbox     bool
+	unsubscribe func()
 }
 
 func newShell() *shell { return &shell{online: true} }
@@ -53,6 +57,7 @@ func (s *shell) OnMount(ctx app.Context) {
 	})
 	network.Start()
 	s.updateAvailable = ctx.AppUpdateAvailable()
+	s.sandbox = currentConnection(ctx).isSandbox(loadConfig().API)
 	// Start the worker once the page is up, so that the first file is
 	// validated without waiting for it to load.
 	ctx.Defer(func(app.Context) { background() })
@@ -76,6 +81,7 @@ func (s *shell) OnNav(ctx app.Context) {
 
 func (s *shell) OnAppUpdate(ctx app.Context) {
 	s.updateAvailable = ctx.AppUpdateAvailable()
+	s.sandbox = currentConnection(ctx).isSandbox(loadConfig().API)
 }
 
 func (s *shell) Render() app.UI {
@@ -119,6 +125,13 @@ func (s *shell) Render() app.UI {
 					}),
 				),
 		),
+		app.If(s.sandbox, func() app.UI {
+			return app.Div().ID("sandbox-banner").Class("sandbox-banner").Role("note").Body(
+				app.Strong().Text("Sandbox. "),
+				app.Text("This console sends bulks to a stand-in of the API that runs in the server's memory: nothing is paid, and its bulks are gone when the server stops. "),
+				app.A().Href(href("/settings")).Text("Connection settings"),
+			)
+		}),
 		app.If(s.updateAvailable, func() app.UI {
 			return app.Div().Class("update-banner").Role("status").Body(
 				app.Span().Text("A new version of Bulkdesk is ready. "),

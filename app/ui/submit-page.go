@@ -193,11 +193,11 @@ func (p *submitPage) renderPriors() app.UI {
 			return li
 		})),
 		app.If(pr.NewBulk, func() app.UI {
-			return app.P().Text("The chunks get new idempotency-refs: the API will make new bulks, and the operations run again.")
+			return app.P().Text("The parts get new idempotency-refs: the API will make new bulks, and the operations run again.")
 		}).ElseIf(p.interrupted(), func() app.UI {
-			return app.P().Text("Sending now resumes it: the chunks keep their original idempotency-refs, so the API returns the bulks it already made instead of making them twice.")
+			return app.P().Text("Sending now resumes it: the parts keep their original idempotency-refs, so the API returns the bulks it already made instead of making them twice.")
 		}).Else(func() app.UI {
-			return app.P().Text("Sending the same chunks again returns the same bulks. To run these operations a second time, submit them again as new bulks.")
+			return app.P().Text("Sending the same parts again returns the same bulks. To run these operations a second time, submit them again as new bulks.")
 		}),
 	)
 }
@@ -324,9 +324,9 @@ func (p *submitPage) renderAction() app.UI {
 	pr := p.prepared
 	switch p.step {
 	case submitSending:
-		bar := app.Progress().ID("submit-progress").Aria("label", "Chunks sent").Max(max(p.progress.Total, 1)).Value(p.progress.Done)
+		bar := app.Progress().ID("submit-progress").Aria("label", "Parts sent").Max(max(p.progress.Total, 1)).Value(p.progress.Done)
 		return app.Div().ID("submit-status").Class("status", "status-busy").Body(
-			app.P().Text(fmt.Sprintf("Sent %d of %s", p.progress.Done, plural(max(p.progress.Total, len(pr.Chunks)), "chunk", "chunks"))),
+			app.P().Text(fmt.Sprintf("Sent %d of %s", p.progress.Done, plural(max(p.progress.Total, len(pr.Chunks)), "part", "parts"))),
 			bar,
 			app.Button().ID("stop-submission").Type("button").Class("button", "button-quiet").Text("Stop").OnClick(p.stop),
 			app.P().ID("submit-detail").Class("note").Text(p.progress.Detail),
@@ -367,7 +367,7 @@ func (p *submitPage) renderAction() app.UI {
 	case pr.NewBulk:
 		label = fmt.Sprintf("Submit %s again as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "new bulk", "new bulks"))
 	case p.interrupted():
-		label = "Resume: send the remaining chunks with their original refs"
+		label = "Resume: send the remaining parts with their original refs"
 	}
 	return app.Div().Class("actions").Body(
 		app.If(!p.submittedBefore() && !p.hasRepeats(), func() app.UI {
@@ -485,7 +485,7 @@ func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
 	}
 	switch {
 	case jobCanceled(err):
-		p.step, p.message = submitStopped, "Stopped. The journal keeps the chunks not yet submitted; sending again resumes with the same refs."
+		p.step, p.message = submitStopped, "Stopped. The journal keeps the parts not yet submitted; sending again resumes with the same refs."
 	case err != nil:
 		p.step, p.message = submitStopped, jobMessage(err)
 	case r.Failure != nil:
@@ -615,7 +615,7 @@ func bulkHref(id string, backOffice bool) string {
 func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
 	return app.Ul().ID(id).Class("bulk-links").Body(app.Range(s.Chunks).Slice(func(i int) app.UI {
 		c := s.Chunks[i]
-		what := fmt.Sprintf("Chunk %d: %s", c.Index+1, plural(c.Elements, "element", "elements"))
+		what := fmt.Sprintf("Part %d: %s", c.Index+1, plural(c.Elements, "element", "elements"))
 		if c.BulkID == "" {
 			return app.Li().Text(what + " — " + chunkState(c))
 		}

@@ -79,7 +79,7 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 	}
 	// Again: nothing new is sent, and the same bulks are named.
 	code, out2, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", file)
-	if code != exitOK || out2 != out || !strings.Contains(errOut, "already: chunk 1 was submitted") {
+	if code != exitOK || out2 != out || !strings.Contains(errOut, "already: part 1 was submitted") {
 		t.Errorf("second submit: exit %d, %s\n%s", code, out2, errOut)
 	}
 	code, out, _ = runCLI(t, "bulks", "list", "-api-url", api, "-format", "json")
@@ -109,7 +109,7 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 	}
 	// -new-bulk makes new bulks of the same content, naming the old ones.
 	code, out, errOut = runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-new-bulk", file)
-	if code != exitOK || !strings.Contains(errOut, "submitting again as a new bulk: chunk 1 was submitted") || strings.Contains(out, first) {
+	if code != exitOK || !strings.Contains(errOut, "submitting again as a new bulk: part 1 was submitted") || strings.Contains(out, first) {
 		t.Errorf("-new-bulk: %d %s %s", code, out, errOut)
 	}
 	if _, out, _ := runCLI(t, "bulks", "list", "-all", "-api-url", api, "-format", "json"); strings.Count(out, `"bulkId"`) != 6 {

@@ -130,7 +130,7 @@ func (c *checked) elementRange(lo, hi int) []any {
 // that is only too large as valid when it is split.
 func (c *checked) valid(split bool) bool {
 	for _, p := range c.report.Problems {
-		if p.Severity == schema.Error && !(split && p.Code == "too-many-elements") {
+		if p.Severity == schema.Error && !(split && p.Code == schema.TooManyElements) {
 			return false
 		}
 	}

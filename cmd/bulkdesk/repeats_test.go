@@ -93,7 +93,7 @@ func TestRepeatsAfterAValidOnlySubmission(t *testing.T) {
 	fixed := payCSV(t, "pay.csv", 25, 0)
 	code, _, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "10", fixed)
 	if code != exitInvalid || !strings.Contains(errOut, "14 of the 15 elements to send were submitted before, in 2 bulks") ||
-		!strings.Contains(errOut, "already: chunk 1 was submitted") || strings.Contains(errOut, "pay row 14 ") {
+		!strings.Contains(errOut, "already: part 1 was submitted") || strings.Contains(errOut, "pay row 14 ") {
 		t.Fatalf("the fixed file: exit %d\n%s", code, errOut)
 	}
 	for _, c := range first {

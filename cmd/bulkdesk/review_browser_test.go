@@ -42,6 +42,10 @@ func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
 	b.Do(10*time.Second, chromedp.EmulateViewport(1280, 1400))
 	b.Do(30*time.Second, chromedp.Navigate(base))
 	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+	// Every page says the sandbox is in use.
+	if got := text(b, "#sandbox-banner"); !strings.HasPrefix(got, "Sandbox.") {
+		t.Errorf("the Import page's sandbox banner reads %q", got)
+	}
 
 	file, total := writeTransfersFile(t, "salaries-april.json", 300)
 	eur := fmt.Sprintf("EUR %s.%02d", thousands(total/100), total%100)
@@ -107,7 +111,7 @@ func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
 	}
 	// The checker is handed its id.
 	b.Do(10*time.Second, browsertest.Press(`nav a[href="/bulks"]`))
-	waitShowing(t, b, 30*time.Second, "the Bulks page", `document.getElementById("open-bulk-id") !== null`)
+	waitShowing(t, b, 30*time.Second, "the Bulks page", `document.getElementById("open-bulk-id") !== null && document.getElementById("sandbox-banner") !== null`)
 	b.Do(10*time.Second, chromedp.SendKeys(chromedp.ID("open-bulk-id"), again.BulkID), browsertest.Press("#open-bulk-button"))
 	waitShowing(t, b, 30*time.Second, "the review section", `document.querySelector('#bulk[data-bulk="`+again.BulkID+`"]') !== null && document.getElementById("run-review") !== null`)
 	b.Do(5*time.Second, browsertest.Press("#run-review"))

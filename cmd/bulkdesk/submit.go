@@ -105,7 +105,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	elements, report := read.elements, read.report
 	// More than 10,000 elements is no problem here: the plan splits them.
-	report.Problems = slices.DeleteFunc(report.Problems, func(p schema.Problem) bool { return p.Code == "too-many-elements" })
+	report.Problems = slices.DeleteFunc(report.Problems, func(p schema.Problem) bool { return p.Code == schema.TooManyElements })
 	var only []int
 	if !report.Valid() {
 		if report.RequestErrors() || !*validOnly {

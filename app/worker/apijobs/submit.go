@@ -330,7 +330,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 			c.Progress(pr)
 		},
 	}
-	c.Progress(worker.Progress{Phase: worker.PhaseSubmitting, Total: total, Detail: fmt.Sprintf("Recording %s in the journal", worker.Plural(total, "chunk", "chunks"))})
+	c.Progress(worker.Progress{Phase: worker.PhaseSubmitting, Total: total, Detail: fmt.Sprintf("Recording %s in the journal", worker.Plural(total, "part", "parts"))})
 	_, err = sub.Submit(ctx, plan)
 	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found, Repeats: repeats}
 	if err == nil {
@@ -356,7 +356,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 // progressDetail says what a submission step is doing.
 func progressDetail(p submission.Progress, total int) string {
 	e := p.Entry
-	which := fmt.Sprintf("Chunk %d of %d", p.Chunk+1, total)
+	which := fmt.Sprintf("Part %d of %d", p.Chunk+1, total)
 	switch {
 	case p.Wait > 0:
 		return fmt.Sprintf("%s: %s; trying again in %s with the same idempotency-ref", which, e.LastError, p.Wait.Round(100*time.Millisecond))

@@ -88,7 +88,7 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission) (out worker.Con
 // chunks.
 func requestRefused(r *schema.Report) string {
 	for _, p := range r.Problems {
-		if p.Element == schema.RequestLevel && p.Severity == schema.Error && p.Code != "too-many-elements" {
+		if p.Element == schema.RequestLevel && p.Severity == schema.Error && p.Code != schema.TooManyElements {
 			return worker.Sentence(p.Message)
 		}
 	}

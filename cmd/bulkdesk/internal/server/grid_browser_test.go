@@ -69,6 +69,12 @@ func TestTheGridKeepsItsPlace(t *testing.T) {
 			b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
 			b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 			b.WaitFor(60*time.Second, "the review table", `document.getElementById("cell-0-0") !== null`)
+			if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("request-file-current").textContent`); got != "Loaded: grid.csv" {
+				t.Errorf("the file field reads %q", got)
+			}
+			if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("sandbox-banner") !== null`) {
+				t.Error("a console without a sandbox shows the sandbox banner")
+			}
 			overflow := `document.documentElement.scrollWidth - document.documentElement.clientWidth`
 			if n := browsertest.Eval[int](b, 5*time.Second, overflow); n > 0 {
 				t.Errorf("the page overflows sideways by %d px", n)
