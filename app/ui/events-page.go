@@ -245,7 +245,7 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 		app.Div().Class("event-head").Body(
 			app.Span().Class("event-title").Text(s.Title),
 			app.If(s.Status != "", func() app.UI {
-				return app.Span().Class("event-status").Text(s.Status)
+				return app.Span().Class("event-status").DataSet("status", s.Status).Text(statusWord(s.Status))
 			}),
 			app.Time().Class("event-time").DateTime(ev.PublishedAt.UTC().Format(time.RFC3339)).Title("Received "+eventTime(ev.ReceivedAt)).Text(eventTime(ev.PublishedAt)),
 			app.Span().Class("event-seq").Text("#"+seq),

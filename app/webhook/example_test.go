@@ -68,7 +68,7 @@ func ExampleSummarize() {
 	// Output:
 	// Bulk process ended 2025-10-31T11:20:00Z 118231498219765760 PARTIALLY_COMPLETED
 	// bulk: 118231498219765760
-	// status: PARTIALLY_COMPLETED
-	// submitted: 10000
-	// operations: COMPLETED 9990, FAILED 10
+	// status: Partially completed
+	// submitted: 10,000
+	// operations: 9,990 completed, 10 failed
 }

@@ -3,8 +3,8 @@ package webhook
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -72,6 +72,7 @@ const (
 	transactionID
 	status
 	amount
+	count  // a whole number of things, written with its digits grouped
 	counts // an array of {status, count}
 )
 
@@ -160,7 +161,7 @@ var summaryFields = map[string][]fieldSpec{
 	"/beneficiaries/batch/watch": {
 		{"batch", "id", plain}, {"operation", "operation", plain}, {"event", "eventType", status}},
 	"/bulk_process_end/watch": {
-		{"bulk", "bulkId", bulkID}, {"status", "status", status}, {"submitted", "submittedItemsCount", plain},
+		{"bulk", "bulkId", bulkID}, {"status", "status", status}, {"submitted", "submittedItemsCount", count},
 		{"operations", "operationStatusCounts", counts}},
 }
 
@@ -198,6 +199,8 @@ func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
 			}
 			s.Amount = &a
 			text = a.Text()
+		case count:
+			text = formatCount(formatValue(v))
 		case counts:
 			text = formatCounts(v)
 		default:
@@ -212,7 +215,9 @@ func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
 		case transactionID:
 			s.TransactionID = text
 		case status:
+			// Kept as the API writes it, to filter on; shown in words.
 			s.Status = text
+			text = stateText(text)
 		}
 		s.Fields = append(s.Fields, Field{Label: spec.label, Value: text, Path: spec.path})
 	}
@@ -271,7 +276,32 @@ func asAmount(v any) (Amount, bool) {
 	return Amount{Currency: cur, Minor: minor}, true
 }
 
-// formatCounts writes [{status, count}, …] as "COMPLETED 9990, FAILED 10".
+// formatCount groups the digits of a whole number ("10,000"); anything
+// else is shown as it came.
+func formatCount(s string) string {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return s
+	}
+	return money.FormatWith(n, 0, money.Point)
+}
+
+// stateWord writes a state for people: "PARTIALLY_COMPLETED" as
+// "partially completed".
+func stateWord(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "_", " "))
+}
+
+// stateText writes a state as a phrase: "Partially completed".
+func stateText(s string) string {
+	w := stateWord(s)
+	if w == "" || w[0] < 'a' || w[0] > 'z' {
+		return w
+	}
+	return string(w[0]-'a'+'A') + w[1:]
+}
+
+// formatCounts writes [{status, count}, …] as "9,990 completed, 10 failed".
 func formatCounts(v any) string {
 	list, ok := v.([]any)
 	if !ok {
@@ -285,7 +315,7 @@ func formatCounts(v any) string {
 		}
 		st, n := formatValue(obj["status"]), formatValue(obj["count"])
 		if st != "" && n != "" {
-			parts = append(parts, fmt.Sprintf("%s %s", st, n))
+			parts = append(parts, formatCount(n)+" "+stateWord(st))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -18,7 +18,7 @@ func TestSummarize(t *testing.T) {
 		{typ: "/bulk_process_end/watch",
 			body:  `{"bulkId":"118231498219765760","status":"PARTIALLY_COMPLETED","submittedItemsCount":10000,"operationStatusCounts":[{"status":"COMPLETED","count":9990},{"status":"FAILED","count":10}]}`,
 			title: "Bulk process ended", bulk: "118231498219765760", status: "PARTIALLY_COMPLETED",
-			fields: map[string]string{"submitted": "10000", "operations": "COMPLETED 9990, FAILED 10"}},
+			fields: map[string]string{"submitted": "10,000", "operations": "9,990 completed, 10 failed"}},
 		{typ: "transfers/watch",
 			body:  `{"eventType":"COMPLETED","transfer":{"id":{"type":"transfers","id":"1120"},"profileId":"7","source":{"type":"managed_accounts","id":"55"},"destination":{"type":"managed_cards","id":"66"},"destinationAmount":{"currency":"EUR","amount":"1250"},"state":"COMPLETED","creationTimestamp":"1761909500000"},"publishedTimestamp":"1761909600000"}`,
 			title: "Transfer", txn: "1120", status: "COMPLETED", amount: &webhook.Amount{Currency: "EUR", Minor: "1250"},

@@ -102,11 +102,11 @@ func TestEventsPageShowsEventsLive(t *testing.T) {
 	if got := text(b, ev+" .event-title"); got != "Bulk process ended" {
 		t.Errorf("title %q", got)
 	}
-	if got := text(b, ev+" .event-status"); got != "COMPLETED" {
+	if got := text(b, ev+" .event-status"); got != "Completed" {
 		t.Errorf("status %q", got)
 	}
 	fields := text(b, ev+" .event-fields")
-	if !strings.Contains(fields, "bulk"+bulkID) || !strings.Contains(fields, "submitted2") || !strings.Contains(fields, "COMPLETED 2") {
+	if !strings.Contains(fields, "bulk"+bulkID) || !strings.Contains(fields, "submitted2") || !strings.Contains(fields, "2 completed") {
 		t.Errorf("fields %q, want the bulk id, 2 submitted and 2 completed", fields)
 	}
 	if href := browsertest.Eval[string](b, 5*time.Second, `document.querySelector(`+browsertest.JSString(ev+" a.bulk-link")+`).getAttribute("href")`); href != "/bulk?id="+bulkID {
