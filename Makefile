@@ -12,8 +12,11 @@ BIN       := bin
 WASM_OUT  := build/wasm
 CONSOLE   := cmd/bulkdesk/internal/console/dist
 WASMBUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
+# axe-core, the accessibility engine the browser tests run on every page,
+# installed by npm from its lock file.
+AXE       := cmd/bulkdesk/internal/browsertest/testdata/axe
 
-.PHONY: all build console run test test-short vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz screenshot clean
+.PHONY: all build console axe run test test-short vet test-native test-wasm bench bench-native bench-wasm bench-browser bench-ingest fuzz screenshot clean
 
 all: build
 
@@ -36,7 +39,14 @@ run: build
 	$(BIN)/bulkdesk serve -addr 127.0.0.1:8080 -sandbox
 
 ## test: the whole suite, natively, under WebAssembly and in Chromium
-test: console vet test-native test-wasm
+test: console axe vet test-native test-wasm
+
+## axe: axe-core for the browser tests' accessibility checks (npm)
+axe: $(AXE)/node_modules/axe-core/axe.min.js
+
+$(AXE)/node_modules/axe-core/axe.min.js: $(AXE)/package-lock.json
+	cd $(AXE) && npm ci --no-audit --no-fund
+	@touch $@
 
 ## test-short: the unit tests, natively and under WebAssembly, without
 ## Chromium or the built console (a couple of minutes)

@@ -126,7 +126,8 @@ func (s *shell) Render() app.UI {
 				),
 		),
 		app.If(s.sandbox, func() app.UI {
-			return app.Div().ID("sandbox-banner").Class("sandbox-banner").Role("note").Body(
+			// A region of its own: every part of a page sits in a landmark.
+			return app.Section().ID("sandbox-banner").Class("sandbox-banner").Aria("label", "Sandbox").Body(
 				app.Strong().Text("Sandbox. "),
 				app.Text("This console sends bulks to a stand-in of the API that runs in the server's memory: nothing is paid, and its bulks are gone when the server stops. "),
 				app.A().Href(href("/settings")).Text("Connection settings"),

@@ -1,0 +1,73 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/schema"
+	"github.com/chromedp/chromedp"
+)
+
+// TestEveryPageIsAccessible runs axe-core on every page of the console
+// and the states an operator goes through: the empty Import page, the
+// reading step, a review with errors, the submission's confirmation, the
+// Bulks list, a bulk's page with its review, Events, Webhooks and
+// Settings. Not one violation, of any impact, is let through.
+func TestEveryPageIsAccessible(t *testing.T) {
+	browsertest.NeedAxe(t)
+	base := startServe(t, "-sandbox", "-webhook-key", browserKey).URL
+	b := browsertest.New(t)
+	b.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
+	b.Do(30*time.Second, chromedp.Navigate(base))
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+	b.AssertAccessible("the empty Import page")
+
+	// Amounts in major units with a decimal comma: the reading is shown
+	// before the review; row 3's currency is wrong.
+	csv := "profileId;source.type;source.id;destination.type;destination.id;Währung;Betrag\n" +
+		"110321;managed_accounts;1001;managed_cards;2001;EUR;12,50\n" +
+		"110321;managed_accounts;1002;managed_cards;2002;eur;1.250,00\n"
+	file := browsertest.WriteFile(t, "run.csv", []byte(csv))
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+	waitShowing(t, b, 30*time.Second, "the reading step", `document.getElementById("read") !== null`)
+	b.AssertAccessible("the reading step")
+
+	b.Do(5*time.Second, browsertest.Press("#validate"))
+	waitShowing(t, b, 30*time.Second, "the review", browsertest.ReviewShown)
+	b.AssertAccessible("a review with errors")
+
+	b.Do(5*time.Second, browsertest.Press("#submit-file"))
+	waitShowing(t, b, 30*time.Second, "the confirmation", `document.querySelector('#submission[data-step]') !== null`)
+	b.AssertAccessible("the submission's confirmation")
+
+	k, _ := schema.Lookup("transfers")
+	bulk, err := sandboxClient(t, base).Submit(context.Background(), k, fixture.Transfers(30), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Do(30*time.Second, chromedp.Navigate(base+"bulks"))
+	waitShowing(t, b, 30*time.Second, "the Bulks list", `document.querySelector('#bulk-list tr[data-bulk="`+bulk.BulkID+`"] .bulk-totals[data-loaded="true"]') !== null`)
+	b.AssertAccessible("the Bulks list")
+
+	b.Do(30*time.Second, chromedp.Navigate(base+"bulk?id="+bulk.BulkID))
+	waitShowing(t, b, 30*time.Second, "the bulk's page", `document.getElementById("run-review") !== null && document.getElementById("action-execute") !== null`)
+	b.Do(5*time.Second, browsertest.Press("#run-review"))
+	waitShowing(t, b, 60*time.Second, "the bulk's review", `document.getElementById("review-result") !== null`)
+	b.AssertAccessible("a bulk's page with its review")
+
+	sendEvent(t, base, "/transfers/watch", `{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED","destinationAmount":{"currency":"EUR","amount":1250}}}`)
+	for _, page := range []struct{ path, ready, state string }{
+		{"feed", `document.querySelector("#events li.event") !== null`, "the Events page with an event"},
+		{"webhooks", `document.getElementById("main") !== null`, "the Webhooks page"},
+		{"settings", `document.getElementById("route-title") !== null`, "the Settings page"},
+	} {
+		b.Do(30*time.Second, chromedp.Navigate(base+page.path))
+		waitShowing(t, b, 30*time.Second, page.state, browsertest.Interactive+" && "+page.ready)
+		b.AssertAccessible(page.state)
+	}
+}
