@@ -64,3 +64,21 @@ func TestANewerContractsFieldsKeepItsWords(t *testing.T) {
 		t.Errorf("sends: %v", err)
 	}
 }
+
+// Every field a kind names as its identity is one of its fields.
+func TestIdentityFieldsExist(t *testing.T) {
+	for _, k := range schema.Kinds() {
+		if len(k.Identity) == 0 {
+			t.Errorf("%s names no identity field", k.ID)
+		}
+		fields := make(map[string]bool)
+		for _, f := range schema.Default().Fields(k) {
+			fields[f.Path] = true
+		}
+		for _, p := range k.Identity {
+			if !fields[p] {
+				t.Errorf("%s: identity field %s is not a field of the kind", k.ID, p)
+			}
+		}
+	}
+}

@@ -38,6 +38,11 @@ type Kind struct {
 	Amount string
 	// Source is the dotted path of the instrument the money leaves, or "".
 	Source string
+	// Identity are the fields that tell one element from the next for an
+	// operator (whom it pays, which card it blocks), the better first:
+	// the review table keeps the first it shows in sight as it scrolls
+	// sideways, beside the row numbers.
+	Identity []string
 }
 
 // Endpoint returns where a request of this kind is submitted, on the
@@ -61,6 +66,7 @@ var kinds = []*Kind{
 		Title:     "Create users",
 		Standard:  Endpoint{"POST", "/bulks/users"},
 		Operation: Endpoint{"POST", "/users"},
+		Identity:  []string{"email", "surname"},
 	},
 	{
 		ID:        "user_invites",
@@ -68,6 +74,7 @@ var kinds = []*Kind{
 		Standard:  Endpoint{"POST", "/bulks/users/_user_id_/invite"},
 		PathParam: "_user_id_",
 		Operation: Endpoint{"POST", "/users/{user_id}/invite"},
+		Identity:  []string{"pathParams._user_id_"},
 	},
 	{
 		ID:        "card_blocks",
@@ -75,6 +82,7 @@ var kinds = []*Kind{
 		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/block"},
 		PathParam: "_id_",
 		Operation: Endpoint{"POST", "/managed_cards/{id}/block"},
+		Identity:  []string{"pathParams._id_"},
 	},
 	{
 		ID:        "card_unblocks",
@@ -82,6 +90,7 @@ var kinds = []*Kind{
 		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/unblock"},
 		PathParam: "_id_",
 		Operation: Endpoint{"POST", "/managed_cards/{id}/unblock"},
+		Identity:  []string{"pathParams._id_"},
 	},
 	{
 		ID:        "card_removals",
@@ -89,6 +98,7 @@ var kinds = []*Kind{
 		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/remove"},
 		PathParam: "_id_",
 		Operation: Endpoint{"POST", "/managed_cards/{id}/remove"},
+		Identity:  []string{"pathParams._id_"},
 	},
 	{
 		ID:         "card_spend_rules",
@@ -97,6 +107,7 @@ var kinds = []*Kind{
 		BackOffice: &Endpoint{"PATCH", "/bulks/managed_cards/_id_/spend_rules"},
 		PathParam:  "_id_",
 		Operation:  Endpoint{"PATCH", "/managed_cards/{id}/spend_rules"},
+		Identity:   []string{"pathParams._id_"},
 	},
 	{
 		ID:         "transfers",
@@ -106,6 +117,7 @@ var kinds = []*Kind{
 		Operation:  Endpoint{"POST", "/transfers"},
 		Amount:     "destinationAmount",
 		Source:     "source",
+		Identity:   []string{"destination.id"},
 	},
 	{
 		ID:        "sends",
@@ -114,6 +126,7 @@ var kinds = []*Kind{
 		Operation: Endpoint{"POST", "/sends"},
 		Amount:    "destinationAmount",
 		Source:    "source",
+		Identity:  []string{"destination.beneficiaryId", "destination.id"},
 	},
 	{
 		ID:        "outgoing_wire_transfers",
@@ -122,6 +135,7 @@ var kinds = []*Kind{
 		Operation: Endpoint{"POST", "/outgoing_wire_transfers"},
 		Amount:    "transferAmount",
 		Source:    "sourceInstrument",
+		Identity:  []string{"destinationBeneficiary.name", "destinationBeneficiary.iban", "destinationBeneficiary.accountNumber"},
 	},
 }
 

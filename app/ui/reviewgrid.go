@@ -271,6 +271,9 @@ func (g *reviewGrid) layout() {
 				el.Get("style").Set("height", px(h))
 			}
 		}
+		if grid := app.Window().GetElementByID("grid"); grid.Truthy() {
+			pinLeft(grid)
+		}
 	})
 }
 
@@ -317,9 +320,13 @@ func (g *reviewGrid) focusActive() {
 	if th := grid.Call("querySelector", "thead"); th.Truthy() {
 		grid.Get("style").Set("scrollPaddingTop", px(th.Get("offsetHeight").Int()))
 	}
-	if rh := grid.Call("querySelector", "thead .grid-rowhead"); rh.Truthy() {
-		grid.Get("style").Set("scrollPaddingLeft", px(rh.Get("offsetWidth").Int()))
+	// Sideways, a cell must clear the row numbers and the pinned column,
+	// unless it is the pinned column.
+	left := pinLeft(grid)
+	if pin := grid.Call("querySelector", "thead .grid-pinned"); pin.Truthy() && !(g.activeCol < len(g.Icolumns) && g.Icolumns[g.activeCol].Pinned) {
+		left += pin.Get("offsetWidth").Int()
 	}
+	grid.Get("style").Set("scrollPaddingLeft", px(left))
 	noScroll := win.Get("Object").New()
 	noScroll.Set("preventScroll", true)
 	cell := win.GetElementByID(cellID(g.activePos, g.activeCol))
@@ -337,6 +344,17 @@ func (g *reviewGrid) focusActive() {
 	if box := grid.Get("parentElement"); box.Truthy() {
 		box.Call("scrollIntoView", nearest)
 	}
+}
+
+// pinLeft sets where the pinned column sticks, right of the row numbers
+// (--pin-left, which the stylesheet reads), and returns it in pixels.
+func pinLeft(grid app.Value) int {
+	w := 0
+	if rh := grid.Call("querySelector", "thead .grid-rowhead"); rh.Truthy() {
+		w = rh.Get("offsetWidth").Int()
+	}
+	grid.Get("style").Call("setProperty", "--pin-left", px(w))
+	return w
 }
 
 func cellID(pos, col int) string { return "cell-" + strconv.Itoa(pos) + "-" + strconv.Itoa(col) }
@@ -375,6 +393,9 @@ func (g *reviewGrid) Render() app.UI {
 						app.Range(cols).Slice(func(i int) app.UI {
 							c := cols[i]
 							th := app.Th().Scope("col").Aria("colindex", i+2)
+							if c.Pinned {
+								th = th.Class("grid-pinned")
+							}
 							head := c.Header
 							if c.Letter != "" {
 								head = c.Letter + " · " + c.Header
@@ -448,6 +469,9 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 		td = td.TabIndex(0).Class("cell-active")
 	} else {
 		td = td.TabIndex(-1)
+	}
+	if g.Icolumns[c].Pinned {
+		td = td.Class("grid-pinned")
 	}
 	m, marked := marks[c]
 	if marked {

@@ -337,6 +337,10 @@ type GridColumn struct {
 	Header   string `json:"header"`
 	Field    string `json:"field"`
 	Required bool   `json:"required,omitempty"`
+	// Pinned marks the column that tells the rows apart (the kind's
+	// first identity field the table shows): it stays in sight beside the
+	// row numbers as the table scrolls sideways.
+	Pinned bool `json:"pinned,omitempty"`
 }
 
 // FirstWindow is how many rows the table asks for at a time, and the size

@@ -92,6 +92,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	for _, col := range rd.Columns() {
 		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required})
 	}
+	pinIdentity(d.Kind, out.Columns)
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
 	out.WorkerMemory = mem.Sys
@@ -419,4 +420,20 @@ func displayName(name string) string {
 		return "the file"
 	}
 	return name
+}
+
+// pinIdentity pins the column of the kind's first identity field the table
+// shows, if any.
+func pinIdentity(k *schema.Kind, cols []worker.GridColumn) {
+	if k == nil {
+		return
+	}
+	for _, field := range k.Identity {
+		for i := range cols {
+			if cols[i].Field == field {
+				cols[i].Pinned = true
+				return
+			}
+		}
+	}
 }

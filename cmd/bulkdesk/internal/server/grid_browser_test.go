@@ -48,7 +48,9 @@ func cellInView(id string) string {
   if (!c) return false;
   const r = c.getBoundingClientRect(), b = g.getBoundingClientRect();
   const head = g.querySelector("thead th").getBoundingClientRect().bottom;
-  const pin = g.querySelector("tbody tr[aria-rowindex] .grid-rowhead").getBoundingClientRect().right;
+  let pin = g.querySelector("tbody tr[aria-rowindex] .grid-rowhead").getBoundingClientRect().right;
+  const pinned = c.closest("tr").querySelector(".grid-pinned");
+  if (pinned && pinned !== c && g.scrollLeft > 0 && pinned.getBoundingClientRect().left < r.left) pin = Math.max(pin, pinned.getBoundingClientRect().right);
   return r.left >= pin - 1 && r.right <= b.left + g.clientLeft + g.clientWidth + 1 && r.top >= head - 1 && r.bottom <= b.top + g.clientTop + g.clientHeight + 1;
 })()`
 }
@@ -120,10 +122,19 @@ func TestTheGridKeepsItsPlace(t *testing.T) {
 
 			// Sideways, the row numbers stay where they are.
 			b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`document.getElementById("grid").scrollLeft = 1e6`))
-			pinned := `(() => { const g = document.getElementById("grid"); const th = g.querySelector("tbody tr[aria-rowindex] .grid-rowhead"); return Math.abs(th.getBoundingClientRect().left - g.getBoundingClientRect().left) <= 2; })()`
-			b.WaitFor(5*time.Second, "the row numbers pinned", pinned)
+			pinned := `(() => {
+  const g = document.getElementById("grid"), row = g.querySelector("tbody tr[aria-rowindex]");
+  const th = row.querySelector(".grid-rowhead"), id = row.querySelector(".grid-pinned");
+  return Math.abs(th.getBoundingClientRect().left - g.getBoundingClientRect().left) <= 2 && id !== null && id.dataset.col === "5" &&
+    Math.abs(id.getBoundingClientRect().left - th.getBoundingClientRect().right) <= 2;
+})()`
+			b.WaitFor(5*time.Second, "the row numbers and the payee's id (F) pinned", pinned)
+			b.Shoot(fmt.Sprintf("grid-%d-sideways.png", width))
+			onTop := `(() => { const th = [...document.querySelectorAll("#grid thead th")][9]; const r = th.getBoundingClientRect(); return th.contains(document.elementFromPoint(r.left + 20, r.top + 10)); })()`
+			if !browsertest.Eval[bool](b, 5*time.Second, onTop) {
+				t.Error("scrolled sideways, a column's header is under the rows")
+			}
 			if n := browsertest.Eval[int](b, 5*time.Second, overflow); n > 0 {
-				b.Shoot(fmt.Sprintf("grid-%d-sideways.png", width))
 				t.Errorf("scrolled sideways, the page overflows by %d px: %s", n, browsertest.Eval[string](b, 5*time.Second, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth).slice(0, 5).map(e => e.tagName + "#" + e.id + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).join(", ")`))
 			}
 			b.AssertNoErrors()
