@@ -90,7 +90,7 @@ func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) ap
 		app.Div().Class("review-inputs").Body(
 			app.Div().Class("field").Body(
 				app.Label().For("review-receipt").Text("Load the maker's receipt"),
-				app.Input().ID("review-receipt").Type("file").Class("input").Accept(".json,application/json,.html,text/html").
+				app.Input().ID("review-receipt").Type("file").Class("input").Class(loadedClass(r.receiptName)).Accept(".json,application/json,.html,text/html").
 					Aria("describedby", "review-receipt-hint").OnChange(p.reviewReceiptChosen),
 				app.Span().ID("review-receipt-hint").Class("hint").Text(receiptHint),
 				app.If(r.receiptErr != "", func() app.UI {
