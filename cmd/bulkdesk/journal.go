@@ -110,7 +110,7 @@ func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: bulkdesk journal list [-format text|json]")
 		fmt.Fprintln(stderr, "       bulkdesk journal forget [-yes] ID")
 		fmt.Fprintln(stderr, "\nEach also takes -journal FILE and -journal-retention DURATION, as submit does.")
-		fmt.Fprintln(stderr, "list shows each submission: its file, kind, chunks, idempotency-refs, bulks, states and times.")
+		fmt.Fprintln(stderr, "list shows each submission: its file, kind, parts, idempotency-refs, bulks, states and times.")
 		fmt.Fprintln(stderr, "forget removes a submission (ID or a unique start of it) after asking; -yes does not ask.")
 		fmt.Fprintln(stderr, "Exit status: 0 done, 1 not found or not confirmed, 2 usage error.")
 	}
@@ -274,7 +274,7 @@ func describeSubmission(s submission.Submission) string {
 			bulks = append(bulks, e.BulkID)
 		}
 	}
-	line := fmt.Sprintf("%s: %s, %s, %d elements in %d chunks, %d submitted: %s", j.ID, file, kind, j.Elements, j.Chunks, done, j.State)
+	line := fmt.Sprintf("%s: %s, %s, %d elements in %d parts, %d submitted: %s", j.ID, file, kind, j.Elements, j.Chunks, done, j.State)
 	if len(bulks) > 0 {
 		line += "; bulks " + strings.Join(bulks, ", ")
 	}
@@ -306,7 +306,7 @@ func writeSubmissions(w io.Writer, format string, subs []submission.Submission) 
 		fmt.Fprintf(w, "submission %s\n", describeSubmission(s))
 		fmt.Fprintf(w, "  created %s, updated %s\n", j.Created.Local().Format(when), j.Updated.Local().Format(when))
 		for _, e := range j.Entries {
-			line := fmt.Sprintf("  chunk %d/%d: %d elements, %s", e.Chunk, j.Chunks, e.Elements, e.State)
+			line := fmt.Sprintf("  part %d/%d: %d elements, %s", e.Chunk, j.Chunks, e.Elements, e.State)
 			if e.BulkID != "" {
 				line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
 			}

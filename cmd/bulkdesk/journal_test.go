@@ -164,8 +164,8 @@ func TestJournalListsAndForgetsSubmissions(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "journal", "list")
-	if code != exitOK || !strings.Contains(out, "submission "+s.ID+": pay.json, transfers, 25 elements in 3 chunks, 3 submitted: submitted; bulks "+chunks[0].BulkID) ||
-		!strings.Contains(out, "chunk 3/3: 5 elements, submitted, bulk "+chunks[2].BulkID) || !strings.Contains(out, "ref "+chunks[1].Ref) {
+	if code != exitOK || !strings.Contains(out, "submission "+s.ID+": pay.json, transfers, 25 elements in 3 parts, 3 submitted: submitted; bulks "+chunks[0].BulkID) ||
+		!strings.Contains(out, "part 3/3: 5 elements, submitted, bulk "+chunks[2].BulkID) || !strings.Contains(out, "ref "+chunks[1].Ref) {
 		t.Errorf("text list:\n%s", out)
 	}
 

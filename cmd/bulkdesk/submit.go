@@ -54,7 +54,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-allow-repeats|-skip-repeats] [-receipt FILE [-submitted-by NAME]] [-execute] [input flags] FILE")
 		fmt.Fprintln(stderr, "\nFILE is read as \"bulkdesk check\" reads it: a workbook (.xlsx), a CSV file or a JSON request")
-		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements make several bulks. Every chunk is")
+		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements go in parts, a bulk each. Every part is")
 		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
 		fmt.Fprintln(stderr, "resume an interrupted submission; content already submitted is not sent twice.")
 		fmt.Fprintln(stderr, "\nBefore anything is sent, every element is checked against the bulks this journal submitted and the")
@@ -63,7 +63,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "-skip-repeats leaves those elements out; -allow-repeats submits them again. The API's record is")
 		fmt.Fprintln(stderr, "cached next to the journal (journal.record.json for journal.db): later checks fetch only new bulks.")
 		fmt.Fprintln(stderr, "\n-receipt writes what was submitted (file, bulks, body hashes, control totals per currency and per source,")
-		fmt.Fprintln(stderr, "how the file was read) as JSON, once every chunk is submitted: the checker compares it with each bulk.")
+		fmt.Fprintln(stderr, "how the file was read) as JSON, once every part is submitted: the checker compares it with each bulk.")
 		fmt.Fprintln(stderr, credentialsHelp)
 		fmt.Fprintln(stderr, "Exit status: 0 submitted, 1 invalid or refused, 2 usage error.")
 		fs.PrintDefaults()
@@ -246,11 +246,11 @@ func progressPrinter(w io.Writer) func(submission.Progress) {
 		e := p.Entry
 		switch {
 		case p.Wait > 0:
-			fmt.Fprintf(w, "chunk %d/%d: %s; retrying in %s with the same ref\n", e.Chunk+1, e.Chunks, e.LastError, p.Wait.Round(time.Millisecond))
+			fmt.Fprintf(w, "part %d/%d: %s; retrying in %s with the same ref\n", e.Chunk+1, e.Chunks, e.LastError, p.Wait.Round(time.Millisecond))
 		case e.State == submission.Sending:
-			fmt.Fprintf(w, "chunk %d/%d: sending %d elements (attempt %d)\n", e.Chunk+1, e.Chunks, e.Elements.Len(), e.Attempts)
+			fmt.Fprintf(w, "part %d/%d: sending %d elements (attempt %d)\n", e.Chunk+1, e.Chunks, e.Elements.Len(), e.Attempts)
 		case e.State == submission.Submitted:
-			fmt.Fprintf(w, "chunk %d/%d: bulk %s, %d operations (%d of %d chunks done)\n", e.Chunk+1, e.Chunks, e.BulkID, e.OperationCount, p.Done, e.Chunks)
+			fmt.Fprintf(w, "part %d/%d: bulk %s, %d operations (%d of %d parts done)\n", e.Chunk+1, e.Chunks, e.BulkID, e.OperationCount, p.Done, e.Chunks)
 		}
 	}
 }
@@ -285,7 +285,7 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry, r *rea
 		return
 	}
 	for _, e := range out {
-		line := fmt.Sprintf("chunk %d: %d elements from element %d: %s", e.Chunk, e.Elements, e.FirstElement, e.State)
+		line := fmt.Sprintf("part %d: %d elements from element %d: %s", e.Chunk, e.Elements, e.FirstElement, e.State)
 		if e.BulkID != "" {
 			line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
 		}
