@@ -128,6 +128,10 @@ type timeouts struct {
 // serverTimeouts are the servers' timeouts; tests shorten them.
 var serverTimeouts = timeouts{header: 10 * time.Second, read: 30 * time.Second, write: 3 * time.Minute, idle: 2 * time.Minute}
 
+// shutdownWait is how long requests under way may take to finish when a
+// server stops; then their connections are closed.
+const shutdownWait = 10 * time.Second
+
 // serve serves h on ln until ctx ends, then shuts down gracefully, calling
 // onShutdown first (to end long-lived streams, which Shutdown waits for).
 func serve(ctx context.Context, ln net.Listener, h http.Handler, onShutdown ...func()) error {
@@ -143,9 +147,13 @@ func serve(ctx context.Context, ln net.Listener, h http.Handler, onShutdown ...f
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Shutdown counts a connection that has sent nothing yet (a browser's
+	// preconnect) as busy for its first 5 seconds: a shorter wait fails
+	// whenever a browser opened one just before the stop.
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownWait)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
+		_ = srv.Close()
 		return err
 	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
