@@ -32,6 +32,12 @@ type bulkReview struct {
 	read        time.Time
 	recordNote  string
 
+	// The look-up of the bulk's elements in other bulks, which follows
+	// the review (JobBulkRepeats): its answer, or its progress or failure.
+	repeats        *worker.RepeatsInfo
+	repeatsChecked bool
+	repeatsNote    string
+
 	receiptName string
 	receiptText string
 	receiptErr  string
@@ -116,6 +122,37 @@ func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) ap
 	)
 }
 
+// checkRepeats looks for the reviewed bulk's elements in other bulks.
+func (p *bulkPage) checkRepeats(run int, id string, conn worker.Connection) {
+	r := &p.review
+	r.repeatsNote = "Looking for these elements in other bulks…"
+	mark("review-checking")
+	runJob(p.page, worker.JobBulkRepeats, worker.BulkRepeats{Connection: conn, BulkID: id}, func(pr worker.Progress) {
+		if run == r.run && pr.Detail != "" {
+			r.repeatsNote = pr.Detail
+			if pr.Total > 0 {
+				r.repeatsNote = fmt.Sprintf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
+			}
+		}
+	}, func(f worker.BulkRepeatsFound, _ app.Value, err error) {
+		if run != r.run || id != p.id {
+			return
+		}
+		switch {
+		case err != nil:
+			r.repeatsNote = "Other bulks could not be checked for these elements: " + jobMessage(err)
+		case f.Failure != nil:
+			r.repeatsNote = "Other bulks could not be checked for these elements: " + f.Failure.Summary
+		default:
+			r.repeats, r.repeatsChecked = f.Repeats, true
+			if f.Repeats != nil && f.Repeats.Count > 0 {
+				p.announcement = plural(f.Repeats.Count, "element is", "elements are") + " in other bulks too."
+			}
+		}
+		p.page.Defer(func(app.Context) { mark("review-repeats-shown") })
+	})
+}
+
 // downloadReview writes the review shown as the checker's record
 // (worker.ReviewRecord), asking the server first who approved the bulk.
 func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
@@ -132,6 +169,9 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 			}
 			rec := worker.ReviewRecord{Version: worker.ReviewRecordVersion, ReviewedAt: r.read.UTC(), Receipt: r.receiptUsed,
 				Control: r.control, Matches: rv.Matches(), Review: *rv}
+			if r.repeatsChecked {
+				rec.Repeats = r.repeats
+			}
 			if err == nil {
 				rec.ReviewedBy = f.You
 				if f.Known != nil && *f.Known {
@@ -170,7 +210,7 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			)),
 			app.Div().Body(app.Dt().Text("Validated with"), app.Dd().ID("review-contract").Text(rv.Contract)),
 		),
-		renderReviewRepeats(rv.Repeats),
+		p.renderRepeatsCheck(),
 		app.If(len(rv.Notes) > 0, func() app.UI {
 			return app.Ul().ID("review-notes").Class("plain-list", "warning-text").Body(app.Range(rv.Notes).Slice(func(i int) app.UI { return app.Li().Text(rv.Notes[i]) }))
 		}),
@@ -218,6 +258,19 @@ func sourcesTitle(rv *worker.BulkReview) string {
 		s += fmt.Sprintf(", the %s with the most elements listed", count(len(rv.Sources)))
 	}
 	return s + ")"
+}
+
+// renderRepeatsCheck says how the look-up of the bulk's elements in other
+// bulks goes, then what it found.
+func (p *bulkPage) renderRepeatsCheck() app.UI {
+	r := &p.review
+	if !r.repeatsChecked {
+		return app.P().ID("review-repeats").Class("hint").DataSet("checking", true).Text(r.repeatsNote)
+	}
+	if r.repeats == nil {
+		return app.P().ID("review-repeats").Class("hint").DataSet("count", 0).Text("No other bulk of the API's record or of this browser's journal holds any of these elements.")
+	}
+	return renderReviewRepeats(r.repeats)
 }
 
 // renderReviewRepeats says which elements of the bulk other bulks hold
@@ -407,14 +460,6 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
 		switch {
 		case run != r.run:
-		case pr.Phase == worker.PhaseChecking:
-			if pr.Total == 0 { // the check's first step
-				mark("review-checking")
-			}
-			r.progress = pr.Detail
-			if pr.Total > 0 {
-				r.progress = fmt.Sprintf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
-			}
 		case pr.Total > 0:
 			if pr.Done == pr.Total {
 				mark("review-read")
@@ -432,7 +477,11 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			return
 		}
 		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
+		r.repeats, r.repeatsChecked, r.repeatsNote = nil, false, ""
 		p.page.Defer(func(app.Context) { mark("review-shown") })
+		if rv.Failure == nil {
+			p.checkRepeats(run, id, req.Connection)
+		}
 		switch {
 		case rv.Failure != nil:
 			p.announcement = "The bulk could not be read: " + rv.Failure.Summary

@@ -48,6 +48,7 @@ var jobTypes = map[string]struct{ request, result any }{
 	JobOperations:        {ListOperations{}, OperationList{}},
 	JobResultWorkbook:    {ResultWorkbook{}, ResultFile{}},
 	JobReviewBulk:        {ReviewBulk{}, BulkReview{}},
+	JobBulkRepeats:       {BulkRepeats{}, BulkRepeatsFound{}},
 }
 
 // A constant is one constant declared in the package's source.

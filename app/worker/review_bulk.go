@@ -6,11 +6,11 @@ import "time"
 // operations for a second operator, before it is executed: its count, its
 // totals per currency and per source, its invalid elements and its body
 // hash, compared, when given, with the maker's receipt and with control
-// totals the checker typed, and its elements other bulks hold too. The
-// elements are validated with the contract in use. Which API it reads is
-// Connection.BackOffice.
+// totals the checker typed. The elements are validated with the contract
+// in use. Which API it reads is Connection.BackOffice. JobBulkRepeats
+// then looks for its elements in other bulks.
 // Request: ReviewBulk. Result: BulkReview. Progress:
-// PhaseReadingOperations, then PhaseChecking.
+// PhaseReadingOperations.
 const JobReviewBulk = "review-bulk"
 
 // ReviewBulk is the request of JobReviewBulk.
@@ -64,10 +64,6 @@ type BulkReview struct {
 	// Contract names the contract the elements were validated with: the
 	// one in use in the console.
 	Contract string `json:"contract,omitempty"`
-	// Repeats, when set, are the bulk's elements that other bulks hold
-	// too (this browser's journal and the API's record), or why the
-	// record could not be read.
-	Repeats *RepeatsInfo `json:"repeats,omitempty"`
 	// BodySHA256 is the hex SHA-256 of the bulk's body in record form: a
 	// receipt's chunk hash when nothing changed.
 	BodySHA256 string `json:"bodySha256,omitempty"`
@@ -107,6 +103,29 @@ type Difference struct {
 	Text string `json:"text"`
 }
 
+// JobBulkRepeats looks for the elements of a reviewed bulk in the other
+// bulks of this browser's journal and of the API's record (the checks of
+// "never twice"), after JobReviewBulk has shown the bulk: reading the
+// record may take longer than the review. Request: BulkRepeats. Result:
+// BulkRepeatsFound. Progress: PhaseChecking.
+const JobBulkRepeats = "bulk-repeats"
+
+// BulkRepeats is the request of JobBulkRepeats.
+type BulkRepeats struct {
+	Connection Connection `json:"connection"`
+	BulkID     string     `json:"bulkId"`
+}
+
+// BulkRepeatsFound is the result of JobBulkRepeats.
+type BulkRepeatsFound struct {
+	BulkID string `json:"bulkId"`
+	// Repeats, nil when no other bulk holds an element and the record was
+	// read, are the elements other bulks hold, or why the record could not
+	// be read.
+	Repeats *RepeatsInfo `json:"repeats,omitempty"`
+	Failure *APIFailure  `json:"failure,omitempty"`
+}
+
 // ReviewRecordVersion is the version of ReviewRecord's layout.
 const ReviewRecordVersion = 1
 
@@ -126,6 +145,8 @@ type ReviewRecord struct {
 	Control *ControlTotals `json:"control,omitempty"`
 	Matches bool           `json:"matches"`
 	Review  BulkReview     `json:"review"`
+	// Repeats are the elements other bulks hold, when that was looked up.
+	Repeats *RepeatsInfo `json:"repeats,omitempty"`
 	// SubmittedBy and SubmittedAt, ApprovedBy and ApprovedAt are the
 	// server's four-eyes record of the bulk: who submitted it, and who
 	// executed it, which is the approval.

@@ -70,6 +70,7 @@ func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
 	if n := browsertest.Eval[int](b, 5*time.Second, `document.querySelectorAll("#review-sources tbody tr").length`); n == 0 {
 		t.Error("no totals per source")
 	}
+	waitShowing(t, b, 60*time.Second, "the look-up of its elements in other bulks", `document.querySelector('#review-repeats[data-count="0"]') !== null`)
 
 	rc := makersReceipt(t, file, id)
 	data, err := rc.MarshalIndent()
@@ -116,6 +117,7 @@ func TestConsoleReviewsASubmittedBulkAgainstTheReceipt(t *testing.T) {
 	waitShowing(t, b, 30*time.Second, "the review section", `document.querySelector('#bulk[data-bulk="`+again.BulkID+`"]') !== null && document.getElementById("run-review") !== null`)
 	b.Do(5*time.Second, browsertest.Press("#run-review"))
 	waitShowing(t, b, 60*time.Second, "the review of the repeat", `document.getElementById("review-result") !== null`)
+	waitShowing(t, b, 60*time.Second, "the look-up of its elements in other bulks", `document.querySelector("#review-repeats[data-count]") !== null`)
 	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("review-repeats")?.dataset.count ?? ""`); got != "300" {
 		t.Errorf("the review of the same file again names %q repeated elements", got)
 	}

@@ -2,6 +2,7 @@ package apijobs
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
@@ -109,9 +110,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		out.Invalid = append(out.Invalid, el)
 	}
 	out.BodySHA256, out.Notes = rv.BodySHA256, rv.Notes
-	if out.Repeats, err = s.reviewRepeats(c, cl, rv); err != nil {
-		return nil, err
-	}
+	s.reviewed.keep(conn.BackOffice, rv)
 
 	var diffs []bulkreview.Difference
 	if receipt != nil {
@@ -129,6 +128,36 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		out.Differences = append(out.Differences, worker.Difference{What: d.What, Text: worker.Sentence(d.Text)})
 	}
 	return out, nil
+}
+
+// bulkRepeats runs worker.JobBulkRepeats, on the bulk the review just
+// read, or on the bulk read again when this worker no longer holds it.
+func (s *Server) bulkRepeats(c *runner.Call) (any, error) {
+	var req worker.BulkRepeats
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	out := worker.BulkRepeatsFound{BulkID: req.BulkID}
+	cl, fail := s.client(req.Connection)
+	if fail != nil {
+		out.Failure = fail
+		return out, nil
+	}
+	ctx := c.Context()
+	rv := s.reviewed.get(req.Connection.BackOffice, req.BulkID)
+	if rv == nil {
+		var err error
+		if rv, err = bulkreview.Fetch(ctx, cl, req.BulkID, bulkreview.Options{}); err != nil {
+			if canceled(ctx, err) {
+				return nil, err
+			}
+			out.Failure = failureOf(err, nil)
+			return out, nil
+		}
+	}
+	var err error
+	out.Repeats, err = s.reviewRepeats(c, cl, rv)
+	return out, err
 }
 
 // reviewRepeats checks a reviewed bulk's elements against the other bulks
@@ -166,4 +195,30 @@ func (s *Server) reviewRepeats(c *runner.Call, cl *bulkapi.Client, rv *bulkrevie
 		return nil, err
 	}
 	return rc.info(), nil
+}
+
+// reviewedBulks holds the bulk each API's last review read, for the
+// look-up of its repeats that follows it.
+type reviewedBulks struct {
+	mu   sync.Mutex
+	last map[bool]*bulkreview.Review
+}
+
+func (r *reviewedBulks) keep(backOffice bool, rv *bulkreview.Review) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last = make(map[bool]*bulkreview.Review)
+	}
+	r.last[backOffice] = rv
+}
+
+// get returns the bulk the last review of that API read, if it is bulkID.
+func (r *reviewedBulks) get(backOffice bool, bulkID string) *bulkreview.Review {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rv := r.last[backOffice]; rv != nil && rv.BulkID == bulkID {
+		return rv
+	}
+	return nil
 }

@@ -37,6 +37,7 @@ type Server struct {
 	totals     totalsCache
 	storage    *pageStorage
 	validators validators
+	reviewed   reviewedBulks
 }
 
 // NewServer returns a Server with every job of the second worker
@@ -65,6 +66,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.RegisterConcurrent(handoff.ResultWorkbookJob, s.resultWorkbook)
 	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
 	s.RegisterConcurrent(handoff.ReviewBulkJob, s.reviewBulk)
+	s.RegisterConcurrent(worker.JobBulkRepeats, s.bulkRepeats)
 	return s
 }
 

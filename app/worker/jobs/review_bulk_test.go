@@ -28,6 +28,13 @@ func receiptOf(t *testing.T, body []byte, id string) *bulkreview.Receipt {
 	return rc
 }
 
+func (h *harness) bulkRepeats(id string) worker.BulkRepeatsFound {
+	h.t.Helper()
+	var f worker.BulkRepeatsFound
+	h.result(h.send(worker.JobBulkRepeats, worker.BulkRepeats{Connection: conn, BulkID: id}, nil), &f)
+	return f
+}
+
 func (h *harness) reviewBulk(req worker.ReviewBulk) (worker.BulkReview, []worker.Progress) {
 	h.t.Helper()
 	var r worker.BulkReview
@@ -147,20 +154,26 @@ func TestReviewingABulkValidatesWithTheContractInUse(t *testing.T) {
 	}
 }
 
-// A review names the elements of the bulk that other bulks hold too,
-// reading the reviewed bulk's operations once: the check of the API's
-// record takes them from the review.
+// After a review, the look-up of repeats names the elements of the bulk
+// that other bulks hold too, reading the reviewed bulk's operations once:
+// the check of the API's record takes them from the review.
 func TestReviewingABulkNamesElementsOtherBulksHold(t *testing.T) {
 	api := fakeapi.New()
 	first := submitDirect(t, api, fixture.Transfers(10))
 	h := newHarness(t, withAPI(api))
-	if r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: first}); r.Failure != nil || r.Repeats != nil {
-		t.Fatalf("a bulk alone repeats nothing: %+v %+v", r.Failure, r.Repeats)
+	if r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: first}); r.Failure != nil {
+		t.Fatalf("review: %+v", r.Failure)
+	}
+	if f := h.bulkRepeats(first); f.Failure != nil || f.Repeats != nil {
+		t.Fatalf("a bulk alone repeats nothing: %+v %+v", f.Failure, f.Repeats)
 	}
 	second := submitDirect(t, api, fixture.Transfers(12))
-	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: second})
-	rp := r.Repeats
-	if r.Failure != nil || rp == nil || rp.Count != 10 || rp.ToSend != 12 || !rp.Record || !slices.Equal(rp.Bulks, []string{first}) || len(rp.Elements) != 10 {
+	if r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: second}); r.Failure != nil {
+		t.Fatalf("review: %+v", r.Failure)
+	}
+	f := h.bulkRepeats(second)
+	rp := f.Repeats
+	if f.Failure != nil || rp == nil || rp.Count != 10 || rp.ToSend != 12 || !rp.Record || !slices.Equal(rp.Bulks, []string{first}) || len(rp.Elements) != 10 {
 		t.Fatalf("repeats %+v", rp)
 	}
 	if e := rp.Elements[9]; e.Element != 9 || e.BulkID != first || !strings.Contains(e.Text, "Element 9 was submitted before in bulk "+first) {
@@ -168,5 +181,11 @@ func TestReviewingABulkNamesElementsOtherBulksHold(t *testing.T) {
 	}
 	if reads := api.Reads(); reads[first] != 1 || reads[second] != 1 {
 		t.Errorf("operation reads %v: each bulk read once", reads)
+	}
+	// In another browser, which has reviewed nothing, the bulk is read
+	// again for its fingerprints.
+	other := newHarness(t, withAPI(api))
+	if f := other.bulkRepeats(second); f.Failure != nil || f.Repeats == nil || f.Repeats.Count != 10 {
+		t.Errorf("repeats without a review first: %+v %+v", f.Failure, f.Repeats)
 	}
 }
