@@ -114,7 +114,8 @@ func (p *bulksPage) renderList() app.UI {
 	}
 	l := p.list
 	return app.Div().ID("bulk-list").DataSet("loaded", !p.loading).Body(
-		app.Table().Class("table").Body(
+		// Narrow windows scroll the table, not the page.
+		app.Div().Class("table-scroll").Body(app.Table().Class("table").Body(
 			app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Bulks)), plural(l.Count, "bulk", "bulks"))),
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text("Bulk"), app.Th().Text("State"), app.Th().Text("Kind"), app.Th().Class("num").Text("Elements"),
@@ -147,7 +148,7 @@ func (p *bulksPage) renderList() app.UI {
 					app.Td().Class("bulk-executed").Text(executedText(b)),
 				)
 			})),
-		),
+		)),
 		pager("bulks", l.Offset, len(l.Bulks), l.Count, bulksPageSize, func(ctx app.Context, offset int) {
 			p.offset = offset
 			p.reload(ctx)

@@ -17,15 +17,30 @@ import (
 // and the states an operator goes through: the empty Import page, the
 // reading step, a review with errors, the submission's confirmation, the
 // Bulks list, a bulk's page with its review, Events, Webhooks and
-// Settings. Not one violation, of any impact, is let through.
+// Settings. Not one violation, of any impact, is let through, and no page
+// is wider than a 1024-pixel window.
+// widest is a JavaScript expression naming the elements that reach past
+// the window's right edge.
+const widest = `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 4).map(e => e.tagName + "#" + e.id + "." + e.className).join(", ")`
+
 func TestEveryPageIsAccessible(t *testing.T) {
 	browsertest.NeedAxe(t)
+	var b *browsertest.Browser
+	check := func(state string) {
+		t.Helper()
+		b.AssertAccessible(state)
+		if n := browsertest.Eval[int](b, 5*time.Second, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); n > 0 {
+			b.Shoot("overflow.png")
+			t.Errorf("%s overflows a 1024-pixel window by %d px: %s", state, n, browsertest.Eval[string](b, 5*time.Second, widest))
+		}
+	}
 	base := startServe(t, "-sandbox", "-webhook-key", browserKey).URL
-	b := browsertest.New(t)
-	b.Do(10*time.Second, chromedp.EmulateViewport(1280, 900))
+	b = browsertest.New(t)
+	// A small laptop's width: no page may overflow it sideways either.
+	b.Do(10*time.Second, chromedp.EmulateViewport(1024, 768))
 	b.Do(30*time.Second, chromedp.Navigate(base))
 	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
-	b.AssertAccessible("the empty Import page")
+	check("the empty Import page")
 
 	// Amounts in major units with a decimal comma: the reading is shown
 	// before the review; row 3's currency is wrong.
@@ -35,15 +50,15 @@ func TestEveryPageIsAccessible(t *testing.T) {
 	file := browsertest.WriteFile(t, "run.csv", []byte(csv))
 	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
 	waitShowing(t, b, 30*time.Second, "the reading step", `document.getElementById("read") !== null`)
-	b.AssertAccessible("the reading step")
+	check("the reading step")
 
 	b.Do(5*time.Second, browsertest.Press("#validate"))
 	waitShowing(t, b, 30*time.Second, "the review", browsertest.ReviewShown)
-	b.AssertAccessible("a review with errors")
+	check("a review with errors")
 
 	b.Do(5*time.Second, browsertest.Press("#submit-file"))
 	waitShowing(t, b, 30*time.Second, "the confirmation", `document.querySelector('#submission[data-step]') !== null`)
-	b.AssertAccessible("the submission's confirmation")
+	check("the submission's confirmation")
 
 	k, _ := schema.Lookup("transfers")
 	bulk, err := sandboxClient(t, base).Submit(context.Background(), k, fixture.Transfers(30), "")
@@ -52,13 +67,13 @@ func TestEveryPageIsAccessible(t *testing.T) {
 	}
 	b.Do(30*time.Second, chromedp.Navigate(base+"bulks"))
 	waitShowing(t, b, 30*time.Second, "the Bulks list", `document.querySelector('#bulk-list tr[data-bulk="`+bulk.BulkID+`"] .bulk-totals[data-loaded="true"]') !== null`)
-	b.AssertAccessible("the Bulks list")
+	check("the Bulks list")
 
 	b.Do(30*time.Second, chromedp.Navigate(base+"bulk?id="+bulk.BulkID))
 	waitShowing(t, b, 30*time.Second, "the bulk's page", `document.getElementById("run-review") !== null && document.getElementById("action-execute") !== null`)
 	b.Do(5*time.Second, browsertest.Press("#run-review"))
 	waitShowing(t, b, 60*time.Second, "the bulk's review", `document.getElementById("review-result") !== null`)
-	b.AssertAccessible("a bulk's page with its review")
+	check("a bulk's page with its review")
 
 	sendEvent(t, base, "/transfers/watch", `{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED","destinationAmount":{"currency":"EUR","amount":1250}}}`)
 	for _, page := range []struct{ path, ready, state string }{
@@ -68,6 +83,6 @@ func TestEveryPageIsAccessible(t *testing.T) {
 	} {
 		b.Do(30*time.Second, chromedp.Navigate(base+page.path))
 		waitShowing(t, b, 30*time.Second, page.state, browsertest.Interactive+" && "+page.ready)
-		b.AssertAccessible(page.state)
+		check(page.state)
 	}
 }
