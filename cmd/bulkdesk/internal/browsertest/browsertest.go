@@ -156,7 +156,12 @@ func (b *Browser) collectErrors() {
 				return
 			}
 			if m.Type == chromedp.ConsoleError || m.IsException() {
-				b.report(m.String())
+				s := m.String()
+				// A refused resource's message does not name it.
+				if m.URL != "" && !strings.Contains(s, m.URL) {
+					s += " (" + m.URL + ")"
+				}
+				b.report(s)
 			}
 		}
 	}()

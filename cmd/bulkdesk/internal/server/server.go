@@ -81,6 +81,7 @@ func New(o Options) (*Server, error) {
 	s.mux.HandleFunc("/healthz", Health)
 	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
+	s.mux.Handle("/favicon.ico", favicon(res.Resolve("/web/icon.svg")))
 	s.mux.Handle("/", pages)
 	s.handler = secure(csp, s.underPrefix(s.mux))
 	return s, nil
@@ -175,6 +176,16 @@ func noReceiver(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// favicon answers the icon browsers ask for beside any page that names
+// none (robots.txt, a JSON answer opened in a tab) with the console's own.
+// The redirect is temporary: the icon's hashed name changes with the build.
+func favicon(icon string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		http.Redirect(w, r, icon, http.StatusFound)
+	})
 }
 
 // robots keeps the console out of search engines: it is an internal tool.

@@ -420,6 +420,14 @@ func TestHealthAndRobots(t *testing.T) {
 	if _, body := get(t, s, "GET", "/robots.txt"); !strings.Contains(string(body), "Disallow: /") {
 		t.Errorf("robots.txt = %q", body)
 	}
+	res, _ = get(t, s, "GET", "/favicon.ico")
+	icon := res.Header.Get("Location")
+	if res.StatusCode != http.StatusFound || !strings.HasPrefix(icon, "/web/") || !strings.HasSuffix(icon, ".svg") {
+		t.Fatalf("favicon.ico: %d to %q, want a redirect to the console's icon", res.StatusCode, icon)
+	}
+	if res, _ := get(t, s, "GET", icon); res.StatusCode != http.StatusOK {
+		t.Errorf("the icon favicon.ico leads to: %d", res.StatusCode)
+	}
 }
 
 // Without a receiver, GET events says so with 204, which the browser does
