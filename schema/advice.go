@@ -48,7 +48,7 @@ func (v *Validator) compileAdvice(k *Kind) ([]advice, error) {
 			if err != nil {
 				return nil, fmt.Errorf("overlay entry %s: %w", e.ID, err)
 			}
-			a.rule = newCompiledKind(sch)
+			a.rule = newCompiledKind(sch, v.w)
 			a.rule.advisory = true
 		default:
 			return nil, fmt.Errorf("overlay entry %s advises nothing", e.ID)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -68,4 +69,35 @@ func BenchmarkLibraryOnly10kTransfers(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/10000, "µs/element")
+}
+
+// BenchmarkExplain10kInvalidTransfers times the messages: 10,000
+// transfers whose currency is in lower case, each explained, in English
+// and in German (the catalog looked up for every message).
+func BenchmarkExplain10kInvalidTransfers(b *testing.B) {
+	k, _ := schema.Lookup("transfers")
+	bad := make([]int, 10000)
+	for i := range bad {
+		bad[i] = i
+	}
+	doc, _, err := schema.DecodeJSON(fixture.Plain.Body(10000, bad...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	elements := doc.([]any)
+	for _, l := range []lang.Tag{lang.English, lang.German} {
+		b.Run(l.Name(), func(b *testing.B) {
+			v, err := schema.NewValidatorFor(schema.Builtin(), schema.Options{Language: l})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if r := v.ValidateRequest(k, elements); r.Valid() {
+				b.Fatal("benchmark data is valid")
+			}
+			for b.Loop() {
+				v.ValidateRequest(k, elements)
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/10000, "µs/element")
+		})
+	}
 }

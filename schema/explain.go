@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -41,7 +42,7 @@ func (ck *compiledKind) explain(i int, element any, err error) []Problem {
 		}
 		for _, p := range ck.leafProblems(i, element, e) {
 			if ck.advisory {
-				p.Message += ": the API accepts this, but its documentation says " + ck.thenDescription(e.SchemaURL, "otherwise")
+				p.Message = ck.w.F("%s: the API accepts this, but its documentation says %s", p.Message, ck.w.T(ck.thenDescription(e.SchemaURL, lang.Mark("otherwise"))))
 			}
 			key := p.Pointer + "\x00" + p.Message
 			if !seen[key] {
@@ -61,80 +62,81 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 	base := Problem{Element: i, Pointer: pointerOf(loc), Field: FieldName(loc), Severity: Error}
 	value, _ := lookup(element, loc)
 	base.Value = jsonText(value)
-	subject := subjectOf(loc)
+	w := ck.w
+	subject := subjectOf(w, loc)
 
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		var out []Problem
 		for _, m := range k.Missing {
 			path := append(append([]string{}, loc...), m)
-			p := Problem{Element: i, Pointer: pointerOf(path), Field: FieldName(path), Code: "required", Severity: Error, Expected: "a value"}
+			p := Problem{Element: i, Pointer: pointerOf(path), Field: FieldName(path), Code: "required", Severity: Error, Expected: w.T("a value")}
 			// Advice cannot say "required" of what the API accepts.
-			verb := "is required"
+			format := lang.Mark("%s is required%s%s")
 			if ck.advisory {
-				verb = "is missing"
+				format = lang.Mark("%s is missing%s%s")
 			}
-			p.Message = fmt.Sprintf("%s %s%s%s", subjectOf(path), verb, requiredHint(path), ck.reason(e.SchemaURL))
+			p.Message = w.F(format, subjectOf(w, path), requiredHint(w, path), ck.reason(e.SchemaURL))
 			out = append(out, p)
 		}
 		return out
 	case *kind.Type:
 		base.Code = "type"
-		base.Expected = typeNames(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, describeJSON(value))
+		base.Expected = typeNames(w, k.Want)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, describeJSON(w, value))
 		if len(loc) == 0 {
-			base.Message = fmt.Sprintf(`the element must be an object such as {"pathParams": {…}, "requestBody": {…}}; found %s`, describeJSON(value))
+			base.Message = w.F(`the element must be an object such as {"pathParams": {…}, "requestBody": {…}}; found %s`, describeJSON(w, value))
 		}
 	case *kind.Enum:
 		base.Code = "enum"
-		base.Expected = "one of " + joinValues(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Expected = w.F("one of %s", joinValues(k.Want))
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
 	case *kind.Const:
 		base.Code = "const"
 		base.Expected = jsonText(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
 	case *kind.Pattern:
 		base.Code = "pattern"
-		base.Expected = patternPhrase(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s%s%s", subject, base.Expected, base.Value, patternHint(k.Want, k.Got), ck.reason(e.SchemaURL))
+		base.Expected = patternPhrase(w, k.Want)
+		base.Message = w.F("%s must be %s; found %s%s%s", subject, base.Expected, base.Value, patternHint(w, k.Want, k.Got), ck.reason(e.SchemaURL))
 	case *kind.MinLength:
 		base.Code = "min-length"
-		base.Expected = fmt.Sprintf("at least %s", plural(k.Want, "character"))
-		base.Message = fmt.Sprintf("%s must be %s long; %s has %d", subject, base.Expected, base.Value, k.Got)
+		base.Expected = counted(w, k.Want, "at least 1 character", "at least %s characters")
+		base.Message = w.F("%s must be %s long; %s has %d", subject, base.Expected, base.Value, k.Got)
 		if k.Got == 0 {
-			base.Message = fmt.Sprintf("%s must not be empty (leave the field out instead)", subject)
+			base.Message = w.F("%s must not be empty (leave the field out instead)", subject)
 		}
 	case *kind.MaxLength:
 		base.Code = "max-length"
-		base.Expected = fmt.Sprintf("at most %s", plural(k.Want, "character"))
-		base.Message = fmt.Sprintf("%s must be %s long; it has %d: %s%s", subject, base.Expected, k.Got, base.Value, ck.reason(e.SchemaURL))
+		base.Expected = counted(w, k.Want, "at most 1 character", "at most %s characters")
+		base.Message = w.F("%s must be %s long; it has %d: %s%s", subject, base.Expected, k.Got, base.Value, ck.reason(e.SchemaURL))
 	case *kind.Minimum:
 		base.Code = "minimum"
-		base.Expected = "at least " + ratText(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Expected = w.F("at least %s", ratText(k.Want))
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
 	case *kind.Maximum:
 		base.Code = "maximum"
-		base.Expected = "at most " + ratText(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Expected = w.F("at most %s", ratText(k.Want))
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
 	case *kind.MaxItems:
 		base.Code = "max-items"
-		base.Expected = "at most " + plural(k.Want, "item")
-		base.Message = fmt.Sprintf("%s may hold %s; it holds %d", subject, base.Expected, k.Got)
+		base.Expected = counted(w, k.Want, "at most 1 item", "at most %s items")
+		base.Message = w.F("%s may hold %s; it holds %d", subject, base.Expected, k.Got)
 	case *kind.MinItems:
 		base.Code = "min-items"
-		base.Expected = "at least " + plural(k.Want, "item")
-		base.Message = fmt.Sprintf("%s must hold %s; it holds %d", subject, base.Expected, k.Got)
+		base.Expected = counted(w, k.Want, "at least 1 item", "at least %s items")
+		base.Message = w.F("%s must hold %s; it holds %d", subject, base.Expected, k.Got)
 	case *kind.Format:
 		base.Code = "format"
-		base.Expected = formatPhrase(k.Want)
-		base.Message = fmt.Sprintf("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Expected = formatPhrase(w, k.Want)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
 	case *kind.OneOf:
 		base.Code = "one-of"
 		base.Value = ""
 		titles := ck.branchTitles(e.SchemaURL)
-		base.Expected = "exactly one of: " + strings.Join(titles, "; ")
+		base.Expected = w.F("exactly one of: %s", strings.Join(titles, "; "))
 		if len(k.Subschemas) == 0 {
-			base.Message = fmt.Sprintf("%s must be %s. It is none of them", subject, base.Expected)
+			base.Message = w.F("%s must be %s. It is none of them", subject, base.Expected)
 		} else {
 			var matched []string
 			for _, s := range k.Subschemas {
@@ -142,19 +144,19 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 					matched = append(matched, titles[s])
 				}
 			}
-			base.Message = fmt.Sprintf("%s must be exactly one kind, but its fields make it both %s: keep the fields of one kind only", subject, strings.Join(matched, " and "))
+			base.Message = w.F("%s must be exactly one kind, but its fields make it both %s: keep the fields of one kind only", subject, strings.Join(matched, w.T(" and ")))
 		}
 	case *kind.Not:
 		base.Code = "not"
 		base.Value = ""
-		what := "this combination of fields"
+		what := w.T("this combination of fields")
 		if n := ck.nodes[e.SchemaURL]; n != nil && n.Not != nil && n.Not.Title != "" {
-			what = n.Not.Title
+			what = w.T(n.Not.Title)
 		}
-		base.Message = fmt.Sprintf("%s must not have %s", subject, what)
+		base.Message = w.F("%s must not have %s", subject, what)
 	default:
 		base.Code = "invalid"
-		base.Message = fmt.Sprintf("%s: %s", subject, e.ErrorKind.LocalizedString(nil))
+		base.Message = subject + ": " + e.ErrorKind.LocalizedString(nil)
 	}
 	return []Problem{base}
 }
@@ -163,7 +165,7 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 // "then" schema that holds the failed keyword, if there is one.
 func (ck *compiledKind) reason(url string) string {
 	if d := ck.thenDescription(url, ""); d != "" && !ck.advisory {
-		return " (" + d + ")"
+		return " (" + ck.w.T(d) + ")"
 	}
 	return "" // advice says it after the whole sentence (see explain)
 }
@@ -195,9 +197,9 @@ func (ck *compiledKind) branchTitles(url string) []string {
 		for b.Title == "" && b.Ref != nil {
 			b = b.Ref
 		}
-		titles[i] = b.Title
-		if titles[i] == "" {
-			titles[i] = fmt.Sprintf("form %d", i+1)
+		titles[i] = ck.w.T(b.Title)
+		if b.Title == "" {
+			titles[i] = ck.w.F("form %d", i+1)
 		}
 	}
 	return titles
@@ -300,19 +302,19 @@ func FieldName(loc []string) string {
 	return b.String()
 }
 
-func subjectOf(loc []string) string {
+func subjectOf(w lang.Tag, loc []string) string {
 	if len(loc) == 0 {
-		return "the element"
+		return w.T("the element")
 	}
 	return FieldName(loc)
 }
 
-func requiredHint(path []string) string {
+func requiredHint(w lang.Tag, path []string) string {
 	switch {
 	case len(path) == 1 && path[0] == "requestBody":
-		return ": this kind of bulk needs the operation's fields under requestBody"
+		return w.T(": this kind of bulk needs the operation's fields under requestBody")
 	case len(path) == 1 && path[0] == "pathParams":
-		return ": this kind of bulk needs the id of what each element acts on"
+		return w.T(": this kind of bulk needs the id of what each element acts on")
 	}
 	return ""
 }
@@ -353,43 +355,43 @@ func jsonText(v any) string {
 }
 
 // describeJSON says what sort of value v is, with the value when it is short.
-func describeJSON(v any) string {
+func describeJSON(w lang.Tag, v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		return "text " + jsonText(x)
+		return w.F("text %s", jsonText(x))
 	case json.Number:
-		return "the number " + string(x)
+		return w.F("the number %s", string(x))
 	case bool:
-		return "the boolean " + strconv.FormatBool(x)
+		return w.F("the boolean %s", strconv.FormatBool(x))
 	case []any:
-		return fmt.Sprintf("a list of %s", plural(len(x), "item"))
+		return counted(w, len(x), "a list of 1 item", "a list of %s items")
 	case map[string]any:
-		return "an object"
+		return w.T("an object")
 	}
 	return fmt.Sprintf("%T", v)
 }
 
 var typeWords = map[string]string{
-	"integer": "a whole number",
-	"number":  "a number",
-	"string":  "text (in double quotes)",
-	"boolean": "true or false",
+	"integer": lang.Mark("a whole number"),
+	"number":  lang.Mark("a number"),
+	"string":  lang.Mark("text (in double quotes)"),
+	"boolean": lang.Mark("true or false"),
 	"object":  "an object",
 	"array":   "a list",
 	"null":    "null",
 }
 
-func typeNames(want []string) string {
+func typeNames(w lang.Tag, want []string) string {
 	words := make([]string, len(want))
-	for i, w := range want {
-		words[i] = typeWords[w]
+	for i, t := range want {
+		words[i] = w.T(typeWords[t])
 		if words[i] == "" {
-			words[i] = w
+			words[i] = t
 		}
 	}
-	return strings.Join(words, " or ")
+	return strings.Join(words, w.T(" or "))
 }
 
 func joinValues(vs []any) string {
@@ -404,13 +406,6 @@ func joinValues(vs []any) string {
 	return strings.Join(parts, ", ")
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 func ratText(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
@@ -419,17 +414,17 @@ func ratText(r *big.Rat) string {
 }
 
 var formatWords = map[string]string{
-	"email": "an email address",
-	"date":  "a date written YYYY-MM-DD",
-	"int64": "a whole number that fits in 64 bits (at most 9223372036854775807)",
-	"int32": "a whole number that fits in 32 bits (at most 2147483647)",
+	"email": lang.Mark("an email address"),
+	"date":  lang.Mark("a date written YYYY-MM-DD"),
+	"int64": lang.Mark("a whole number that fits in 64 bits (at most 9223372036854775807)"),
+	"int32": lang.Mark("a whole number that fits in 32 bits (at most 2147483647)"),
 }
 
-func formatPhrase(f string) string {
-	if w, ok := formatWords[f]; ok {
-		return w
+func formatPhrase(w lang.Tag, f string) string {
+	if phrase, ok := formatWords[f]; ok {
+		return w.T(phrase)
 	}
-	return "in the " + f + " format"
+	return w.F("in the %s format", f)
 }
 
 // Thousands writes n with comma separators, as operators read counts.

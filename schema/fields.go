@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -56,11 +57,11 @@ func (f *Field) Rules() string {
 	}
 	switch {
 	case f.MinLength != nil && f.MaxLength != nil && *f.MinLength == *f.MaxLength:
-		parts = append(parts, plural(*f.MaxLength, "character"))
+		parts = append(parts, counted(lang.English, *f.MaxLength, "1 character", "%s characters"))
 	case f.MinLength != nil && f.MaxLength != nil:
 		parts = append(parts, fmt.Sprintf("%d to %d characters", *f.MinLength, *f.MaxLength))
 	case f.MaxLength != nil:
-		parts = append(parts, fmt.Sprintf("at most %s", plural(*f.MaxLength, "character")))
+		parts = append(parts, counted(lang.English, *f.MaxLength, "at most 1 character", "at most %s characters"))
 	case f.MinLength != nil && *f.MinLength > 1:
 		parts = append(parts, fmt.Sprintf("at least %d characters", *f.MinLength))
 	}

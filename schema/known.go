@@ -1,11 +1,11 @@
 package schema
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -69,12 +69,12 @@ func buildKnown(defs []*jsonschema.Schema, depth int) *knownNode {
 // does not know.
 // The walk shares one path stack and builds nothing unless it finds an
 // unknown field: it runs on every element.
-func (n *knownNode) check(i int, element map[string]any, out []Problem) []Problem {
+func (n *knownNode) check(w lang.Tag, i int, element map[string]any, out []Problem) []Problem {
 	var stack [MaxDepth]string
-	return n.walk(i, element, stack[:0], out)
+	return n.walk(w, i, element, stack[:0], out)
 }
 
-func (n *knownNode) walk(i int, v any, path []string, out []Problem) []Problem {
+func (n *knownNode) walk(w lang.Tag, i int, v any, path []string, out []Problem) []Problem {
 	switch x := v.(type) {
 	case map[string]any:
 		if !n.object {
@@ -83,33 +83,33 @@ func (n *knownNode) walk(i int, v any, path []string, out []Problem) []Problem {
 		for k, child := range x {
 			known, ok := n.props[k]
 			if !ok {
-				out = append(out, n.unknown(i, append(slices.Clone(path), k)))
+				out = append(out, n.unknown(w, i, append(slices.Clone(path), k)))
 				continue
 			}
-			out = known.walk(i, child, append(path, k), out)
+			out = known.walk(w, i, child, append(path, k), out)
 		}
 	case []any:
 		if n.items == nil {
 			return out
 		}
 		for j, item := range x {
-			out = n.items.walk(i, item, append(path, strconv.Itoa(j)), out)
+			out = n.items.walk(w, i, item, append(path, strconv.Itoa(j)), out)
 		}
 	}
 	return out
 }
 
-func (n *knownNode) unknown(i int, path []string) Problem {
+func (n *knownNode) unknown(w lang.Tag, i int, path []string) Problem {
 	name := path[len(path)-1]
-	msg := fmt.Sprintf("%s is not a field of this kind of bulk: the API may ignore or refuse it", FieldName(path))
+	msg := w.F("%s is not a field of this kind of bulk: the API may ignore or refuse it", FieldName(path))
 	switch {
 	case len(n.props) == 0 && len(path) == 2 && path[0] == "pathParams":
-		msg = fmt.Sprintf("%s is not used: this kind of bulk takes no path parameters", FieldName(path))
+		msg = w.F("%s is not used: this kind of bulk takes no path parameters", FieldName(path))
 	case len(n.props) == 0 && len(path) == 2 && path[0] == "requestBody":
-		msg = fmt.Sprintf("%s is not used: this kind of bulk sends no request body", FieldName(path))
+		msg = w.F("%s is not used: this kind of bulk sends no request body", FieldName(path))
 	default:
 		if near := nearest(name, n.props); near != "" {
-			msg += fmt.Sprintf("; did you mean %s?", FieldName(append(slices.Clip(path[:len(path)-1]), near)))
+			msg = w.F("%s is not a field of this kind of bulk: the API may ignore or refuse it; did you mean %s?", FieldName(path), FieldName(append(slices.Clip(path[:len(path)-1]), near)))
 		}
 	}
 	return Problem{Element: i, Pointer: pointerOf(path), Field: FieldName(path), Code: "unknown-field", Message: msg, Severity: Warning}

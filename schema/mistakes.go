@@ -3,7 +3,6 @@ package schema
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"strconv"
 	"time"
@@ -23,17 +22,17 @@ var checks = map[string]checkFunc{
 	"negative-limit":       spendRulesNegativeLimit,
 }
 
-func nonPositiveAmount(_ *Validator, k *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+func nonPositiveAmount(v *Validator, k *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	if k.Amount == "" {
 		return out
 	}
 	loc := []string{"requestBody", k.Amount, "amount"}
 	if n, ok := signAt(element, loc); ok && n <= 0 {
-		what := "zero: nothing would be moved"
+		msg := v.w.F("%s is zero: nothing would be moved", FieldName(loc))
 		if n < 0 {
-			what = "negative: amounts are always positive, the direction comes from the source and the destination"
+			msg = v.w.F("%s is negative: amounts are always positive, the direction comes from the source and the destination", FieldName(loc))
 		}
-		out = append(out, warning(i, loc, id, fmt.Sprintf("%s is %s", FieldName(loc), what)))
+		out = append(out, warning(i, loc, id, msg))
 	}
 	return out
 }
@@ -52,13 +51,13 @@ func scheduledAt(element map[string]any) (string, int64, bool) {
 
 var scheduleLoc = []string{"requestBody", "scheduledTimestamp"}
 
-func timestampInSeconds(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+func timestampInSeconds(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	ts, ms, ok := scheduledAt(element)
 	if !ok || len(ts) > 10 || ms <= 0 {
 		return out
 	}
 	at := time.UnixMilli(ms).UTC()
-	return append(out, warning(i, scheduleLoc, id, fmt.Sprintf(
+	return append(out, warning(i, scheduleLoc, id, v.w.F(
 		"scheduledTimestamp %s reads as %s: it looks like seconds, but the API counts milliseconds (%s000 would be %s)",
 		ts, at.Format("2006-01-02 15:04 MST"), ts, time.Unix(ms, 0).UTC().Format("2006-01-02 15:04 MST"))))
 }
@@ -72,36 +71,36 @@ func scheduledInPast(v *Validator, _ *Kind, id string, i int, element map[string
 	if !at.Before(v.Now()) {
 		return out
 	}
-	return append(out, warning(i, scheduleLoc, id, fmt.Sprintf(
+	return append(out, warning(i, scheduleLoc, id, v.w.F(
 		"scheduledTimestamp %s is %s, which is in the past", ts, at.Format("2006-01-02 15:04 MST"))))
 }
 
-func spendRulesNoChange(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+func spendRulesNoChange(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	if body, ok := element["requestBody"].(map[string]any); ok && len(body) == 0 {
-		out = append(out, warning(i, []string{"requestBody"}, id, "requestBody is empty: this update would change none of the card's rules"))
+		out = append(out, warning(i, []string{"requestBody"}, id, v.w.T("requestBody is empty: this update would change none of the card's rules")))
 	}
 	return out
 }
 
-func spendRulesMinAboveMax(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+func spendRulesMinAboveMax(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	minLoc := []string{"requestBody", "minTransactionAmount"}
 	maxLoc := []string{"requestBody", "maxTransactionAmount"}
 	lo, okLo := numberAt(element, minLoc)
 	hi, okHi := numberAt(element, maxLoc)
 	if okLo && okHi && lo.Cmp(hi) > 0 {
-		out = append(out, warning(i, minLoc, id, fmt.Sprintf(
+		out = append(out, warning(i, minLoc, id, v.w.F(
 			"minTransactionAmount %s is above maxTransactionAmount %s: no payment could pass", lo.RatString(), hi.RatString())))
 	}
 	return out
 }
 
-func spendRulesNegativeLimit(_ *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+func spendRulesNegativeLimit(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	body, _ := element["requestBody"].(map[string]any)
 	limits, _ := body["spendLimit"].([]any)
 	for j := range limits {
 		loc := []string{"requestBody", "spendLimit", strconv.Itoa(j), "value", "amount"}
 		if n, ok := numberAt(element, loc); ok && n.Sign() < 0 {
-			out = append(out, warning(i, loc, id, fmt.Sprintf("%s is negative: a spend limit is a positive amount", FieldName(loc))))
+			out = append(out, warning(i, loc, id, v.w.F("%s is negative: a spend limit is a positive amount", FieldName(loc))))
 		}
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -31,6 +32,8 @@ type Validator struct {
 	source  *Source
 	overlay *Overlay
 	strict  bool
+	// w writes the messages.
+	w lang.Tag
 
 	mu       sync.Mutex
 	compiler *jsonschema.Compiler
@@ -44,6 +47,8 @@ type Validator struct {
 type Options struct {
 	// Strict makes the overlay's advise entries errors instead of warnings.
 	Strict bool
+	// Language is the one the messages are written in; "" is English.
+	Language lang.Tag
 }
 
 // compiledKind is everything derived once from a kind's schema.
@@ -64,6 +69,8 @@ type compiledKind struct {
 	// advisory marks the schema of an advise entry: what it refuses, the
 	// API accepts, and its explanations say so.
 	advisory bool
+	// w writes the messages, in the Validator's language.
+	w lang.Tag
 }
 
 // NewValidator returns a Validator of the built-in contract.
@@ -81,7 +88,7 @@ func NewValidatorFor(src *Source, o Options) (*Validator, error) {
 	for _, f := range integerFormats {
 		c.RegisterFormat(f)
 	}
-	return &Validator{Now: time.Now, source: src, overlay: TheOverlay(), strict: o.Strict,
+	return &Validator{Now: time.Now, source: src, overlay: TheOverlay(), strict: o.Strict, w: o.Language,
 		compiler: c, compiled: make(map[string]*compiledKind),
 		base: fmt.Sprintf("https://bulkdesk.invalid/%d/schema/", validators.Add(1))}, nil
 }
@@ -155,7 +162,7 @@ func (v *Validator) compile(k *Kind) (*compiledKind, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling the schema of %s: %w", k.ID, err)
 	}
-	ck := newCompiledKind(sch)
+	ck := newCompiledKind(sch, v.w)
 	ck.skipped = skipped
 	ck.known = knownFields(sch)
 	ck.fields = v.describeFields(k, collectFields(sch))
@@ -166,8 +173,8 @@ func (v *Validator) compile(k *Kind) (*compiledKind, error) {
 	return ck, nil
 }
 
-func newCompiledKind(sch *jsonschema.Schema) *compiledKind {
-	ck := &compiledKind{schema: sch, check: prepareCheck(sch), nodes: make(map[string]*jsonschema.Schema)}
+func newCompiledKind(sch *jsonschema.Schema, w lang.Tag) *compiledKind {
+	ck := &compiledKind{schema: sch, check: prepareCheck(sch), nodes: make(map[string]*jsonschema.Schema), w: w}
 	indexNodes(sch, ck.nodes)
 	return ck
 }
@@ -197,9 +204,9 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 	}
 	switch n := len(elements); {
 	case n == 0:
-		r.Add(requestProblem("empty", "the request holds no elements; a bulk needs 1 to 10,000"))
+		r.Add(requestProblem("empty", v.w.F("the request holds no elements; a bulk needs 1 to %s", Thousands(MaxElements))))
 	case n > MaxElements:
-		r.Add(requestProblem(TooManyElements, fmt.Sprintf("the request holds %s elements; a bulk takes at most %s: split it into several bulks", Thousands(int64(n)), Thousands(MaxElements))))
+		r.Add(requestProblem(TooManyElements, v.w.F("the request holds %s elements; a bulk takes at most %s: split it into several bulks", Thousands(int64(n)), Thousands(MaxElements))))
 	}
 	cut := 0
 	for i, e := range elements {
@@ -220,7 +227,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 		r.Add(ps...)
 	}
 	if cut > 0 {
-		p := requestProblem("problems-cut", fmt.Sprintf("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", Thousands(maxListedProblems), Thousands(int64(cut))))
+		p := requestProblem("problems-cut", v.w.F("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", Thousands(maxListedProblems), Thousands(int64(cut))))
 		p.Severity = Warning
 		r.Add(p)
 	}
@@ -271,7 +278,7 @@ func (v *Validator) CheckDocumentContext(ctx context.Context, k *Kind, doc any, 
 	elements, ok := doc.([]any)
 	if !ok {
 		r := &Report{Kind: k.ID}
-		r.Add(requestProblem("not-an-array", fmt.Sprintf("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(doc))))
+		r.Add(requestProblem("not-an-array", v.w.F("the request must be a JSON array of elements, each {\"pathParams\": …, \"requestBody\": …}; this file holds %s", describeJSON(v.w, doc))))
 		return r, nil
 	}
 	var each func(int)
@@ -283,7 +290,7 @@ func (v *Validator) CheckDocumentContext(ctx context.Context, k *Kind, doc any, 
 	if err != nil {
 		return nil, err
 	}
-	r.Add(duplicateKeyProblems(dups)...)
+	r.Add(duplicateKeyProblems(v.w, dups)...)
 	r.Sort()
 	return r, nil
 }
@@ -302,7 +309,7 @@ func (v *Validator) ValidateElement(k *Kind, i int, element any) []Problem {
 		}
 	}
 	if obj, ok := element.(map[string]any); ok {
-		out = ck.known.check(i, obj, out)
+		out = ck.known.check(ck.w, i, obj, out)
 		out = v.advise(k, ck, i, obj, out)
 	}
 	return out

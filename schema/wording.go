@@ -7,56 +7,57 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // patternWords says in words what the contract's patterns accept.
 var patternWords = map[string]string{
-	`^[0-9]+$`:                          "digits only",
-	`^[a-zA-Z0-9_-]+$`:                  "letters, digits, '_' and '-' only",
-	`^[A-Z]*$`:                          "capital letters only",
-	`^[A-Z]+$`:                          "capital letters only",
-	`^[A-Z]{2}$`:                        "two capital letters",
-	`^\+[0-9]+$`:                        "'+' followed by digits",
-	`^[0-9]{1,12}$`:                     "1 to 12 digits",
-	`^[a-z]{2}(-[A-Z]{2})?$`:            "a language code such as en or en-GB",
-	`^[a-zA-Z0-9]+$`:                    "letters and digits only",
-	`^[0-9]{8}$`:                        "exactly 8 digits",
-	`^[0-9]{6}$`:                        "exactly 6 digits",
-	`^[a-zA-Z0-9]{1,34}$`:               "letters and digits only",
-	`^[a-zA-Z0-9]{8,11}$`:               "8 to 11 letters and digits",
-	`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`: "an IBAN: two capital letters, two digits, then 11 to 30 capital letters or digits, without spaces",
-	`^[a-zA-Z0-9]{4}[a-zA-Z]{2}[a-zA-Z0-9]{2}[a-zA-Z0-9]{0,3}$`: "a BIC: 4 letters or digits, 2 letters (the country), 2 letters or digits, and an optional 3-character branch code",
-	`^[a-zA-Z0-9\/\-?:().$_,'+\s#=!"%&*<>;\{@\r\n]*$`:           `Latin letters, digits, spaces and the punctuation / - ? : ( ) . $ _ , ' + # = ! " % & * < > ; { @ only`,
-	`^[a-zA-Z0-9\/\-?:().,'+\s#=!"%&*<>;\{@\r\n]*$`:             "Latin letters, digits, spaces and the punctuation / - ? : ( ) . , ' + # = ! \" % & * < > ; { @ only",
-	"^[a-zA-Z0-9\\/\\-?:().,\u2019+\\s#=!\"%&*<>;\\{@\\r\\n]*$": "Latin letters, digits, spaces and the punctuation / - ? : ( ) . , \u2019 + # = ! \" % & * < > ; { @ only",
+	`^[0-9]+$`:                          lang.Mark("digits only"),
+	`^[a-zA-Z0-9_-]+$`:                  lang.Mark("letters, digits, '_' and '-' only"),
+	`^[A-Z]*$`:                          lang.Mark("capital letters only"),
+	`^[A-Z]+$`:                          lang.Mark("capital letters only"),
+	`^[A-Z]{2}$`:                        lang.Mark("two capital letters"),
+	`^\+[0-9]+$`:                        lang.Mark("'+' followed by digits"),
+	`^[0-9]{1,12}$`:                     lang.Mark("1 to 12 digits"),
+	`^[a-z]{2}(-[A-Z]{2})?$`:            lang.Mark("a language code such as en or en-GB"),
+	`^[a-zA-Z0-9]+$`:                    lang.Mark("letters and digits only"),
+	`^[0-9]{8}$`:                        lang.Mark("exactly 8 digits"),
+	`^[0-9]{6}$`:                        lang.Mark("exactly 6 digits"),
+	`^[a-zA-Z0-9]{1,34}$`:               lang.Mark("letters and digits only"),
+	`^[a-zA-Z0-9]{8,11}$`:               lang.Mark("8 to 11 letters and digits"),
+	`^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$`: lang.Mark("an IBAN: two capital letters, two digits, then 11 to 30 capital letters or digits, without spaces"),
+	`^[a-zA-Z0-9]{4}[a-zA-Z]{2}[a-zA-Z0-9]{2}[a-zA-Z0-9]{0,3}$`: lang.Mark("a BIC: 4 letters or digits, 2 letters (the country), 2 letters or digits, and an optional 3-character branch code"),
+	`^[a-zA-Z0-9\/\-?:().$_,'+\s#=!"%&*<>;\{@\r\n]*$`:           lang.Mark(`Latin letters, digits, spaces and the punctuation / - ? : ( ) . $ _ , ' + # = ! " % & * < > ; { @ only`),
+	`^[a-zA-Z0-9\/\-?:().,'+\s#=!"%&*<>;\{@\r\n]*$`:             lang.Mark("Latin letters, digits, spaces and the punctuation / - ? : ( ) . , ' + # = ! \" % & * < > ; { @ only"),
+	"^[a-zA-Z0-9\\/\\-?:().,\u2019+\\s#=!\"%&*<>;\\{@\\r\\n]*$": lang.Mark("Latin letters, digits, spaces and the punctuation / - ? : ( ) . , \u2019 + # = ! \" % & * < > ; { @ only"),
 }
 
-func patternPhrase(p string) string {
-	if w, ok := patternWords[p]; ok {
-		return w
+func patternPhrase(w lang.Tag, p string) string {
+	if phrase, ok := patternWords[p]; ok {
+		return w.T(phrase)
 	}
-	return "text matching the pattern " + p
+	return w.F("text matching the pattern %s", p)
 }
 
 // patternHint suggests the fix for the commonest ways a value misses its
 // pattern.
-func patternHint(pattern, got string) string {
+func patternHint(w lang.Tag, pattern, got string) string {
 	re, err := compilePattern(pattern)
 	if err != nil {
 		return ""
 	}
 	switch {
 	case strings.ContainsRune(got, '\'') && strings.ContainsRune(pattern, '\u2019') && re.MatchString(strings.ReplaceAll(got, "'", "\u2019")):
-		return " (use \u2019 instead of the apostrophe ')"
+		return w.T(" (use \u2019 instead of the apostrophe ')")
 	case strings.ContainsRune(got, '\u2019') && strings.ContainsRune(pattern, '\'') && re.MatchString(strings.ReplaceAll(got, "\u2019", "'")):
-		return " (use the apostrophe ' instead of \u2019)"
+		return w.T(" (use the apostrophe ' instead of \u2019)")
 	case strings.TrimSpace(got) != got && re.MatchString(strings.TrimSpace(got)):
-		return " (remove the spaces at the start or end)"
+		return w.T(" (remove the spaces at the start or end)")
 	case strings.ContainsAny(got, " -") && re.MatchString(strings.NewReplacer(" ", "", "-", "").Replace(got)):
-		return " (remove the spaces and dashes)"
+		return w.T(" (remove the spaces and dashes)")
 	case strings.ToUpper(got) != got && re.MatchString(strings.ToUpper(got)):
-		return " (use capital letters)"
+		return w.T(" (use capital letters)")
 	}
 	return ""
 }
@@ -93,7 +94,7 @@ func fitsBits(bits int) func(any) error {
 // duplicateKeyProblems reports keys that appear twice in one object: the
 // API would read only one of the two values, and nobody can tell which one
 // the operator meant.
-func duplicateKeyProblems(dups []string) []Problem {
+func duplicateKeyProblems(w lang.Tag, dups []string) []Problem {
 	var out []Problem
 	for _, ptr := range dups {
 		tokens := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
@@ -107,7 +108,7 @@ func duplicateKeyProblems(dups []string) []Problem {
 			Pointer:  pointerOf(loc),
 			Field:    FieldName(loc),
 			Code:     "duplicate-key",
-			Message:  fmt.Sprintf("%s appears twice in the same object: keep one of the two values", subjectOf(loc)),
+			Message:  w.F("%s appears twice in the same object: keep one of the two values", subjectOf(w, loc)),
 			Severity: Error,
 		})
 	}

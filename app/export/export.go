@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -39,11 +40,15 @@ func RequestBody(d *review.Document) ([]byte, error) {
 // through app/ingest unchanged: the apostrophes are removed on import. A
 // request body's elements are written one per row, a column per field,
 // which imports again with no mapping. (The error workbook, the same as
-// an xlsx file, is written by app/workbook.)
-func ErrorCSV(d *review.Document) ([]byte, error) { return TableCSV(d.ErrorTable()) }
+// an xlsx file, is written by app/workbook.) The severities are written
+// in l, like the messages, which the validator wrote in its language.
+func ErrorCSV(d *review.Document, l lang.Tag) ([]byte, error) {
+	t, header, r := d.ErrorTable()
+	return TableCSV(t, header, r, l)
+}
 
 // TableCSV is ErrorCSV for a table, its header row and its report.
-func TableCSV(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
+func TableCSV(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([]byte, error) {
 	byRow := ingest.ProblemsByRow(t, r)
 	width := t.Width()
 	var buf bytes.Buffer
@@ -68,7 +73,7 @@ func TableCSV(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
 		case row.Number == header:
 			rec[width] = ingest.ErrorsColumn
 		case rp != nil && row.Number > 0:
-			rec[width] = ingest.Inert(rp.ErrorsText(), false)
+			rec[width] = ingest.Inert(rp.ErrorsText(l), false)
 		}
 		w.Write(rec)
 	}

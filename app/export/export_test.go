@@ -7,6 +7,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -20,7 +21,7 @@ func TestErrorCSVNeutralizesFormulas(t *testing.T) {
 	k, _ := schema.Lookup("card_blocks")
 	csv := "card id,note\n101,=cmd|' /C calc'!A0\n1x2,+1\n103,@SUM(1)\n104,-2\n"
 	im, res := importBytes(t, "c.csv", []byte(csv), k)
-	out, err := export.TableCSV(im.Table, im.Mapping().HeaderRow, res.Report)
+	out, err := export.TableCSV(im.Table, im.Mapping().HeaderRow, res.Report, lang.English)
 	if err != nil {
 		t.Fatal(err)
 	}

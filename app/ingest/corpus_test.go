@@ -14,6 +14,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/xuri/excelize/v2"
 )
@@ -168,7 +169,7 @@ func describeImport(t *testing.T, name string, data []byte) string {
 		if d.Undecided {
 			b.WriteString(" UNDECIDED")
 			for _, c := range d.Evidence {
-				fmt.Fprintf(&b, "; %s %q suggests %s (%s)", c.Place(), c.Raw, c.Suggests, c.Why)
+				fmt.Fprintf(&b, "; %s %q suggests %s (%s)", c.Place(lang.English), c.Raw, c.Suggests, c.Why)
 			}
 		}
 		b.WriteString("\n")

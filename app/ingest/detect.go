@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 )
@@ -130,7 +131,7 @@ func (d detected) mixedUnits() func(n int) string {
 	return func(n int) string {
 		for _, c := range ev {
 			if c.Suggests == reading.Minor && c.Row != n {
-				return fmt.Sprintf("other amounts of the file are not written with their currency's decimals (%s %q: %s)", c.Place(), c.Raw, c.Why)
+				return fmt.Sprintf("other amounts of the file are not written with their currency's decimals (%s %q: %s)", c.Place(lang.English), c.Raw, c.Why)
 			}
 		}
 		return "other amounts of the file are not written with their currency's decimals"

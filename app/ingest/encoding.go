@@ -3,10 +3,11 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"github.com/bulkdesk/bulkdesk/app/reading"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
 // Text encodings a CSV file may come in. ERP systems and older Excel

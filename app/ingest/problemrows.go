@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -37,14 +38,14 @@ func ProblemsByRow(t *Table, r *schema.Report) map[int]*RowProblems {
 
 // ErrorsText is what the row's Errors column says: a line per problem,
 // starting with its column when it is a cell's.
-func (rp *RowProblems) ErrorsText() string {
+func (rp *RowProblems) ErrorsText(l lang.Tag) string {
 	lines := make([]string, len(rp.All))
 	for i, p := range rp.All {
 		place := ""
 		if p.Column != "" && p.Row > 0 {
 			place = p.Column + ": "
 		}
-		lines[i] = place + string(p.Severity) + ": " + p.Message
+		lines[i] = place + l.T(string(p.Severity)) + ": " + p.Message
 	}
 	return strings.Join(lines, "\n")
 }

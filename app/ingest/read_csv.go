@@ -3,9 +3,10 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"github.com/bulkdesk/bulkdesk/app/reading"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bulkdesk/bulkdesk/app/reading"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
 )

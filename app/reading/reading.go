@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // How says how a decision was taken.
@@ -51,7 +53,7 @@ type Cell struct {
 }
 
 // Place names the cell for people: "Pay run!F14", "row 3", "column F".
-func (c Cell) Place() string {
+func (c Cell) Place(w lang.Tag) string {
 	var b strings.Builder
 	if c.Sheet != "" {
 		b.WriteString(c.Sheet)
@@ -61,11 +63,11 @@ func (c Cell) Place() string {
 	case c.Column != "" && c.Row > 0 && isLetters(c.Column):
 		fmt.Fprintf(&b, "%s%d", c.Column, c.Row)
 	case c.Column != "" && c.Row > 0:
-		fmt.Fprintf(&b, "row %d, %s", c.Row, c.Column)
+		b.WriteString(w.F("row %d, %s", c.Row, c.Column))
 	case c.Row > 0:
-		fmt.Fprintf(&b, "row %d", c.Row)
+		b.WriteString(w.F("row %d", c.Row))
 	case c.Column != "":
-		fmt.Fprintf(&b, "column %s", c.Column)
+		b.WriteString(w.F("column %s", c.Column))
 	}
 	return b.String()
 }

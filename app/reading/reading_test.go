@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
@@ -58,7 +59,7 @@ func TestDescribeMarksWhatIsNotTheDefault(t *testing.T) {
 			{Sheet: "Pay", Row: 7, Column: "D", Raw: "11/20/1989", Suggests: "MDY"},
 		}},
 	}
-	got := reading.Describe(r, "GBP")
+	got := reading.Describe(r, "GBP", lang.English)
 	if len(got) != 3 {
 		t.Fatalf("statements %+v", got)
 	}

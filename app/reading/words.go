@@ -3,6 +3,8 @@ package reading
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // A Statement is one decision said in words, for the review's header,
@@ -15,89 +17,110 @@ type Statement struct {
 	// major units) or is undecided: the operator should look twice.
 	Marked    bool `json:"marked,omitempty"`
 	Undecided bool `json:"undecided,omitempty"`
+	// Note is the end of Text that says why an undecided reading is: the
+	// cells that disagree.
+	Note string `json:"note,omitempty"`
 }
 
-// Describe says in words how the file is read. currency is the currency
-// the examples are written in ("" for EUR). Decisions that do not apply
-// are left out.
-func Describe(r Reading, currency string) []Statement {
+// Describe says in words, in w's language, how the file is read.
+// currency is the currency the examples are written in ("" for EUR).
+// Decisions that do not apply are left out.
+func Describe(r Reading, currency string, w lang.Tag) []Statement {
 	if currency == "" {
 		currency = "EUR"
 	}
 	var out []Statement
 	add := func(name string, d Decision, text string, marked bool) {
+		text = w.T(text)
+		note := ""
 		if d.Undecided {
-			text += " " + undecidedNote(d)
+			note = undecidedNote(w, d)
+			text += " " + note
 		} else if d.How == Chosen {
-			text = strings.TrimSuffix(text, ".") + ", as you chose."
+			text = w.F("%s, as you chose.", strings.TrimSuffix(text, "."))
 		}
-		out = append(out, Statement{Name: name, Text: text, Marked: marked || d.Undecided, Undecided: d.Undecided})
+		out = append(out, Statement{Name: name, Text: text, Marked: marked || d.Undecided, Undecided: d.Undecided, Note: note})
 	}
 	if r.Units.How != "" {
 		switch {
 		case r.Units.Undecided:
-			add("units", r.Units, fmt.Sprintf("amounts in minor units: 1050 is %s 10.50.", currency), false)
+			add("units", r.Units, w.F("amounts in minor units: 1050 is %s 10.50.", currency), false)
 		case r.Units.Value == Major:
-			add("units", r.Units, fmt.Sprintf("amounts in MAJOR units: 10.50 is %s 10.50, not %s 0.10.", currency, currency), true)
+			add("units", r.Units, w.F("amounts in MAJOR units: 10.50 is %s 10.50, not %s 0.10.", currency, currency), true)
 		default:
-			add("units", r.Units, fmt.Sprintf("amounts in minor units: 1050 is %s 10.50.", currency), false)
+			add("units", r.Units, w.F("amounts in minor units: 1050 is %s 10.50.", currency), false)
 		}
 	}
 	if d := r.Decimal; d.How != "" && (d.Value != "" || d.Undecided) {
 		switch d.Value {
 		case ".":
-			add("decimal", d, "decimal point: 1,234.56.", false)
+			add("decimal", d, lang.Mark("decimal point: 1,234.56."), false)
 		case ",":
-			add("decimal", d, "decimal comma: 1.234,56.", false)
+			add("decimal", d, lang.Mark("decimal comma: 1.234,56."), false)
 		default:
-			add("decimal", d, "decimal separator not known: an amount such as 1,500 is an error at its cell.", false)
+			add("decimal", d, lang.Mark("decimal separator not known: an amount such as 1,500 is an error at its cell."), false)
 		}
 	}
 	if d := r.Group; d.Undecided {
-		add("group", d, "digit groups not known.", false)
+		add("group", d, lang.Mark("digit groups not known."), false)
 	}
 	if d := r.DateOrder; d.How != "" && (d.Value != "" || d.Undecided) {
 		switch d.Value {
 		case "DMY":
-			add("dateOrder", d, "dates day first: 03/04/2025 is 3 April 2025.", false)
+			add("dateOrder", d, lang.Mark("dates day first: 03/04/2025 is 3 April 2025."), false)
 		case "MDY":
-			add("dateOrder", d, "dates month first: 03/04/2025 is 4 March 2025.", false)
+			add("dateOrder", d, lang.Mark("dates month first: 03/04/2025 is 4 March 2025."), false)
 		case "YMD":
-			add("dateOrder", d, "dates year first: 2025/03/04 is 4 March 2025.", false)
+			add("dateOrder", d, lang.Mark("dates year first: 2025/03/04 is 4 March 2025."), false)
 		default:
-			add("dateOrder", d, "date order not known: a date such as 03/04/2025 is an error at its cell.", false)
+			add("dateOrder", d, lang.Mark("date order not known: a date such as 03/04/2025 is an error at its cell."), false)
 		}
 	}
 	if d := r.Encoding; d.How != "" && d.Value != "" {
-		add("encoding", d, "text in "+strings.ToUpper(d.Value)+".", false)
+		add("encoding", d, w.F("text in %s.", strings.ToUpper(d.Value)), false)
 	}
 	if d := r.Delimiter; d.How != "" && d.Value != "" {
-		add("delimiter", d, "values separated by "+DelimiterName(d.Value)+"s.", false)
+		add("delimiter", d, w.F("values separated by %s.", w.T(Delimiters(d.Value))), false)
 	}
 	if d := r.Sheet; d.How != "" && d.Value != "" {
-		add("sheet", d, fmt.Sprintf("sheet %q.", d.Value), d.Undecided)
+		add("sheet", d, w.F("sheet %q.", d.Value), d.Undecided)
 	}
 	if d := r.HeaderRow; d.How != "" && d.Value != "" && d.Value != "0" {
-		add("headerRow", d, "headers on row "+d.Value+".", false)
+		add("headerRow", d, w.F("headers on row %s.", d.Value), false)
 	}
 	return out
 }
 
 // undecidedNote says why a decision is undecided, naming the first cells
 // that disagree.
-func undecidedNote(d Decision) string {
+func undecidedNote(w lang.Tag, d Decision) string {
 	var cells []string
 	for _, c := range d.Evidence {
 		if len(cells) == 3 {
 			break
 		}
-		cells = append(cells, fmt.Sprintf("%s %q reads %s", c.Place(), c.Raw, c.Suggests))
+		cells = append(cells, w.F("%s %q reads %s", c.Place(w), c.Raw, c.Suggests))
 	}
-	note := "The file does not say: its cells disagree"
 	if len(cells) > 0 {
-		note += " (" + strings.Join(cells, "; ") + ")"
+		return w.F("The file does not say: its cells disagree (%s); choose how to read it.", strings.Join(cells, "; "))
 	}
-	return note + "; choose how to read it."
+	return w.T("The file does not say: its cells disagree; choose how to read it.")
+}
+
+// Delimiters names a delimiter in the plural, in English, marked for the
+// catalogs: "commas"; T of it is the operator's language.
+func Delimiters(d string) string {
+	switch d {
+	case ",":
+		return lang.Mark("commas")
+	case ";":
+		return lang.Mark("semicolons")
+	case "\t":
+		return lang.Mark("tabs")
+	case "|":
+		return lang.Mark("pipes")
+	}
+	return fmt.Sprintf("%q", d)
 }
 
 // DelimiterName names a delimiter for people: "comma", "semicolon",

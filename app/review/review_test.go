@@ -9,6 +9,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -333,7 +334,8 @@ func TestRequestBodyIsTheCanonicalJSONOfTheElements(t *testing.T) {
 // importErrorWorkbook reads a document's error workbook back as transfers.
 func importErrorWorkbook(t *testing.T, d *review.Document) *ingest.Import {
 	t.Helper()
-	wb, err := workbook.ErrorWorkbook(d.ErrorTable())
+	tab, header, r := d.ErrorTable()
+	wb, err := workbook.ErrorWorkbook(tab, header, r, lang.English)
 	if err != nil {
 		t.Fatal(err)
 	}

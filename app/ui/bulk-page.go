@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -86,7 +85,7 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.totals, p.confirming = nil, false
 	p.review = bulkReview{}
 	if p.id == "" {
-		p.message = "No bulk is named: open one from the list of bulks."
+		p.message = t("No bulk is named: open one from the list of bulks.")
 		return
 	}
 	p.refresh(ctx, true)
@@ -116,7 +115,7 @@ func (p *bulkPage) stopWatching() {
 
 func (p *bulkPage) Render() app.UI {
 	return newShell().Route("/bulk").Announcement(p.announcement).Content(
-		app.P().Body(app.A().Href(href("/bulks")).Text("All bulks")),
+		app.P().Body(app.A().Href(href("/bulks")).Text(t("All bulks"))),
 		app.If(p.message != "", func() app.UI { return app.P().ID("bulk-message").Class("alert").Role("alert").Text(p.message) }),
 		app.If(p.failure != nil, func() app.UI { return failureView("bulk-failure", p.failure) }),
 		app.If(p.bulk != nil, p.renderBulk),
@@ -126,13 +125,13 @@ func (p *bulkPage) Render() app.UI {
 func (p *bulkPage) renderBulk() app.UI {
 	b := p.bulk
 	return app.Section().ID("bulk").DataSet("status", b.Status).DataSet("bulk", b.BulkID).Aria("labelledby", "bulk-title").Body(
-		app.H2().ID("bulk-title").Text("Bulk "+b.BulkID+apiSuffix(p.backOffice)),
+		app.H2().ID("bulk-title").Text(tf("Bulk %s", b.BulkID)+apiSuffix(p.backOffice)),
 		app.Dl().Class("summary").Body(
-			app.Div().Class("summary-item", "summary-wide").Body(app.Dt().Text("State"), app.Dd().ID("bulk-status").Class("summary-text").Body(bulkStateBadge(*b))),
-			summaryItem("bulk-operations", "Elements", b.Operations, ""),
-			summaryItem("bulk-completed", "Completed", b.Counts[worker.OperationCompleted], "ok"),
-			summaryItem("bulk-failed", "Failed", b.Counts[worker.OperationFailed], "bad"),
-			summaryItem("bulk-cancelled", "Cancelled", b.Counts[worker.OperationCancelled], "warn"),
+			app.Div().Class("summary-item", "summary-wide").Body(app.Dt().Text(t("State")), app.Dd().ID("bulk-status").Class("summary-text").Body(bulkStateBadge(*b))),
+			summaryItem("bulk-operations", t("Elements"), b.Operations, ""),
+			summaryItem("bulk-completed", t("Completed"), b.Counts[worker.OperationCompleted], "ok"),
+			summaryItem("bulk-failed", t("Failed"), b.Counts[worker.OperationFailed], "bad"),
+			summaryItem("bulk-cancelled", t("Cancelled"), b.Counts[worker.OperationCancelled], "warn"),
 		),
 		app.Div().Class("status", "status-busy").Body(
 			app.P().ID("bulk-progress-label").Text(progressText(*b)),
@@ -156,18 +155,18 @@ func (p *bulkPage) facts() string {
 	s := b.Operation
 	switch b.Mode {
 	case worker.ModeOnFailureContinue:
-		s += " · set to go on past failed operations"
+		s += " · " + t("set to go on past failed operations")
 	case worker.ModeOnFailureStop:
-		s += " · set to stop at the first failed operation"
+		s += " · " + t("set to stop at the first failed operation")
 	case "":
 	default:
-		s += " · mode " + b.Mode
+		s += " · " + tf("mode %s", b.Mode)
 	}
 	if b.Started != 0 {
-		s += " · started " + millis(b.Started)
+		s += " · " + tf("started %s", millis(b.Started))
 	}
 	if b.Finished != 0 {
-		s += " · finished " + millis(b.Finished)
+		s += " · " + tf("finished %s", millis(b.Finished))
 	}
 	return s
 }
@@ -182,13 +181,13 @@ func (p *bulkPage) renderFacts() app.UI {
 	}
 	totals := totalsText(p.totals)
 	if totals == "" {
-		totals = "reading the operations…"
+		totals = t("reading the operations…")
 	}
 	return app.Dl().ID("bulk-facts").Class("facts").Body(
-		fact("bulk-kind", "Kind", kind),
-		fact("bulk-submitted", "Submitted", p.submittedText()),
-		fact("bulk-source", "File", sourceOf(*b)),
-		app.Div().Body(app.Dt().Text("Totals"), app.Dd().ID("bulk-totals").DataSet("loaded", p.totals != nil).Text(totals)),
+		fact("bulk-kind", t("Kind"), kind),
+		fact("bulk-submitted", t("Submitted"), p.submittedText()),
+		fact("bulk-source", t("File"), sourceOf(*b)),
+		app.Div().Body(app.Dt().Text(t("Totals")), app.Dd().ID("bulk-totals").DataSet("loaded", p.totals != nil).Text(totals)),
 	)
 }
 
@@ -201,9 +200,9 @@ func (p *bulkPage) submittedText() string {
 		return s
 	}
 	if p.bulk.Submitted == 0 && f.SubmittedAt != nil {
-		s = f.SubmittedAt.Local().Format("2006-01-02 15:04:05")
+		s = dateTime(f.SubmittedAt.Local())
 	}
-	return s + " by " + f.SubmittedBy
+	return tf("%s by %s", s, f.SubmittedBy)
 }
 
 // sourceAndTime names the bulk's file and when it was submitted, or says
@@ -212,7 +211,7 @@ func sourceAndTime(b worker.BulkInfo) string {
 	if b.Submitted == 0 {
 		return sourceOf(b)
 	}
-	return sourceOf(b) + ", submitted " + submittedAt(b)
+	return tf("%s, submitted %s", sourceOf(b), submittedAt(b))
 }
 
 // fact is a term and its value in a list of facts.
@@ -229,20 +228,20 @@ func (p *bulkPage) renderConfirm() app.UI {
 	if b.Kind != "" {
 		kind = kindTitle(b.Kind)
 	}
-	var totals app.UI = app.Dd().ID("confirm-totals").DataSet("loaded", false).Text("Reading the operations…")
-	switch t := p.totals; {
-	case t != nil && t.MovesMoney && t.Failure == nil && len(t.Totals) > 0:
+	var totals app.UI = app.Dd().ID("confirm-totals").DataSet("loaded", false).Text(t("Reading the operations…"))
+	switch tot := p.totals; {
+	case tot != nil && tot.MovesMoney && tot.Failure == nil && len(tot.Totals) > 0:
 		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Body(app.Ul().Class("plain-list").Body(
-			app.Range(t.Totals).Slice(func(i int) app.UI {
-				ct := t.Totals[i]
+			app.Range(tot.Totals).Slice(func(i int) app.UI {
+				ct := tot.Totals[i]
 				return app.Li().DataSet("currency", ct.Label).Body(
-					app.Strong().Class("total-amount").Text(ct.Label+" "+ct.Amount),
-					app.Text(" in "+plural(ct.Count, "element", "elements")),
+					app.Strong().Class("total-amount").Text(totalLabel(ct)+" "+totalAmount(ct)),
+					app.Text(tf(" in %s", plural(ct.Count, "element", "elements"))),
 				)
 			}),
 		))
-	case t != nil:
-		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Text(totalsText(t))
+	case tot != nil:
+		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Text(totalsText(tot))
 	}
 	return app.Dialog().ID("execute-confirm").Class("dialog").Aria("labelledby", "execute-confirm-title").
 		// A close event arrives after its dialog closed, and may come
@@ -253,20 +252,20 @@ func (p *bulkPage) renderConfirm() app.UI {
 			}
 		}).
 		Body(
-			app.H3().ID("execute-confirm-title").Text("Execute bulk "+b.BulkID+"?"),
+			app.H3().ID("execute-confirm-title").Text(tf("Execute bulk %s?", b.BulkID)),
 			app.Dl().Class("facts").Body(
-				fact("confirm-kind", "Kind", kind),
-				fact("confirm-count", "Elements", count(b.Operations)),
-				app.Div().Body(app.Dt().Text("Totals"), totals),
-				fact("confirm-source", "File", sourceAndTime(*b)),
-				fact("confirm-mode", "When an operation fails", modeWords(p.mode)),
+				fact("confirm-kind", t("Kind"), kind),
+				fact("confirm-count", t("Elements"), count(b.Operations)),
+				app.Div().Body(app.Dt().Text(t("Totals")), totals),
+				fact("confirm-source", t("File"), sourceAndTime(*b)),
+				fact("confirm-mode", t("When an operation fails"), modeWords(p.mode)),
 			),
-			app.P().Class("note").Text("The operations start as soon as you execute, one after the other. A running bulk can be paused or cancelled; what has run stays done."),
+			app.P().Class("note").Text(t("The operations start as soon as you execute, one after the other. A running bulk can be paused or cancelled; what has run stays done.")),
 			app.Div().Class("actions").Body(
 				// Nothing runs before the totals are there to be checked.
 				app.Button().ID("confirm-execute").Type("button").Class("button").Disabled(p.totals == nil).
-					Text("Execute "+plural(b.Operations, "operation", "operations")).OnClick(p.confirmExecute),
-				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text("Cancel").OnClick(p.closeConfirm),
+					Text(tf("Execute %s", plural(b.Operations, "operation", "operations"))).OnClick(p.confirmExecute),
+				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text(t("Cancel")).OnClick(p.closeConfirm),
 			),
 		)
 }
@@ -356,7 +355,7 @@ func (p *bulkPage) loadFourEyes(ctx app.Context) {
 func (p *bulkPage) renderActions() app.UI {
 	b := p.bulk
 	if len(b.Actions) == 0 {
-		return app.P().ID("bulk-actions").Class("note").Text("The bulk has ended: no action can change it.")
+		return app.P().ID("bulk-actions").Class("note").Text(t("The bulk has ended: no action can change it."))
 	}
 	return app.Div().ID("bulk-actions").Class("actions").Body(
 		app.Range(b.Actions).Slice(func(i int) app.UI {
@@ -379,18 +378,18 @@ func (p *bulkPage) renderActions() app.UI {
 			if p.api.FourEyes {
 				switch {
 				case p.fourEyes == nil && p.fourEyesErr == "":
-					return app.P().ID("four-eyes").Class("note").Text("Asking the server who may execute this bulk…")
+					return app.P().ID("four-eyes").Class("note").Text(t("Asking the server who may execute this bulk…"))
 				case p.fourEyes != nil && !p.fourEyes.allowed():
 					return app.P().ID("four-eyes").Class("note", "four-eyes").Text(p.fourEyes.why())
 				}
 			}
 			return app.Div().Class("execute").Body(
-				app.Label().For("execute-mode").Text("When an operation fails"),
+				app.Label().For("execute-mode").Text(t("When an operation fails")),
 				app.Select().ID("execute-mode").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 					p.mode = ctx.JSSrc().Get("value").String()
 				}).Body(
-					option(worker.ModeOnFailureContinue, "Continue with the others", p.mode == worker.ModeOnFailureContinue),
-					option(worker.ModeOnFailureStop, "Stop the bulk", p.mode == worker.ModeOnFailureStop),
+					option(worker.ModeOnFailureContinue, t("Continue with the others"), p.mode == worker.ModeOnFailureContinue),
+					option(worker.ModeOnFailureStop, t("Stop the bulk"), p.mode == worker.ModeOnFailureStop),
 				),
 				btn,
 			)
@@ -401,13 +400,13 @@ func (p *bulkPage) renderActions() app.UI {
 func actionLabel(a string) string {
 	switch a {
 	case worker.ActionExecute:
-		return "Execute"
+		return t("Execute")
 	case worker.ActionPause:
-		return "Pause"
+		return t("Pause")
 	case worker.ActionResume:
-		return "Resume"
+		return t("Resume")
 	case worker.ActionCancel:
-		return "Cancel the bulk"
+		return t("Cancel the bulk")
 	}
 	return a
 }
@@ -422,7 +421,7 @@ func (p *bulkPage) act(ctx app.Context, a string) {
 		p.openConfirm(ctx)
 		return
 	}
-	if a == worker.ActionCancel && app.IsClient && !app.Window().Call("confirm", "Cancel bulk "+p.id+"? Operations not yet run will never run.").Bool() {
+	if a == worker.ActionCancel && app.IsClient && !app.Window().Call("confirm", tf("Cancel bulk %s? Operations not yet run will never run.", p.id)).Bool() {
 		return
 	}
 	p.run(ctx, a)
@@ -435,7 +434,7 @@ func (p *bulkPage) run(ctx app.Context, a string) {
 	}
 	conn := currentConnection(ctx)
 	if missing := conn.ready(p.api, p.backOffice); missing != "" {
-		p.message = "The connection is not ready: " + missing
+		p.message = tf("The connection is not ready: %s", missing)
 		return
 	}
 	p.acting, p.failure = a, nil
@@ -447,7 +446,7 @@ func (p *bulkPage) run(ctx app.Context, a string) {
 		p.acting = ""
 		p.show(ctx, r, err, true)
 		if r.Failure == nil && err == nil {
-			p.announcement = fmt.Sprintf("%s: the bulk is %s.", actionLabel(a), statusWord(p.bulk.Status))
+			p.announcement = tf("%s: the bulk is %s.", actionLabel(a), statusWord(p.bulk.Status))
 		}
 	})
 }
@@ -456,7 +455,7 @@ func (p *bulkPage) run(ctx app.Context, a string) {
 func (p *bulkPage) refresh(ctx app.Context, withOps bool) {
 	conn := currentConnection(ctx)
 	if missing := conn.ready(p.api, p.backOffice); missing != "" {
-		p.message = "The connection is not ready: " + missing
+		p.message = tf("The connection is not ready: %s", missing)
 		return
 	}
 	req := worker.GetBulk{Connection: conn.forWorker(p.backOffice), BulkID: p.id}
@@ -488,7 +487,7 @@ func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps
 	if before != p.bulk.Status {
 		withOps = true
 		if before != "" {
-			p.announcement = "The bulk is " + statusWord(p.bulk.Status) + "."
+			p.announcement = tf("The bulk is %s.", statusWord(p.bulk.Status))
 			p.loadFourEyes(ctx) // an execution is its approval
 		}
 	}
@@ -509,15 +508,15 @@ func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps
 func (p *bulkPage) renderOperations() app.UI {
 	l := p.ops
 	return app.Section().ID("operations").DataSet("loaded", p.opsLoaded).Aria("labelledby", "operations-title").Body(
-		app.H3().ID("operations-title").Text("Operations"),
+		app.H3().ID("operations-title").Text(t("Operations")),
 		app.Div().Class("filters").Body(
 			app.Div().Class("field").Body(
-				app.Label().For("operation-status").Text("State"),
+				app.Label().For("operation-status").Text(t("State")),
 				app.Select().ID("operation-status").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 					p.opStatus, p.opOffset = ctx.JSSrc().Get("value").String(), 0
 					p.loadOperations(ctx)
 				}).Body(
-					option("", "Every state", p.opStatus == ""),
+					option("", t("Every state"), p.opStatus == ""),
 					app.Range(operationStatuses).Slice(func(i int) app.UI {
 						return option(operationStatuses[i], statusWord(operationStatuses[i]), operationStatuses[i] == p.opStatus)
 					}),
@@ -526,14 +525,14 @@ func (p *bulkPage) renderOperations() app.UI {
 		),
 		app.If(p.opsFailure != nil, func() app.UI { return failureView("operations-failure", p.opsFailure) }),
 		app.If(p.opsLoaded && len(l.Operations) == 0, func() app.UI {
-			return app.P().Class("note").Text("No operation in this state.")
+			return app.P().Class("note").Text(t("No operation in this state."))
 		}),
 		app.If(len(l.Operations) > 0, func() app.UI {
 			return app.Div().Body(
 				app.Table().ID("operations-table").Class("table").Body(
-					app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Operations)), plural(l.Count, "operation", "operations"))),
+					app.Caption().Text(tf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Operations)), plural(l.Count, "operation", "operations"))),
 					app.THead().Body(app.Tr().Body(
-						app.Th().Class("num").Text("Sequence"), app.Th().Text("In your file"), app.Th().Text("State"), app.Th().Text("Error"), app.Th().Text("Call"),
+						app.Th().Class("num").Text(t("Sequence")), app.Th().Text(t("In your file")), app.Th().Text(t("State")), app.Th().Text(t("Error")), app.Th().Text(t("Call")),
 					)),
 					app.TBody().Body(app.Range(l.Operations).Slice(func(i int) app.UI {
 						op := l.Operations[i]
@@ -578,24 +577,24 @@ func (p *bulkPage) loadOperations(ctx app.Context) {
 }
 
 func (p *bulkPage) renderWorkbook() app.UI {
-	btn := app.Button().ID("result-workbook").Type("button").Class("button", "button-quiet").Text("Download the result workbook").OnClick(p.downloadResults)
+	btn := app.Button().ID("result-workbook").Type("button").Class("button", "button-quiet").Text(t("Download the result workbook")).OnClick(p.downloadResults)
 	if p.workbookBusy {
 		btn = btn.Disabled(true)
 	}
 	return app.Div().Class("workbook").Body(
 		btn,
-		app.P().Class("hint").Text("Every row of your file with its bulk, its operation's state, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit."),
+		app.P().Class("hint").Text(t("Every row of your file with its bulk, its operation's state, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit.")),
 		app.If(p.workbookNote != "", func() app.UI { return app.P().ID("workbook-note").Role("status").Text(p.workbookNote) }),
 		app.If(p.workbookFail != nil, func() app.UI { return failureView("workbook-failure", p.workbookFail) }),
 	)
 }
 
 func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
-	p.workbookBusy, p.workbookNote, p.workbookFail = true, "Reading the operations…", nil
+	p.workbookBusy, p.workbookNote, p.workbookFail = true, t("Reading the operations…"), nil
 	req := worker.ResultWorkbook{Connection: currentConnection(ctx).forWorker(p.backOffice), BulkID: p.id}
 	runJob(p.page, worker.JobResultWorkbook, req, func(pr worker.Progress) {
 		if pr.Total > 0 {
-			p.workbookNote = fmt.Sprintf("Reading the operations: %s of %s…", count(pr.Done), count(pr.Total))
+			p.workbookNote = tf("Reading the operations: %s of %s…", count(pr.Done), count(pr.Total))
 		}
 	}, func(f worker.ResultFile, data app.Value, err error) {
 		p.workbookBusy = false
@@ -606,7 +605,7 @@ func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
 			p.workbookNote, p.workbookFail = "", f.Failure
 		default:
 			download(data, f.Name, f.Type)
-			p.workbookNote = fmt.Sprintf("%s: %s, %s failed.", f.Name, plural(f.Rows, "row", "rows"), count(f.Failed))
+			p.workbookNote = tf("%s: %s, %s failed.", f.Name, plural(f.Rows, "row", "rows"), count(f.Failed))
 			p.announcement = p.workbookNote
 		}
 	})

@@ -2,12 +2,13 @@ package ui
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -49,20 +50,20 @@ type bulkReview struct {
 // bulk.
 func (p *bulkPage) renderReview() app.UI {
 	r := &p.review
-	btn := app.Button().ID("run-review").Type("button").Class("button").Text("Review the bulk").OnClick(p.runReview)
+	btn := app.Button().ID("run-review").Type("button").Class("button").Text(t("Review the bulk")).OnClick(p.runReview)
 	if r.busy {
 		btn = btn.Disabled(true)
 	}
-	receiptHint := "The receipt the maker saved when submitting (JSON, or its page to print). It is read in this browser."
+	receiptHint := t("The receipt the maker saved when submitting (JSON, or its page to print). It is read in this browser.")
 	if r.receiptName != "" {
-		receiptHint = "Loaded: " + r.receiptName
+		receiptHint = tf("Loaded: %s", r.receiptName)
 	}
 	// Once the bulk has left SUBMITTED, the review shown is kept for its
 	// record, and a new one is no longer "before executing".
 	open := p.bulk.Status == worker.BulkSubmitted
-	title := "Review before executing"
+	title := t("Review before executing")
 	if !open {
-		title = "The review before executing"
+		title = t("The review before executing")
 	}
 	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(
 		app.H3().ID("review-title").Text(title),
@@ -75,12 +76,12 @@ func (p *bulkPage) renderReview() app.UI {
 		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
 		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
 		app.If(r.result != nil && r.result.Failure == nil, func() app.UI {
-			note := "The review as shown, with who reviewed it and, once the bulk is executed, who approved it and when."
+			note := t("The review as shown, with who reviewed it and, once the bulk is executed, who approved it and when.")
 			if r.recordNote != "" {
 				note = r.recordNote
 			}
 			return app.Div().ID("review-record").Class("actions").Body(
-				app.Button().ID("download-review").Type("button").Class("button", "button-quiet").Text("Download the review").OnClick(p.downloadReview),
+				app.Button().ID("download-review").Type("button").Class("button", "button-quiet").Text(t("Download the review")).OnClick(p.downloadReview),
 				app.P().ID("review-record-note").Class("note").Text(note),
 			)
 		}),
@@ -92,10 +93,10 @@ func (p *bulkPage) renderReview() app.UI {
 func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) app.UI {
 	r := &p.review
 	return app.Div().Body(
-		app.P().Class("note").Text("Reads the bulk back from the API: what will run, not what the file said. Compare it with the maker's receipt or with the control totals you were given."),
+		app.P().Class("note").Text(t("Reads the bulk back from the API: what will run, not what the file said. Compare it with the maker's receipt or with the control totals you were given.")),
 		app.Div().Class("review-inputs").Body(
 			app.Div().Class("field").Body(
-				app.Label().For("review-receipt").Text("Load the maker's receipt"),
+				app.Label().For("review-receipt").Text(t("Load the maker's receipt")),
 				app.Input().ID("review-receipt").Type("file").Class("input").Class(loadedClass(r.receiptName)).Accept(".json,application/json,.html,text/html").
 					Aria("describedby", "review-receipt-hint").OnChange(p.reviewReceiptChosen),
 				app.Span().ID("review-receipt-hint").Class("hint").Text(receiptHint),
@@ -104,18 +105,18 @@ func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) ap
 				}),
 			),
 			app.Div().Class("field", "field-narrow").Body(
-				app.Label().For("review-count").Text("Control count"),
+				app.Label().For("review-count").Text(t("Control count")),
 				app.Input().ID("review-count").Type("text").Class("input").Attr("inputmode", "numeric").Value(r.count).
 					Aria("describedby", "review-count-hint").Attr("autocomplete", "off").
 					OnInput(func(ctx app.Context, e app.Event) { r.count = ctx.JSSrc().Get("value").String() }),
-				app.Span().ID("review-count-hint").Class("hint").Text("Elements, as 10,000; empty if not given."),
+				app.Span().ID("review-count-hint").Class("hint").Text(t("Elements, as 10,000; empty if not given.")),
 			),
 			app.Div().Class("field").Body(
-				app.Label().For("review-control-totals").Text("Control totals"),
-				app.Input().ID("review-control-totals").Type("text").Class("input").Value(r.totals).Placeholder("EUR 1,234.56; USD 20.00").
+				app.Label().For("review-control-totals").Text(t("Control totals")),
+				app.Input().ID("review-control-totals").Type("text").Class("input").Value(r.totals).Placeholder(t("EUR 1,234.56; USD 20.00")).
 					Aria("describedby", "review-totals-hint").Attr("autocomplete", "off").Spellcheck(false).
 					OnInput(func(ctx app.Context, e app.Event) { r.totals = ctx.JSSrc().Get("value").String() }),
-				app.Span().ID("review-totals-hint").Class("hint").Text("One per currency, separated by semicolons; empty if not given."),
+				app.Span().ID("review-totals-hint").Class("hint").Text(t("One per currency, separated by semicolons; empty if not given.")),
 			),
 		),
 		app.Div().Class("actions").Body(btn),
@@ -125,13 +126,13 @@ func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) ap
 // checkRepeats looks for the reviewed bulk's elements in other bulks.
 func (p *bulkPage) checkRepeats(run int, id string, conn worker.Connection) {
 	r := &p.review
-	r.repeatsNote = "Looking for these elements in other bulks…"
+	r.repeatsNote = t("Looking for these elements in other bulks…")
 	mark("review-checking")
 	runJob(p.page, worker.JobBulkRepeats, worker.BulkRepeats{Connection: conn, BulkID: id}, func(pr worker.Progress) {
 		if run == r.run && pr.Detail != "" {
 			r.repeatsNote = pr.Detail
 			if pr.Total > 0 {
-				r.repeatsNote = fmt.Sprintf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
+				r.repeatsNote = tf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
 			}
 		}
 	}, func(f worker.BulkRepeatsFound, _ app.Value, err error) {
@@ -140,13 +141,16 @@ func (p *bulkPage) checkRepeats(run int, id string, conn worker.Connection) {
 		}
 		switch {
 		case err != nil:
-			r.repeatsNote = "Other bulks could not be checked for these elements: " + jobMessage(err)
+			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", jobMessage(err))
 		case f.Failure != nil:
-			r.repeatsNote = "Other bulks could not be checked for these elements: " + f.Failure.Summary
+			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", f.Failure.Summary)
 		default:
 			r.repeats, r.repeatsChecked = f.Repeats, true
 			if f.Repeats != nil && f.Repeats.Count > 0 {
-				p.announcement = plural(f.Repeats.Count, "element is", "elements are") + " in other bulks too."
+				p.announcement = tf("%s are in other bulks too.", plural(f.Repeats.Count, "element", "elements"))
+				if f.Repeats.Count == 1 {
+					p.announcement = tf("%s is in other bulks too.", plural(f.Repeats.Count, "element", "elements"))
+				}
 			}
 		}
 		p.page.Defer(func(app.Context) { mark("review-repeats-shown") })
@@ -181,16 +185,15 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 			}
 			data, jerr := json.MarshalIndent(rec, "", "  ")
 			if jerr != nil {
-				r.recordNote = "The review could not be written: " + jerr.Error()
+				r.recordNote = tf("The review could not be written: %s", jerr.Error())
 				return
 			}
 			name := "bulk-" + id + ".review.json"
 			download(app.ValueOf(string(data)+"\n"), name, "application/json")
-			r.recordNote = name + ": the review of bulk " + id
+			r.recordNote = tf("%s: the review of bulk %s.", name, id)
 			if rec.ApprovedBy != "" {
-				r.recordNote += ", approved by " + rec.ApprovedBy
+				r.recordNote = tf("%s: the review of bulk %s, approved by %s.", name, id, rec.ApprovedBy)
 			}
-			r.recordNote += "."
 			p.announcement = r.recordNote
 		})
 	})
@@ -200,15 +203,15 @@ func (p *bulkPage) renderReviewResult() app.UI {
 	rv := p.review.result
 	return app.Div().ID("review-result").Body(
 		app.Dl().Class("summary").Body(
-			summaryItem("review-elements", "Elements", rv.Elements, ""),
-			summaryItem("review-invalid-count", "Invalid", rv.InvalidCount, "bad"),
+			summaryItem("review-elements", t("Elements"), rv.Elements, ""),
+			summaryItem("review-invalid-count", t("Invalid"), rv.InvalidCount, "bad"),
 		),
 		app.Dl().ID("review-facts").Class("facts").Body(
-			app.Div().Body(app.Dt().Text("Totals"), app.Dd().ID("review-totals").Body(totalsList(rv.Totals, rv.MovesMoney))),
-			app.Div().Body(app.Dt().Text("Body SHA-256"), app.Dd().ID("review-hash").Body(
+			app.Div().Body(app.Dt().Text(t("Totals")), app.Dd().ID("review-totals").Body(totalsList(rv.Totals, rv.MovesMoney))),
+			app.Div().Body(app.Dt().Text(t("Body SHA-256")), app.Dd().ID("review-hash").Body(
 				app.Code().Title(rv.BodySHA256).Text(shortHash(rv.BodySHA256)),
 			)),
-			app.Div().Body(app.Dt().Text("Validated with"), app.Dd().ID("review-contract").Text(rv.Contract)),
+			app.Div().Body(app.Dt().Text(t("Validated with")), app.Dd().ID("review-contract").Text(rv.Contract)),
 		),
 		p.renderRepeatsCheck(),
 		app.If(len(rv.Notes) > 0, func() app.UI {
@@ -221,9 +224,9 @@ func (p *bulkPage) renderReviewResult() app.UI {
 				app.Summary().Text(sourcesTitle(rv)),
 				app.Div().Class("table-scroll").Body(app.Table().ID("review-sources").Class("table").Body(
 					app.THead().Body(app.Tr().Body(
-						app.Th().Scope("col").Text("Source"),
-						app.Th().Scope("col").Class("num").Text("Elements"),
-						app.Th().Scope("col").Class("num").Text("Total"),
+						app.Th().Scope("col").Text(t("Source")),
+						app.Th().Scope("col").Class("num").Text(t("Elements")),
+						app.Th().Scope("col").Class("num").Text(t("Total")),
 					)),
 					app.TBody().Body(app.Range(rv.Sources).Slice(func(i int) app.UI {
 						s := rv.Sources[i]
@@ -235,14 +238,14 @@ func (p *bulkPage) renderReviewResult() app.UI {
 		app.If(rv.InvalidCount > 0, func() app.UI {
 			title := plural(rv.InvalidCount, "invalid element", "invalid elements")
 			if rv.InvalidCount > len(rv.Invalid) {
-				title += fmt.Sprintf(", the first %s listed", count(len(rv.Invalid)))
+				title = tf("%s, the first %s listed", title, count(len(rv.Invalid)))
 			}
 			return app.Div().ID("review-invalid").Body(
 				app.H4().Text(title),
 				app.Ul().Class("plain-list").Body(app.Range(rv.Invalid).Slice(func(i int) app.UI {
 					el := rv.Invalid[i]
 					return app.Li().DataSet("element", el.Element).Body(
-						app.Strong().Text(fmt.Sprintf("Sequence %d: ", el.Element)),
+						app.Strong().Text(tf("Sequence %d: ", el.Element)),
 						app.Text(strings.Join(el.Problems, " ")),
 					)
 				})),
@@ -253,11 +256,10 @@ func (p *bulkPage) renderReviewResult() app.UI {
 
 // sourcesTitle names the totals per source, and how many are listed.
 func sourcesTitle(rv *worker.BulkReview) string {
-	s := "Totals per source (" + plural(rv.SourceCount, "source", "sources")
 	if rv.SourceCount > len(rv.Sources) {
-		s += fmt.Sprintf(", the %s with the most elements listed", count(len(rv.Sources)))
+		return tf("Totals per source (%s, the %s with the most elements listed)", plural(rv.SourceCount, "source", "sources"), count(len(rv.Sources)))
 	}
-	return s + ")"
+	return tf("Totals per source (%s)", plural(rv.SourceCount, "source", "sources"))
 }
 
 // renderRepeatsCheck says how the look-up of the bulk's elements in other
@@ -268,7 +270,7 @@ func (p *bulkPage) renderRepeatsCheck() app.UI {
 		return app.P().ID("review-repeats").Class("hint").DataSet("checking", true).Text(r.repeatsNote)
 	}
 	if r.repeats == nil {
-		return app.P().ID("review-repeats").Class("hint").DataSet("count", 0).Text("No other bulk of the API's record or of this browser's journal holds any of these elements.")
+		return app.P().ID("review-repeats").Class("hint").DataSet("count", 0).Text(t("No other bulk of the API's record or of this browser's journal holds any of these elements."))
 	}
 	return renderReviewRepeats(r.repeats)
 }
@@ -281,24 +283,27 @@ func renderReviewRepeats(rp *worker.RepeatsInfo) app.UI {
 	}
 	var items []app.UI
 	if rp.Count > 0 {
-		verb, where := "are", "other bulks"
-		if rp.Count == 1 {
-			verb = "is"
+		bulks := strings.Join(rp.Bulks, ", ")
+		var head string
+		switch {
+		case rp.Count == 1 && len(rp.Bulks) == 1:
+			head = tf("%s of the %s elements is in another bulk too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
+		case rp.Count == 1:
+			head = tf("%s of the %s elements is in other bulks too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
+		case len(rp.Bulks) == 1:
+			head = tf("%s of the %s elements are in another bulk too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
+		default:
+			head = tf("%s of the %s elements are in other bulks too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
 		}
-		if len(rp.Bulks) == 1 {
-			where = "another bulk"
-		}
-		head := fmt.Sprintf("%s of the %s elements %s in %s too (%s): executing this bulk would send them again.",
-			count(rp.Count), count(rp.ToSend), verb, where, strings.Join(rp.Bulks, ", "))
 		items = append(items, app.P().Body(app.Strong().Text(head)))
 		shown := rp.Elements[:min(len(rp.Elements), 20)]
 		items = append(items, app.Details().Body(
-			app.Summary().Text("Which elements"),
+			app.Summary().Text(t("Which elements")),
 			app.Ul().Class("plain-list").Body(app.Range(shown).Slice(func(i int) app.UI {
 				return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
 			})),
 			app.If(rp.Count > len(shown), func() app.UI {
-				return app.P().Class("hint").Text(fmt.Sprintf("and %s more", count(rp.Count-len(shown))))
+				return app.P().Class("hint").Text(tf("and %s more", count(rp.Count-len(shown))))
 			}),
 		))
 	}
@@ -321,14 +326,14 @@ func (p *bulkPage) renderVerdict() app.UI {
 		return nil
 	}
 	if !rv.Compared {
-		return app.P().ID("review-verdict").Class("hint").Text("Nothing compared: load the maker's receipt or type control totals, then review again.")
+		return app.P().ID("review-verdict").Class("hint").Text(t("Nothing compared: load the maker's receipt or type control totals, then review again."))
 	}
 	if rv.Matches() {
-		return app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text("Matches " + r.against))
+		return app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text(tf("Matches %s", t(r.against))))
 	}
 	lines := append(append([]string{}, rv.Unread...), differenceTexts(rv.Differences)...)
 	return app.Div().Body(
-		app.P().ID("review-verdict").Class("verdict", "verdict-rejected").DataSet("match", false).Body(app.Strong().Text("Does not match")),
+		app.P().ID("review-verdict").Class("verdict", "verdict-rejected").DataSet("match", false).Body(app.Strong().Text(t("Does not match"))),
 		app.Ul().ID("review-differences").Class("plain-list").Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
 	)
 }
@@ -346,23 +351,23 @@ func differenceTexts(ds []worker.Difference) []string {
 func totalsList(ts []worker.Total, movesMoney bool) app.UI {
 	if len(ts) == 0 {
 		if !movesMoney {
-			return app.Text("no amounts")
+			return app.Text(t("no amounts"))
 		}
-		return app.Text("no readable amount")
+		return app.Text(t("no readable amount"))
 	}
 	return app.Ul().Class("plain-list").Body(app.Range(ts).Slice(func(i int) app.UI {
-		t := ts[i]
-		return app.Li().DataSet("currency", t.Label).Body(
-			app.Strong().Class("total-amount").Text(t.Label+" "+t.Amount),
-			app.Text(" in "+plural(t.Count, "element", "elements")),
+		tot := ts[i]
+		return app.Li().DataSet("currency", tot.Label).Body(
+			app.Strong().Class("total-amount").Text(totalLabel(tot)+" "+totalAmount(tot)),
+			app.Text(tf(" in %s", plural(tot.Count, "element", "elements"))),
 		)
 	}))
 }
 
 func amountsText(ts []worker.Total) string {
 	parts := make([]string, len(ts))
-	for i, t := range ts {
-		parts[i] = t.Label + " " + t.Amount
+	for i, tot := range ts {
+		parts[i] = totalLabel(tot) + " " + totalAmount(tot)
 	}
 	return strings.Join(parts, " · ")
 }
@@ -388,7 +393,7 @@ func (p *bulkPage) reviewReceiptChosen(ctx app.Context, e app.Event) {
 	readText(file, func(text, errText string) {
 		p.page.Dispatch(func(ctx app.Context) {
 			if errText != "" {
-				r.receiptName, r.receiptText, r.receiptErr = "", "", "The receipt was not loaded: "+errText
+				r.receiptName, r.receiptText, r.receiptErr = "", "", tf("The receipt was not loaded: %s", errText)
 				return
 			}
 			r.receiptName, r.receiptText = name, text
@@ -410,11 +415,11 @@ func (r *bulkReview) controlTotals() (*worker.ControlTotals, error) {
 	var c worker.ControlTotals
 	if s := strings.TrimSpace(r.count); s != "" {
 		if !countText.MatchString(s) {
-			return nil, fmt.Errorf("the control count %q is not a number of elements", s)
+			return nil, errors.New(tf("the control count %q is not a number of elements", s))
 		}
 		n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
 		if err != nil {
-			return nil, fmt.Errorf("the control count %q is not a number of elements", s)
+			return nil, errors.New(tf("the control count %q is not a number of elements", s))
 		}
 		c.Count = &n
 	}
@@ -443,12 +448,12 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	}
 	r.run++
 	run, id := r.run, p.id
-	r.busy, r.message, r.progress = true, "", "Reading the bulk…"
-	against := "the control totals"
+	r.busy, r.message, r.progress = true, "", t("Reading the bulk…")
+	against := lang.Mark("the control totals")
 	if r.receiptText != "" {
-		against = "the receipt"
+		against = lang.Mark("the receipt")
 		if control != nil {
-			against += " and the control totals"
+			against = lang.Mark("the receipt and the control totals")
 		}
 	}
 	receiptName := ""
@@ -464,7 +469,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			if pr.Done == pr.Total {
 				mark("review-read")
 			}
-			r.progress = fmt.Sprintf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
+			r.progress = tf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
 		}
 	}, func(rv worker.BulkReview, _ app.Value, err error) {
 		if run != r.run || id != p.id {
@@ -484,13 +489,13 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 		}
 		switch {
 		case rv.Failure != nil:
-			p.announcement = "The bulk could not be read: " + rv.Failure.Summary
+			p.announcement = tf("The bulk could not be read: %s", rv.Failure.Summary)
 		case !rv.Compared:
-			p.announcement = "Bulk read: " + plural(rv.Elements, "element", "elements") + "."
+			p.announcement = tf("Bulk read: %s.", plural(rv.Elements, "element", "elements"))
 		case rv.Matches():
-			p.announcement = "The bulk matches."
+			p.announcement = t("The bulk matches.")
 		default:
-			p.announcement = "The bulk does not match: " + plural(len(rv.Differences)+len(rv.Unread), "difference", "differences") + "."
+			p.announcement = tf("The bulk does not match: %s.", plural(len(rv.Differences)+len(rv.Unread), "difference", "differences"))
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -22,31 +23,31 @@ func stateWords(b worker.BulkInfo) string {
 	failed := b.Counts[worker.OperationFailed]
 	switch b.Status {
 	case worker.BulkSubmitted:
-		return "Awaiting approval: submitted, not executed yet"
+		return t("Awaiting approval: submitted, not executed yet")
 	case worker.BulkRunning:
 		if counted {
-			return fmt.Sprintf("Running: %s of %s done", count(b.Done), n)
+			return tf("Running: %s of %s done", count(b.Done), n)
 		}
-		return "Running"
+		return t("Running")
 	case worker.BulkPaused:
 		if counted {
-			return fmt.Sprintf("Paused: %s of %s done", count(b.Done), n)
+			return tf("Paused: %s of %s done", count(b.Done), n)
 		}
-		return "Paused"
+		return t("Paused")
 	case worker.BulkCompleted:
-		return fmt.Sprintf("Completed: all %s done", n)
+		return tf("Completed: all %s done", n)
 	case worker.BulkPartiallyCompleted:
 		if counted {
-			return fmt.Sprintf("Partially completed: %s of %s failed", count(failed), n)
+			return tf("Partially completed: %s of %s failed", count(failed), n)
 		}
-		return "Partially completed: some operations failed"
+		return t("Partially completed: some operations failed")
 	case worker.BulkFailed:
-		return "Failed: no operation was executed"
+		return t("Failed: no operation was executed")
 	case worker.BulkCancelled:
 		if counted {
-			return fmt.Sprintf("Cancelled: %s of %s had run; the others never will", count(b.Done-b.Counts[worker.OperationCancelled]), n)
+			return tf("Cancelled: %s of %s had run; the others never will", count(b.Done-b.Counts[worker.OperationCancelled]), n)
 		}
-		return "Cancelled: the operations not yet run never will"
+		return t("Cancelled: the operations not yet run never will")
 	}
 	return statusWord(b.Status)
 }
@@ -57,13 +58,13 @@ func bulkStateBadge(b worker.BulkInfo) app.UI {
 }
 
 // elsewhere is what the console says of a bulk its journal does not know.
-const elsewhere = "submitted elsewhere"
+var elsewhere = lang.Mark("submitted elsewhere")
 
 // submittedAt says when the bulk was submitted, as the journal recorded:
 // the API keeps no such time.
 func submittedAt(b worker.BulkInfo) string {
 	if b.Submitted == 0 {
-		return "unknown"
+		return t("unknown")
 	}
 	return millis(b.Submitted)
 }
@@ -76,13 +77,13 @@ func executedText(b worker.BulkInfo) string {
 	}
 	s := millis(b.Started)
 	if b.Finished == 0 {
-		return "since " + s
+		return tf("since %s", s)
 	}
 	end := millis(b.Finished)
 	if end[:10] == s[:10] {
 		end = end[11:]
 	}
-	return s + " to " + end
+	return tf("%s to %s", s, end)
 }
 
 // sourceOf names the file a bulk came from, or says the journal does not
@@ -92,27 +93,27 @@ func sourceOf(b worker.BulkInfo) string {
 		return s
 	}
 	if b.Submission != "" {
-		return "a request without a file name"
+		return t("a request without a file name")
 	}
-	return elsewhere
+	return t(elsewhere)
 }
 
 // totalsText writes a bulk's totals on one line: "EUR 1,234.56 · GBP
 // 10.00"; "" while they are not known.
-func totalsText(t *worker.BulkTotals) string {
+func totalsText(tot *worker.BulkTotals) string {
 	switch {
-	case t == nil:
+	case tot == nil:
 		return ""
-	case t.Failure != nil:
-		return "not read: " + t.Failure.Summary
-	case !t.MovesMoney:
-		return "no amounts (" + kindTitle(t.Kind) + ")"
-	case len(t.Totals) == 0:
-		return "no readable amount"
+	case tot.Failure != nil:
+		return tf("not read: %s", tot.Failure.Summary)
+	case !tot.MovesMoney:
+		return tf("no amounts (%s)", kindTitle(tot.Kind))
+	case len(tot.Totals) == 0:
+		return t("no readable amount")
 	}
-	parts := make([]string, len(t.Totals))
-	for i, ct := range t.Totals {
-		parts[i] = ct.Label + " " + ct.Amount
+	parts := make([]string, len(tot.Totals))
+	for i, ct := range tot.Totals {
+		parts[i] = totalLabel(ct) + " " + totalAmount(ct)
 	}
 	return strings.Join(parts, " · ")
 }
@@ -121,11 +122,11 @@ func totalsText(t *worker.BulkTotals) string {
 func modeWords(mode string) string {
 	switch mode {
 	case worker.ModeOnFailureStop:
-		return "If an operation fails, the bulk stops there: the operations after it do not run."
+		return t("If an operation fails, the bulk stops there: the operations after it do not run.")
 	case worker.ModeOnFailureContinue:
-		return "If an operation fails, the others still run; the failed ones are listed afterwards, to fix and submit again."
+		return t("If an operation fails, the others still run; the failed ones are listed afterwards, to fix and submit again.")
 	}
-	return "If an operation fails, the API's default applies."
+	return t("If an operation fails, the API's default applies.")
 }
 
 // totalsQueue reads the totals of the bulks a page lists, one bulk at a
@@ -183,24 +184,20 @@ func (q *totalsQueue) next(ctx app.Context) {
 // it, apart from those it answered with because it had made them before.
 func submitOutcome(r worker.Submitted) string {
 	if len(r.Submission.Chunks) == 0 {
-		return "Nothing was sent: every element was submitted before."
+		return t("Nothing was sent: every element was submitted before.")
 	}
 	made := len(r.Submission.Chunks) - len(r.Existing)
-	if len(r.Existing) == 0 {
-		return fmt.Sprintf("Submitted: %s made. Open a bulk to execute it.", plural(made, "bulk", "bulks"))
+	switch {
+	case len(r.Existing) == 0:
+		return tf("Submitted: %s made. Open a bulk to execute it.", plural(made, "bulk", "bulks"))
+	case made == 0 && len(r.Existing) == 1:
+		return t("Submitted, but no new bulk was made: the API answered with a bulk it had made before for the same content.")
+	case made == 0:
+		return tf("Submitted, but no new bulk was made: the API answered %s with bulks it had made before for the same content.", plural(len(r.Existing), "part", "parts"))
+	case len(r.Existing) == 1:
+		return tf("Submitted, but %s, and the API answered with a bulk it had made before for the same content.", plural(made, "new bulk was made", "new bulks were made"))
 	}
-	s := "Submitted, but "
-	if made == 0 {
-		s += "no new bulk was made: "
-	} else {
-		s += plural(made, "new bulk was made", "new bulks were made") + ", and "
-	}
-	if len(r.Existing) == 1 {
-		s += "the API answered with a bulk it had made before for the same content."
-	} else {
-		s += fmt.Sprintf("the API answered %s with bulks it had made before for the same content.", plural(len(r.Existing), "part", "parts"))
-	}
-	return s
+	return tf("Submitted, but %s, and the API answered %s with bulks it had made before for the same content.", plural(made, "new bulk was made", "new bulks were made"), plural(len(r.Existing), "part", "parts"))
 }
 
 // existingNotes name each bulk the API had made before, with its state.
@@ -208,14 +205,14 @@ func existingNotes(r worker.Submitted) app.UI {
 	return app.Ul().ID("existing-bulks").Class("warning-box").Body(
 		app.Range(r.Existing).Slice(func(i int) app.UI {
 			e := r.Existing[i]
-			which, name := "", "Bulk "
+			which, name := "", tf("Bulk %s", e.Bulk.BulkID)
 			if len(r.Submission.Chunks) > 1 {
-				which, name = fmt.Sprintf("Part %d: ", e.Chunk+1), "bulk "
+				which, name = tf("Part %s: ", count(e.Chunk+1)), tf("bulk %s", e.Bulk.BulkID)
 			}
 			return app.Li().DataSet("bulk", e.Bulk.BulkID).Body(
 				app.Text(which),
-				app.A().Href(bulkHref(e.Bulk.BulkID, r.Submission.BackOffice)).DataSet("bulk", e.Bulk.BulkID).Text(name+e.Bulk.BulkID),
-				app.Text(fmt.Sprintf(" is not new: the same content was sent before with the same idempotency-ref, perhaps from another browser or the command line. It is %s.", lowerFirst(stateWords(e.Bulk)))),
+				app.A().Href(bulkHref(e.Bulk.BulkID, r.Submission.BackOffice)).DataSet("bulk", e.Bulk.BulkID).Text(name),
+				app.Text(tf(" is not new: the same content was sent before with the same idempotency-ref, perhaps from another browser or the command line. It is %s.", lowerFirst(stateWords(e.Bulk)))),
 			)
 		}),
 	)
@@ -236,18 +233,20 @@ func progressText(b worker.BulkInfo) string {
 	ended := b.Status == worker.BulkCompleted || b.Status == worker.BulkPartiallyCompleted ||
 		b.Status == worker.BulkFailed || b.Status == worker.BulkCancelled
 	if !ended || b.Counts == nil {
-		return fmt.Sprintf("%s of %s operations done", count(b.Done), count(b.Operations))
+		return tf("%s of %s operations done", count(b.Done), count(b.Operations))
 	}
 	var parts []string
-	for _, st := range []struct{ state, word string }{
-		{worker.OperationCompleted, "completed"}, {worker.OperationFailed, "failed"}, {worker.OperationCancelled, "cancelled"},
-	} {
-		if n := b.Counts[st.state]; n > 0 {
-			parts = append(parts, count(n)+" "+st.word)
-		}
+	if n := b.Counts[worker.OperationCompleted]; n > 0 {
+		parts = append(parts, tf("%s completed", count(n)))
+	}
+	if n := b.Counts[worker.OperationFailed]; n > 0 {
+		parts = append(parts, tf("%s failed", count(n)))
+	}
+	if n := b.Counts[worker.OperationCancelled]; n > 0 {
+		parts = append(parts, tf("%s cancelled", count(n)))
 	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("%s: no operation ran", plural(b.Operations, "operation", "operations"))
+		return tf("%s: no operation ran", plural(b.Operations, "operation", "operations"))
 	}
 	return fmt.Sprintf("%s: %s", plural(b.Operations, "operation", "operations"), strings.Join(parts, ", "))
 }

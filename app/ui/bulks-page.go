@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -59,40 +58,40 @@ func (p *bulksPage) OnMount(ctx app.Context) {
 func (p *bulksPage) Render() app.UI {
 	interrupted := p.journal.interrupted()
 	return newShell().Route("/bulks").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text("The bulk processes of the identity your credentials act for. Open one to execute, pause, resume or cancel it and to watch it run."),
+		app.P().Class("lead").Text(t("The bulk processes of the identity your credentials act for. Open one to execute, pause, resume or cancel it and to watch it run.")),
 		app.If(len(interrupted) > 0, func() app.UI {
 			return app.Div().ID("interrupted-notice").Class("warning-box").Role("alert").Body(
-				app.Text(fmt.Sprintf("%s did not finish. ", plural(len(interrupted), "submission", "submissions"))),
-				app.A().Href(href(SubmitPath)).Text("Resume it with its original refs"),
+				app.Text(tf("%s did not finish. ", plural(len(interrupted), "submission", "submissions"))),
+				app.A().Href(href(SubmitPath)).Text(t("Resume it with its original refs")),
 			)
 		}),
 		app.Div().Class("filters").Body(
 			app.Div().Class("field").Body(
-				app.Label().For("bulk-status").Text("State"),
+				app.Label().For("bulk-status").Text(t("State")),
 				app.Select().ID("bulk-status").Class("select").OnChange(p.statusChosen).Body(
-					option("", "Every state", p.status == ""),
+					option("", t("Every state"), p.status == ""),
 					app.Range(bulkStatuses).Slice(func(i int) app.UI {
 						return option(bulkStatuses[i], filterWord(bulkStatuses[i]), bulkStatuses[i] == p.status)
 					}),
 				),
 			),
 			app.Div().Class("field").Body(
-				app.Label().For("bulk-api").Text("API"),
+				app.Label().For("bulk-api").Text(t("API")),
 				app.Select().ID("bulk-api").Class("select").OnChange(p.apiChosen).Body(
-					option("standard", "Standard", !p.backOffice),
-					option("backoffice", "Back-office", p.backOffice),
+					option("standard", t("Standard"), !p.backOffice),
+					option("backoffice", t("Back-office"), p.backOffice),
 				),
 			),
-			app.Button().ID("refresh-bulks").Type("button").Class("button", "button-quiet").Text("Refresh").OnClick(func(ctx app.Context, e app.Event) { p.reload(ctx) }),
+			app.Button().ID("refresh-bulks").Type("button").Class("button", "button-quiet").Text(t("Refresh")).OnClick(func(ctx app.Context, e app.Event) { p.reload(ctx) }),
 		),
 		// A checker is often handed a bulk id rather than a file.
 		app.Form().ID("open-bulk").Class("filters").OnSubmit(p.openByID).Body(
 			app.Div().Class("field").Body(
-				app.Label().For("open-bulk-id").Text("Open a bulk by its id"),
+				app.Label().For("open-bulk-id").Text(t("Open a bulk by its id")),
 				app.Input().ID("open-bulk-id").Type("text").Class("input").Attr("autocomplete", "off").Spellcheck(false).Value(p.openID).
 					OnInput(func(ctx app.Context, e app.Event) { p.openID = ctx.JSSrc().Get("value").String() }),
 			),
-			app.Button().ID("open-bulk-button").Type("submit").Class("button", "button-quiet").Text("Open"),
+			app.Button().ID("open-bulk-button").Type("submit").Class("button", "button-quiet").Text(t("Open")),
 		),
 		p.renderList(),
 	)
@@ -103,23 +102,23 @@ func (p *bulksPage) renderList() app.UI {
 	case p.message != "":
 		return app.Div().ID("bulk-list").Class("alert").Role("alert").Body(
 			app.Text(p.message+" "),
-			app.A().Href(href("/settings")).Text("Open the connection settings"),
+			app.A().Href(href("/settings")).Text(t("Open the connection settings")),
 		)
 	case p.failure != nil:
 		return app.Div().ID("bulk-list").Body(failureView("bulks-failure", p.failure))
 	case !p.loaded:
-		return app.P().ID("bulk-list").Class("status").Text("Loading the bulks…")
+		return app.P().ID("bulk-list").Class("status").Text(t("Loading the bulks…"))
 	case len(p.list.Bulks) == 0:
-		return app.P().ID("bulk-list").DataSet("loaded", true).Class("note").Text("No bulk in this state.")
+		return app.P().ID("bulk-list").DataSet("loaded", true).Class("note").Text(t("No bulk in this state."))
 	}
 	l := p.list
 	return app.Div().ID("bulk-list").DataSet("loaded", !p.loading).Body(
 		// Narrow windows scroll the table, not the page.
 		app.Div().Class("table-scroll").Body(app.Table().Class("table").Body(
-			app.Caption().Text(fmt.Sprintf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Bulks)), plural(l.Count, "bulk", "bulks"))),
+			app.Caption().Text(tf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Bulks)), plural(l.Count, "bulk", "bulks"))),
 			app.THead().Body(app.Tr().Body(
-				app.Th().Text("Bulk"), app.Th().Text("State"), app.Th().Text("Kind"), app.Th().Class("num").Text("Elements"),
-				app.Th().Text("Totals"), app.Th().Text("Submitted"), app.Th().Text("File"), app.Th().Text("Executed"),
+				app.Th().Text(t("Bulk")), app.Th().Text(t("State")), app.Th().Text(t("Kind")), app.Th().Class("num").Text(t("Elements")),
+				app.Th().Text(t("Totals")), app.Th().Text(t("Submitted")), app.Th().Text(t("File")), app.Th().Text(t("Executed")),
 			)),
 			app.TBody().Body(app.Range(l.Bulks).Slice(func(i int) app.UI {
 				b := l.Bulks[i]
@@ -136,7 +135,7 @@ func (p *bulksPage) renderList() app.UI {
 					app.Td().Body(
 						app.A().Href(bulkHref(b.BulkID, p.backOffice)).Text(b.BulkID),
 						app.If(b.Status == worker.BulkSubmitted, func() app.UI {
-							return app.A().Class("bulk-review-link").Href(bulkHref(b.BulkID, p.backOffice)).Aria("label", "Review bulk "+b.BulkID+" before executing it").Text("Review")
+							return app.A().Class("bulk-review-link").Href(bulkHref(b.BulkID, p.backOffice)).Aria("label", tf("Review bulk %s before executing it", b.BulkID)).Text(t("Review"))
 						}),
 					),
 					app.Td().Class("bulk-state").Body(bulkStateBadge(b)),
@@ -179,7 +178,7 @@ func (p *bulksPage) apiChosen(ctx app.Context, e app.Event) {
 func (p *bulksPage) reload(ctx app.Context) {
 	conn := currentConnection(ctx)
 	if missing := conn.ready(p.api, p.backOffice); missing != "" {
-		p.message, p.loaded = "The connection is not ready: "+missing, true
+		p.message, p.loaded = tf("The connection is not ready: %s", missing), true
 		return
 	}
 	p.message, p.loading = "", true
@@ -198,7 +197,7 @@ func (p *bulksPage) reload(ctx app.Context) {
 			p.failure = l.Failure
 		default:
 			p.list, p.failure = l, nil
-			p.announcement = fmt.Sprintf("%s listed.", plural(l.Count, "bulk", "bulks"))
+			p.announcement = tf("%s listed.", plural(l.Count, "bulk", "bulks"))
 			ids := make([]string, len(l.Bulks))
 			for i, b := range l.Bulks {
 				ids[i] = b.BulkID
@@ -213,11 +212,10 @@ func bulkSource(b worker.BulkInfo) string {
 	if b.Submission == "" {
 		return ""
 	}
-	s := b.Source
 	if b.Chunks > 1 {
-		s += fmt.Sprintf(" (part %d of %d)", b.Chunk+1, b.Chunks)
+		return tf("%s (part %s of %s)", b.Source, count(b.Chunk+1), count(b.Chunks))
 	}
-	return s
+	return b.Source
 }
 
 // millis writes a Unix time in milliseconds, or nothing for 0.
@@ -225,14 +223,29 @@ func millis(ms int64) string {
 	if ms == 0 {
 		return ""
 	}
-	return time.UnixMilli(ms).Local().Format(time.DateTime)
+	return dateTime(time.UnixMilli(ms).Local())
 }
 
 // statusWord writes a state for people: "PARTIALLY_COMPLETED" →
 // "Partially completed".
 func statusWord(s string) string {
-	if s == "" {
+	switch s {
+	case "":
 		return ""
+	case worker.BulkSubmitted:
+		return t("Submitted")
+	case worker.BulkRunning:
+		return t("Running")
+	case worker.BulkPaused:
+		return t("Paused")
+	case worker.BulkCompleted:
+		return t("Completed")
+	case worker.BulkPartiallyCompleted:
+		return t("Partially completed")
+	case worker.BulkFailed:
+		return t("Failed")
+	case worker.BulkCancelled:
+		return t("Cancelled")
 	}
 	b := []byte(s)
 	for i := 1; i < len(b); i++ {
@@ -250,7 +263,7 @@ func statusWord(s string) string {
 // second operator's review and execution.
 func filterWord(s string) string {
 	if s == worker.BulkSubmitted {
-		return "Awaiting approval"
+		return t("Awaiting approval")
 	}
 	return statusWord(s)
 }
@@ -269,12 +282,12 @@ func statusBadge(s string) app.UI {
 func pager(id string, offset, shown, total, size int, move func(ctx app.Context, offset int)) app.UI {
 	return app.Div().Class("actions").Body(
 		app.If(offset > 0, func() app.UI {
-			return app.Button().ID(id+"-previous").Type("button").Class("button", "button-quiet").Text("Previous").OnClick(func(ctx app.Context, e app.Event) {
+			return app.Button().ID(id+"-previous").Type("button").Class("button", "button-quiet").Text(t("Previous")).OnClick(func(ctx app.Context, e app.Event) {
 				move(ctx, max(0, offset-size))
 			}, app.EventScope(offset))
 		}),
 		app.If(offset+shown < total, func() app.UI {
-			return app.Button().ID(id+"-next").Type("button").Class("button", "button-quiet").Text("Next").OnClick(func(ctx app.Context, e app.Event) {
+			return app.Button().ID(id+"-next").Type("button").Class("button", "button-quiet").Text(t("Next")).OnClick(func(ctx app.Context, e app.Event) {
 				move(ctx, offset+size)
 			}, app.EventScope(offset))
 		}),

@@ -156,13 +156,13 @@ func (c Connection) readyForToken(api APIConfig) string {
 	_, boURL := c.urls()
 	switch {
 	case !c.Direct && !api.BackOfficeProxy:
-		return "This console's server forwards no back-office calls: choose direct calls and enter the back-office base URL."
+		return t("This console's server forwards no back-office calls: choose direct calls and enter the back-office base URL.")
 	case boURL == "":
-		return "Enter the back-office API's base URL."
+		return t("Enter the back-office API's base URL.")
 	case strings.TrimSpace(c.APIKey) == "":
-		return "Enter the api-key: the back-office API issues tokens to it."
+		return t("Enter the api-key: the back-office API issues tokens to it.")
 	case strings.TrimSpace(c.Identity) == "":
-		return "Enter the identity the token is to act for, such as CORPORATE:1001."
+		return t("Enter the identity the token is to act for, such as CORPORATE:1001.")
 	}
 	return ""
 }
@@ -173,19 +173,19 @@ func (c Connection) ready(api APIConfig, backOffice bool) string {
 	apiURL, boURL := c.urls()
 	switch {
 	case !c.Direct && !api.Proxy:
-		return "This console's server forwards no API calls: choose direct calls and enter the API's base URL."
+		return t("This console's server forwards no API calls: choose direct calls and enter the API's base URL.")
 	case !c.Direct && backOffice && !api.BackOfficeProxy:
-		return "This console's server forwards no back-office calls: choose direct calls and enter the back-office base URL."
+		return t("This console's server forwards no back-office calls: choose direct calls and enter the back-office base URL.")
 	case apiURL == "":
-		return "Enter the API's base URL."
+		return t("Enter the API's base URL.")
 	case backOffice && boURL == "":
-		return "Enter the back-office API's base URL."
+		return t("Enter the back-office API's base URL.")
 	case strings.TrimSpace(c.APIKey) == "":
-		return "Enter the api-key."
+		return t("Enter the api-key.")
 	case !backOffice && strings.TrimSpace(c.Token) == "":
-		return "Enter the bearer token."
+		return t("Enter the bearer token.")
 	case backOffice && c.BackOfficeToken == "":
-		return "Obtain a back-office token for an identity."
+		return t("Obtain a back-office token for an identity.")
 	}
 	return ""
 }
@@ -193,9 +193,9 @@ func (c Connection) ready(api APIConfig, backOffice bool) string {
 // target names where the connection points, for people and String.
 func (c Connection) target() string {
 	if !c.Direct {
-		return "through this console's server"
+		return t("through this console's server")
 	}
-	return "directly to " + c.APIURL
+	return tf("directly to %s", c.APIURL)
 }
 
 // unreachableOrigin returns the origin of a direct URL that the console's

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -32,6 +31,7 @@ func (p *settingsPage) contractMount() {
 // is said once it is done.
 func (p *settingsPage) sendContract(req worker.SetContract, announce string) {
 	cv := &p.contract
+	req.Lang = string(consoleLang)
 	runJob(p.page, worker.JobContract, req, nil, func(st worker.ContractState, _ app.Value, err error) {
 		cv.busy = ""
 		if err != nil {
@@ -49,28 +49,28 @@ func (p *settingsPage) sendContract(req worker.SetContract, announce string) {
 func (p *settingsPage) contractSection() app.UI {
 	cv := &p.contract
 	return app.Section().ID("contract").Class("settings-group").Aria("labelledby", "contract-title").Body(
-		app.H2().ID("contract-title").Text("API contract"),
-		app.P().Class("note").Text("The console checks files against the API contract it was built with. When the API publishes a newer OpenAPI file, load it here: it is read in this browser, kept for the next visits, and used for every file opened from then on."),
+		app.H2().ID("contract-title").Text(t("API contract")),
+		app.P().Class("note").Text(t("The console checks files against the API contract it was built with. When the API publishes a newer OpenAPI file, load it here: it is read in this browser, kept for the next visits, and used for every file opened from then on.")),
 		app.P().ID("contract-in-use").Role("status").Text(contractInUse(cv.state, cv.failure != "")),
 		app.If(cv.state != nil && cv.state.StoreError != "", func() app.UI {
 			return app.P().Class("warning-text").Text(cv.state.StoreError)
 		}),
 		app.Div().Class("field").Body(
-			app.Label().For("contract-file").Text("Load an OpenAPI file…"),
-			app.Span().ID("contract-file-hint").Class("hint").Text("YAML or JSON, OpenAPI 3.x. The console looks for its bulk operations in it."),
+			app.Label().For("contract-file").Text(t("Load an OpenAPI file…")),
+			app.Span().ID("contract-file-hint").Class("hint").Text(t("YAML or JSON, OpenAPI 3.x. The console looks for its bulk operations in it.")),
 			app.Input().ID("contract-file").Type("file").Accept(".yml,.yaml,.json").
 				Aria("describedby", "contract-file-hint").Disabled(cv.busy != "" || cv.state == nil).OnChange(p.contractFileChosen),
 		),
 		app.If(cv.busy != "", func() app.UI { return app.P().ID("contract-busy").Role("status").Text(cv.busy) }),
 		app.If(cv.failure != "", func() app.UI {
 			return app.Div().ID("contract-failure").Class("failure").Role("alert").Body(
-				app.P().Class("failure-title").Text("The file was not loaded; the contract in use is unchanged."),
+				app.P().Class("failure-title").Text(t("The file was not loaded; the contract in use is unchanged.")),
 				app.P().Text(cv.failure),
 			)
 		}),
 		app.Div().Class("actions").Body(
 			app.Button().ID("contract-builtin").Type("button").Class("button", "button-quiet").
-				Text("Use the built-in contract").Disabled(cv.state == nil || cv.state.Builtin || cv.busy != "").OnClick(p.useBuiltinContract),
+				Text(t("Use the built-in contract")).Disabled(cv.state == nil || cv.state.Builtin || cv.busy != "").OnClick(p.useBuiltinContract),
 		),
 		p.strictChoice(),
 		app.If(cv.state != nil && !cv.state.Builtin, func() app.UI { return contractDifferences(cv.state) }),
@@ -82,20 +82,20 @@ func (p *settingsPage) contractSection() app.UI {
 func contractInUse(st *worker.ContractState, failed bool) string {
 	switch {
 	case st == nil && failed:
-		return "The validation engine could not say which contract is in use."
+		return t("The validation engine could not say which contract is in use.")
 	case st == nil:
-		return "Asking the validation engine which contract is in use…"
+		return t("Asking the validation engine which contract is in use…")
 	case st.Builtin:
-		return "In use: the built-in contract."
+		return t("In use: the built-in contract.")
 	}
-	s := "In use: " + st.Name
+	name := st.Name
 	if st.Title != "" {
-		s += " — " + st.Title
+		name += " — " + st.Title
 	}
 	if st.Version != "" {
-		s += ", version " + st.Version
+		return tf("In use: %s, version %s.", name, st.Version)
 	}
-	return s + "."
+	return tf("In use: %s.", name)
 }
 
 func (p *settingsPage) strictChoice() app.UI {
@@ -103,9 +103,9 @@ func (p *settingsPage) strictChoice() app.UI {
 		on := ctx.JSSrc().Get("checked").Bool()
 		p.contract.strict = on
 		setStrictSetting(on)
-		say := "The API documentation's rules are warnings."
+		say := t("The API documentation's rules are warnings.")
 		if on {
-			say = "The API documentation's rules are errors."
+			say = t("The API documentation's rules are errors.")
 		}
 		p.sendContract(worker.SetContract{Strict: on}, say)
 	})
@@ -115,8 +115,8 @@ func (p *settingsPage) strictChoice() app.UI {
 	return app.Div().Class("check", "choice").Body(
 		box,
 		app.Label().For("contract-strict").Body(
-			app.Span().Text("Treat the API documentation's rules as errors"),
-			app.Span().ID("contract-strict-hint").Class("hint").Text("Rules the documentation states but the contract does not enforce (a SEPA wire's reference, for one) are warnings by default; on, an element that breaks one cannot be submitted. Kept in this browser."),
+			app.Span().Text(t("Treat the API documentation's rules as errors")),
+			app.Span().ID("contract-strict-hint").Class("hint").Text(t("Rules the documentation states but the contract does not enforce (a SEPA wire's reference, for one) are warnings by default; on, an element that breaks one cannot be submitted. Kept in this browser.")),
 		),
 	)
 }
@@ -128,23 +128,23 @@ func (p *settingsPage) contractFileChosen(ctx app.Context, e app.Event) {
 	}
 	file := files.Index(0)
 	cv := &p.contract
-	cv.busy, cv.failure = "Reading "+file.Get("name").String()+"…", ""
+	cv.busy, cv.failure = tf("Reading %s…", file.Get("name").String()), ""
 	readContractFile(p.page, file, cv.state.Targets, func(src *worker.ContractSource, err error) {
 		if err != nil {
 			cv.busy, cv.failure = "", err.Error()
-			p.announcement = "The file was not loaded: " + err.Error()
+			p.announcement = tf("The file was not loaded: %s", err.Error())
 			return
 		}
-		cv.busy = "Checking the schemas of " + src.Name + "…"
-		p.sendContract(worker.SetContract{Strict: cv.strict, Source: src}, "The contract "+src.Name+" is in use.")
+		cv.busy = tf("Checking the schemas of %s…", src.Name)
+		p.sendContract(worker.SetContract{Strict: cv.strict, Source: src}, tf("The contract %s is in use.", src.Name))
 	})
 	// The same file can be chosen again once changed on disk.
 	ctx.JSSrc().Set("value", "")
 }
 
 func (p *settingsPage) useBuiltinContract(ctx app.Context, e app.Event) {
-	p.contract.busy, p.contract.failure = "Going back to the built-in contract…", ""
-	p.sendContract(worker.SetContract{Strict: p.contract.strict, Builtin: true}, "The built-in contract is in use.")
+	p.contract.busy, p.contract.failure = t("Going back to the built-in contract…"), ""
+	p.sendContract(worker.SetContract{Strict: p.contract.strict, Builtin: true}, t("The built-in contract is in use."))
 }
 
 // contractDifferences lists what the contract in use changes against the
@@ -164,12 +164,12 @@ func contractDifferences(st *worker.ContractState) app.UI {
 		for _, c := range k.Changes {
 			field := c.Field
 			if field == "" {
-				field = "the bulk"
+				field = t("the bulk")
 			}
 			items = append(items, app.Li().Body(app.Code().Text(field), app.Text(": "+c.What)))
 		}
 		for _, s := range k.Skipped {
-			items = append(items, app.Li().Class("hint").Text("A correction of this console no longer applies: "+s))
+			items = append(items, app.Li().Class("hint").Text(tf("A correction of this console no longer applies: %s", s)))
 		}
 		changed = append(changed, app.Div().Class("contract-kind").DataSet("kind", k.Kind).Body(
 			app.H3().Text(k.Title),
@@ -181,22 +181,22 @@ func contractDifferences(st *worker.ContractState) app.UI {
 		notes = append(notes, app.Li().Body(
 			app.Strong().Text(capitalize(n.Action)+": "),
 			app.Text(n.Text+" "),
-			app.Span().Class("contract-place").Text(fmt.Sprintf("(%s, at %s)", n.Kind, readablePointer(n.Place))),
+			app.Span().Class("contract-place").Text(tf("(%s, at %s)", n.Kind, readablePointer(n.Place))),
 		))
 	}
 	return app.Div().ID("contract-differences").Body(
-		app.H3().Text("What differs from the built-in contract"),
-		app.If(len(changed) == 0, func() app.UI { return app.P().Text("No field differs.") }),
+		app.H3().Text(t("What differs from the built-in contract")),
+		app.If(len(changed) == 0, func() app.UI { return app.P().Text(t("No field differs.")) }),
 		app.Div().Body(changed...),
 		app.If(len(missing) > 0, func() app.UI {
 			return app.Div().ID("contract-missing").Body(
-				app.P().Class("warning-text").Text("The file has no operation for these bulks: their files cannot be checked while it is in use."),
+				app.P().Class("warning-text").Text(t("The file has no operation for these bulks: their files cannot be checked while it is in use.")),
 				app.Ul().Body(missing...),
 			)
 		}),
 		app.If(len(notes) > 0, func() app.UI {
 			return app.Details().ID("contract-notes").Body(
-				app.Summary().Text(plural(len(notes), "note", "notes")+" of the reader: keywords translated, dropped or not understood"),
+				app.Summary().Text(tf("%s of the reader: keywords translated, dropped or not understood", plural(len(notes), "note", "notes"))),
 				app.Ul().Body(notes...),
 			)
 		}),

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -35,15 +34,15 @@ func (c controlTotals) checkCount(s worker.Summary) controlResult {
 	}
 	want, err := strconv.Atoi(text)
 	if err != nil || want < 0 {
-		return controlResult{checked: true, message: fmt.Sprintf("%q is not a count: type a whole number such as 1200.", c.count)}
+		return controlResult{checked: true, message: tf("%q is not a count: type a whole number such as 1200.", c.count)}
 	}
 	switch {
 	case want == s.Elements:
-		return controlResult{checked: true, ok: true, message: fmt.Sprintf("%s elements, as expected.", count(want))}
+		return controlResult{checked: true, ok: true, message: tf("%s elements, as expected.", count(want))}
 	case want > s.Elements:
-		return controlResult{checked: true, message: fmt.Sprintf("%s elements loaded, %s fewer than the %s expected.", count(s.Elements), count(want-s.Elements), count(want))}
+		return controlResult{checked: true, message: tf("%s elements loaded, %s fewer than the %s expected.", count(s.Elements), count(want-s.Elements), count(want))}
 	default:
-		return controlResult{checked: true, message: fmt.Sprintf("%s elements loaded, %s more than the %s expected.", count(s.Elements), count(s.Elements-want), count(want))}
+		return controlResult{checked: true, message: tf("%s elements loaded, %s more than the %s expected.", count(s.Elements), count(s.Elements-want), count(want))}
 	}
 }
 
@@ -61,22 +60,22 @@ func (c controlTotals) checkTotal(s worker.Summary) controlResult {
 	}
 	want, err := money.ParseMajor(text, digits, money.Point)
 	if err != nil {
-		return controlResult{checked: true, message: fmt.Sprintf("%q is not an amount in %s: type it as 12,345.67.", text, c.currency)}
+		return controlResult{checked: true, message: tf("%q is not an amount in %s: type it as 12,345.67.", text, c.currency)}
 	}
 	got := new(big.Int)
-	for _, t := range s.Totals {
-		if t.Currency == c.currency {
-			got.SetString(t.Minor, 10)
+	for _, tot := range s.Totals {
+		if tot.Currency == c.currency {
+			got.SetString(tot.Minor, 10)
 		}
 	}
 	wantBig := big.NewInt(want)
-	expected := money.FormatBig(wantBig, c.currency)
+	expected := local(money.FormatBig(wantBig, c.currency))
 	switch diff := new(big.Int).Sub(got, wantBig); diff.Sign() {
 	case 0:
-		return controlResult{checked: true, ok: true, message: fmt.Sprintf("%s, as expected.", expected)}
+		return controlResult{checked: true, ok: true, message: tf("%s, as expected.", expected)}
 	case 1:
-		return controlResult{checked: true, message: fmt.Sprintf("%s loaded, %s more than the %s expected.", money.FormatBig(got, c.currency), money.FormatBig(diff, c.currency), expected)}
+		return controlResult{checked: true, message: tf("%s loaded, %s more than the %s expected.", local(money.FormatBig(got, c.currency)), local(money.FormatBig(diff, c.currency)), expected)}
 	default:
-		return controlResult{checked: true, message: fmt.Sprintf("%s loaded, %s less than the %s expected.", money.FormatBig(got, c.currency), money.FormatBig(diff.Neg(diff), c.currency), expected)}
+		return controlResult{checked: true, message: tf("%s loaded, %s less than the %s expected.", local(money.FormatBig(got, c.currency)), local(money.FormatBig(diff.Neg(diff), c.currency)), expected)}
 	}
 }

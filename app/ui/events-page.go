@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -98,7 +97,7 @@ func (p *eventsPage) update(ctx app.Context, u eventfeed.Update) {
 		p.open = map[uint64]bool{}
 		p.dismissed = time.Time{}
 		p.arrived = 0
-		p.announcement = "The receiver restarted; the list shows the events it holds now."
+		p.announcement = t("The receiver restarted; the list shows the events it holds now.")
 	}
 	wait := drawEvery - time.Since(p.drawn)
 	if u.Reset || wait <= 0 {
@@ -158,11 +157,11 @@ func (p *eventsPage) refresh() {
 func (p *eventsPage) Render() app.UI {
 	state, text := feedNotice(p.status, p.webhookURL)
 	return newShell().Route("/feed").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text("The webhook events this server's receiver accepted, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier."),
+		app.P().Class("lead").Text(t("The webhook events this server's receiver accepted, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier.")),
 		app.P().ID("feed-status").Class("feed-status", "feed-"+state).DataSet("state", state).Role("status").Body(
 			app.Text(text),
 			app.If(state == "offline" || state == "reconnecting" || state == "no-receiver", func() app.UI {
-				return app.Button().ID("feed-retry").Type("button").Class("button", "button-quiet", "feed-retry").Text("Try now").OnClick(p.retry)
+				return app.Button().ID("feed-retry").Type("button").Class("button", "button-quiet", "feed-retry").Text(t("Try now")).OnClick(p.retry)
 			}),
 		),
 		p.renderNotices(),
@@ -185,13 +184,13 @@ func (p *eventsPage) renderNotices() app.UI {
 	}
 	return app.Div().ID("feed-notices").Class("feed-notices", "alert-warning").Role("alert").Body(
 		app.If(!restarted.IsZero(), func() app.UI {
-			return app.P().ID("feed-restarted").Text("At " + restarted.UTC().Format("15:04:05 UTC") + " the receiver was found numbering events anew: it restarted without stored events, so the events listed before are gone from it, and the list shows the ones it holds now.")
+			return app.P().ID("feed-restarted").Text(tf("At %s the receiver was found numbering events anew: it restarted without stored events, so the events listed before are gone from it, and the list shows the ones it holds now.", restarted.UTC().Format("15:04:05 UTC")))
 		}),
 		app.Range(gaps).Slice(func(i int) app.UI {
 			return app.P().Class("feed-gap").Text(gapText(gaps[i]))
 		}),
 		app.If(len(gaps) > 0, func() app.UI {
-			return app.Button().Type("button").Class("button", "button-quiet").Text("Dismiss").OnClick(p.dismissGaps)
+			return app.Button().Type("button").Class("button", "button-quiet").Text(t("Dismiss")).OnClick(p.dismissGaps)
 		}),
 	)
 }
@@ -204,9 +203,9 @@ func (p *eventsPage) renderFeed() app.UI {
 	}
 	return app.Div().Body(
 		app.Div().Class("field", "feed-filter").Body(
-			app.Label().For("event-type").Text("Event type"),
+			app.Label().For("event-type").Text(t("Event type")),
 			app.Select().ID("event-type").Class("select").OnChange(p.filterChosen).Body(
-				option("", fmt.Sprintf("Every type (%s)", count(total)), p.filter == ""),
+				option("", tf("Every type (%s)", count(total)), p.filter == ""),
 				app.Range(options).Slice(func(i int) app.UI {
 					o := options[i]
 					return option(o.path, o.label, o.path == p.filter)
@@ -214,9 +213,9 @@ func (p *eventsPage) renderFeed() app.UI {
 			),
 		),
 		app.If(len(p.events) == 0, func() app.UI {
-			text := "No events yet. They appear here as the receiver accepts them: execute a bulk, and its end-of-bulk event arrives when it finishes."
+			text := t("No events yet. They appear here as the receiver accepts them: execute a bulk, and its end-of-bulk event arrives when it finishes.")
 			if p.filter != "" {
-				text = "No events of this type yet."
+				text = t("No events of this type yet.")
 			}
 			return app.P().ID("events-empty").Class("note").Text(text)
 		}).Else(func() app.UI {
@@ -226,7 +225,7 @@ func (p *eventsPage) renderFeed() app.UI {
 		}),
 		app.If(len(p.events) < p.matching, func() app.UI {
 			return app.Button().ID("more-events").Type("button").Class("button").
-				Text(fmt.Sprintf("Show %s more", count(min(eventsPageSize, p.matching-len(p.events))))).
+				Text(tf("Show %s more", count(min(eventsPageSize, p.matching-len(p.events))))).
 				OnClick(p.showMore)
 		}),
 	)
@@ -236,9 +235,9 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 	seq := strconv.FormatUint(ev.Seq, 10)
 	open := p.open[ev.Seq]
 	payloadID := "payload-" + seq
-	toggle := "Show payload"
+	toggle := t("Show payload")
 	if open {
-		toggle = "Hide payload"
+		toggle = t("Hide payload")
 	}
 	s := ev.Summary
 	return app.Li().Class("event").DataSet("seq", seq).DataSet("type", ev.Type).Body(
@@ -247,7 +246,7 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 			app.If(s.Status != "", func() app.UI {
 				return app.Span().Class("event-status").DataSet("status", s.Status).Text(statusWord(s.Status))
 			}),
-			app.Time().Class("event-time").DateTime(ev.PublishedAt.UTC().Format(time.RFC3339)).Title("Received "+eventTime(ev.ReceivedAt)).Text(eventTime(ev.PublishedAt)),
+			app.Time().Class("event-time").DateTime(ev.PublishedAt.UTC().Format(time.RFC3339)).Title(tf("Received %s", eventTime(ev.ReceivedAt))).Text(eventTime(ev.PublishedAt)),
 			app.Span().Class("event-seq").Text("#"+seq),
 		),
 		app.If(len(s.Fields) > 0, func() app.UI {
@@ -262,11 +261,11 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 			app.Button().Type("button").Class("button", "button-quiet", "payload-toggle").
 				Aria("expanded", open).Aria("controls", payloadID).
 				Text(toggle).OnClick(func(ctx app.Context, e app.Event) { p.toggle(ev.Seq) }),
-			app.A().Class("verify-link").Href(verifyHref(ev.Seq)).Text("Check its signature"),
+			app.A().Class("verify-link").Href(verifyHref(ev.Seq)).Text(t("Check its signature")),
 		),
 		app.If(open, func() app.UI {
 			return app.Div().ID(payloadID).Class("event-payload").Body(
-				app.P().Class("event-signatures").Text(fmt.Sprintf("signature-v2 matched on arrival; the deprecated signature header was %s.", verdictWord(ev.DeprecatedSignature))),
+				app.P().Class("event-signatures").Text(tf("signature-v2 matched on arrival; the deprecated signature header was %s.", verdictWord(ev.DeprecatedSignature))),
 				app.Pre().Class("event-headers").Text(eventHeaderLines(ev)),
 				app.Pre().Class("event-body").Text(ev.Body),
 			)
@@ -279,7 +278,7 @@ func renderField(s webhook.Summary, f webhook.Field) app.UI {
 	value := app.Dd().Text(f.Value)
 	if s.BulkID != "" && f.Value == s.BulkID && f.Path == "bulkId" {
 		value = app.Dd().Body(
-			app.A().Class("bulk-link").Href(bulkHref(s.BulkID, false)).Aria("label", "Open bulk "+s.BulkID+" on the bulk page").Text(s.BulkID),
+			app.A().Class("bulk-link").Href(bulkHref(s.BulkID, false)).Aria("label", tf("Open bulk %s on the bulk page", s.BulkID)).Text(s.BulkID),
 		)
 	}
 	return app.Div().Class("event-field").Body(app.Dt().Text(f.Label), value)
@@ -301,7 +300,7 @@ func (p *eventsPage) filterChosen(ctx app.Context, e app.Event) {
 	u.RawQuery = q.Encode()
 	ctx.Page().ReplaceURL(&u)
 	p.refresh()
-	p.announcement = fmt.Sprintf("%s shown.", plural(p.matching, "event", "events"))
+	p.announcement = tf("%s shown.", plural(p.matching, "event", "events"))
 }
 
 func (p *eventsPage) showMore(ctx app.Context, e app.Event) {

@@ -18,7 +18,7 @@ func eventTime(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	return dateTime(t.UTC()) + " UTC"
 }
 
 // verifyHref returns the URL of the verifier page, loaded with the
@@ -91,30 +91,30 @@ func typeOptions(counts map[string]int, chosen string) []typeOption {
 // operator's words: a state for styling and tests, and a sentence.
 func feedNotice(st eventfeed.Status, webhookURL string) (state, text string) {
 	if !st.Online && st.State != eventfeed.StateNoReceiver {
-		return "offline", "The console is offline: its server does not answer. Events it receives meanwhile will appear here when it is back."
+		return "offline", t("The console is offline: its server does not answer. Events it receives meanwhile will appear here when it is back.")
 	}
 	switch st.State {
 	case eventfeed.StateLive:
-		return "live", "Live: events appear here as this server's receiver accepts them. The API posts them to " + webhookURL + "/<event path>, such as " + webhookURL + "/bulk_process_end/watch."
+		return "live", tf("Live: events appear here as this server's receiver accepts them. The API posts them to %s/<event path>, such as %s/bulk_process_end/watch.", webhookURL, webhookURL)
 	case eventfeed.StateReconnecting:
-		text = "The stream of events dropped; reconnecting"
+		text = t("The stream of events dropped; reconnecting")
 		if st.Newest > 0 {
-			text += fmt.Sprintf(" and resuming after event #%d", st.Newest)
+			text += tf(" and resuming after event #%d", st.Newest)
 		}
 		if !st.RetryAt.IsZero() {
-			text += ", next attempt at " + st.RetryAt.UTC().Format("15:04:05 UTC")
+			text += tf(", next attempt at %s", st.RetryAt.UTC().Format("15:04:05 UTC"))
 		}
 		return "reconnecting", text + "."
 	case eventfeed.StateNoReceiver:
-		return "no-receiver", "This server receives no webhook events. Start it with -webhook-key (or the BULKDESK_WEBHOOK_KEY environment variable) to receive the API's signed events at " + webhookURL + "/<event path>, or with -sandbox, whose bulks send their end-of-bulk events here."
+		return "no-receiver", tf("This server receives no webhook events. Start it with -webhook-key (or the BULKDESK_WEBHOOK_KEY environment variable) to receive the API's signed events at %s/<event path>, or with -sandbox, whose bulks send their end-of-bulk events here.", webhookURL)
 	case eventfeed.StateOffline:
-		text = "The server does not answer; trying again"
+		text = t("The server does not answer; trying again")
 		if !st.RetryAt.IsZero() {
-			text += " at " + st.RetryAt.UTC().Format("15:04:05 UTC")
+			text = tf("The server does not answer; trying again at %s", st.RetryAt.UTC().Format("15:04:05 UTC"))
 		}
 		return "offline", text + "."
 	default:
-		return "connecting", "Connecting to this server's webhook receiver…"
+		return "connecting", t("Connecting to this server's webhook receiver…")
 	}
 }
 
@@ -122,7 +122,7 @@ func feedNotice(st eventfeed.Status, webhookURL string) (state, text string) {
 func gapText(g eventfeed.Gap) string {
 	first, last := g.After+1, g.Oldest-1
 	if first == last {
-		return fmt.Sprintf("Event #%d left the receiver's memory before this console could fetch it: it is not shown here.", first)
+		return tf("Event #%d left the receiver's memory before this console could fetch it: it is not shown here.", first)
 	}
-	return fmt.Sprintf("Events #%d to #%d (%s) left the receiver's memory before this console could fetch them: they are not shown here.", first, last, count(int(g.Missing())))
+	return tf("Events #%d to #%d (%s) left the receiver's memory before this console could fetch them: they are not shown here.", first, last, count(int(g.Missing())))
 }

@@ -1,9 +1,9 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -11,11 +11,11 @@ import (
 // failureTitles head an API failure by what the operator can do.
 var failureTitles = map[string]string{
 	worker.ClassBadRequest:  "The API refused the request as invalid",
-	worker.ClassCredentials: "The API did not accept the credentials",
+	worker.ClassCredentials: lang.Mark("The API did not accept the credentials"),
 	worker.ClassForbidden:   "These credentials may not do this",
 	worker.ClassNotFound:    "The API does not know it",
 	worker.ClassConflict:    "The bulk's state does not allow this",
-	worker.ClassRateLimited: "Too many requests: the API asks to wait",
+	worker.ClassRateLimited: lang.Mark("Too many requests: the API asks to wait"),
 	worker.ClassServer:      "The API failed",
 	worker.ClassNetwork:     "No answer from the API",
 	worker.ClassOther:       "The request could not be made",
@@ -25,22 +25,22 @@ var failureTitles = map[string]string{
 // the call, the status and code, the request-ref to quote to support, and
 // every syntax error next to the element and file row it names.
 func failureView(id string, f *worker.APIFailure) app.UI {
-	title := failureTitles[f.Class]
+	title := t(failureTitles[f.Class])
 	if title == "" {
-		title = "The API answered with an error"
+		title = t("The API answered with an error")
 	}
 	var facts []string
 	if f.Status != 0 {
-		facts = append(facts, fmt.Sprintf("HTTP %d", f.Status))
+		facts = append(facts, tf("HTTP %d", f.Status))
 	}
 	if f.Call != "" {
 		facts = append(facts, f.Call)
 	}
 	if f.Code != "" {
-		facts = append(facts, "code "+f.Code)
+		facts = append(facts, tf("code %s", f.Code))
 	}
 	if f.Chunk >= 0 && f.Ref != "" {
-		facts = append(facts, fmt.Sprintf("part %d, idempotency-ref %s", f.Chunk+1, f.Ref))
+		facts = append(facts, tf("part %d, idempotency-ref %s", f.Chunk+1, f.Ref))
 	}
 	return app.Div().ID(id).Class("failure").Role("alert").DataSet("class", f.Class).Body(
 		app.P().Class("failure-title").Text(title),
@@ -50,23 +50,23 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 		}),
 		app.If(f.RequestRef != "", func() app.UI {
 			return app.P().Class("failure-ref").Body(
-				app.Text("request-ref "),
+				app.Text(t("request-ref ")),
 				app.Code().Class("request-ref").Text(f.RequestRef),
-				app.Text(" — quote it to support."),
+				app.Text(t(" — quote it to support.")),
 			)
 		}),
 		app.If(f.Class == worker.ClassCredentials || f.Class == worker.ClassForbidden, func() app.UI {
-			return app.P().Body(app.A().Href(href("/settings")).Text("Check the connection settings"))
+			return app.P().Body(app.A().Href(href("/settings")).Text(t("Check the connection settings")))
 		}),
 		app.If(f.RetryAfter > 0, func() app.UI {
-			return app.P().Text(fmt.Sprintf("The API asks to wait %d seconds before the next request.", f.RetryAfter))
+			return app.P().Text(tf("The API asks to wait %d seconds before the next request.", f.RetryAfter))
 		}),
 		app.If(len(f.Fields) > 0, func() app.UI {
 			return app.Ol().Class("problems", "field-failures").Body(
 				app.Range(f.Fields).Slice(func(i int) app.UI {
 					ff := f.Fields[i]
 					return app.Li().Class("problem", "problem-error").Body(
-						app.Span().Class("problem-severity").Text("Refused"),
+						app.Span().Class("problem-severity").Text(t("Refused")),
 						app.Span().Class("problem-where").Text(fieldPlace(ff)),
 						app.Span().Class("problem-message").Text(ff.Text),
 					)
@@ -81,11 +81,11 @@ func fieldPlace(ff worker.FieldFailure) string {
 	var where string
 	switch {
 	case ff.Element == worker.RequestLevel:
-		where = "Whole request"
+		where = t("Whole request")
 	case ff.Sheet != "":
-		where = fmt.Sprintf("Sheet %s, row %d (element %s)", ff.Sheet, ff.Row, count(ff.Element))
+		where = tf("Sheet %s, row %d (element %s)", ff.Sheet, ff.Row, count(ff.Element))
 	default:
-		where = "Element " + count(ff.Element)
+		where = tf("Element %s", count(ff.Element))
 	}
 	if ff.Field != "" {
 		where += " · " + ff.Field
@@ -100,7 +100,7 @@ func placeOf(element int, sheet string, row int) string {
 	case element < 0:
 		return "—"
 	case sheet != "":
-		return fmt.Sprintf("%s row %d", sheet, row)
+		return tf("%s row %d", sheet, row)
 	}
-	return "element " + count(element)
+	return tf("element %s", count(element))
 }

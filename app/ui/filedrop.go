@@ -138,5 +138,5 @@ func loadedText(name string) string {
 	if name == "" {
 		return ""
 	}
-	return "Loaded: " + name
+	return tf("Loaded: %s", name)
 }

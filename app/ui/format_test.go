@@ -35,6 +35,19 @@ func TestProblemPlace(t *testing.T) {
 			t.Errorf("problemPlace(%+v) = %q, want %q", tc.p, got, tc.want)
 		}
 	}
+	// With the file's fields known, a field is named by its title too,
+	// an item of a list by the list's field.
+	setFieldTitles([]worker.Target{{Path: "destinationAmount.amount", Title: "Amount"}, {Path: "spendLimit[].interval", Title: "Interval"}})
+	defer setFieldTitles(nil)
+	for p, want := range map[worker.Problem]string{
+		{Element: 2, Field: "destinationAmount.amount"}: "Element 2 · Amount (destinationAmount.amount)",
+		{Element: 2, Field: "spendLimit[3].interval"}:   "Element 2 · Interval (spendLimit[3].interval)",
+		{Element: 2, Field: "description"}:              "Element 2 · description",
+	} {
+		if got := problemPlace(p); got != want {
+			t.Errorf("problemPlace(%+v) = %q, want %q", p, got, want)
+		}
+	}
 }
 
 func TestEveryRouteHasAPageTitleAndName(t *testing.T) {

@@ -33,13 +33,13 @@ func (f fourEyes) allowed() bool { return !f.Rule || (f.MayExecute != nil && *f.
 func (f fourEyes) why() string {
 	switch {
 	case f.Known != nil && *f.Known && f.SubmittedBy != "" && f.SubmittedBy == f.You:
-		return "Awaiting a second operator: you submitted this bulk (as " + f.You + "), and this server's four-eyes rule lets only another operator execute it."
+		return tf("Awaiting a second operator: you submitted this bulk (as %s), and this server's four-eyes rule lets only another operator execute it.", f.You)
 	case f.Known != nil && !*f.Known:
-		return "This server has no record of who submitted this bulk, so its four-eyes rule does not let it be executed here."
+		return t("This server has no record of who submitted this bulk, so its four-eyes rule does not let it be executed here.")
 	case f.Message != "":
-		return "Execute is not offered: " + f.Message
+		return tf("Execute is not offered: %s", f.Message)
 	}
-	return "Execute is not offered: this server's four-eyes rule does not let you execute this bulk."
+	return t("Execute is not offered: this server's four-eyes rule does not let you execute this bulk.")
 }
 
 // loadFourEyes asks the server whether the signed-in operator may execute
@@ -67,7 +67,7 @@ func (f fourEyes) approval() string {
 	if f.ExecutedBy == "" || f.ExecutedAt == nil {
 		return ""
 	}
-	return fmt.Sprintf("Four eyes: submitted by %s, approved and executed by %s on %s.", f.SubmittedBy, f.ExecutedBy, f.ExecutedAt.Local().Format("2006-01-02 15:04:05"))
+	return tf("Four eyes: submitted by %s, approved and executed by %s on %s.", f.SubmittedBy, f.ExecutedBy, dateTime(f.ExecutedAt.Local()))
 }
 
 // submitterOf is who submitted bulk id as the server knows: the operator

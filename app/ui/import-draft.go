@@ -62,7 +62,7 @@ func (p *importPage) restoreDraft(ctx app.Context) {
 	if background() == nil {
 		return
 	}
-	load(p, "Looking for a file kept in this browser", worker.JobRestoreDraft, worker.RestoreDraft{}, nil, p.restored)
+	load(p, t("Looking for a file kept in this browser"), worker.JobRestoreDraft, worker.RestoreDraft{}, nil, p.restored)
 }
 
 // restored shows the draft the worker brought back, if any.
@@ -81,11 +81,10 @@ func (p *importPage) restored(ctx app.Context, r worker.Restored) {
 		p.limits = strings.Join(r.Limits, " ")
 	}
 	p.showPrepared(ctx, r.Prepared)
-	p.announcement = "Brought back " + r.Prepared.FileName + ", as you left it"
+	p.announcement = tf("Brought back %s, as you left it.", r.Prepared.FileName)
 	if r.Edits > 0 {
-		p.announcement += ", with " + plural(r.Edits, "edit", "edits")
+		p.announcement = tf("Brought back %s, as you left it, with %s.", r.Prepared.FileName, plural(r.Edits, "edit", "edits"))
 	}
-	p.announcement += "."
 }
 
 // startOver discards the file, its reading and its edits.
@@ -100,10 +99,10 @@ func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	if background() != nil {
 		runJob(p.ctx, worker.JobDiscardDraft, worker.DiscardDraft{}, nil, func(_ worker.DiscardDraft, _ app.Value, err error) {
 			if err != nil {
-				p.fail("The file you were working on could not be discarded from this browser: " + errorText(err))
+				p.fail(tf("The file you were working on could not be discarded from this browser: %s", errorText(err)))
 				return
 			}
-			p.announcement = "Started over: the file and its edits are discarded."
+			p.announcement = t("Started over: the file and its edits are discarded.")
 		})
 	}
 	p.ctx.Defer(func(app.Context) { focusByID("kind") })
@@ -121,18 +120,18 @@ func (p *importPage) renderDraft() app.UI {
 	name := p.prep.FileName
 	if editsOnTheirWay.Load() > 0 {
 		return bar.Body(
-			app.P().ID("draft-status").Class("hint").Aria("live", "polite").Text("Saving your edit in this browser…"),
-			app.Button().ID("start-over").Type("button").Class("button", "button-quiet").Text("Start over").Disabled(true),
+			app.P().ID("draft-status").Class("hint").Aria("live", "polite").Text(t("Saving your edit in this browser…")),
+			app.Button().ID("start-over").Type("button").Class("button", "button-quiet").Text(t("Start over")).Disabled(true),
 		)
 	}
-	text := name + " is kept while this tab is open; a reload loses it."
+	text := tf("%s is kept while this tab is open; a reload loses it.", name)
 	switch {
 	case d.Error != "":
 		text = sentence(d.Error)
 	case d.Kept && d.Edits > 0:
-		text = name + " is kept in this browser with your " + plural(d.Edits, "edit", "edits") + " saved: a reload, another page or “Back to the file” brings it back."
+		text = tf("%s is kept in this browser with your %s saved: a reload, another page or “Back to the file” brings it back.", name, plural(d.Edits, "edit", "edits"))
 	case d.Kept:
-		text = name + " is kept in this browser: a reload, another page or “Back to the file” brings it back."
+		text = tf("%s is kept in this browser: a reload, another page or “Back to the file” brings it back.", name)
 	}
 	status := app.P().ID("draft-status").Class("hint").Aria("live", "polite").Text(text)
 	if d.Error != "" {
@@ -141,8 +140,8 @@ func (p *importPage) renderDraft() app.UI {
 	return bar.Body(
 		status,
 		app.Button().ID("start-over").Type("button").Class("button", "button-quiet").
-			Text("Start over").
-			Title("Discard this file, how it is read and your edits").
+			Text(t("Start over")).
+			Title(t("Discard this file, how it is read and your edits")).
 			OnClick(p.startOver),
 	)
 }

@@ -124,7 +124,7 @@ func (p *importPage) later(f func()) {
 
 func (p *importPage) Render() app.UI {
 	return newShell().Route("/").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text("Check a bulk before you submit it: choose what it does, load the spreadsheet, CSV or JSON file, check how it is read, and fix every problem at its cell."),
+		app.P().Class("lead").Text(t("Check a bulk before you submit it: choose what it does, load the spreadsheet, CSV or JSON file, check how it is read, and fix every problem at its cell.")),
 		p.renderSteps(),
 		p.renderDraft(),
 		p.renderChoose(),
@@ -141,11 +141,11 @@ func (p *importPage) renderSteps() app.UI {
 		open      bool
 	}
 	steps := []step{
-		{stepChoose, "Choose the kind and the file", true},
-		{stepRead, "Check how it is read", p.prep != nil && !p.prep.Request},
-		{stepReview, "Review and fix", p.sum != nil},
+		{stepChoose, t("Choose the kind and the file"), true},
+		{stepRead, t("Check how it is read"), p.prep != nil && !p.prep.Request},
+		{stepReview, t("Review and fix"), p.sum != nil},
 	}
-	return app.Nav().Class("steps").Aria("label", "Import steps").Body(
+	return app.Nav().Class("steps").Aria("label", t("Import steps")).Body(
 		app.Ol().Body(
 			app.Range(steps).Slice(func(i int) app.UI {
 				s := steps[i]
@@ -181,14 +181,14 @@ func (p *importPage) renderChoose() app.UI {
 		app.Div().Body(
 			newFileDrop().
 				ID("request-file").
-				Label("File").
-				Hint("An .xlsx workbook, a CSV file, or a JSON request body (an array of {\"pathParams\", \"requestBody\"}). Drop it here or choose it.").
+				Label(t("File")).
+				Hint(t("An .xlsx workbook, a CSV file, or a JSON request body (an array of {\"pathParams\", \"requestBody\"}). Drop it here or choose it.")).
 				Accept(fileTypes).
 				Current(p.loadedName()).
 				OnFile(p.fileChosen),
 			app.Details().Class("paste").Body(
-				app.Summary().Text("Or paste rows copied from a spreadsheet"),
-				app.Label().For("paste-rows").Class("field-label").Text("Rows, with their header row"),
+				app.Summary().Text(t("Or paste rows copied from a spreadsheet")),
+				app.Label().For("paste-rows").Class("field-label").Text(t("Rows, with their header row")),
 				app.Textarea().ID("paste-rows").Class("textarea").Rows(6).
 					Aria("describedby", "paste-hint").
 					Text(p.pasteText).
@@ -196,8 +196,8 @@ func (p *importPage) renderChoose() app.UI {
 						p.pasteText = ctx.JSSrc().Get("value").String()
 						ctx.PreventUpdate()
 					}),
-				app.P().ID("paste-hint").Class("hint").Text("Select the cells in Excel or another spreadsheet, copy them, and paste them here: columns are separated by tabs."),
-				app.Button().ID("read-pasted").Type("button").Class("button").Text("Read the pasted rows").OnClick(p.pasteChosen),
+				app.P().ID("paste-hint").Class("hint").Text(t("Select the cells in Excel or another spreadsheet, copy them, and paste them here: columns are separated by tabs.")),
+				app.Button().ID("read-pasted").Type("button").Class("button").Text(t("Read the pasted rows")).OnClick(p.pasteChosen),
 			),
 		),
 	)
@@ -207,18 +207,18 @@ func (p *importPage) renderKindPicker() app.UI {
 	kind, hasKind := p.kind()
 	suggested := p.prep != nil && p.prep.KindSuggested && p.prep.Kind == p.kindID
 	return app.Div().Class("field").Body(
-		app.Label().For("kind").Text("Bulk kind"),
+		app.Label().For("kind").Text(t("Bulk kind")),
 		app.Select().ID("kind").Class("select").Aria("describedby", "kind-hint").OnChange(p.kindChosen).Body(
-			option("", "Choose what the bulk does…", p.kindID == ""),
+			option("", t("Choose what the bulk does…"), p.kindID == ""),
 			app.Range(p.kinds).Slice(func(i int) app.UI {
 				k := p.kinds[i]
-				return option(k.ID, k.Title, k.ID == p.kindID)
+				return option(k.ID, t(k.Title), k.ID == p.kindID)
 			}),
 		),
 		app.If(suggested, func() app.UI {
-			return app.P().ID("kind-hint").Class("hint", "hint-suggested").Text("Suggested from the file's headers: check it, or choose another kind.")
+			return app.P().ID("kind-hint").Class("hint", "hint-suggested").Text(t("Suggested from the file's headers: check it, or choose another kind."))
 		}).Else(func() app.UI {
-			return app.P().ID("kind-hint").Class("hint").Text("Or load the file first: its headers suggest the kind.")
+			return app.P().ID("kind-hint").Class("hint").Text(t("Or load the file first: its headers suggest the kind."))
 		}),
 		app.If(hasKind && kind.BackOffice, func() app.UI {
 			box := app.Input().Type("checkbox").ID("backoffice").OnChange(p.backOfficeChosen)
@@ -227,7 +227,7 @@ func (p *importPage) renderKindPicker() app.UI {
 			}
 			return app.Div().Class("check").Body(
 				box,
-				app.Label().For("backoffice").Text("Submit through the back-office API"),
+				app.Label().For("backoffice").Text(t("Submit through the back-office API")),
 			)
 		}),
 	)
@@ -239,13 +239,13 @@ func (p *importPage) renderStatus() app.UI {
 		b := p.busy
 		label := b.label
 		if b.progress.Total > 0 {
-			what := "rows"
 			if b.progress.Phase == worker.PhaseValidating {
-				what = "elements"
+				label = tf("%s: %s of %s elements", b.label, count(b.progress.Done), count(b.progress.Total))
+			} else {
+				label = tf("%s: %s of %s rows", b.label, count(b.progress.Done), count(b.progress.Total))
 			}
-			label = fmt.Sprintf("%s: %s of %s %s", b.label, count(b.progress.Done), count(b.progress.Total), what)
 		} else if b.progress.Done > 0 {
-			label = fmt.Sprintf("%s: %s rows", b.label, count(b.progress.Done))
+			label = tf("%s: %s rows", b.label, count(b.progress.Done))
 		}
 		bar := app.Progress().ID("progress").Aria("label", b.label)
 		if b.progress.Total > 0 {
@@ -255,13 +255,13 @@ func (p *importPage) renderStatus() app.UI {
 			app.P().Text(label),
 			bar,
 			app.If(b.cancel != nil, func() app.UI {
-				return app.Button().Type("button").Class("button", "button-quiet").Text("Cancel").OnClick(p.cancelJob)
+				return app.Button().Type("button").Class("button", "button-quiet").Text(t("Cancel")).OnClick(p.cancelJob)
 			}),
 		)
 	case p.failure != "":
 		return app.Div().ID("status").Class("status", "alert").Role("alert").Text(p.failure)
 	case p.prep != nil && p.prep.Kind == "":
-		return app.P().ID("status").Class("status").Text(fmt.Sprintf("%s is loaded. Choose the bulk kind to read it as: its headers do not say.", p.prep.FileName))
+		return app.P().ID("status").Class("status").Text(tf("%s is loaded. Choose the bulk kind to read it as: its headers do not say.", p.prep.FileName))
 	}
 	return app.Div().ID("status")
 }
@@ -299,7 +299,7 @@ func (p *importPage) kindChosen(ctx app.Context, e app.Event) {
 		return
 	}
 	bo := p.backOffice
-	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, "Reading "+p.fileName+" as "+k.Title)
+	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, tf("Reading %s as %s", p.fileName, t(k.Title)))
 }
 
 func (p *importPage) backOfficeChosen(ctx app.Context, e app.Event) {
@@ -308,7 +308,7 @@ func (p *importPage) backOfficeChosen(ctx app.Context, e app.Event) {
 		return
 	}
 	bo := p.backOffice
-	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, "Validating")
+	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, t("Validating"))
 }
 
 func (p *importPage) fileChosen(ctx app.Context, file app.Value) {
@@ -321,10 +321,10 @@ func (p *importPage) fileChosen(ctx app.Context, file app.Value) {
 
 func (p *importPage) pasteChosen(ctx app.Context, e app.Event) {
 	if p.pasteText == "" {
-		p.fail("Paste the rows first: select them in the spreadsheet, copy, and paste them in the box.")
+		p.fail(t("Paste the rows first: select them in the spreadsheet, copy, and paste them in the box."))
 		return
 	}
-	p.fileName = "Pasted rows"
+	p.fileName = t("Pasted rows")
 	p.open(ctx, worker.Open{FileName: p.fileName, Text: p.pasteText}, nil)
 }
 
@@ -335,7 +335,7 @@ func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
 	p.errorsOnly = false
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, true
-	load(p, "Reading "+req.FileName, worker.JobOpen, req, file, p.prepared)
+	load(p, tf("Reading %s", req.FileName), worker.JobOpen, req, file, p.prepared)
 }
 
 // prepare changes how the open document is read.
@@ -356,12 +356,12 @@ func (p *importPage) validate(ctx app.Context, e app.Event) {
 	}
 	if c := p.pending.conflicts(p.prep.Columns); len(c) > 0 {
 		for f, letters := range c {
-			p.fail(fmt.Sprintf("Columns %s all fill %s: keep one, then validate.", strings.Join(letters, ", "), f))
+			p.fail(tf("Columns %s all fill %s: keep one, then validate.", strings.Join(letters, ", "), f))
 		}
 		return
 	}
 	p.mappingSeq++ // the choices go with this request
-	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, "Validating "+p.fileName)
+	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, tf("Validating %s", p.fileName))
 }
 
 // load runs a loading job of the import page with a progress bar and a
@@ -369,7 +369,7 @@ func (p *importPage) validate(ctx app.Context, e app.Event) {
 // its result unless a newer job replaced it.
 func load[T any](p *importPage, label, job string, req any, file app.Value, done func(ctx app.Context, result T)) {
 	if background() == nil {
-		p.fail("The validation engine is not available in this page.")
+		p.fail(t("The validation engine is not available in this page."))
 		return
 	}
 	p.run++
@@ -411,6 +411,7 @@ func (p *importPage) prepared(ctx app.Context, pr worker.Prepared) {
 func (p *importPage) showPrepared(ctx app.Context, pr *worker.Prepared) {
 	p.prep = pr
 	p.pending = nil
+	setFieldTitles(pr.Targets)
 	p.noteDraft(pr.Draft)
 	if pr.Kind != "" {
 		p.kindID, p.backOffice = pr.Kind, pr.BackOffice
@@ -422,15 +423,15 @@ func (p *importPage) showPrepared(ctx app.Context, pr *worker.Prepared) {
 	p.sum = nil
 	if pr.Kind == "" {
 		p.step = stepChoose
-		p.announcement = fmt.Sprintf("%s is loaded. Choose the bulk kind to read it as.", pr.FileName)
+		p.announcement = tf("%s is loaded. Choose the bulk kind to read it as.", pr.FileName)
 		p.ctx.Defer(func(app.Context) { focusByID("kind") })
 		return
 	}
 	entering := p.step != stepRead
 	p.step = stepRead
-	p.announcement = fmt.Sprintf("%s: check how it is read. %s", pr.FileName, mappingSummary(pr.Columns))
+	p.announcement = tf("%s: check how it is read. %s", pr.FileName, mappingSummary(pr.Columns))
 	if n := len(undecided(pr.Reading)); n > 0 {
-		p.announcement = fmt.Sprintf("%s: the file does not say how to read it: %s to choose. %s", pr.FileName, plural(n, "question", "questions"), mappingSummary(pr.Columns))
+		p.announcement = tf("%s: the file does not say how to read it: %s to choose. %s", pr.FileName, plural(n, "question", "questions"), mappingSummary(pr.Columns))
 	}
 	p.ctx.Defer(func(app.Context) {
 		mark("read-shown")
@@ -459,7 +460,7 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 			p.control.currency = s.Totals[0].Currency
 		}
 	}
-	p.announcement = fmt.Sprintf("%s validated: %s, %s valid, %s invalid, %s, %s.",
+	p.announcement = tf("%s validated: %s, %s valid, %s invalid, %s, %s.",
 		s.FileName, plural(s.Elements, "element", "elements"), count(s.Valid), count(s.Invalid),
 		plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"))
 	p.ctx.Defer(func(app.Context) {
@@ -472,7 +473,7 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 
 func (p *importPage) cancelJob(ctx app.Context, e app.Event) {
 	p.stop()
-	p.announcement = "Canceled."
+	p.announcement = t("Canceled.")
 }
 
 // stop cancels the loading job under way, if any.

@@ -17,7 +17,7 @@ import (
 func (p *importPage) renderRead() app.UI {
 	pr := p.prep
 	return app.Section().ID("read").Class("panel").Aria("labelledby", "step-title").Body(
-		app.H2().ID("step-title").TabIndex(-1).Text("Check how "+pr.FileName+" is read"),
+		app.H2().ID("step-title").TabIndex(-1).Text(tf("Check how %s is read", pr.FileName)),
 		// The blocks above the controls stay in place, empty or not: go-app
 		// matches children by position, and a block that comes and goes
 		// would make it rebuild the controls below, and lose the focus.
@@ -31,23 +31,23 @@ func (p *importPage) renderRead() app.UI {
 			// A JSON file's objects name their fields: it has no header row.
 			app.If(pr.Format != worker.FormatJSON, func() app.UI {
 				return app.Div().Class("field", "field-narrow").Body(
-					app.Label().For("header-row").Text("Header row"),
+					app.Label().For("header-row").Text(t("Header row")),
 					app.Input().ID("header-row").Type("number").Class("input").Min(1).Value(pr.HeaderRow).
 						Aria("describedby", "header-row-hint").OnChange(p.headerRowChosen),
-					app.P().ID("header-row-hint").Class("hint").Text(fmt.Sprintf("%s with values below it.", plural(pr.DataRows, "row", "rows"))),
+					app.P().ID("header-row-hint").Class("hint").Text(tf("%s with values below it.", plural(pr.DataRows, "row", "rows"))),
 				)
 			}).Else(func() app.UI {
-				return app.P().ID("header-row-hint").Class("hint").Text(fmt.Sprintf("%s, each naming its fields.", plural(pr.DataRows, "object", "objects")))
+				return app.P().ID("header-row-hint").Class("hint").Text(tf("%s, each naming its fields.", plural(pr.DataRows, "object", "objects")))
 			}),
 		),
 		p.renderMapping(),
 		p.renderSettings(),
 		app.Div().Class("actions").Body(
 			app.Button().ID("validate").Type("button").Class("button").
-				Text(fmt.Sprintf("Validate %s", plural(pr.DataRows, "row", "rows"))).
+				Text(tf("Validate %s", plural(pr.DataRows, "row", "rows"))).
 				OnClick(p.validate),
 			app.If(len(pr.Missing) > 0, func() app.UI {
-				return app.Span().Class("hint").Text("Rows without a required field are refused; you can still validate to see them.")
+				return app.Span().Class("hint").Text(t("Rows without a required field are refused; you can still validate to see them."))
 			}),
 		),
 	)
@@ -61,18 +61,18 @@ func (p *importPage) renderSuggestion() app.UI {
 	title := pr.Kind
 	for _, k := range p.kinds {
 		if k.ID == pr.Kind {
-			title = k.Title
+			title = t(k.Title)
 		}
 	}
-	detail := ""
+	suggestion := tf("The headers suggest %s. Confirm it, or choose another kind above.", title)
 	if len(pr.Suggestions) > 0 {
 		s := pr.Suggestions[0]
-		detail = fmt.Sprintf(" %d of its %d columns match this kind's fields.", s.Matched, s.Columns)
+		suggestion = tf("The headers suggest %s. %s of its %s columns match this kind's fields. Confirm it, or choose another kind above.", title, count(s.Matched), count(s.Columns))
 	}
 	return app.Div().ID("suggestion").Class("callout").Role("note").Body(
-		app.P().Text(fmt.Sprintf("The headers suggest %s.%s Confirm it, or choose another kind above.", title, detail)),
+		app.P().Text(suggestion),
 		app.Button().ID("confirm-kind").Type("button").Class("button", "button-quiet").
-			Text("Read it as "+title).
+			Text(tf("Read it as %s", title)).
 			OnClick(p.confirmKind),
 	)
 }
@@ -80,28 +80,28 @@ func (p *importPage) renderSuggestion() app.UI {
 // confirmKind takes the suggested kind as the operator's choice.
 func (p *importPage) confirmKind(ctx app.Context, e app.Event) {
 	if pr := p.prep; pr != nil && pr.Kind != "" {
-		p.prepare(ctx, worker.Prepare{Kind: pr.Kind}, "Reading "+pr.FileName)
+		p.prepare(ctx, worker.Prepare{Kind: pr.Kind}, tf("Reading %s", pr.FileName))
 	}
 }
 
 func (p *importPage) renderSheetPicker() app.UI {
 	pr := p.prep
 	return app.Div().Class("field").Body(
-		app.Label().For("sheet").Text("Sheet"),
+		app.Label().For("sheet").Text(t("Sheet")),
 		app.Select().ID("sheet").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 			name := ctx.JSSrc().Get("value").String()
-			p.prepare(ctx, worker.Prepare{Sheet: name}, "Reading the sheet "+name)
+			p.prepare(ctx, worker.Prepare{Sheet: name}, tf("Reading the sheet %s", name))
 		}).Body(
 			app.Range(pr.Sheets).Slice(func(i int) app.UI {
 				s := pr.Sheets[i]
 				label := s.Name
 				switch {
 				case s.Hidden && s.Empty:
-					label += " (hidden, empty)"
+					label = tf("%s (hidden, empty)", s.Name)
 				case s.Hidden:
-					label += " (hidden)"
+					label = tf("%s (hidden)", s.Name)
 				case s.Empty:
-					label += " (empty)"
+					label = tf("%s (empty)", s.Name)
 				}
 				return option(s.Name, label, s.Name == pr.Sheet)
 			}),
@@ -112,27 +112,27 @@ func (p *importPage) renderSheetPicker() app.UI {
 func (p *importPage) headerRowChosen(ctx app.Context, e app.Event) {
 	n, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
 	if err != nil || n < 1 {
-		p.fail("The header row is a row number: 1 or more.")
+		p.fail(t("The header row is a row number: 1 or more."))
 		return
 	}
-	p.prepare(ctx, worker.Prepare{HeaderRow: n}, fmt.Sprintf("Reading row %d as the header", n))
+	p.prepare(ctx, worker.Prepare{HeaderRow: n}, tf("Reading row %d as the header", n))
 }
 
 func (p *importPage) renderMapping() app.UI {
 	pr := p.prep
 	conflicts := p.pending.conflicts(pr.Columns)
 	return app.Div().Class("mapping").Body(
-		app.H3().ID("mapping-title").Text("Columns"),
+		app.H3().ID("mapping-title").Text(t("Columns")),
 		app.P().ID("mapping-summary").Text(mappingSummary(pr.Columns)),
 		p.renderMissing(),
 		app.Div().Class("table-scroll").Body(
 			app.Table().Class("mapping-table").Aria("labelledby", "mapping-title").Body(
 				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Column"),
-					app.Th().Scope("col").Text("Header"),
-					app.Th().Scope("col").Text("First values"),
-					app.Th().Scope("col").Text("Fills the field"),
-					app.Th().Scope("col").Text("How"),
+					app.Th().Scope("col").Text(t("Column")),
+					app.Th().Scope("col").Text(t("Header")),
+					app.Th().Scope("col").Text(t("First values")),
+					app.Th().Scope("col").Text(t("Fills the field")),
+					app.Th().Scope("col").Text(t("How")),
 				)),
 				app.TBody().Body(
 					app.Range(pr.Columns).Slice(func(i int) app.UI { return p.renderColumn(pr.Columns[i], conflicts) }),
@@ -140,10 +140,10 @@ func (p *importPage) renderMapping() app.UI {
 			),
 		),
 		app.Div().Class("mapping-file").Body(
-			app.Label().For("mapping-file").Class("field-label").Text("Load a saved mapping"),
+			app.Label().For("mapping-file").Class("field-label").Text(t("Load a saved mapping")),
 			app.Input().ID("mapping-file").Type("file").Class("file-input").Accept(".json,application/json").OnChange(p.mappingFileChosen),
 			app.Button().ID("save-mapping").Type("button").Class("button", "button-quiet").
-				Text("Save this mapping").OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, worker.ExportMapping) }),
+				Text(t("Save this mapping")).OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, worker.ExportMapping) }),
 		),
 	)
 }
@@ -153,7 +153,7 @@ func (p *importPage) renderMapping() app.UI {
 func (p *importPage) renderMissing() app.UI {
 	missing := app.Div().ID("missing-fields").Role("alert")
 	if m := p.prep.Missing; len(m) > 0 {
-		return missing.Class("alert").Text("Required fields that no column fills: " + strings.Join(m, ", ") + ". Map a column to each.")
+		return missing.Class("alert").Text(tf("Required fields that no column fills: %s. Map a column to each.", strings.Join(m, ", ")))
 	}
 	return missing
 }
@@ -162,15 +162,15 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 	label, tone := columnStatus(c)
 	field := p.pending.field(c)
 	if field != c.Field {
-		label, tone = "Chosen, applying…", "ok"
+		label, tone = t("Chosen, applying…"), "ok"
 	}
 	id := fmt.Sprintf("map-%d", c.Column)
 	header := c.Header
 	if header == "" {
-		header = "(no header)"
+		header = t("(no header)")
 	}
 	if others, clash := conflicts[field]; clash {
-		label, tone = fmt.Sprintf("Columns %s all fill %s: keep one", strings.Join(others, ", "), field), "bad"
+		label, tone = tf("Columns %s all fill %s: keep one", strings.Join(others, ", "), field), "bad"
 	}
 	suggested := make(map[string]bool)
 	for _, s := range c.Suggestions {
@@ -178,7 +178,7 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 	}
 	targets := p.prep.Targets
 	sel := app.Select().ID(id).Class("select").DataSet("column", c.Column).
-		Aria("label", fmt.Sprintf("Field for column %s, %s", c.Letter, header)).
+		Aria("label", tf("Field for column %s, %s", c.Letter, header)).
 		Aria("describedby", id+"-status").
 		OnChange(p.columnSelected)
 	if tone == "bad" {
@@ -190,14 +190,14 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 		app.Td().Class("samples").Text(strings.Join(c.Samples, " · ")),
 		app.Td().Body(
 			sel.Body(
-				option("", "Not imported", field == ""),
+				option("", t("Not imported"), field == ""),
 				app.If(len(c.Suggestions) > 0, func() app.UI {
-					return app.OptGroup().Label("Suggested").Body(app.Range(c.Suggestions).Slice(func(i int) app.UI {
+					return app.OptGroup().Label(t("Suggested")).Body(app.Range(c.Suggestions).Slice(func(i int) app.UI {
 						s := c.Suggestions[i]
 						return option(s, s, s == field)
 					}))
 				}),
-				app.OptGroup().Label("Fields").Body(app.Range(targets).Slice(func(i int) app.UI {
+				app.OptGroup().Label(t("Fields")).Body(app.Range(targets).Slice(func(i int) app.UI {
 					t := targets[i]
 					if suggested[t.Path] {
 						return nil
@@ -237,7 +237,7 @@ func (p *importPage) columnChosen(col int, field string) {
 	seq := p.mappingSeq
 	if c := p.pending.conflicts(p.prep.Columns); len(c) > 0 {
 		for f, letters := range c {
-			p.announcement = fmt.Sprintf("Columns %s all fill %s: keep one.", strings.Join(letters, ", "), f)
+			p.announcement = tf("Columns %s all fill %s: keep one.", strings.Join(letters, ", "), f)
 		}
 		return
 	}
@@ -246,7 +246,7 @@ func (p *importPage) columnChosen(col int, field string) {
 			return
 		}
 		if choices := p.pending.choices(p.prep.Columns); len(choices) > 0 {
-			p.prepare(ctx, worker.Prepare{Columns: choices}, "Mapping the columns")
+			p.prepare(ctx, worker.Prepare{Columns: choices}, t("Mapping the columns"))
 		}
 	})
 }
@@ -263,10 +263,10 @@ func (p *importPage) mappingFileChosen(ctx app.Context, e app.Event) {
 	readText(file, func(text, failure string) {
 		p.ctx.Dispatch(func(ctx app.Context) {
 			if failure != "" {
-				p.fail(name + ": " + failure)
+				p.fail(tf("%s: %s", name, failure))
 				return
 			}
-			p.prepare(ctx, worker.Prepare{SavedMapping: text}, "Applying the mapping "+name)
+			p.prepare(ctx, worker.Prepare{SavedMapping: text}, tf("Applying the mapping %s", name))
 		})
 	})
 }
@@ -294,36 +294,36 @@ func (p *importPage) renderSettings() app.UI {
 		return func(ctx app.Context, e app.Event) {
 			next := p.prep.Settings
 			change(&next)
-			p.prepare(ctx, worker.Prepare{Settings: &next, Chosen: chosen}, "Reading with the new settings")
+			p.prepare(ctx, worker.Prepare{Settings: &next, Chosen: chosen}, t("Reading with the new settings"))
 		}
 	}
 	amounts, separators := []string{worker.SettingAmounts}, []string{worker.SettingDecimal, worker.SettingGroup}
 	value := func(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 	return app.FieldSet().Class("settings").Body(
-		app.Legend().Text("How values are read"),
+		app.Legend().Text(t("How values are read")),
 		app.If(csv, func() app.UI {
 			return app.Div().Class("settings-row").Body(
-				selectField("encoding", "Text encoding", pr.Encoding, [][2]string{
-					{"utf-8", "UTF-8"}, {"windows-1252", "Windows-1252 (Western European)"}, {"utf-16le", "UTF-16 LE"}, {"utf-16be", "UTF-16 BE"},
+				selectField("encoding", t("Text encoding"), pr.Encoding, [][2]string{
+					{"utf-8", "UTF-8"}, {"windows-1252", t("Windows-1252 (Western European)")}, {"utf-16le", "UTF-16 LE"}, {"utf-16be", "UTF-16 BE"},
 				}, func(ctx app.Context, e app.Event) {
-					p.prepare(ctx, worker.Prepare{Encoding: value(ctx)}, "Reading the file again")
+					p.prepare(ctx, worker.Prepare{Encoding: value(ctx)}, t("Reading the file again"))
 				}),
-				selectField("delimiter", "Delimiter", pr.Delimiter, [][2]string{
-					{",", "Comma ,"}, {";", "Semicolon ;"}, {"\t", "Tab"}, {"|", "Vertical bar |"},
+				selectField("delimiter", t("Delimiter"), pr.Delimiter, [][2]string{
+					{",", t("Comma ,")}, {";", t("Semicolon ;")}, {"\t", t("Tab")}, {"|", t("Vertical bar |")},
 				}, func(ctx app.Context, e app.Event) {
-					p.prepare(ctx, worker.Prepare{Delimiter: value(ctx)}, "Reading the file again")
+					p.prepare(ctx, worker.Prepare{Delimiter: value(ctx)}, t("Reading the file again"))
 				}),
 			)
 		}),
 		app.If(p.matters(worker.SettingAmounts), func() app.UI {
 			return app.Div().Class("settings-row").Body(
 				app.FieldSet().Class("radios").Body(
-					app.Legend().Text("Amounts are written"),
-					radio("amounts", "amounts-minor", worker.AmountsMinor, "In minor units, as the API takes them (1050 is 10.50)", s.Amounts != worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMinor })),
-					radio("amounts", "amounts-major", worker.AmountsMajor, "In major units, as people write them (10.50)", s.Amounts == worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMajor })),
+					app.Legend().Text(t("Amounts are written")),
+					radio("amounts", "amounts-minor", worker.AmountsMinor, t("In minor units, as the API takes them (1050 is 10.50)"), s.Amounts != worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMinor })),
+					radio("amounts", "amounts-major", worker.AmountsMajor, t("In major units, as people write them (10.50)"), s.Amounts == worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMajor })),
 				),
-				selectField("decimal", "Decimal separator", s.Decimal, [][2]string{
-					{"", "Not known: refuse amounts that read two ways"}, {".", "Point: 1,234.56"}, {",", "Comma: 1.234,56"},
+				selectField("decimal", t("Decimal separator"), s.Decimal, [][2]string{
+					{"", t("Not known: refuse amounts that read two ways")}, {".", t("Point: 1,234.56")}, {",", t("Comma: 1.234,56")},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
 					set(separators, func(s *worker.Settings) {
@@ -333,8 +333,8 @@ func (p *importPage) renderSettings() app.UI {
 						}
 					})(ctx, e)
 				}),
-				selectField("group", "Digit groups", s.Group, [][2]string{
-					{"", "None"}, {",", "Comma: 1,234"}, {".", "Point: 1.234"}, {" ", "Space: 1 234"}, {"'", "Apostrophe: 1'234"},
+				selectField("group", t("Digit groups"), s.Group, [][2]string{
+					{"", t("None")}, {",", t("Comma: 1,234")}, {".", t("Point: 1.234")}, {" ", t("Space: 1 234")}, {"'", t("Apostrophe: 1'234")},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
 					set([]string{worker.SettingGroup}, func(s *worker.Settings) { s.Group = v })(ctx, e)
@@ -343,7 +343,7 @@ func (p *importPage) renderSettings() app.UI {
 		}),
 		app.If(p.matters(worker.SettingCurrency), func() app.UI {
 			return app.Div().Class("field", "field-narrow").Body(
-				app.Label().For("currency").Text("Currency of the amounts"),
+				app.Label().For("currency").Text(t("Currency of the amounts")),
 				app.Input().ID("currency").Class("input").MaxLength(3).Size(5).Value(s.Currency).
 					OnChange(func(ctx app.Context, e app.Event) {
 						v := strings.ToUpper(strings.TrimSpace(value(ctx)))
@@ -352,8 +352,8 @@ func (p *importPage) renderSettings() app.UI {
 			)
 		}),
 		app.If(p.matters(worker.SettingDates), func() app.UI {
-			return selectField("date-order", "Dates such as 03/04/2025 are", s.DateOrder, [][2]string{
-				{"", "Not known: refuse dates that read two ways"}, {"DMY", "Day, month, year"}, {"MDY", "Month, day, year"}, {"YMD", "Year, month, day"},
+			return selectField("date-order", t("Dates such as 03/04/2025 are"), s.DateOrder, [][2]string{
+				{"", t("Not known: refuse dates that read two ways")}, {"DMY", t("Day, month, year")}, {"MDY", t("Month, day, year")}, {"YMD", t("Year, month, day")},
 			}, func(ctx app.Context, e app.Event) {
 				v := value(ctx)
 				set([]string{worker.SettingDates}, func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
@@ -366,29 +366,29 @@ func (p *importPage) renderSettings() app.UI {
 func (p *importPage) renderExamples() app.UI {
 	ex := p.prep.Examples
 	marked := disagreeing(p.prep.Reading)
-	caption := "Values of the file, read with these settings"
+	caption := t("Values of the file, read with these settings")
 	if len(marked) > 0 {
-		caption += ": the cells that disagree first"
+		caption = t("Values of the file, read with these settings: the cells that disagree first")
 	}
 	return app.Div().Class("table-scroll").Body(
 		app.Table().ID("examples").Class("examples").Body(
 			app.Caption().Text(caption),
 			app.THead().Body(app.Tr().Body(
-				app.Th().Scope("col").Text("Cell"),
-				app.Th().Scope("col").Text("Field"),
-				app.Th().Scope("col").Text("In the file"),
-				app.Th().Scope("col").Text("Read as"),
+				app.Th().Scope("col").Text(t("Cell")),
+				app.Th().Scope("col").Text(t("Field")),
+				app.Th().Scope("col").Text(t("In the file")),
+				app.Th().Scope("col").Text(t("Read as")),
 			)),
 			app.TBody().Body(app.Range(ex).Slice(func(i int) app.UI {
 				e := ex[i]
 				read := app.Td().Text(e.Parsed)
 				if e.Error != "" {
-					read = app.Td().Class("cell-error").Text("Error: " + e.Error)
+					read = app.Td().Class("cell-error").Text(tf("Error: %s", e.Error))
 				}
 				place := fmt.Sprintf("%s%d", e.Column, e.Row)
 				if marked[place] {
 					return app.Tr().Class("example-disagrees").Body(
-						app.Th().Scope("row").Body(app.Text(place+" "), app.Span().Class("badge-check").Text("disagrees")),
+						app.Th().Scope("row").Body(app.Text(place+" "), app.Span().Class("badge-check").Text(t("disagrees"))),
 						app.Td().Text(e.Field),
 						app.Td().Class("raw").Text(e.Raw),
 						read,
@@ -438,13 +438,13 @@ func (p *importPage) export(ctx app.Context, what string) {
 	if background() == nil || doc == 0 {
 		return
 	}
-	p.announcement = "Preparing the file…"
+	p.announcement = t("Preparing the file…")
 	runJob(p.ctx, worker.JobExport, worker.Export{Document: doc, What: what}, nil, func(ex worker.Exported, data app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return
 		}
 		download(data, ex.FileName, ex.MediaType)
-		p.announcement = fmt.Sprintf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
+		p.announcement = tf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
 	})
 }

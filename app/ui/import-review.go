@@ -20,17 +20,17 @@ func (p *importPage) renderReview() app.UI {
 		p.renderReadAs(),
 		renderStatements("review-reading", s.Reading),
 		app.Dl().Class("summary").Body(
-			summaryItem("count-elements", "Elements", s.Elements, ""),
-			summaryItem("count-valid", "Valid", s.Valid, "ok"),
-			summaryItem("count-invalid", "Invalid", s.Invalid, "bad"),
-			summaryItem("count-errors", "Errors", s.Errors, "bad"),
-			summaryItem("count-warnings", "Warnings", s.Warnings, "warn"),
-			summaryItem("count-duplicates", "Duplicates", s.Duplicates, "warn"),
+			summaryItem("count-elements", t("Elements"), s.Elements, ""),
+			summaryItem("count-valid", t("Valid"), s.Valid, "ok"),
+			summaryItem("count-invalid", t("Invalid"), s.Invalid, "bad"),
+			summaryItem("count-errors", t("Errors"), s.Errors, "bad"),
+			summaryItem("count-warnings", t("Warnings"), s.Warnings, "warn"),
+			summaryItem("count-duplicates", t("Duplicates"), s.Duplicates, "warn"),
 		),
 		app.If(len(s.Totals) > 0, p.renderTotals),
 		p.renderControl(),
 		app.If(len(s.Totals) > 0, p.renderLimits),
-		app.H3().ID("table-title").Text("Elements"),
+		app.H3().ID("table-title").Text(t("Elements")),
 		p.renderToolbar(),
 		newReviewGrid().
 			Document(s.Document, s.Version).
@@ -53,14 +53,14 @@ func (p *importPage) renderReadAs() app.UI {
 	// The statements below say how the file was read; the one-line
 	// summary is for documents that have none.
 	if s.ReadAs != "" && len(s.Reading) == 0 {
-		parts = append(parts, app.Span().ID("read-as").Text("Read with "+s.ReadAs+". "))
+		parts = append(parts, app.Span().ID("read-as").Text(tf("Read with %s. ", s.ReadAs)))
 	}
 	if p.prep != nil && p.prep.KindSuggested {
-		parts = append(parts, app.Strong().Text("The kind was suggested by the file: check it above. "))
+		parts = append(parts, app.Strong().Text(t("The kind was suggested by the file: check it above. ")))
 	}
 	if p.prep != nil && !p.prep.Request {
 		parts = append(parts, app.Button().ID("change-reading").Type("button").Class("link-button").
-			Text("Change how the file is read").
+			Text(t("Change how the file is read")).
 			OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, stepRead) }))
 	}
 	if len(parts) == 0 {
@@ -85,46 +85,48 @@ func (p *importPage) renderTotals() app.UI {
 	return app.Div().Class("totals").Body(
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID("totals").Class("figures").Body(
-				app.Caption().Text("Totals per currency"),
+				app.Caption().Text(t("Totals per currency")),
 				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Currency"),
-					app.Th().Scope("col").Class("num").Text("Elements"),
-					app.Th().Scope("col").Class("num").Text("Total"),
+					app.Th().Scope("col").Text(t("Currency")),
+					app.Th().Scope("col").Class("num").Text(t("Elements")),
+					app.Th().Scope("col").Class("num").Text(t("Total")),
 				)),
 				app.TBody().Body(app.Range(s.Totals).Slice(func(i int) app.UI {
-					t := s.Totals[i]
+					tot := s.Totals[i]
 					row := app.Tr()
-					if t.Invalid {
+					label := tot.Label
+					if tot.Invalid {
 						// Amounts in "eur", "EURO" or no currency: one row,
 						// marked, never a currency of their own.
-						row = row.Class("invalid-currency").Title("amounts whose currency is not a valid ISO 4217 code, summed in minor units: correct their currency")
+						row = row.Class("invalid-currency").Title(t("amounts whose currency is not a valid ISO 4217 code, summed in minor units: correct their currency"))
+						label = t("invalid currency")
 					}
 					return row.Body(
-						app.Th().Scope("row").Text(t.Label),
-						app.Td().Class("num").Text(count(t.Count)),
-						app.Td().Class("num", "amount").Text(t.Text),
+						app.Th().Scope("row").Text(label),
+						app.Td().Class("num").Text(count(tot.Count)),
+						app.Td().Class("num", "amount").Text(totalText(tot)),
 					)
 				})),
 			),
 		),
 		app.If(len(s.Sources) > 0, func() app.UI {
-			caption := "By source instrument"
+			caption := t("By source instrument")
 			if s.SourceCount > len(s.Sources) {
-				caption = fmt.Sprintf("By source instrument: the %d most used of %s (all are in the manifest)", len(s.Sources), count(s.SourceCount))
+				caption = tf("By source instrument: the %s most used of %s (all are in the manifest)", count(len(s.Sources)), count(s.SourceCount))
 			}
 			return app.Div().Class("table-scroll").Body(
 				app.Table().ID("sources").Class("figures").Body(
 					app.Caption().Text(caption),
 					app.THead().Body(app.Tr().Body(
-						app.Th().Scope("col").Text("Source"),
-						app.Th().Scope("col").Class("num").Text("Elements"),
-						app.Th().Scope("col").Class("num").Text("Total"),
+						app.Th().Scope("col").Text(t("Source")),
+						app.Th().Scope("col").Class("num").Text(t("Elements")),
+						app.Th().Scope("col").Class("num").Text(t("Total")),
 					)),
 					app.TBody().Body(app.Range(s.Sources).Slice(func(i int) app.UI {
 						st := s.Sources[i]
 						var totals []string
-						for _, t := range st.Totals {
-							totals = append(totals, t.Text)
+						for _, tot := range st.Totals {
+							totals = append(totals, totalText(tot))
 						}
 						return app.Tr().Body(
 							app.Th().Scope("row").Text(st.Source),
@@ -144,16 +146,16 @@ func (p *importPage) renderTotals() app.UI {
 func (p *importPage) renderLimits() app.UI {
 	return app.Form().Class("control").OnSubmit(p.applyLimits).Body(
 		app.FieldSet().Body(
-			app.Legend().Text("Amount limits"),
-			app.P().Class("hint").ID("limits-hint").Text("Warn about amounts above a limit, per currency, in major units, separated by spaces: EUR:10000 USD:2500.50. They apply to the files loaded next too. Leave empty for none."),
+			app.Legend().Text(t("Amount limits")),
+			app.P().Class("hint").ID("limits-hint").Text(t("Warn about amounts above a limit, per currency, in major units, separated by spaces: EUR:10000 USD:2500.50. They apply to the files loaded next too. Leave empty for none.")),
 			app.Div().Class("control-row").Body(
 				app.Div().Class("field").Body(
-					app.Label().For("amount-limits").Text("Limits"),
+					app.Label().For("amount-limits").Text(t("Limits")),
 					app.Input().ID("amount-limits").Class("input").Type("text").Placeholder("EUR:10000").Value(p.limits).
 						Aria("describedby", "limits-hint").
 						OnInput(func(ctx app.Context, e app.Event) { p.limits = ctx.JSSrc().Get("value").String() }),
 				),
-				app.Button().ID("apply-limits").Type("submit").Class("button").Text("Apply"),
+				app.Button().ID("apply-limits").Type("submit").Class("button").Text(t("Apply")),
 			),
 		),
 	)
@@ -177,9 +179,9 @@ func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
 			p.updateSummary(res.Summary)
 		}
 		if len(res.Limits) == 0 {
-			p.announcement = "No amount limits."
+			p.announcement = t("No amount limits.")
 		} else {
-			p.announcement = fmt.Sprintf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
+			p.announcement = tf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
 		}
 	})
 }
@@ -208,28 +210,28 @@ func (p *importPage) renderControl() app.UI {
 		if !r.checked {
 			return app.P().ID(id).Class("control-result").Role("status")
 		}
-		tone, word := "control-bad", "Differs: "
+		tone, text := "control-bad", tf("Differs: %s", r.message)
 		if r.ok {
-			tone, word = "control-ok", "Matches: "
+			tone, text = "control-ok", tf("Matches: %s", r.message)
 		}
-		return app.P().ID(id).Class("control-result", tone).Role("status").Text(word + r.message)
+		return app.P().ID(id).Class("control-result", tone).Role("status").Text(text)
 	}
 	update := func(set func(v string)) app.EventHandler {
 		return func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }
 	}
 	return app.FieldSet().Class("control").Body(
-		app.Legend().Text("Control totals"),
-		app.P().Class("hint").Text("Type what the instruction you received says; Bulkdesk compares it with what was loaded."),
+		app.Legend().Text(t("Control totals")),
+		app.P().Class("hint").Text(t("Type what the instruction you received says; Bulkdesk compares it with what was loaded.")),
 		app.Div().Class("control-row").Body(
 			app.Div().Class("field", "field-narrow").Body(
-				app.Label().For("expected-count").Text("Expected elements"),
+				app.Label().For("expected-count").Text(t("Expected elements")),
 				app.Input().ID("expected-count").Class("input").Type("text").Attr("inputmode", "numeric").Value(p.control.count).
 					Aria("describedby", "count-check").
 					OnInput(update(func(v string) { p.control.count = v })),
 			),
 			app.If(len(s.Totals) > 0, func() app.UI {
 				return app.Div().Class("field", "field-narrow").Body(
-					app.Label().For("expected-total").Text("Expected total"),
+					app.Label().For("expected-total").Text(t("Expected total")),
 					app.Input().ID("expected-total").Class("input").Type("text").Attr("inputmode", "decimal").Placeholder("12,345.67").Value(p.control.total).
 						Aria("describedby", "total-check").
 						OnInput(update(func(v string) { p.control.total = v })),
@@ -243,7 +245,7 @@ func (p *importPage) renderControl() app.UI {
 						opts = append(opts, [2]string{t.Currency, t.Currency})
 					}
 				}
-				return selectField("expected-currency", "Currency", p.control.currency, opts, update(func(v string) { p.control.currency = v }))
+				return selectField("expected-currency", t("Currency"), p.control.currency, opts, update(func(v string) { p.control.currency = v }))
 			}),
 		),
 		result("count-check", cnt),
@@ -256,9 +258,9 @@ func (p *importPage) renderToolbar() app.UI {
 	box := app.Input().Type("checkbox").ID("errors-only").OnChange(func(ctx app.Context, e app.Event) {
 		p.errorsOnly = ctx.JSSrc().Get("checked").Bool()
 		if p.errorsOnly {
-			p.announcement = fmt.Sprintf("Showing the %s with errors.", plural(s.Invalid, "row", "rows"))
+			p.announcement = tf("Showing the %s with errors.", plural(s.Invalid, "row", "rows"))
 		} else {
-			p.announcement = fmt.Sprintf("Showing all %s.", plural(s.Elements, "row", "rows"))
+			p.announcement = tf("Showing all %s.", plural(s.Elements, "row", "rows"))
 		}
 	})
 	if p.errorsOnly {
@@ -274,12 +276,12 @@ func (p *importPage) renderToolbar() app.UI {
 				Text(f.label).DataSet("column", f.column).
 				OnClick(p.upperCase)
 		})),
-		app.Div().Class("check").Body(box, app.Label().For("errors-only").Text(fmt.Sprintf("Only rows with errors (%s)", count(s.Invalid)))),
+		app.Div().Class("check").Body(box, app.Label().For("errors-only").Text(tf("Only rows with errors (%s)", count(s.Invalid)))),
 		app.Button().ID("prev-error").Type("button").Class("button", "button-quiet").
-			Aria("keyshortcuts", "Shift+F8").Title("Shift+F8 in the table").Text("Previous problem").
+			Aria("keyshortcuts", "Shift+F8").Title(t("Shift+F8 in the table")).Text(t("Previous problem")).
 			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, true) }),
 		app.Button().ID("next-error").Type("button").Class("button", "button-quiet").
-			Aria("keyshortcuts", "F8").Title("F8 in the table").Text("Next problem").
+			Aria("keyshortcuts", "F8").Title(t("F8 in the table")).Text(t("Next problem")).
 			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, false) }),
 		app.If(len(cols) > 0, func() app.UI {
 			opts := make([][2]string, len(cols))
@@ -299,20 +301,20 @@ func (p *importPage) renderToolbar() app.UI {
 				matchCase = matchCase.Checked(true)
 			}
 			return app.Details().Class("replace").Body(
-				app.Summary().Text("Find and replace in a column"),
+				app.Summary().Text(t("Find and replace in a column")),
 				app.Div().Class("replace-row").Body(
-					selectField("replace-column", "Column", fmt.Sprint(r.column), opts, func(ctx app.Context, e app.Event) {
+					selectField("replace-column", t("Column"), fmt.Sprint(r.column), opts, func(ctx app.Context, e app.Event) {
 						fmt.Sscan(ctx.JSSrc().Get("value").String(), &p.replace.column)
 					}),
 					app.Div().Class("field").Body(
-						app.Label().For("replace-find").Text("Find"),
+						app.Label().For("replace-find").Text(t("Find")),
 						app.Input().ID("replace-find").Class("input").Value(r.find).OnInput(func(ctx app.Context, e app.Event) {
 							p.replace.find = ctx.JSSrc().Get("value").String()
 							ctx.PreventUpdate()
 						}),
 					),
 					app.Div().Class("field").Body(
-						app.Label().For("replace-with").Text("Replace with"),
+						app.Label().For("replace-with").Text(t("Replace with")),
 						app.Input().ID("replace-with").Class("input").Value(r.with).OnInput(func(ctx app.Context, e app.Event) {
 							p.replace.with = ctx.JSSrc().Get("value").String()
 							ctx.PreventUpdate()
@@ -320,9 +322,9 @@ func (p *importPage) renderToolbar() app.UI {
 					),
 				),
 				app.Div().Class("replace-row").Body(
-					app.Div().Class("check").Body(matchCase, app.Label().For("replace-case").Text("Match case")),
-					app.Div().Class("check").Body(whole, app.Label().For("replace-whole").Text("Whole cell only")),
-					app.Button().ID("replace-all").Type("button").Class("button").Text("Replace all").OnClick(p.replaceAll),
+					app.Div().Class("check").Body(matchCase, app.Label().For("replace-case").Text(t("Match case"))),
+					app.Div().Class("check").Body(whole, app.Label().For("replace-whole").Text(t("Whole cell only"))),
+					app.Button().ID("replace-all").Type("button").Class("button").Text(t("Replace all")).OnClick(p.replaceAll),
 				),
 				app.If(p.replace.note != "", func() app.UI {
 					return app.P().ID("replace-result").Class("note").Text(p.replace.note)
@@ -341,10 +343,10 @@ func (p *importPage) jump(ctx app.Context, back bool) {
 	}
 	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f worker.FoundProblem) {
 		if !f.Found {
-			p.announcement = "No problem left."
+			p.announcement = t("No problem left.")
 			return
 		}
-		p.announcement = problemPlace(f.Problem) + ": " + f.Problem.Message
+		p.announcement = tf("%s: %s", problemPlace(f.Problem), f.Problem.Message)
 		p.focusOn(f.Element, max(f.Column, 0))
 		p.foundColumn = f.Column
 	})
@@ -358,7 +360,7 @@ func (p *importPage) focusOn(element, column int) {
 func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 	r := p.replace
 	if r.find == "" && !r.wholeCell {
-		p.announcement = "Type what to find."
+		p.announcement = t("Type what to find.")
 		p.replace.note = p.announcement
 		return
 	}
@@ -367,8 +369,8 @@ func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 	}
 	col := p.sum.Columns[min(r.column, len(p.sum.Columns)-1)]
 	req := worker.Replace{Document: p.sum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
-	p.runReplace(req, "Replacing…", func(res worker.Replaced) string {
-		return fmt.Sprintf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
+	p.runReplace(req, t("Replacing…"), func(res worker.Replaced) string {
+		return tf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
 	})
 }
 
@@ -381,8 +383,8 @@ func (p *importPage) upperCase(ctx app.Context, e app.Event) {
 		return
 	}
 	req := worker.Replace{Document: p.sum.Document, Column: col, UpperCase: true}
-	p.runReplace(req, "Writing the currencies in capitals…", func(res worker.Replaced) string {
-		return fmt.Sprintf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
+	p.runReplace(req, t("Writing the currencies in capitals…"), func(res worker.Replaced) string {
+		return tf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
 	})
 }
 
@@ -425,14 +427,14 @@ func (p *importPage) renderProblems() app.UI {
 	s := p.sum
 	total := s.Errors + s.Warnings
 	if len(p.problems) == 0 {
-		return app.P().Class("all-clear").Text(fmt.Sprintf("Every element is valid. %s can be submitted as it is.", s.FileName))
+		return app.P().Class("all-clear").Text(tf("Every element is valid. %s can be submitted as it is.", s.FileName))
 	}
 	return app.Div().Class("problem-list").Body(
-		app.H3().Text(fmt.Sprintf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
+		app.H3().Text(tf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
 		problemList(p.problems, p.showProblem),
 		app.If(len(p.problems) < total, func() app.UI {
 			more := app.Button().ID("more-problems").Type("button").Class("button").
-				Text(fmt.Sprintf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
+				Text(tf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
 				OnClick(p.loadMoreProblems)
 			if p.loadingMore {
 				more = more.Disabled(true)
@@ -466,7 +468,7 @@ func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
 		}
 		if p.sum != nil && doc == p.sum.Document && page.Offset == len(p.problems) {
 			p.problems = append(p.problems, page.Problems...)
-			p.announcement = fmt.Sprintf("%s more problems shown.", count(len(page.Problems)))
+			p.announcement = tf("%s more problems shown.", count(len(page.Problems)))
 		}
 	})
 }
@@ -479,30 +481,30 @@ func (p *importPage) renderExports() app.UI {
 	}
 	s := p.sum
 	return app.Div().Class("exports").Body(
-		app.H3().Text("Export"),
+		app.H3().Text(t("Export")),
 		app.Div().Class("actions").Body(
-			button("export-request", "Request body (JSON)", worker.ExportRequest),
+			button("export-request", t("Request body (JSON)"), worker.ExportRequest),
 			// Both hold every row, with the problems of each in a column
 			// of their own: fixed, they load again as they are.
-			button("export-errors", "Every row with its errors (.xlsx)", worker.ExportErrorWorkbook),
-			button("export-errors-csv", "Every row with its errors (CSV)", worker.ExportErrorCSV),
-			button("export-manifest", "Summary manifest (CSV)", worker.ExportManifest),
-			app.If(table, func() app.UI { return button("export-mapping", "Mapping file", worker.ExportMapping) }),
+			button("export-errors", t("Every row with its errors (.xlsx)"), worker.ExportErrorWorkbook),
+			button("export-errors-csv", t("Every row with its errors (CSV)"), worker.ExportErrorCSV),
+			button("export-manifest", t("Summary manifest (CSV)"), worker.ExportManifest),
+			app.If(table, func() app.UI { return button("export-mapping", t("Mapping file"), worker.ExportMapping) }),
 		),
-		app.H3().Text("Submit"),
+		app.H3().Text(t("Submit")),
 		app.P().Class("hint").Text(submitHint(s)),
-		app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text("Submit…").OnClick(p.submit),
+		app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text(t("Submit…")).OnClick(p.submit),
 	)
 }
 
 func submitHint(s *worker.Summary) string {
 	switch {
 	case s.Elements == 0:
-		return "There is nothing to submit."
+		return t("There is nothing to submit.")
 	case s.Invalid > 0:
-		return fmt.Sprintf("%s would be refused by the API. Fix them here, or submit only the valid ones on the next page.", plural(s.Invalid, "element", "elements"))
+		return tf("%s would be refused by the API. Fix them here, or submit only the valid ones on the next page.", plural(s.Invalid, "element", "elements"))
 	}
-	return "Every element is valid. The next page shows the bulks it makes and sends them once."
+	return t("Every element is valid. The next page shows the bulks it makes and sends them once.")
 }
 
 // submit hands the current document to the submission page.

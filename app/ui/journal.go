@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -58,17 +55,17 @@ func (j *journalView) interrupted() []worker.SubmissionInfo {
 
 func (j *journalView) render(api APIConfig, resumed func(app.Context, worker.Submitted, error)) app.UI {
 	return app.Section().ID("journal").Class("journal").DataSet("loaded", j.loaded).Aria("labelledby", "journal-title").Body(
-		app.H2().ID("journal-title").Text("Submissions from this browser"),
+		app.H2().ID("journal-title").Text(t("Submissions from this browser")),
 		app.If(j.failure != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.failure) }),
 		app.If(j.loaded && len(j.list.Submissions) == 0 && j.failure == "", func() app.UI {
-			return app.P().Class("note").Text("None yet. Every submission is recorded here, in this browser, before its first request is sent.")
+			return app.P().Class("note").Text(t("None yet. Every submission is recorded here, in this browser, before its first request is sent."))
 		}),
 		app.If(len(j.list.Submissions) > 0, func() app.UI {
 			return app.Div().Body(
-				app.P().Class("note").Text(fmt.Sprintf("Kept in this browser's %s, before each request is sent: a reload or a lost connection never loses track of a bulk.", j.list.Storage)),
+				app.P().Class("note").Text(tf("Kept in this browser's %s, before each request is sent: a reload or a lost connection never loses track of a bulk.", j.list.Storage)),
 				app.Table().Class("table", "journal-table").Body(
 					app.THead().Body(app.Tr().Body(
-						app.Th().Text("File"), app.Th().Text("Kind"), app.Th().Text("Last change"), app.Th().Text("State"), app.Th().Text("Bulks"), app.Th().Text(""),
+						app.Th().Text(t("File")), app.Th().Text(t("Kind")), app.Th().Text(t("Last change")), app.Th().Text(t("State")), app.Th().Text(t("Bulks")), app.Th().Text(""),
 					)),
 					app.TBody().Body(app.Range(j.list.Submissions).Slice(func(i int) app.UI {
 						return j.row(api, j.list.Submissions[i], resumed)
@@ -86,21 +83,21 @@ func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(a
 			done++
 		}
 	}
-	state := "Submitted"
+	state := t("Submitted")
 	switch {
 	case s.State == worker.StateFailed:
-		state = fmt.Sprintf("Refused after %d of %d parts", done, len(s.Chunks))
+		state = tf("Refused after %d of %d parts", done, len(s.Chunks))
 	case s.Interrupted:
-		state = fmt.Sprintf("Interrupted: %d of %d parts submitted", done, len(s.Chunks))
+		state = tf("Interrupted: %d of %d parts submitted", done, len(s.Chunks))
 	}
 	source := s.Source
 	if source == "" {
-		source = "(unnamed file)"
+		source = t("(unnamed file)")
 	}
 	return app.Tr().ID("submission-"+s.ID).DataSet("state", s.State).DataSet("interrupted", s.Interrupted).Body(
 		app.Td().Text(source),
 		app.Td().Text(kindTitle(s.Kind)+apiSuffix(s.BackOffice)),
-		app.Td().Text(s.Updated.Local().Format(time.DateTime)),
+		app.Td().Text(dateTime(s.Updated.Local())),
 		app.Td().Class("journal-state").Text(state),
 		app.Td().Body(bulkLinks("bulks-"+s.ID, s)),
 		app.Td().Body(j.actions(api, s, resumed)),
@@ -110,24 +107,24 @@ func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(a
 func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
 	if j.resuming == s.ID {
 		return app.Div().Class("status-busy").Body(
-			app.Progress().ID("resume-progress").Aria("label", "Parts sent").Max(max(j.progress.Total, 1)).Value(j.progress.Done),
+			app.Progress().ID("resume-progress").Aria("label", t("Parts sent")).Max(max(j.progress.Total, 1)).Value(j.progress.Done),
 			app.P().Class("note").Text(j.progress.Detail),
 		)
 	}
 	return app.Div().Body(
 		app.If(s.Interrupted && s.Resumable, func() app.UI {
-			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text("Resume with the original refs").
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text(t("Resume with the original refs")).
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID)) // see pager
 		}),
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
-			return app.P().Class("note").Text("Load the file again to resume: its parts get the same refs.")
+			return app.P().Class("note").Text(t("Load the file again to resume: its parts get the same refs."))
 		}),
 		app.If(s.State == worker.StateFailed && s.Resumable, func() app.UI {
-			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text("Send again").
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text(t("Send again")).
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID))
 		}),
 		app.If(!s.Interrupted || s.State == worker.StateFailed, func() app.UI {
-			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text("Forget").
+			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text(t("Forget")).
 				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) }, app.EventScope(s.ID))
 		}),
 		app.If(j.failedID == s.ID && j.repeats != nil, func() app.UI { return j.renderRepeats(api, s, resumed) }),
@@ -136,17 +133,25 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 	)
 }
 
-// resume sends what an interrupted submission did not, with its refs.
+// notResumed says how many elements of a resumed submission earlier bulks
+// already hold.
+func notResumed(n, bulks int) string {
+	if n == 1 {
+		return tf("Not resumed: %s of it was submitted before, in %s.", plural(n, "element", "elements"), plural(bulks, "bulk", "bulks"))
+	}
+	return tf("Not resumed: %s of it were submitted before, in %s.", plural(n, "element", "elements"), plural(bulks, "bulk", "bulks"))
+}
+
 // renderRepeats says which elements of a submission being resumed earlier
 // bulks hold, and asks whether to leave them out or send them again.
 func (j *journalView) renderRepeats(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
 	r := j.repeats
 	return app.Div().ID("resume-repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
-		app.P().Text(fmt.Sprintf("Not resumed: %s of it %s submitted before, in %s.", plural(r.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Count == 1], plural(len(r.Bulks), "bulk", "bulks"))),
+		app.P().Text(notResumed(r.Count, len(r.Bulks))),
 		repeatedElements("resume-repeat-elements-"+s.ID, r, 5),
-		app.Button().ID("resume-leave-out-"+s.ID).Type("button").Class("button").Text("Resume without them").
+		app.Button().ID("resume-leave-out-"+s.ID).Type("button").Class("button").Text(t("Resume without them")).
 			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsLeaveOut, resumed) }, app.EventScope(s.ID+"-leave-out")),
-		app.Button().ID("resume-again-"+s.ID).Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Resume and send them again (%s)", plural(r.Count, "element", "elements"))).
+		app.Button().ID("resume-again-"+s.ID).Type("button").Class("button", "button-quiet").Text(tf("Resume and send them again (%s)", plural(r.Count, "element", "elements"))).
 			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsAgain, resumed) }, app.EventScope(s.ID+"-again")),
 	)
 }
@@ -164,7 +169,7 @@ func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s worker.S
 	}
 	conn := currentConnection(ctx)
 	if missing := conn.ready(api, s.BackOffice); missing != "" {
-		j.failedID, j.resumeFailure, j.message = s.ID, nil, "The connection is not ready: "+missing
+		j.failedID, j.resumeFailure, j.message = s.ID, nil, tf("The connection is not ready: %s", missing)
 		return
 	}
 	j.resuming, j.failedID, j.resumeFailure, j.message, j.repeats = s.ID, "", nil, "", nil

@@ -1,10 +1,6 @@
 package ui
 
-import (
-	"fmt"
-
-	"github.com/bulkdesk/bulkdesk/app/worker"
-)
+import "github.com/bulkdesk/bulkdesk/app/worker"
 
 // The mapping step shows each column of the file with the field it fills
 // and how that was decided; the operator changes fields one column at a
@@ -16,17 +12,17 @@ import (
 func columnStatus(c worker.ColumnView) (label, tone string) {
 	switch {
 	case c.Match == worker.MatchExact || c.Match == worker.MatchAlias:
-		return "Matched", "ok"
+		return t("Matched"), "ok"
 	case c.Match == worker.MatchManual:
-		return "Chosen", "ok"
+		return t("Chosen"), "ok"
 	case c.Match == worker.MatchIgnored:
-		return "Left out by design", "muted"
+		return t("Left out by design"), "muted"
 	case len(c.Suggestions) > 0:
-		return "Suggestion: " + c.Suggestions[0], "warn"
+		return tf("Suggestion: %s", c.Suggestions[0]), "warn"
 	case len(c.Samples) == 0:
-		return "Empty, not imported", "muted"
+		return t("Empty, not imported"), "muted"
 	}
-	return "Not imported", "warn"
+	return t("Not imported"), "warn"
 }
 
 // A pendingMapping holds the fields the operator chose for columns and
@@ -91,20 +87,21 @@ func mappingCounts(columns []worker.ColumnView) (matched, chosen, unmapped int) 
 // mappingSummary is the one-line account of a mapping.
 func mappingSummary(columns []worker.ColumnView) string {
 	matched, chosen, unmapped := mappingCounts(columns)
-	s := fmt.Sprintf("%s matched by their headers", plural(matched, "column", "columns"))
-	if chosen > 0 {
-		s += fmt.Sprintf(", %s chosen", count(chosen))
+	switch {
+	case chosen > 0 && unmapped > 0:
+		return tf("%s matched by their headers, %s chosen, %s with values not imported.", plural(matched, "column", "columns"), count(chosen), count(unmapped))
+	case chosen > 0:
+		return tf("%s matched by their headers, %s chosen.", plural(matched, "column", "columns"), count(chosen))
+	case unmapped > 0:
+		return tf("%s matched by their headers, %s with values not imported.", plural(matched, "column", "columns"), count(unmapped))
 	}
-	if unmapped > 0 {
-		s += fmt.Sprintf(", %s with values not imported", count(unmapped))
-	}
-	return s + "."
+	return tf("%s matched by their headers.", plural(matched, "column", "columns"))
 }
 
 // targetLabel is a field as the mapping's menu lists it.
-func targetLabel(t worker.Target) string {
-	if t.Required {
-		return t.Path + " (required)"
+func targetLabel(tg worker.Target) string {
+	if tg.Required {
+		return tf("%s (required)", tg.Path)
 	}
-	return t.Path
+	return tg.Path
 }

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"fmt"
+	"regexp"
 	"strconv"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -31,7 +31,7 @@ func problemList(problems []worker.Problem, show func(ctx app.Context, i int)) a
 			if p.Element >= 0 && show != nil {
 				where = app.Button().Type("button").Class("problem-where", "link-button").
 					DataSet("problem", i).
-					Title("Show this cell in the table").
+					Title(t("Show this cell in the table")).
 					Text(problemPlace(p))
 			}
 			return app.Li().Class("problem", "problem-"+p.Severity).Body(
@@ -48,27 +48,54 @@ func problemPlace(p worker.Problem) string {
 	var where string
 	switch {
 	case p.Element == worker.RequestLevel:
-		return "Whole file"
+		return t("Whole file")
 	case p.Row > 0 && p.Sheet != "":
-		where = fmt.Sprintf("Sheet %s, row %d", p.Sheet, p.Row)
+		where = tf("Sheet %s, row %d", p.Sheet, p.Row)
 	case p.Row > 0:
-		where = fmt.Sprintf("Row %d", p.Row)
+		where = tf("Row %d", p.Row)
 	default:
 		// 0-based, as in the API's answers and "bulkdesk check".
-		where = fmt.Sprintf("Element %s", count(p.Element))
+		where = tf("Element %s", count(p.Element))
 	}
 	if p.Column != "" {
-		where += ", column " + p.Column
+		where += tf(", column %s", p.Column)
 	}
 	if p.Field != "" {
-		where += " · " + p.Field
+		where += " · " + fieldLabel(p.Field)
 	}
 	return where
 }
 
+// fieldTitles are the titles of the open file's fields by path, "[]"
+// standing for any item of a list; set when the file's fields arrive.
+var fieldTitles map[string]string
+
+// setFieldTitles keeps the titles of a file's fields.
+func setFieldTitles(targets []worker.Target) {
+	fieldTitles = make(map[string]string, len(targets))
+	for _, tg := range targets {
+		if tg.Title != "" {
+			fieldTitles[tg.Path] = tg.Title
+		}
+	}
+}
+
+var itemIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
+// fieldLabel names a field by its title in the console's language, with
+// its path, which the file, the API and support all use:
+// "Betrag (destinationAmount.amount)". A field without a title is its path.
+func fieldLabel(path string) string {
+	title := fieldTitles[itemIndex.ReplaceAllString(path, "[]")]
+	if title == "" {
+		return path
+	}
+	return t(title) + " (" + path + ")"
+}
+
 func severityWord(s string) string {
 	if s == worker.SeverityWarning {
-		return "Warning"
+		return t("Warning")
 	}
-	return "Error"
+	return t("Error")
 }

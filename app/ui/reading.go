@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -21,14 +22,14 @@ import (
 // readingQuestions ask, for each decision an operator may have to take,
 // what the file does not say.
 var readingQuestions = map[string]string{
-	"units":     "How are the amounts written?",
-	"decimal":   "Which mark separates the decimals of the amounts?",
-	"group":     "Which mark groups the digits of the amounts?",
-	"dateOrder": "Which comes first in dates such as 03/04/2025?",
-	"encoding":  "Which encoding is the text in?",
-	"delimiter": "Which character separates the values?",
-	"headerRow": "Which row holds the headers?",
-	"sheet":     "Which sheet holds the rows?",
+	"units":     lang.Mark("How are the amounts written?"),
+	"decimal":   lang.Mark("Which mark separates the decimals of the amounts?"),
+	"group":     lang.Mark("Which mark groups the digits of the amounts?"),
+	"dateOrder": lang.Mark("Which comes first in dates such as 03/04/2025?"),
+	"encoding":  lang.Mark("Which encoding is the text in?"),
+	"delimiter": lang.Mark("Which character separates the values?"),
+	"headerRow": lang.Mark("Which row holds the headers?"),
+	"sheet":     lang.Mark("Which sheet holds the rows?"),
 }
 
 // suggestsWords says what a cell's reading means, for people.
@@ -37,35 +38,35 @@ func suggestsWords(name, v string) string {
 	case "units":
 		switch v {
 		case reading.Minor:
-			return "minor units (1050 is 10.50)"
+			return t("minor units (1050 is 10.50)")
 		case reading.Major:
-			return "major units (10.50 is 10.50)"
+			return t("major units (10.50 is 10.50)")
 		}
 	case "decimal", "group":
 		mark, rest, _ := strings.Cut(v, " ")
 		switch mark {
 		case "decimal":
-			return "decimal " + markName(rest)
+			return tf("decimal %s", markName(rest))
 		case "groups":
-			return markName(rest) + " groups digits"
+			return tf("%s groups digits", markName(rest))
 		}
 		if name == "decimal" {
-			return "decimal " + markName(v)
+			return tf("decimal %s", markName(v))
 		}
-		return markName(v) + " groups digits"
+		return tf("%s groups digits", markName(v))
 	case "dateOrder":
 		switch v {
 		case "DMY":
-			return "day first"
+			return t("day first")
 		case "MDY":
-			return "month first"
+			return t("month first")
 		case "YMD":
-			return "year first"
+			return t("year first")
 		}
 	case "encoding":
 		return strings.ToUpper(v)
 	case "delimiter":
-		return reading.DelimiterName(v) + "s"
+		return t(reading.Delimiters(v))
 	}
 	return v
 }
@@ -74,13 +75,13 @@ func suggestsWords(name, v string) string {
 func markName(m string) string {
 	switch m {
 	case ".":
-		return "point"
+		return t("point")
 	case ",":
-		return "comma"
+		return t("comma")
 	case " ":
-		return "space"
+		return t("space")
 	case "'":
-		return "apostrophe"
+		return t("apostrophe")
 	}
 	return fmt.Sprintf("%q", m)
 }
@@ -143,15 +144,15 @@ func (p *importPage) choices(name string, d reading.Decision) []readingChoice {
 		c := readingChoice{id: "choose-" + name + "-" + choiceID(v), name: name, value: v}
 		switch name {
 		case "units":
-			c.label = "Read them in " + suggestsWords("units", v)
+			c.label = tf("Read them in %s", suggestsWords("units", v))
 		case "decimal", "group":
-			c.label = fmt.Sprintf("Decimal %s, digits grouped by %s", markName(v), markName(partner(v)))
+			c.label = tf("Decimal %s, digits grouped by %s", markName(v), markName(partner(v)))
 		case "dateOrder":
-			c.label = "Read them " + suggestsWords("dateOrder", v)
+			c.label = tf("Read them %s", suggestsWords("dateOrder", v))
 		case "encoding":
-			c.label = "Read it as " + strings.ToUpper(v)
+			c.label = tf("Read it as %s", strings.ToUpper(v))
 		case "delimiter":
-			c.label = "Separate the values by " + reading.DelimiterName(v) + "s"
+			c.label = tf("Separate the values by %s", t(reading.Delimiters(v)))
 		default:
 			continue // chosen with the controls below
 		}
@@ -198,7 +199,7 @@ func (p *importPage) readingChosen(ctx app.Context, e app.Event) {
 	// The question goes once answered: the focus moves to the control
 	// that now shows the answer.
 	p.focusNext = map[string]string{"units": "amounts-" + value, "decimal": "decimal", "group": "decimal", "dateOrder": "date-order", "encoding": "encoding", "delimiter": "delimiter"}[name]
-	p.prepare(ctx, req, "Reading with your choice")
+	p.prepare(ctx, req, t("Reading with your choice"))
 }
 
 // choiceID makes a value fit an element's id.
@@ -237,14 +238,14 @@ func (p *importPage) renderReadingCheck() app.UI {
 			return box
 		}
 		return box.Class("callout", "reading-check").Body(
-			app.P().Text("Look twice before you go on: this file is not read the default way."),
+			app.P().Text(t("Look twice before you go on: this file is not read the default way.")),
 			renderStatements("read-reading", slices.DeleteFunc(slices.Clone(pr.Statements), func(s reading.Statement) bool { return !s.Marked })),
 		)
 	}
 	oneSheet := len(pr.Sheets) <= 1
 	return box.Class("callout", "reading-check").Role("group").Aria("labelledby", "reading-check-title").Body(
-		app.H3().ID("reading-check-title").Text("The file does not say how to read it: choose"),
-		app.P().Text("Its cells disagree. Nothing is guessed: until you choose, the default reading below is used, and the cells that read otherwise are errors at their place."),
+		app.H3().ID("reading-check-title").Text(t("The file does not say how to read it: choose")),
+		app.P().Text(t("Its cells disagree. Nothing is guessed: until you choose, the default reading below is used, and the cells that read otherwise are errors at their place.")),
 		app.Range(names).Slice(func(i int) app.UI {
 			name := names[i]
 			d := *pr.Reading.Get(name)
@@ -257,27 +258,25 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 	now := ""
 	for _, s := range p.prep.Statements {
 		if s.Name == name {
-			now = s.Text
-			if k := strings.Index(now, " The file does not say"); k > 0 {
-				now = now[:k]
-			}
+			// The question itself says why the file does not tell.
+			now = strings.TrimSuffix(s.Text, " "+s.Note)
 		}
 	}
 	choices := p.choices(name, d)
 	id := "question-" + name
 	return app.Div().ID(id).Class("reading-question").Body(
-		app.H4().Text(readingQuestions[name]),
+		app.H4().Text(t(readingQuestions[name])),
 		app.If(now != "", func() app.UI {
-			return app.P().Class("reading-now").Body(app.Strong().Text("Until you choose: "), app.Text(now))
+			return app.P().Class("reading-now").Body(app.Strong().Text(t("Until you choose: ")), app.Text(now))
 		}),
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID(id+"-cells").Class("examples", "evidence").Body(
-				app.Caption().Text("The cells behind it, the fewer side first"),
+				app.Caption().Text(t("The cells behind it, the fewer side first")),
 				app.THead().Body(app.Tr().Body(
-					app.Th().Scope("col").Text("Cell"),
-					app.Th().Scope("col").Text("In the file"),
-					app.Th().Scope("col").Text("Suggests"),
-					app.Th().Scope("col").Text("Because"),
+					app.Th().Scope("col").Text(t("Cell")),
+					app.Th().Scope("col").Text(t("In the file")),
+					app.Th().Scope("col").Text(t("Suggests")),
+					app.Th().Scope("col").Text(t("Because")),
 				)),
 				app.TBody().Body(app.Range(d.Evidence).Slice(func(i int) app.UI {
 					c := d.Evidence[i]
@@ -289,7 +288,7 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 						tr = tr.Class("example-disagrees")
 					}
 					return tr.Body(
-						app.Th().Scope("row").Text(c.Place()),
+						app.Th().Scope("row").Text(c.Place(consoleLang)),
 						app.Td().Class("raw").Text(c.Raw),
 						app.Td().Text(suggestsWords(name, c.Suggests)),
 						app.Td().Class("why").Text(c.Why),
@@ -298,7 +297,7 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 			),
 		),
 		app.If(len(choices) > 0, func() app.UI {
-			return app.Div().Class("actions", "reading-choices").Role("group").Aria("label", readingQuestions[name]).Body(
+			return app.Div().Class("actions", "reading-choices").Role("group").Aria("label", t(readingQuestions[name])).Body(
 				app.Range(choices).Slice(func(i int) app.UI {
 					c := choices[i]
 					return app.Button().ID(c.id).Type("button").Class("button", "button-quiet").Text(c.label).
@@ -307,7 +306,7 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 				}),
 			)
 		}).Else(func() app.UI {
-			return app.P().Class("hint").Text("Choose it with the controls below.")
+			return app.P().Class("hint").Text(t("Choose it with the controls below."))
 		}),
 	)
 }
@@ -335,10 +334,10 @@ func renderStatements(id string, ss []reading.Statement) app.UI {
 	if len(ss) == 0 {
 		return list
 	}
-	return list.Aria("label", "How the file is read").Body(app.Range(ss).Slice(func(i int) app.UI {
+	return list.Aria("label", t("How the file is read")).Body(app.Range(ss).Slice(func(i int) app.UI {
 		s := ss[i]
 		if s.Marked {
-			return app.Li().Class("reading-marked").DataSet("name", s.Name).Body(app.Strong().Text("Check: "), app.Text(s.Text))
+			return app.Li().Class("reading-marked").DataSet("name", s.Name).Body(app.Strong().Text(t("Check: ")), app.Text(s.Text))
 		}
 		return app.Li().DataSet("name", s.Name).Text(s.Text)
 	}))
@@ -350,7 +349,7 @@ func markedStatements(ss []reading.Statement) string {
 	var out []string
 	for _, s := range ss {
 		if s.Marked {
-			out = append(out, "Check: "+s.Text)
+			out = append(out, tf("Check: %s", s.Text))
 		}
 	}
 	return strings.Join(out, " ")
@@ -385,9 +384,9 @@ func currencyFixes(cols []worker.GridColumn, problems []worker.Problem) []curren
 		}
 		name := cols[col].Field
 		if cols[col].Letter != "" {
-			name = "column " + cols[col].Letter + " (" + cols[col].Header + ")"
+			name = tf("column %s (%s)", cols[col].Letter, cols[col].Header)
 		}
-		out = append(out, currencyFix{column: col, label: fmt.Sprintf("Write every currency of %s in capitals (%s → %s)", name, v, strings.ToUpper(v))})
+		out = append(out, currencyFix{column: col, label: tf("Write every currency of %s in capitals (%s → %s)", name, v, strings.ToUpper(v))})
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -371,9 +370,9 @@ func (g *reviewGrid) row(pos int) (worker.GridRow, bool) {
 func (g *reviewGrid) Render() app.UI {
 	cols := g.Icolumns
 	g.window()
-	label := "Elements"
+	label := t("Elements")
 	if g.IerrorsOnly {
-		label = "Elements with errors"
+		label = t("Elements with errors")
 	}
 	var rows []int
 	for pos := g.start; pos < g.end; pos++ {
@@ -389,7 +388,7 @@ func (g *reviewGrid) Render() app.UI {
 				Aria("colcount", len(cols)+2).
 				Body(
 					app.THead().Body(app.Tr().Aria("rowindex", 1).Body(
-						app.Th().Scope("col").Class("grid-rowhead").Text("Row"),
+						app.Th().Scope("col").Class("grid-rowhead").Text(t("Row")),
 						app.Range(cols).Slice(func(i int) app.UI {
 							c := cols[i]
 							th := app.Th().Scope("col").Aria("colindex", i+2)
@@ -406,7 +405,7 @@ func (g *reviewGrid) Render() app.UI {
 							}
 							return th.Body(body...)
 						}),
-						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text("Other problems"),
+						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text(t("Other problems")),
 					)),
 					// The empty rows that stand for those out of view have
 					// bodies of their own: go-app matches children by
@@ -421,9 +420,9 @@ func (g *reviewGrid) Render() app.UI {
 		),
 		app.If(g.loaded && g.total == 0, func() app.UI {
 			if g.IerrorsOnly {
-				return app.P().Class("all-clear").Text("No row has an error.")
+				return app.P().Class("all-clear").Text(t("No row has an error."))
 			}
-			return app.P().Class("note").Text("The file has no elements.")
+			return app.P().Class("note").Text(t("The file has no elements."))
 		}),
 		app.P().ID("cell-detail").Class("cell-detail").Aria("live", "polite").Text(g.detail()),
 	)
@@ -438,7 +437,7 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 	if !ok {
 		return tr.Class("grid-loading").Body(
 			app.Th().Scope("row").Class("grid-rowhead").Text("…"),
-			app.Td().ColSpan(len(cols)+1).Text("Loading…"),
+			app.Td().ColSpan(len(cols)+1).Text(t("Loading…")),
 		)
 	}
 	if r.Severity != "" {
@@ -480,7 +479,7 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 	if active && g.editing {
 		return td.Class("cell-editing").Body(
 			app.Input().ID("cell-editor").Class("cell-input").Value(g.editText).
-				Aria("label", "New value of "+g.Icolumns[c].Field).
+				Aria("label", tf("New value of %s", g.Icolumns[c].Field)).
 				OnInput(func(ctx app.Context, e app.Event) {
 					g.editText = ctx.JSSrc().Get("value").String()
 					ctx.PreventUpdate()
@@ -501,7 +500,7 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 	// read from the detail line below the table.
 	return td.Body(
 		app.Span().Text(text),
-		app.Span().Class("visually-hidden").Text(", "+m.Severity),
+		app.Span().Class("visually-hidden").Text(", "+gridSeverityWord(m.Severity)),
 	)
 }
 
@@ -513,20 +512,25 @@ func (g *reviewGrid) detail() string {
 		return ""
 	}
 	col := g.Icolumns[g.activeCol]
-	where := "Row " + r.Label
-	if strings.HasPrefix(r.Label, "#") {
-		where = "Element " + strings.TrimPrefix(r.Label, "#")
-	}
-	s := fmt.Sprintf("%s, %s", where, col.Field)
+	element, isElement := strings.CutPrefix(r.Label, "#")
 	for _, m := range r.Marks {
 		if m.Column == g.activeCol {
-			return s + ": " + strings.Join(m.Messages, " · ")
+			if isElement {
+				return tf("Element %s, %s: %s", element, col.Field, strings.Join(m.Messages, " · "))
+			}
+			return tf("Row %s, %s: %s", r.Label, col.Field, strings.Join(m.Messages, " · "))
 		}
 	}
 	if len(r.Problems) > 0 {
-		return s + ". The row: " + strings.Join(r.Problems, " · ")
+		if isElement {
+			return tf("Element %s, %s. The row: %s", element, col.Field, strings.Join(r.Problems, " · "))
+		}
+		return tf("Row %s, %s. The row: %s", r.Label, col.Field, strings.Join(r.Problems, " · "))
 	}
-	return s + "."
+	if isElement {
+		return tf("Element %s, %s.", element, col.Field)
+	}
+	return tf("Row %s, %s.", r.Label, col.Field)
 }
 
 // cellOf returns the position and column of the cell an event happened
@@ -648,12 +652,12 @@ func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
 		return
 	}
 	if !f.Found {
-		g.IonAnnounce(ctx, "No problem left.")
+		g.IonAnnounce(ctx, t("No problem left."))
 		return
 	}
 	msg := problemPlace(f.Problem) + ": " + f.Problem.Message
 	if f.Wrapped {
-		msg = "From the top again. " + msg
+		msg = tf("From the top again. %s", msg)
 	}
 	g.IonAnnounce(ctx, msg)
 }
@@ -739,7 +743,7 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 		}
 		if err != nil {
 			if g.IonAnnounce != nil {
-				g.IonAnnounce(g.ctx, "The change was not made: "+errorText(err))
+				g.IonAnnounce(g.ctx, tf("The change was not made: %s", errorText(err)))
 			}
 			return
 		}
@@ -759,11 +763,8 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 
 // editNews says what an edit did, for screen readers.
 func editNews(ed worker.Edited) string {
-	where := "Row " + ed.Row.Label
-	if strings.HasPrefix(ed.Row.Label, "#") {
-		where = "Element " + strings.TrimPrefix(ed.Row.Label, "#")
-	}
-	left := fmt.Sprintf(" %s left in the file.", plural(ed.Summary.Errors, "error", "errors"))
+	element, isElement := strings.CutPrefix(ed.Row.Label, "#")
+	left := plural(ed.Summary.Errors, "error", "errors")
 	var msgs []string
 	for _, m := range ed.Row.Marks {
 		if m.Severity == worker.SeverityError {
@@ -771,12 +772,29 @@ func editNews(ed worker.Edited) string {
 		}
 	}
 	if ed.Row.Severity != worker.SeverityError {
-		return where + " is valid." + left
+		if isElement {
+			return tf("Element %s is valid. %s left in the file.", element, left)
+		}
+		return tf("Row %s is valid. %s left in the file.", ed.Row.Label, left)
 	}
 	if len(msgs) == 0 {
 		msgs = ed.Row.Problems
 	}
-	return where + " still has errors: " + strings.Join(msgs, " · ") + "." + left
+	if isElement {
+		return tf("Element %s still has errors: %s. %s left in the file.", element, strings.Join(msgs, " · "), left)
+	}
+	return tf("Row %s still has errors: %s. %s left in the file.", ed.Row.Label, strings.Join(msgs, " · "), left)
+}
+
+// gridSeverityWord names a cell's severity for screen readers.
+func gridSeverityWord(s string) string {
+	switch s {
+	case worker.SeverityError:
+		return t("error")
+	case worker.SeverityWarning:
+		return t("warning")
+	}
+	return s
 }
 
 func errorText(err error) string {

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -47,36 +45,36 @@ func (p *settingsPage) OnMount(ctx app.Context) {
 func (p *settingsPage) Render() app.UI {
 	c := p.conn
 	return newShell().Route("/settings").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text("Where the console sends bulks, and with which credentials. Credentials stay in this page's memory unless you keep them for the tab; they are never written to localStorage, the URL, logs or exports."),
+		app.P().Class("lead").Text(t("Where the console sends bulks, and with which credentials. Credentials stay in this page's memory unless you keep them for the tab; they are never written to localStorage, the URL, logs or exports.")),
 		app.If(c.isSandbox(p.api), func() app.UI {
 			return app.Div().ID("sandbox-notice").Class("notice").Role("note").Body(
-				app.Strong().Text("This is the sandbox. "),
-				app.Text("The server runs a stand-in of the API in its memory, with public credentials prefilled below: bulks submitted here move no money and are gone when the server stops."),
+				app.Strong().Text(t("This is the sandbox. ")),
+				app.Text(t("The server runs a stand-in of the API in its memory, with public credentials prefilled below: bulks submitted here move no money and are gone when the server stops.")),
 			)
 		}),
 		app.Section().Class("settings-group").Aria("labelledby", "route-title").Body(
-			app.H2().ID("route-title").Text("How the console reaches the API"),
-			p.routeChoice("route-proxy", false, "Through this console's server (same origin)", p.proxyHint()),
-			p.routeChoice("route-direct", true, "Directly", "The browser calls the API itself: the API must allow this console's origin (CORS), and this server must list the API's origin (bulkdesk serve -connect-src)."),
+			app.H2().ID("route-title").Text(t("How the console reaches the API")),
+			p.routeChoice("route-proxy", false, t("Through this console's server (same origin)"), p.proxyHint()),
+			p.routeChoice("route-direct", true, t("Directly"), t("The browser calls the API itself: the API must allow this console's origin (CORS), and this server must list the API's origin (bulkdesk serve -connect-src).")),
 			app.If(c.Direct, func() app.UI {
 				return app.Div().Body(
-					p.textField("api-url", "Standard API base URL", c.APIURL, "https://api.example.com/multi", "url", func(v string) { p.conn.APIURL = v }),
+					p.textField("api-url", t("Standard API base URL"), c.APIURL, "https://api.example.com/multi", "url", func(v string) { p.conn.APIURL = v }),
 					p.originWarning(c.APIURL),
-					p.textField("backoffice-url", "Back-office API base URL", c.BackOfficeURL, "https://api.example.com/multi/backoffice", "url", func(v string) { p.conn.BackOfficeURL = v }),
+					p.textField("backoffice-url", t("Back-office API base URL"), c.BackOfficeURL, "https://api.example.com/multi/backoffice", "url", func(v string) { p.conn.BackOfficeURL = v }),
 					p.originWarning(c.BackOfficeURL),
 				)
 			}),
 		),
 		app.Section().Class("settings-group").Aria("labelledby", "credentials-title").Body(
-			app.H2().ID("credentials-title").Text("Credentials"),
+			app.H2().ID("credentials-title").Text(t("Credentials")),
 			p.secretField("api-key", "api-key", c.APIKey, func(v string) { p.conn.APIKey = v }),
-			p.secretField("token", "Bearer token (standard API)", c.Token, func(v string) { p.conn.Token = v }),
+			p.secretField("token", t("Bearer token (standard API)"), c.Token, func(v string) { p.conn.Token = v }),
 			p.keepChoice(),
 			app.Div().Class("actions").Body(
 				p.testButton(),
-				app.Button().ID("forget-credentials").Type("button").Class("button", "button-quiet").Text("Forget the credentials").OnClick(p.forget),
+				app.Button().ID("forget-credentials").Type("button").Class("button", "button-quiet").Text(t("Forget the credentials")).OnClick(p.forget),
 				app.If(p.api.Sandbox != nil && !c.isSandbox(p.api), func() app.UI {
-					return app.Button().ID("use-sandbox").Type("button").Class("button", "button-quiet").Text("Use the sandbox").OnClick(p.useSandbox)
+					return app.Button().ID("use-sandbox").Type("button").Class("button", "button-quiet").Text(t("Use the sandbox")).OnClick(p.useSandbox)
 				}),
 			),
 			app.If(p.testResult != "", func() app.UI {
@@ -85,9 +83,9 @@ func (p *settingsPage) Render() app.UI {
 			app.If(p.testFailure != nil, func() app.UI { return failureView("test-failure", p.testFailure) }),
 		),
 		app.Section().Class("settings-group").Aria("labelledby", "backoffice-title").Body(
-			app.H2().ID("backoffice-title").Text("Back-office API"),
-			app.P().Class("note").Text("Back-office bulks (card spend rules, transfers) act for an identity: the console asks POST /access_token for a token for it, with the api-key alone, and keeps the token like the other credentials."),
-			p.textField("identity", "Identity (TYPE:ID)", c.Identity, "CORPORATE:1001", "text", func(v string) {
+			app.H2().ID("backoffice-title").Text(t("Back-office API")),
+			app.P().Class("note").Text(t("Back-office bulks (card spend rules, transfers) act for an identity: the console asks POST /access_token for a token for it, with the api-key alone, and keeps the token like the other credentials.")),
+			p.textField("identity", t("Identity (TYPE:ID)"), c.Identity, "CORPORATE:1001", "text", func(v string) {
 				// A token acts for the identity it was issued for.
 				p.conn.Identity, p.conn.BackOfficeToken = v, ""
 			}),
@@ -95,6 +93,7 @@ func (p *settingsPage) Render() app.UI {
 			app.P().ID("backoffice-token").Role("status").Text(p.tokenStatus()),
 			app.If(p.tokenFailure != nil, func() app.UI { return failureView("token-failure", p.tokenFailure) }),
 		),
+		p.languageSection(),
 		p.contractSection(),
 	)
 }
@@ -104,15 +103,14 @@ func (p *settingsPage) proxyHint() string {
 	a := p.api
 	switch {
 	case !a.Proxy:
-		return "This server forwards no API calls (it was started without -api-url or -sandbox)."
+		return t("This server forwards no API calls (it was started without -api-url or -sandbox).")
 	case a.Sandbox != nil && a.Sandbox.Proxied:
-		return "The server forwards api/… and backoffice/… to its sandbox. No CORS is needed."
+		return t("The server forwards api/… and backoffice/… to its sandbox. No CORS is needed.")
 	}
-	s := "The server forwards api/… to " + a.ProxyTarget
 	if a.BackOfficeProxy {
-		s += " and backoffice/… to " + a.BackOfficeTarget
+		return tf("The server forwards api/… to %s and backoffice/… to %s. No CORS is needed.", a.ProxyTarget, a.BackOfficeTarget)
 	}
-	return s + ". No CORS is needed."
+	return tf("The server forwards api/… to %s. No CORS is needed.", a.ProxyTarget)
 }
 
 func (p *settingsPage) routeChoice(id string, direct bool, label, hint string) app.UI {
@@ -166,9 +164,9 @@ func (p *settingsPage) keepChoice() app.UI {
 		p.conn.KeepForTab = ctx.JSSrc().Get("checked").Bool()
 		p.changed(ctx)
 		if p.conn.KeepForTab {
-			p.announcement = "The credentials are kept for this tab until it is closed."
+			p.announcement = t("The credentials are kept for this tab until it is closed.")
 		} else {
-			p.announcement = "The credentials are kept in this page's memory only."
+			p.announcement = t("The credentials are kept in this page's memory only.")
 		}
 	})
 	if p.conn.KeepForTab {
@@ -177,8 +175,8 @@ func (p *settingsPage) keepChoice() app.UI {
 	return app.Div().Class("check", "choice").Body(
 		box,
 		app.Label().For("keep-for-tab").Body(
-			app.Span().Text("Keep the credentials for this tab"),
-			app.Span().ID("keep-for-tab-hint").Class("hint").Text("They then survive a reload, in the tab's sessionStorage, until the tab is closed. Otherwise they live in this page's memory and a reload forgets them."),
+			app.Span().Text(t("Keep the credentials for this tab")),
+			app.Span().ID("keep-for-tab-hint").Class("hint").Text(t("They then survive a reload, in the tab's sessionStorage, until the tab is closed. Otherwise they live in this page's memory and a reload forgets them.")),
 		),
 	)
 }
@@ -190,13 +188,13 @@ func (p *settingsPage) originWarning(raw string) app.UI {
 	if origin == "" {
 		return nil
 	}
-	return app.P().Class("warning-text").Text(fmt.Sprintf("This console's server does not list %s among the origins the page may call: start it with -connect-src %s.", origin, origin))
+	return app.P().Class("warning-text").Text(tf("This console's server does not list %s among the origins the page may call: start it with -connect-src %s.", origin, origin))
 }
 
 // changed applies an edit: the connection is the operator's from now on.
 func (p *settingsPage) changed(ctx app.Context) {
 	if err := setConnection(ctx, p.conn); err != nil {
-		p.announcement = "The credentials could not be kept for the tab: " + err.Error()
+		p.announcement = tf("The credentials could not be kept for the tab: %s", err.Error())
 	}
 	p.testResult, p.testFailure = "", nil
 }
@@ -206,17 +204,17 @@ func (p *settingsPage) forget(ctx app.Context, e app.Event) {
 	p.conn = Connection{Direct: p.conn.Direct, APIURL: p.conn.APIURL, BackOfficeURL: p.conn.BackOfficeURL}
 	setConnection(ctx, p.conn)
 	p.testResult, p.testFailure, p.tokenFailure = "", nil, nil
-	p.announcement = "The credentials are forgotten."
+	p.announcement = t("The credentials are forgotten.")
 }
 
 func (p *settingsPage) useSandbox(ctx app.Context, e app.Event) {
 	p.conn = defaultConnection(p.api)
 	p.changed(ctx)
-	p.announcement = "The sandbox's public credentials are set."
+	p.announcement = t("The sandbox's public credentials are set.")
 }
 
 func (p *settingsPage) testButton() app.UI {
-	b := app.Button().ID("test-connection").Type("button").Class("button").Text("Test the connection").OnClick(p.test)
+	b := app.Button().ID("test-connection").Type("button").Class("button").Text(t("Test the connection")).OnClick(p.test)
 	if p.testBusy {
 		b = b.Disabled(true)
 	}
@@ -239,14 +237,14 @@ func (p *settingsPage) test(ctx app.Context, e app.Event) {
 		case r.Failure != nil:
 			p.testFailure = r.Failure
 		default:
-			p.testResult = fmt.Sprintf("Connected: the API answers, and lists %s for this token.", plural(r.Count, "bulk", "bulks"))
+			p.testResult = tf("Connected: the API answers, and lists %s for this token.", plural(r.Count, "bulk", "bulks"))
 		}
 		p.announcement = p.testResult
 	})
 }
 
 func (p *settingsPage) tokenButton() app.UI {
-	b := app.Button().ID("obtain-token").Type("button").Class("button").Text("Obtain a back-office token").OnClick(p.obtainToken)
+	b := app.Button().ID("obtain-token").Type("button").Class("button").Text(t("Obtain a back-office token")).OnClick(p.obtainToken)
 	if p.tokenBusy {
 		b = b.Disabled(true)
 	}
@@ -256,11 +254,11 @@ func (p *settingsPage) tokenButton() app.UI {
 func (p *settingsPage) tokenStatus() string {
 	switch {
 	case p.tokenBusy:
-		return "Asking the back-office API for a token…"
+		return t("Asking the back-office API for a token…")
 	case p.conn.BackOfficeToken != "":
-		return "A back-office token for " + p.conn.Identity + " is held."
+		return tf("A back-office token for %s is held.", p.conn.Identity)
 	}
-	return "No back-office token yet."
+	return t("No back-office token yet.")
 }
 
 // obtainToken asks POST /access_token for the identity named.
@@ -282,7 +280,7 @@ func (p *settingsPage) obtainToken(ctx app.Context, e app.Event) {
 		default:
 			p.conn.BackOfficeToken, p.conn.Identity = r.Token, r.Identity
 			p.changed(ctx)
-			p.announcement = "A back-office token for " + r.Identity + " is held."
+			p.announcement = tf("A back-office token for %s is held.", r.Identity)
 		}
 	})
 }

@@ -71,7 +71,7 @@ func (s *shell) OnDismount() {
 
 func (s *shell) OnNav(ctx app.Context) {
 	r := routeOf(s.Iroute)
-	ctx.Page().SetTitle(r.title + " · Bulkdesk")
+	ctx.Page().SetTitle(t(r.title) + " · Bulkdesk")
 	if navigated {
 		ctx.Defer(func(app.Context) { focusByID("page-title") })
 	}
@@ -96,17 +96,17 @@ func (s *shell) Render() app.UI {
 		badge = "badge-offline"
 	}
 	return app.Div().Class("shell").Body(
-		app.A().Class("skip-link").Href("#main").Text("Skip to content").OnClick(s.skipToContent),
+		app.A().Class("skip-link").Href("#main").Text(t("Skip to content")).OnClick(s.skipToContent),
 		app.Header().Class("topbar").Body(
 			app.A().Class("brand").Href(href("/")).Body(
 				app.Raw(logo),
 				app.Span().Text("Bulkdesk"),
 			),
-			app.Nav().Class("nav").Aria("label", "Main").Body(
+			app.Nav().Class("nav").Aria("label", t("Main")).Body(
 				app.Ul().Body(
 					app.Range(nav).Slice(func(i int) app.UI {
 						r := nav[i]
-						a := app.A().Href(href(r.path)).Text(r.nav)
+						a := app.A().Href(href(r.path)).Text(t(r.nav))
 						if r.path == section {
 							a = a.Aria("current", "page")
 						}
@@ -121,26 +121,26 @@ func (s *shell) Render() app.UI {
 				Role("status").
 				Body(
 					app.If(!s.online, func() app.UI {
-						return app.Span().Title("The server does not answer: the console runs from its saved copy and still validates files.").Text("Offline")
+						return app.Span().Title(t("The server does not answer: the console runs from its saved copy and still validates files.")).Text(t("Offline"))
 					}),
 				),
 		),
 		app.If(s.sandbox, func() app.UI {
 			// A region of its own: every part of a page sits in a landmark.
-			return app.Section().ID("sandbox-banner").Class("sandbox-banner").Aria("label", "Sandbox").Body(
-				app.Strong().Text("Sandbox. "),
-				app.Text("This console sends bulks to a stand-in of the API that runs in the server's memory: nothing is paid, and its bulks are gone when the server stops. "),
-				app.A().Href(href("/settings")).Text("Connection settings"),
+			return app.Section().ID("sandbox-banner").Class("sandbox-banner").Aria("label", t("Sandbox")).Body(
+				app.Strong().Text(t("Sandbox. ")),
+				app.Text(t("This console sends bulks to a stand-in of the API that runs in the server's memory: nothing is paid, and its bulks are gone when the server stops. ")),
+				app.A().Href(href("/settings")).Text(t("Connection settings")),
 			)
 		}),
 		app.If(s.updateAvailable, func() app.UI {
 			return app.Div().Class("update-banner").Role("status").Body(
-				app.Span().Text("A new version of Bulkdesk is ready. "),
-				app.Button().Class("button").Type("button").Text("Reload to use it").OnClick(func(ctx app.Context, _ app.Event) { ctx.Reload() }),
+				app.Span().Text(t("A new version of Bulkdesk is ready. ")),
+				app.Button().Class("button").Type("button").Text(t("Reload to use it")).OnClick(func(ctx app.Context, _ app.Event) { ctx.Reload() }),
 			)
 		}),
 		app.Main().ID("main").TabIndex(-1).Body(
-			app.H1().ID("page-title").TabIndex(-1).Text(current.title),
+			app.H1().ID("page-title").TabIndex(-1).Text(t(current.title)),
 			app.Range(s.Icontent).Slice(func(i int) app.UI { return s.Icontent[i] }),
 		),
 		app.Div().ID("announcer").Class("visually-hidden").Role("status").Aria("live", "polite").Text(s.Iannouncement),

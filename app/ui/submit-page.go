@@ -92,12 +92,12 @@ func (p *submitPage) renderDocument() app.UI {
 	switch p.step {
 	case submitNone:
 		return app.P().ID("submit-status").Class("lead").Body(
-			app.Text("No file is ready to submit. "),
-			app.A().Href(href("/")).Text("Load one on the Import page"),
-			app.Text("; earlier submissions are listed below."),
+			app.Text(t("No file is ready to submit. ")),
+			app.A().Href(href("/")).Text(t("Load one on the Import page")),
+			app.Text(t("; earlier submissions are listed below.")),
 		)
 	case submitPreparing:
-		return app.P().ID("submit-status").Class("status").Text("Preparing " + p.doc.FileName + "…")
+		return app.P().ID("submit-status").Class("status").Text(tf("Preparing %s…", p.doc.FileName))
 	}
 	pr := p.prepared
 	return app.Section().ID("submission").Class("result").DataSet("step", p.step).Aria("labelledby", "submission-title").Body(
@@ -117,43 +117,43 @@ func (p *submitPage) renderSummary() app.UI {
 	pr := p.prepared
 	return app.Div().Body(
 		app.Dl().Class("summary").Body(
-			textItem("confirm-kind", "Kind", kindTitle(pr.Kind)+apiSuffix(pr.BackOffice)),
-			summaryItem("confirm-elements", "Elements in the file", pr.Elements, ""),
-			summaryItem("confirm-invalid", "Invalid", pr.Invalid, "bad"),
-			summaryItem("confirm-sending", "To send", pr.Sending, "ok"),
-			summaryItem("confirm-bulks", "Bulks", len(pr.Chunks), ""),
+			textItem("confirm-kind", t("Kind"), kindTitle(pr.Kind)+apiSuffix(pr.BackOffice)),
+			summaryItem("confirm-elements", t("Elements in the file"), pr.Elements, ""),
+			summaryItem("confirm-invalid", t("Invalid"), pr.Invalid, "bad"),
+			summaryItem("confirm-sending", t("To send"), pr.Sending, "ok"),
+			summaryItem("confirm-bulks", t("Bulks"), len(pr.Chunks), ""),
 		),
 		app.Div().Class("confirm-reading").Body(
-			app.If(len(pr.Reading) > 0, func() app.UI { return app.P().Class("field-label").Text("How the file was read") }),
+			app.If(len(pr.Reading) > 0, func() app.UI { return app.P().Class("field-label").Text(t("How the file was read")) }),
 			renderStatements("confirm-reading", pr.Reading),
 		),
 		app.If(len(pr.Totals) > 0, func() app.UI {
 			return app.Table().ID("control-totals").Class("table").Body(
-				app.Caption().Text("Control totals of the elements sent"),
-				app.THead().Body(app.Tr().Body(app.Th().Text("Currency"), app.Th().Class("num").Text("Total"), app.Th().Class("num").Text("Elements"))),
+				app.Caption().Text(t("Control totals of the elements sent")),
+				app.THead().Body(app.Tr().Body(app.Th().Text(t("Currency")), app.Th().Class("num").Text(t("Total")), app.Th().Class("num").Text(t("Elements")))),
 				app.TBody().Body(app.Range(pr.Totals).Slice(func(i int) app.UI {
-					t := pr.Totals[i]
-					row := app.Tr().DataSet("currency", t.Label)
-					if t.Invalid {
-						row = row.Class("invalid-currency").Title("amounts whose currency is not a valid ISO 4217 code, summed in minor units")
+					tot := pr.Totals[i]
+					row := app.Tr().DataSet("currency", tot.Label)
+					if tot.Invalid {
+						row = row.Class("invalid-currency").Title(t("amounts whose currency is not a valid ISO 4217 code, summed in minor units"))
 					}
 					return row.Body(
-						app.Td().Text(t.Label),
-						app.Td().Class("num", "total-amount").Text(t.Amount),
-						app.Td().Class("num").Text(count(t.Count)),
+						app.Td().Text(totalLabel(tot)),
+						app.Td().Class("num", "total-amount").Text(totalAmount(tot)),
+						app.Td().Class("num").Text(count(tot.Count)),
 					)
 				})),
 			)
 		}),
 		app.If(len(pr.Chunks) > 1, func() app.UI {
-			return app.P().ID("chunking").Class("note").Text(fmt.Sprintf("A bulk holds at most 10,000 elements: the %s elements go as %s, each with its own idempotency-ref.", count(pr.Sending), plural(len(pr.Chunks), "bulk", "bulks")))
+			return app.P().ID("chunking").Class("note").Text(tf("A bulk holds at most 10,000 elements: the %s elements go as %s, each with its own idempotency-ref.", count(pr.Sending), plural(len(pr.Chunks), "bulk", "bulks")))
 		}),
 		app.If(len(pr.Chunks) > 0, func() app.UI {
 			total := 0
 			for _, c := range pr.Chunks {
 				total += c.Bytes
 			}
-			return app.P().ID("confirm-size").Class("note").DataSet("bytes", total).Text("Request size: " + byteSize(total) + ".")
+			return app.P().ID("confirm-size").Class("note").DataSet("bytes", total).Text(tf("Request size: %s.", byteSize(total)))
 		}),
 	)
 }
@@ -163,9 +163,9 @@ func (p *submitPage) renderTarget() app.UI {
 	c := p.connection()
 	where := fmt.Sprintf("%s, %s", p.prepared.Endpoint, c.target())
 	if c.isSandbox(p.api) {
-		return app.P().ID("submit-target").Class("notice").Body(app.Strong().Text("Sandbox: "), app.Text(where+" — the server's stand-in API; no money moves."))
+		return app.P().ID("submit-target").Class("notice").Body(app.Strong().Text(t("Sandbox: ")), app.Text(tf("%s — the server's stand-in API; no money moves.", where)))
 	}
-	return app.P().ID("submit-target").Class("note").Text("Sent as " + where + ".")
+	return app.P().ID("submit-target").Class("note").Text(tf("Sent as %s.", where))
 }
 
 // renderPriors warns of earlier submissions of the same chunks, naming
@@ -175,12 +175,12 @@ func (p *submitPage) renderPriors() app.UI {
 	if len(pr.Priors) == 0 {
 		return nil
 	}
-	title := "This file was submitted before"
+	title := t("This file was submitted before")
 	switch {
 	case pr.NewBulk:
-		title = "Submitting again as new bulks"
+		title = t("Submitting again as new bulks")
 	case p.interrupted():
-		title = "An earlier submission of this file was interrupted"
+		title = t("An earlier submission of this file was interrupted")
 	}
 	return app.Div().ID("priors").Class("warning-box").Role("alert").Body(
 		app.P().Class("failure-title").Text(title),
@@ -188,16 +188,16 @@ func (p *submitPage) renderPriors() app.UI {
 			prior := pr.Priors[i]
 			li := app.Li().Text(prior.Warning)
 			if prior.BulkID != "" {
-				li = app.Li().Body(app.Text(prior.Warning+" "), app.A().Href(bulkHref(prior.BulkID, pr.BackOffice)).Text("Open bulk "+prior.BulkID))
+				li = app.Li().Body(app.Text(prior.Warning+" "), app.A().Href(bulkHref(prior.BulkID, pr.BackOffice)).Text(tf("Open bulk %s", prior.BulkID)))
 			}
 			return li
 		})),
 		app.If(pr.NewBulk, func() app.UI {
-			return app.P().Text("The parts get new idempotency-refs: the API will make new bulks, and the operations run again.")
+			return app.P().Text(t("The parts get new idempotency-refs: the API will make new bulks, and the operations run again."))
 		}).ElseIf(p.interrupted(), func() app.UI {
-			return app.P().Text("Sending now resumes it: the parts keep their original idempotency-refs, so the API returns the bulks it already made instead of making them twice.")
+			return app.P().Text(t("Sending now resumes it: the parts keep their original idempotency-refs, so the API returns the bulks it already made instead of making them twice."))
 		}).Else(func() app.UI {
-			return app.P().Text("Sending the same parts again returns the same bulks. To run these operations a second time, submit them again as new bulks.")
+			return app.P().Text(t("Sending the same parts again returns the same bulks. To run these operations a second time, submit them again as new bulks."))
 		}),
 	)
 }
@@ -217,12 +217,15 @@ func (p *submitPage) renderRepeats() app.UI {
 	if r.Count == 0 {
 		return note
 	}
-	title := fmt.Sprintf("%s of the %s to send %s submitted before, in %s", count(r.Count), plural(r.ToSend, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Count == 1], plural(len(r.Bulks), "bulk", "bulks"))
+	title := tf("%s of the %s to send were submitted before, in %s", count(r.Count), plural(r.ToSend, "element", "elements"), plural(len(r.Bulks), "bulk", "bulks"))
+	if r.Count == 1 {
+		title = tf("%s of the %s to send was submitted before, in %s", count(r.Count), plural(r.ToSend, "element", "elements"), plural(len(r.Bulks), "bulk", "bulks"))
+	}
 	box := app.Div().ID("repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
 		app.P().Class("failure-title").Text(title),
-		app.P().Text("Sending them makes their operations run a second time (a transfer paid twice). The earlier bulks:"),
+		app.P().Text(t("Sending them makes their operations run a second time (a transfer paid twice). The earlier bulks:")),
 		app.Ul().ID("repeat-bulks").Class("bulk-links").Body(app.Range(r.Bulks).Slice(func(i int) app.UI {
-			return app.Li().Body(app.A().Href(bulkHref(r.Bulks[i], p.prepared.BackOffice)).DataSet("bulk", r.Bulks[i]).Text("bulk " + r.Bulks[i]))
+			return app.Li().Body(app.A().Href(bulkHref(r.Bulks[i], p.prepared.BackOffice)).DataSet("bulk", r.Bulks[i]).Text(tf("bulk %s", r.Bulks[i])))
 		})),
 		repeatedElements("repeat-elements", r, repeatsShown),
 		note,
@@ -231,8 +234,8 @@ func (p *submitPage) renderRepeats() app.UI {
 		return box
 	}
 	return app.Div().Body(box, app.Div().Class("actions").Body(
-		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(fmt.Sprintf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)),
-		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)),
+		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(tf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)),
+		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(tf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)),
 	))
 }
 
@@ -245,7 +248,7 @@ func repeatedElements(id string, r *worker.RepeatsInfo, n int) app.UI {
 			return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
 		})),
 		app.If(r.Count > len(shown), func() app.UI {
-			return app.P().Class("note").Text(fmt.Sprintf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
+			return app.P().Class("note").Text(tf("And %s more.", plural(r.Count-len(shown), "element", "elements")))
 		}),
 	)
 }
@@ -307,10 +310,10 @@ func (p *submitPage) renderChoice() app.UI {
 	return app.Div().ID("aside-choice").Class("choice-box").Body(
 		app.Div().Class("check", "choice").Body(
 			box,
-			app.Label().For("valid-only").Text(fmt.Sprintf("Submit the %s valid elements and keep the %s invalid ones aside as a workbook", count(valid), count(pr.Invalid))),
+			app.Label().For("valid-only").Text(tf("Submit the %s valid elements and keep the %s invalid ones aside as a workbook", count(valid), count(pr.Invalid))),
 		),
 		app.If(p.validOnly, func() app.UI {
-			b := app.Button().ID("aside-workbook").Type("button").Class("button", "button-quiet").Text(fmt.Sprintf("Download the %s invalid elements as a workbook", count(pr.Invalid))).OnClick(p.downloadAside)
+			b := app.Button().ID("aside-workbook").Type("button").Class("button", "button-quiet").Text(tf("Download the %s invalid elements as a workbook", count(pr.Invalid))).OnClick(p.downloadAside)
 			if p.asideBusy {
 				b = b.Disabled(true)
 			}
@@ -324,11 +327,11 @@ func (p *submitPage) renderAction() app.UI {
 	pr := p.prepared
 	switch p.step {
 	case submitSending:
-		bar := app.Progress().ID("submit-progress").Aria("label", "Parts sent").Max(max(p.progress.Total, 1)).Value(p.progress.Done)
+		bar := app.Progress().ID("submit-progress").Aria("label", t("Parts sent")).Max(max(p.progress.Total, 1)).Value(p.progress.Done)
 		return app.Div().ID("submit-status").Class("status", "status-busy").Body(
-			app.P().Text(fmt.Sprintf("Sent %d of %s", p.progress.Done, plural(max(p.progress.Total, len(pr.Chunks)), "part", "parts"))),
+			app.P().Text(tf("Sent %s of %s", count(p.progress.Done), plural(max(p.progress.Total, len(pr.Chunks)), "part", "parts"))),
 			bar,
-			app.Button().ID("stop-submission").Type("button").Class("button", "button-quiet").Text("Stop").OnClick(p.stop),
+			app.Button().ID("stop-submission").Type("button").Class("button", "button-quiet").Text(t("Stop")).OnClick(p.stop),
 			app.P().ID("submit-detail").Class("note").Text(p.progress.Detail),
 		)
 	case submitDone:
@@ -336,7 +339,11 @@ func (p *submitPage) renderAction() app.UI {
 			app.P().ID("submit-outcome").Text(submitOutcome(p.result)),
 			app.If(len(p.result.Existing) > 0, func() app.UI { return existingNotes(p.result) }),
 			app.If(p.result.Repeats != nil && p.result.Repeats.LeftOut, func() app.UI {
-				return app.P().ID("repeats-left-out").Class("note").Text(fmt.Sprintf("%s submitted before %s left out.", plural(p.result.Repeats.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[p.result.Repeats.Count == 1]))
+				left := tf("%s submitted before were left out.", plural(p.result.Repeats.Count, "element", "elements"))
+				if p.result.Repeats.Count == 1 {
+					left = tf("%s submitted before was left out.", plural(p.result.Repeats.Count, "element", "elements"))
+				}
+				return app.P().ID("repeats-left-out").Class("note").Text(left)
 			}),
 			bulkLinks("submitted-bulks", p.result.Submission),
 			p.renderReceipt(),
@@ -346,10 +353,10 @@ func (p *submitPage) renderAction() app.UI {
 			app.If(p.failure != nil, func() app.UI { return failureView("submit-failure", p.failure) }),
 			app.If(p.message != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(p.message) }),
 			app.If(len(p.result.Submission.Chunks) > 0, func() app.UI { return bulkLinks("submitted-bulks", p.result.Submission) }),
-			app.P().Class("note").Text("Nothing of the file is lost: it is still loaded, and the journal keeps where the submission stopped. Sending again resumes it with the same idempotency-refs."),
+			app.P().Class("note").Text(t("Nothing of the file is lost: it is still loaded, and the journal keeps where the submission stopped. Sending again resumes it with the same idempotency-refs.")),
 			app.Div().Class("actions").Body(
-				app.Button().ID("submit-again").Type("button").Class("button").Text("Send again").OnClick(p.submit),
-				app.A().Class("button", "button-quiet").Href(href("/")).Text("Back to the file"),
+				app.Button().ID("submit-again").Type("button").Class("button").Text(t("Send again")).OnClick(p.submit),
+				app.A().Class("button", "button-quiet").Href(href("/")).Text(t("Back to the file")),
 			),
 		)
 	}
@@ -358,25 +365,25 @@ func (p *submitPage) renderAction() app.UI {
 	}
 	if missing := p.connection().ready(p.api, pr.BackOffice); missing != "" {
 		return app.Div().ID("submit-blocked").Class("alert").Role("alert").Body(
-			app.Text("The connection is not ready: "+missing+" "),
-			app.A().Href(href("/settings")).Text("Open the connection settings"),
+			app.Text(tf("The connection is not ready: %s ", missing)),
+			app.A().Href(href("/settings")).Text(t("Open the connection settings")),
 		)
 	}
-	label := fmt.Sprintf("Submit %s as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "bulk", "bulks"))
+	label := tf("Submit %s as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "bulk", "bulks"))
 	switch {
 	case pr.NewBulk:
-		label = fmt.Sprintf("Submit %s again as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "new bulk", "new bulks"))
+		label = tf("Submit %s again as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "new bulk", "new bulks"))
 	case p.interrupted():
-		label = "Resume: send the remaining parts with their original refs"
+		label = t("Resume: send the remaining parts with their original refs")
 	}
 	return app.Div().Class("actions").Body(
 		app.If(!p.submittedBefore() && !p.hasRepeats(), func() app.UI {
 			return app.Button().ID("confirm-submit").Type("button").Class("button").Text(label).OnClick(p.submit)
 		}),
 		app.If(len(pr.Priors) > 0 && !pr.NewBulk, func() app.UI {
-			return app.Button().ID("submit-new-bulk").Type("button").Class("button", "button-quiet").Text("Submit again as a new bulk…").OnClick(p.submitAsNew)
+			return app.Button().ID("submit-new-bulk").Type("button").Class("button", "button-quiet").Text(t("Submit again as a new bulk…")).OnClick(p.submitAsNew)
 		}),
-		app.A().Class("button", "button-quiet").Href(href("/")).Text("Back to the file"),
+		app.A().Class("button", "button-quiet").Href(href("/")).Text(t("Back to the file")),
 	)
 }
 
@@ -424,9 +431,9 @@ func (p *submitPage) confirmation() string {
 	if pr.Blocked != "" {
 		return pr.Blocked
 	}
-	s := fmt.Sprintf("Ready to submit %s of %s as %s.", plural(pr.Sending, "element", "elements"), kindTitle(pr.Kind), plural(len(pr.Chunks), "bulk", "bulks"))
-	for _, t := range pr.Totals {
-		s += fmt.Sprintf(" Total %s %s.", t.Label, t.Amount)
+	s := tf("Ready to submit %s of %s as %s.", plural(pr.Sending, "element", "elements"), kindTitle(pr.Kind), plural(len(pr.Chunks), "bulk", "bulks"))
+	for _, tot := range pr.Totals {
+		s += " " + tf("Total %s %s.", totalLabel(tot), totalAmount(tot))
 	}
 	if m := markedStatements(pr.Reading); m != "" {
 		s += " " + m
@@ -446,7 +453,7 @@ func (p *submitPage) submit(ctx app.Context, e app.Event) {
 	p.step = submitSending
 	p.progress = worker.Progress{Total: len(p.prepared.Chunks)}
 	p.failure, p.message = nil, ""
-	p.announcement = "Submitting…"
+	p.announcement = t("Submitting…")
 	mark("submit-start")
 	req := worker.Submit{Plan: p.prepared.Plan, Connection: p.connection().forWorker(p.prepared.BackOffice), Repeats: p.repeats}
 	p.cancel = runJob(p.page, worker.JobSubmit, req, func(pr worker.Progress) {
@@ -480,12 +487,15 @@ func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
 		// Nothing was sent: repeats the operator has not answered for
 		// (found since the confirmation). Ask again.
 		p.prepared.Repeats, p.repeats, p.step = r.Repeats, "", submitConfirm
-		p.announcement = fmt.Sprintf("Nothing was sent: %s of the file %s submitted before.", plural(r.Repeats.Count, "element", "elements"), map[bool]string{true: "was", false: "were"}[r.Repeats.Count == 1])
+		p.announcement = tf("Nothing was sent: %s of the file were submitted before.", plural(r.Repeats.Count, "element", "elements"))
+		if r.Repeats.Count == 1 {
+			p.announcement = tf("Nothing was sent: %s of the file was submitted before.", plural(r.Repeats.Count, "element", "elements"))
+		}
 		return
 	}
 	switch {
 	case jobCanceled(err):
-		p.step, p.message = submitStopped, "Stopped. The journal keeps the parts not yet submitted; sending again resumes with the same refs."
+		p.step, p.message = submitStopped, t("Stopped. The journal keeps the parts not yet submitted; sending again resumes with the same refs.")
 	case err != nil:
 		p.step, p.message = submitStopped, jobMessage(err)
 	case r.Failure != nil:
@@ -496,11 +506,11 @@ func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
 	}
 	switch {
 	case p.failure != nil:
-		p.announcement = "The submission stopped: " + p.failure.Summary
+		p.announcement = tf("The submission stopped: %s", p.failure.Summary)
 	case p.message != "":
 		p.announcement = p.message
 	default:
-		p.announcement = fmt.Sprintf("Submitted as %s.", plural(len(r.Submission.Chunks), "bulk", "bulks"))
+		p.announcement = tf("Submitted as %s.", plural(len(r.Submission.Chunks), "bulk", "bulks"))
 	}
 }
 
@@ -518,14 +528,14 @@ func (p *submitPage) renderReceipt() app.UI {
 	if sub.ID == "" || len(sub.Chunks) == 0 || sub.State != worker.StateSubmitted {
 		return nil
 	}
-	asJSON := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text("Download the receipt").
+	asJSON := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text(t("Download the receipt")).
 		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, worker.ReceiptJSON) })
-	page := app.Button().ID("print-receipt").Type("button").Class("button", "button-quiet").Text("Download the receipt to print").
+	page := app.Button().ID("print-receipt").Type("button").Class("button", "button-quiet").Text(t("Download the receipt to print")).
 		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, worker.ReceiptPage) })
 	if p.receiptBusy {
 		asJSON, page = asJSON.Disabled(true), page.Disabled(true)
 	}
-	note := "The bulks, their counts, totals and the SHA-256 of their elements, for the colleague who reviews them before they are executed (on the bulk's page, or bulkdesk bulks review -receipt). The page to print holds the same receipt."
+	note := t("The bulks, their counts, totals and the SHA-256 of their elements, for the colleague who reviews them before they are executed (on the bulk's page, or bulkdesk bulks review -receipt). The page to print holds the same receipt.")
 	if p.receiptNote != "" {
 		note = p.receiptNote
 	}
@@ -555,7 +565,7 @@ func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 					return
 				}
 				download(data, f.Name, f.Type)
-				p.receiptNote = fmt.Sprintf("%s: the receipt of %s.", f.Name, plural(f.Rows, "element", "elements"))
+				p.receiptNote = tf("%s: the receipt of %s.", f.Name, plural(f.Rows, "element", "elements"))
 				p.announcement = p.receiptNote
 			})
 		})
@@ -572,7 +582,7 @@ func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
 			return
 		}
 		download(data, f.Name, f.Type)
-		p.asideNote = fmt.Sprintf("%s: %s with their errors, to fix and load again.", f.Name, plural(f.Rows, "element", "elements"))
+		p.asideNote = tf("%s: %s with their errors, to fix and load again.", f.Name, plural(f.Rows, "element", "elements"))
 		p.announcement = p.asideNote
 	})
 }
@@ -587,7 +597,7 @@ func textItem(id, label, value string) app.UI {
 
 func apiSuffix(backOffice bool) string {
 	if backOffice {
-		return " (back-office)"
+		return t(" (back-office)")
 	}
 	return ""
 }
@@ -596,7 +606,7 @@ func apiSuffix(backOffice bool) string {
 func kindTitle(id string) string {
 	for _, k := range loadConfig().Kinds {
 		if k.ID == id {
-			return k.Title
+			return t(k.Title)
 		}
 	}
 	return id
@@ -615,13 +625,13 @@ func bulkHref(id string, backOffice bool) string {
 func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
 	return app.Ul().ID(id).Class("bulk-links").Body(app.Range(s.Chunks).Slice(func(i int) app.UI {
 		c := s.Chunks[i]
-		what := fmt.Sprintf("Part %d: %s", c.Index+1, plural(c.Elements, "element", "elements"))
+		what := tf("Part %s: %s", count(c.Index+1), plural(c.Elements, "element", "elements"))
 		if c.BulkID == "" {
 			return app.Li().Text(what + " — " + chunkState(c))
 		}
 		return app.Li().Body(
 			app.Text(what+" — "),
-			app.A().Href(bulkHref(c.BulkID, s.BackOffice)).DataSet("bulk", c.BulkID).Text("bulk "+c.BulkID),
+			app.A().Href(bulkHref(c.BulkID, s.BackOffice)).DataSet("bulk", c.BulkID).Text(tf("bulk %s", c.BulkID)),
 		)
 	}))
 }
@@ -630,13 +640,13 @@ func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
 func chunkState(c worker.ChunkInfo) string {
 	switch c.State {
 	case worker.StatePlanned:
-		return "not sent yet"
+		return t("not sent yet")
 	case worker.StateSending:
-		return fmt.Sprintf("sent without an answer (%s)", plural(c.Attempts, "attempt", "attempts"))
+		return tf("sent without an answer (%s)", plural(c.Attempts, "attempt", "attempts"))
 	case worker.StateFailed:
-		return "refused: " + c.LastError
+		return tf("refused: %s", c.LastError)
 	case worker.StateSubmitted:
-		return "bulk " + c.BulkID
+		return tf("bulk %s", c.BulkID)
 	}
 	return c.State
 }
@@ -645,9 +655,9 @@ func chunkState(c worker.ChunkInfo) string {
 func byteSize(n int) string {
 	switch {
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+		return local(tf("%.1f MB", float64(n)/(1<<20)))
 	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+		return local(tf("%.1f KB", float64(n)/(1<<10)))
 	}
 	return plural(n, "byte", "bytes")
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -41,13 +42,13 @@ type route struct {
 // (/api/…, /backoffice/…) and the webhook receiver (POST /webhooks/…,
 // GET /events, GET /events/stream).
 var routes = []route{
-	{"/", "Import a bulk", "Import", func() app.Composer { return newImportPage() }, ""},
-	{"/bulks", "Bulks", "Bulks", func() app.Composer { return newBulksPage() }, ""},
-	{"/feed", "Events", "Events", func() app.Composer { return newEventsPage() }, ""},
-	{"/webhooks", "Webhook verifier", "Webhooks", func() app.Composer { return newWebhooksPage() }, ""},
-	{"/settings", "Connection settings", "Settings", func() app.Composer { return newSettingsPage() }, ""},
-	{SubmitPath, "Submit a bulk", "", func() app.Composer { return newSubmitPage() }, "/"},
-	{"/bulk", "Bulk", "", func() app.Composer { return newBulkPage() }, "/bulks"},
+	{"/", lang.Mark("Import a bulk"), lang.Mark("Import"), func() app.Composer { return newImportPage() }, ""},
+	{"/bulks", lang.Mark("Bulks"), lang.Mark("Bulks"), func() app.Composer { return newBulksPage() }, ""},
+	{"/feed", lang.Mark("Events"), lang.Mark("Events"), func() app.Composer { return newEventsPage() }, ""},
+	{"/webhooks", lang.Mark("Webhook verifier"), lang.Mark("Webhooks"), func() app.Composer { return newWebhooksPage() }, ""},
+	{"/settings", lang.Mark("Connection settings"), lang.Mark("Settings"), func() app.Composer { return newSettingsPage() }, ""},
+	{SubmitPath, lang.Mark("Submit a bulk"), "", func() app.Composer { return newSubmitPage() }, "/"},
+	{"/bulk", lang.Mark("Bulk"), "", func() app.Composer { return newBulkPage() }, "/bulks"},
 }
 
 // navRoutes are the routes of the navigation bar.
@@ -67,6 +68,7 @@ var registerOnce sync.Once
 // the server both call it: the server renders each page's first HTML.
 func Register() {
 	registerOnce.Do(func() {
+		chooseLanguage()
 		for _, r := range routes {
 			app.Route(r.path, r.page)
 		}

@@ -55,17 +55,17 @@ func verifyPasted(headers string, body []byte, key webhook.Key, checkClock bool,
 func verdictWord(s webhook.Status) string {
 	switch s {
 	case webhook.StatusValid:
-		return "valid"
+		return t("valid")
 	case webhook.StatusAbsent:
-		return "absent"
+		return t("absent")
 	case webhook.StatusMalformed:
-		return "malformed"
+		return t("malformed")
 	case webhook.StatusMismatch:
-		return "a mismatch"
+		return t("a mismatch")
 	case webhook.StatusOutside:
-		return "outside the time window"
+		return t("outside the time window")
 	case webhook.StatusUnchecked:
-		return "not compared with the clock"
+		return t("not compared with the clock")
 	}
 	return string(s)
 }

@@ -35,10 +35,11 @@ type webhooksPage struct {
 
 	headers string
 	body    []byte
-	// bodyFrom says where the body came from, when not typed or pasted:
-	// a file, which keeps bytes a text field changes (line endings), or
-	// an event the console holds.
-	bodyFrom   string
+	// bodyFile and bodyEvent say where the body came from, when not typed
+	// or pasted: a file, which keeps bytes a text field changes (line
+	// endings), or an event the console holds.
+	bodyFile   string
+	bodyEvent  uint64
 	key        webhook.Key
 	checkClock bool
 	// fromEvent is the event the page was loaded with, if any; wantEvent
@@ -66,7 +67,7 @@ func (p *webhooksPage) OnNav(ctx app.Context) {
 	if !p.loadEvent(ctx) && p.stopEvents == nil {
 		p.stopEvents = subscribeEvents(ctx, func(ctx app.Context, u eventfeed.Update) {
 			if p.wantEvent != 0 && !p.loadEvent(ctx) && u.Status.State == eventfeed.StateLive {
-				p.announcement = fmt.Sprintf("Event #%d is not among the events this console holds.", p.wantEvent)
+				p.announcement = tf("Event #%d is not among the events this console holds.", p.wantEvent)
 				p.wantEvent = 0
 			}
 		})
@@ -85,7 +86,7 @@ func (p *webhooksPage) loadEvent(ctx app.Context) bool {
 	}
 	p.fromEvent, p.wantEvent = ev.Seq, 0
 	p.headers, p.body = eventHeaderLines(ev), []byte(ev.Body)
-	p.bodyFrom = fmt.Sprintf("of event #%d, as the receiver accepted them", ev.Seq)
+	p.bodyFile, p.bodyEvent = "", ev.Seq
 	p.check()
 	ctx.Defer(func(app.Context) {
 		setValue("verify-headers", p.headers)
@@ -104,22 +105,22 @@ func (p *webhooksPage) OnDismount() {
 
 func (p *webhooksPage) Render() app.UI {
 	return newShell().Route("/webhooks").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text("Check a webhook event's signatures: paste the headers and the body exactly as your endpoint received them, and type the API key. Nothing leaves this page."),
+		app.P().Class("lead").Text(t("Check a webhook event's signatures: paste the headers and the body exactly as your endpoint received them, and type the API key. Nothing leaves this page.")),
 		app.If(p.fromEvent > 0, func() app.UI {
-			return app.P().ID("verify-source").Class("note").Text(fmt.Sprintf("Loaded with event #%d as the receiver accepted it. Type the key to check it again.", p.fromEvent))
+			return app.P().ID("verify-source").Class("note").Text(tf("Loaded with event #%d as the receiver accepted it. Type the key to check it again.", p.fromEvent))
 		}),
 		app.Div().Class("verify-form").Body(
 			app.Div().Class("field").Body(
-				app.Label().For("verify-headers").Text("Headers"),
-				app.P().ID("verify-headers-hint").Class("hint").Text("One \"name: value\" a line, as curl -v or a log shows them, or a JSON object. The signature, signature-v2, published-timestamp and call-ref headers count; others are ignored."),
+				app.Label().For("verify-headers").Text(t("Headers")),
+				app.P().ID("verify-headers-hint").Class("hint").Text(t("One \"name: value\" a line, as curl -v or a log shows them, or a JSON object. The signature, signature-v2, published-timestamp and call-ref headers count; others are ignored.")),
 				app.Textarea().ID("verify-headers").Class("textarea", "mono").Rows(6).Spellcheck(false).
 					Aria("describedby", "verify-headers-hint").
 					Placeholder("call-ref: …\npublished-timestamp: 1718000000000\nsignature-v2: …\nsignature: …").
 					OnInput(p.headersTyped),
 			),
 			app.Div().Class("field").Body(
-				app.Label().For("verify-body").Text("Body"),
-				app.P().ID("verify-body-hint").Class("hint").Text("The raw request body, every byte: a space or a line ending more or less changes the signature. A browser turns pasted line endings into LF; load the body from a file to keep them."),
+				app.Label().For("verify-body").Text(t("Body")),
+				app.P().ID("verify-body-hint").Class("hint").Text(t("The raw request body, every byte: a space or a line ending more or less changes the signature. A browser turns pasted line endings into LF; load the body from a file to keep them.")),
 				app.Textarea().ID("verify-body").Class("textarea", "mono").Rows(8).Spellcheck(false).
 					Aria("describedby", "verify-body-hint").
 					OnInput(p.bodyTyped),
@@ -127,23 +128,23 @@ func (p *webhooksPage) Render() app.UI {
 			),
 			newFileDrop().
 				ID("verify-body-file").
-				Label("Or load the body from a file").
-				Hint("Its exact bytes are checked.").
+				Label(t("Or load the body from a file")).
+				Hint(t("Its exact bytes are checked.")).
 				OnFile(p.bodyFileChosen),
 			app.Div().Class("field").Body(
-				app.Label().For("verify-key").Text("API key"),
-				app.P().ID("verify-key-hint").Class("hint").Text("Kept in this page's memory only: never stored, never sent, and forgotten when you leave the page."),
+				app.Label().For("verify-key").Text(t("API key")),
+				app.P().ID("verify-key-hint").Class("hint").Text(t("Kept in this page's memory only: never stored, never sent, and forgotten when you leave the page.")),
 				app.Div().Class("key-row").Body(
 					app.Input().ID("verify-key").Type("password").Class("input", "mono").
 						AutoComplete(false).Spellcheck(false).Attr("autocapitalize", "off").
 						Aria("describedby", "verify-key-hint").
 						OnInput(p.keyTyped),
-					app.Button().ID("verify-forget").Type("button").Class("button", "button-quiet").Text("Forget the key").OnClick(p.forgetClicked),
+					app.Button().ID("verify-forget").Type("button").Class("button", "button-quiet").Text(t("Forget the key")).OnClick(p.forgetClicked),
 				),
 			),
 			app.Div().Class("check").Body(
 				p.clockBox(),
-				app.Label().For("verify-clock").Text(fmt.Sprintf("Also check that published-timestamp is within %d minutes of this computer's clock, as a receiver does", int(webhook.DefaultTolerance.Minutes()))),
+				app.Label().For("verify-clock").Text(tf("Also check that published-timestamp is within %s of this computer's clock, as a receiver does", plural(int(webhook.DefaultTolerance.Minutes()), "minute", "minutes"))),
 			),
 		),
 		p.renderResult(),
@@ -161,11 +162,13 @@ func (p *webhooksPage) clockBox() app.UI {
 func (p *webhooksPage) bodyDescription() string {
 	switch {
 	case len(p.body) == 0:
-		return "No body yet."
-	case p.bodyFrom != "":
-		return fmt.Sprintf("%s %s.", plural(len(p.body), "byte", "bytes"), p.bodyFrom)
+		return t("No body yet.")
+	case p.bodyEvent != 0:
+		return tf("%s of event #%d, as the receiver accepted them.", plural(len(p.body), "byte", "bytes"), p.bodyEvent)
+	case p.bodyFile != "":
+		return tf("%s from %s, exactly as in the file.", plural(len(p.body), "byte", "bytes"), p.bodyFile)
 	default:
-		return plural(len(p.body), "byte", "bytes") + " as typed or pasted."
+		return tf("%s as typed or pasted.", plural(len(p.body), "byte", "bytes"))
 	}
 }
 
@@ -173,22 +176,22 @@ func (p *webhooksPage) renderResult() app.UI {
 	v := p.result
 	switch {
 	case v.headersErr != "":
-		return app.Div().ID("verify-result").DataSet("state", "bad-headers").Class("alert").Role("alert").Text("The headers could not be read: " + v.headersErr)
+		return app.Div().ID("verify-result").DataSet("state", "bad-headers").Class("alert").Role("alert").Text(tf("The headers could not be read: %s", v.headersErr))
 	case v.result == nil:
-		return app.P().ID("verify-result").DataSet("state", "waiting").Class("note").Text("Give " + strings.Join(v.missing, ", ") + " to check the signatures.")
+		return app.P().ID("verify-result").DataSet("state", "waiting").Class("note").Text(tf("Give %s to check the signatures.", strings.Join(verifyMissingWords(v.missing), ", ")))
 	}
 	r := v.result
-	state, verdict := "accepted", "Authentic: signature-v2 matches, so the body is what the holder of the key signed."
+	state, verdict := "accepted", t("Authentic: signature-v2 matches, so the body is what the holder of the key signed.")
 	if !r.OK() {
-		state, verdict = "rejected", "Not authentic: a receiver must refuse this event."
+		state, verdict = "rejected", t("Not authentic: a receiver must refuse this event.")
 	}
 	return app.Section().ID("verify-result").DataSet("state", state).Class("result").Aria("labelledby", "verify-verdict").Body(
 		app.H2().ID("verify-verdict").Class("verdict", "verdict-"+state).Text(verdict),
 		app.Table().ID("verdicts").Class("verdicts").Body(
 			app.THead().Body(app.Tr().Body(
-				app.Th().Scope("col").Text("Header"),
-				app.Th().Scope("col").Text("Verdict"),
-				app.Th().Scope("col").Text("Why"),
+				app.Th().Scope("col").Text(t("Header")),
+				app.Th().Scope("col").Text(t("Verdict")),
+				app.Th().Scope("col").Text(t("Why")),
 			)),
 			app.TBody().Body(
 				app.Range(r.Verdicts()).Slice(func(i int) app.UI { return renderVerdict(r.Verdicts()[i]) }),
@@ -210,14 +213,14 @@ func renderVerdict(v webhook.Verdict) app.UI {
 		app.Td().Body(
 			app.P().Class("verdict-reason").Text(v.Reason),
 			app.If(v.Value != "", func() app.UI {
-				return app.P().Class("verdict-value").Body(app.Text("Received: "), app.Code().Text(v.Value))
+				return app.P().Class("verdict-value").Body(app.Text(t("Received: ")), app.Code().Text(v.Value))
 			}),
 			app.If(expected, func() app.UI {
-				return app.P().Class("verdict-expected").Body(app.Text("With this key it would be: "), app.Code().Text(v.Expected))
+				return app.P().Class("verdict-expected").Body(app.Text(t("With this key it would be: ")), app.Code().Text(v.Expected))
 			}),
 			app.If(len(v.Hints) > 0, func() app.UI {
 				return app.Ul().Class("hints").Body(
-					app.Range(v.Hints).Slice(func(i int) app.UI { return app.Li().Class("hint-item").Text("Likely cause: " + v.Hints[i]) }),
+					app.Range(v.Hints).Slice(func(i int) app.UI { return app.Li().Class("hint-item").Text(tf("Likely cause: %s", v.Hints[i])) }),
 				)
 			}),
 		),
@@ -237,26 +240,26 @@ func renderSigned(r *webhook.Result) app.UI {
 		details = details.Open(true)
 	}
 	return details.Body(
-		app.Summary().Text("What signature-v2 signs: call-ref + body + published-timestamp"),
+		app.Summary().Text(t("What signature-v2 signs: call-ref + body + published-timestamp")),
 		app.Dl().Class("signed-facts").Body(
 			signedFact("signed-callref", "call-ref", describeCallRef(s.CallRef)),
-			signedFact("signed-body-length", "Body length", plural(s.BodyLength, "byte", "bytes")),
-			signedFact("signed-body-sha256", "Body SHA-256", s.BodySHA256),
+			signedFact("signed-body-length", t("Body length"), plural(s.BodyLength, "byte", "bytes")),
+			signedFact("signed-body-sha256", t("Body SHA-256"), s.BodySHA256),
 			signedFact("signed-timestamp", "published-timestamp", s.Timestamp),
-			signedFact("signed-length", "Message length", plural(len(s.Message), "byte", "bytes")),
-			signedFact("signed-sha256", "Message SHA-256", messageSHA256(s)),
+			signedFact("signed-length", t("Message length"), plural(len(s.Message), "byte", "bytes")),
+			signedFact("signed-sha256", t("Message SHA-256"), messageSHA256(s)),
 		),
-		app.H3().Text("The message, exactly"),
+		app.H3().Text(t("The message, exactly")),
 		app.Pre().ID("signed-message").Class("signed-message").Body(
 			app.Range(parts).Slice(func(i int) app.UI {
 				pt := parts[i]
-				return app.Span().Class("part", "part-"+pt.name).Title(fmt.Sprintf("%s, %s", pt.name, plural(pt.bytes, "byte", "bytes"))).Text(pt.text)
+				return app.Span().Class("part", "part-"+pt.name).Title(fmt.Sprintf("%s, %s", verifyPartName(pt.name), plural(pt.bytes, "byte", "bytes"))).Text(pt.text)
 			}),
 		),
 		app.If(cut, func() app.UI {
-			return app.P().Class("hint").Text(fmt.Sprintf("The message is shown up to its first %s; compare the rest by its hash.", plural(signedShownMax, "byte", "bytes")))
+			return app.P().Class("hint").Text(tf("The message is shown up to its first %s; compare the rest by its hash.", plural(signedShownMax, "byte", "bytes")))
 		}),
-		app.H3().Text("The message with invisible characters escaped"),
+		app.H3().Text(t("The message with invisible characters escaped")),
 		app.Pre().ID("signed-quoted").Class("signed-message").Text(quoted),
 	)
 }
@@ -265,9 +268,36 @@ func signedFact(id, label, value string) app.UI {
 	return app.Div().Class("signed-fact").Body(app.Dt().Text(label), app.Dd().ID(id).Class("mono").Text(value))
 }
 
+// verifyMissingWords names what is still to be given, for people.
+func verifyMissingWords(missing []string) []string {
+	words := make([]string, len(missing))
+	for i, m := range missing {
+		switch m {
+		case "headers":
+			words[i] = t("headers")
+		case "body":
+			words[i] = t("body")
+		case "key":
+			words[i] = t("key")
+		default:
+			words[i] = m
+		}
+	}
+	return words
+}
+
+// verifyPartName names a part of the signed message: the headers by their
+// names, the body in the console's language.
+func verifyPartName(name string) string {
+	if name == "body" {
+		return t("body")
+	}
+	return name
+}
+
 func describeCallRef(ref string) string {
 	if ref == "" {
-		return "(empty: absent or blank)"
+		return t("(empty: absent or blank)")
 	}
 	return fmt.Sprintf("%s (%s)", ref, plural(utf8.RuneCountInString(ref), "character", "characters"))
 }
@@ -278,7 +308,7 @@ func (p *webhooksPage) headersTyped(ctx app.Context, e app.Event) {
 }
 
 func (p *webhooksPage) bodyTyped(ctx app.Context, e app.Event) {
-	p.body, p.bodyFrom = []byte(ctx.JSSrc().Get("value").String()), ""
+	p.body, p.bodyFile, p.bodyEvent = []byte(ctx.JSSrc().Get("value").String()), "", 0
 	p.scheduleCheck(ctx)
 }
 
@@ -300,7 +330,7 @@ func (p *webhooksPage) bodyFileChosen(ctx app.Context, file app.Value) {
 		b := make([]byte, arr.Length())
 		app.CopyBytesToGo(b, arr)
 		ctx.Dispatch(func(ctx app.Context) {
-			p.body, p.bodyFrom = b, "from "+name+", exactly as in the file"
+			p.body, p.bodyFile, p.bodyEvent = b, name, 0
 			if utf8.Valid(b) {
 				setValue("verify-body", string(b))
 			} else {
@@ -314,7 +344,7 @@ func (p *webhooksPage) bodyFileChosen(ctx app.Context, file app.Value) {
 func (p *webhooksPage) forgetClicked(ctx app.Context, e app.Event) {
 	p.forget()
 	p.check()
-	p.announcement = "The key is forgotten."
+	p.announcement = t("The key is forgotten.")
 }
 
 // forget drops the key from memory and from its field.
@@ -339,9 +369,9 @@ func (p *webhooksPage) check() {
 	p.result = verifyPasted(p.headers, p.body, p.key, p.checkClock, time.Now())
 	if r := p.result.result; r != nil {
 		if r.OK() {
-			p.announcement = "Authentic: signature-v2 matches."
+			p.announcement = t("Authentic: signature-v2 matches.")
 		} else {
-			p.announcement = "Not authentic: " + r.Reason()
+			p.announcement = tf("Not authentic: %s", r.Reason())
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -31,7 +32,7 @@ func BenchmarkErrorWorkbook10kRows(b *testing.B) {
 		b.Fatalf("%d errors", len(res.Report.Errors()))
 	}
 	for b.Loop() {
-		if _, err := workbook.ErrorWorkbook(tab, 1, res.Report); err != nil {
+		if _, err := workbook.ErrorWorkbook(tab, 1, res.Report, lang.English); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
@@ -22,7 +23,7 @@ const problemsSheet = "Problems"
 //
 // header is the number of the header row (Mapping.HeaderRow), whose Errors
 // cell gets the column's name.
-func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report) ([]byte, error) {
+func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
 	sheet := t.Sheet
@@ -65,14 +66,14 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report) ([]byte, error
 		if rp == nil || row.Number == 0 {
 			continue
 		}
-		if err := markRow(f, sheet, n, errCol, rp, st); err != nil {
+		if err := markRow(f, sheet, n, errCol, rp, st, l); err != nil {
 			return nil, err
 		}
 	}
 	if err := f.SetColWidth(sheet, errCol, errCol, 60); err != nil {
 		return nil, err
 	}
-	if err := writeProblemsSheet(f, r); err != nil {
+	if err := writeProblemsSheet(f, r, l); err != nil {
 		return nil, err
 	}
 	f.SetActiveSheet(0)
@@ -81,7 +82,7 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report) ([]byte, error
 
 // markRow colours and comments the cells of one row and fills its Errors
 // cell.
-func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.RowProblems, st *errorStyles) error {
+func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.RowProblems, st *errorStyles, l lang.Tag) error {
 	for c, ps := range rp.ByColumn {
 		name := fmt.Sprintf("%s%d", xlsx.ColumnName(c), n)
 		style := st.warning
@@ -90,7 +91,7 @@ func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.Ro
 			if p.Severity == schema.Error {
 				style = st.error
 			}
-			lines = append(lines, string(p.Severity)+": "+p.Message)
+			lines = append(lines, l.T(string(p.Severity))+": "+p.Message)
 		}
 		if err := f.SetCellStyle(sheet, name, name, style); err != nil {
 			return err
@@ -100,7 +101,7 @@ func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.Ro
 		}
 	}
 	cell := fmt.Sprintf("%s%d", errCol, n)
-	if err := f.SetCellStr(sheet, cell, rp.ErrorsText()); err != nil {
+	if err := f.SetCellStr(sheet, cell, rp.ErrorsText(l)); err != nil {
 		return err
 	}
 	return f.SetCellStyle(sheet, cell, cell, st.errorsText)
@@ -132,13 +133,13 @@ func newErrorStyles(f *excelize.File) (*errorStyles, error) {
 	return &st, m.err
 }
 
-func writeProblemsSheet(f *excelize.File, r *schema.Report) error {
+func writeProblemsSheet(f *excelize.File, r *schema.Report, l lang.Tag) error {
 	if _, err := f.NewSheet(problemsSheet); err != nil {
 		return err
 	}
-	rows := [][]any{{"Where", "Field", "Severity", "Problem"}}
+	rows := [][]any{{l.T("Where"), l.T("Field"), l.T("Severity"), l.T("Problem")}}
 	for _, p := range r.Problems {
-		rows = append(rows, []any{ingest.Where(p), p.Field, string(p.Severity), p.Message})
+		rows = append(rows, []any{ingest.Where(p), p.Field, l.T(string(p.Severity)), p.Message})
 	}
 	for i, row := range rows {
 		cell, _ := excelize.CoordinatesToCellName(1, i+1)

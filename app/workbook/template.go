@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
@@ -34,7 +35,7 @@ const (
 // with *), one example row, dropdowns for lists of values and booleans,
 // text-formatted id columns and a frozen header; a Fields sheet explains
 // every column.
-func TemplateXLSX(k *schema.Kind, fields []schema.Field) ([]byte, error) {
+func TemplateXLSX(k *schema.Kind, fields []schema.Field, l lang.Tag) ([]byte, error) {
 	cols := ingest.TemplateColumns(k, fields)
 	f := excelize.NewFile()
 	defer f.Close()
@@ -49,14 +50,14 @@ func TemplateXLSX(k *schema.Kind, fields []schema.Field) ([]byte, error) {
 	lists := &listWriter{f: f}
 	for i, c := range cols {
 		name, _ := excelize.ColumnNumberToName(i + 1)
-		if err := writeTemplateColumn(f, sheet, name, c, st, lists); err != nil {
+		if err := writeTemplateColumn(f, sheet, name, c, st, lists, l); err != nil {
 			return nil, fmt.Errorf("column %s (%s): %w", name, c.Path, err)
 		}
 	}
 	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
 		return nil, err
 	}
-	if err := writeFieldsSheet(f, k, cols, st); err != nil {
+	if err := writeFieldsSheet(f, k, cols, st, l); err != nil {
 		return nil, err
 	}
 	if lists.used {
@@ -104,7 +105,7 @@ func newTemplateStyles(f *excelize.File) (*templateStyles, error) {
 	return &st, m.err
 }
 
-func writeTemplateColumn(f *excelize.File, sheet, name string, c ingest.TemplateColumn, st *templateStyles, lists *listWriter) error {
+func writeTemplateColumn(f *excelize.File, sheet, name string, c ingest.TemplateColumn, st *templateStyles, lists *listWriter, l lang.Tag) error {
 	header := st.header
 	if c.Required {
 		header = st.required
@@ -157,7 +158,7 @@ func writeTemplateColumn(f *excelize.File, sheet, name string, c ingest.Template
 		}
 		dv.SetSqrefDropList(ref)
 	}
-	dv.SetError(excelize.DataValidationErrorStyleWarning, c.Path, "Choose one of the listed values.")
+	dv.SetError(excelize.DataValidationErrorStyleWarning, c.Path, l.T("Choose one of the listed values."))
 	return f.AddDataValidation(sheet, dv)
 }
 
@@ -200,30 +201,30 @@ func (l *listWriter) add(values []string) (string, error) {
 }
 
 // writeFieldsSheet explains every column of the template in words.
-func writeFieldsSheet(f *excelize.File, k *schema.Kind, cols []ingest.TemplateColumn, st *templateStyles) error {
+func writeFieldsSheet(f *excelize.File, k *schema.Kind, cols []ingest.TemplateColumn, st *templateStyles, l lang.Tag) error {
 	if _, err := f.NewSheet(fieldsSheet); err != nil {
 		return err
 	}
 	rows := [][]any{
-		{fmt.Sprintf("%s: one row per operation, up to %d rows. Columns marked * are required.", k.Title, schema.MaxElements)},
-		{"Amounts are whole numbers in the currency's smallest unit (1050 = EUR 10.50) unless you choose major units when importing. Leave a cell empty to leave the field out. Row 2 is an example: it is left out of the bulk while unchanged."},
+		{l.F("%s: one row per operation, up to %s rows. Columns marked * are required.", l.T(k.Title), l.Count(schema.MaxElements))},
+		{l.T("Amounts are whole numbers in the currency's smallest unit (1050 = EUR 10.50) unless you choose major units when importing. Leave a cell empty to leave the field out. Row 2 is an example: it is left out of the bulk while unchanged.")},
 		{},
-		{"Column", "Header", "Field", "Required", "What it takes", "Allowed values", "Description"},
+		{l.T("Column"), l.T("Header"), l.T("Field"), l.T("Required"), l.T("What it takes"), l.T("Allowed values"), l.T("Description")},
 	}
 	for i, c := range cols {
 		name, _ := excelize.ColumnNumberToName(i + 1)
 		req := ""
 		switch {
 		case c.Required:
-			req = "required"
+			req = l.T("required")
 		case c.Field.Required && c.Field.Conditional:
-			req = "required in some forms"
+			req = l.T("required in some forms")
 		}
 		rules := c.Field.Rules()
 		if c.DateParts {
 			rules = "date (YYYY-MM-DD)"
 		}
-		rows = append(rows, []any{name, c.Header, c.Path, req, rules, strings.Join(c.Field.Enum, ", "), c.Field.Description})
+		rows = append(rows, []any{name, c.Header, c.Path, req, rules, strings.Join(c.Field.Enum, ", "), l.T(c.Field.Description)})
 	}
 	for i, r := range rows {
 		cell, _ := excelize.CoordinatesToCellName(1, i+1)

@@ -10,6 +10,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
@@ -39,7 +40,7 @@ func TestTemplatesImportWithoutMapping(t *testing.T) {
 	for _, k := range schema.Kinds() {
 		t.Run(k.ID, func(t *testing.T) {
 			v := fixture.Validator()
-			data, err := workbook.TemplateXLSX(k, v.Fields(k))
+			data, err := workbook.TemplateXLSX(k, v.Fields(k), lang.English)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +104,7 @@ func TestTemplateDetails(t *testing.T) {
 			fields[i].Enum = long
 		}
 	}
-	data, err := workbook.TemplateXLSX(k, fields)
+	data, err := workbook.TemplateXLSX(k, fields, lang.English)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestErrorWorkbookRoundTrip(t *testing.T) {
 	if got := importing.Codes(res.Report); !slices.Equal(got, []string{"pay!B4 pattern", "pay!G4 non-positive-amount", "pay!H4 pattern"}) {
 		t.Fatalf("problems %v", got)
 	}
-	data, err := workbook.ErrorWorkbook(im.Table, im.Mapping().HeaderRow, res.Report)
+	data, err := workbook.ErrorWorkbook(im.Table, im.Mapping().HeaderRow, res.Report, lang.English)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import "encoding/json"
 
 // JobContract sets the contract in use and the strict setting, and
 // answers what is in use. Request: SetContract. Result: ContractState.
-// A request with neither Source nor Builtin only sets Strict: the page
-// sends one at start-up to learn the Targets and the contract in use.
+// A request with neither Source nor Builtin only sets Strict and Lang: the
+// page sends one at start-up to learn the Targets and the contract in use.
 const JobContract = "contract"
 
 // SetContract is the request of JobContract.
@@ -25,6 +25,9 @@ type SetContract struct {
 	Source *ContractSource `json:"source,omitempty"`
 	// Builtin goes back to the built-in contract.
 	Builtin bool `json:"builtin,omitempty"`
+	// Lang is the console's language (app/lang), in which the validator
+	// writes its messages; "" is English.
+	Lang string `json:"lang,omitempty"`
 }
 
 // ContractSource is a contract read from an OpenAPI file: each kind's

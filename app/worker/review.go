@@ -320,6 +320,10 @@ type Total struct {
 	Minor  string `json:"minor"`
 	Amount string `json:"amount"`
 	Text   string `json:"text"`
+	// Codes are the first invalid codes found, for an invalid total;
+	// MoreCodes says there are others.
+	Codes     []string `json:"codes,omitempty"`
+	MoreCodes bool     `json:"moreCodes,omitempty"`
 }
 
 // A SourceTotal sums the elements drawn on one source instrument.

@@ -8,7 +8,7 @@ func TotalsOf(ts []money.Total) []Total {
 	out := make([]Total, len(ts))
 	for i, t := range ts {
 		out[i] = Total{Currency: t.Currency, Invalid: t.Invalid, Label: t.Label(), Count: t.Count,
-			Minor: t.Minor.String(), Amount: t.Amount(), Text: t.String()}
+			Minor: t.Minor.String(), Amount: t.Amount(), Text: t.String(), Codes: t.Codes, MoreCodes: t.MoreCodes}
 	}
 	return out
 }

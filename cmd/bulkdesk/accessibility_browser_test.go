@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/chromedp/chromedp"
@@ -17,17 +18,27 @@ import (
 // and the states an operator goes through: the empty Import page, the
 // reading step, a review with errors, the submission's confirmation, the
 // Bulks list, a bulk's page with its review, Events, Webhooks and
-// Settings. Not one violation, of any impact, is let through, and no page
-// is wider than a 1024-pixel window.
+// Settings, in each of the console's languages. Not one violation, of any
+// impact, is let through, and no page is wider than a 1024-pixel window.
 // widest is a JavaScript expression naming the elements that reach past
 // the window's right edge.
 const widest = `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 4).map(e => e.tagName + "#" + e.id + "." + e.className).join(", ")`
 
 func TestEveryPageIsAccessible(t *testing.T) {
 	browsertest.NeedAxe(t)
+	for _, l := range lang.All {
+		t.Run(l.Name(), func(t *testing.T) { pagesAreAccessible(t, l) })
+	}
+}
+
+func pagesAreAccessible(t *testing.T, l lang.Tag) {
 	var b *browsertest.Browser
 	check := func(state string) {
 		t.Helper()
+		state += " (" + l.Name() + ")"
+		if got := browsertest.Eval[string](b, 5*time.Second, `document.documentElement.lang`); got != string(l) {
+			t.Errorf("%s: the page says it is in %q", state, got)
+		}
 		b.AssertAccessible(state)
 		if n := browsertest.Eval[int](b, 5*time.Second, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); n > 0 {
 			b.Shoot("overflow.png")
@@ -38,6 +49,10 @@ func TestEveryPageIsAccessible(t *testing.T) {
 	b = browsertest.New(t)
 	// A small laptop's width: no page may overflow it sideways either.
 	b.Do(10*time.Second, chromedp.EmulateViewport(1024, 768))
+	b.Do(30*time.Second, chromedp.Navigate(base))
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+	// The language as Settings keeps it, then the console opened afresh.
+	browsertest.Eval[bool](b, 5*time.Second, `(localStorage.setItem("bulkdesk-lang", `+browsertest.JSString(string(l))+`), true)`)
 	b.Do(30*time.Second, chromedp.Navigate(base))
 	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
 	check("the empty Import page")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
 	"github.com/bulkdesk/bulkdesk/schema/contract/load"
@@ -21,6 +22,7 @@ const maxContractSize = 32 << 20
 type contractFlags struct {
 	file   string
 	strict bool
+	lang   langFlag
 }
 
 func (c *contractFlags) register(fs *flag.FlagSet) {
@@ -28,15 +30,36 @@ func (c *contractFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.strict, "strict", false, "treat the API documentation's rules and likely mistakes (the overlay's advice) as errors")
 }
 
-// registerFile adds -contract alone, for commands that check nothing.
+// registerFile adds -contract and -lang alone, for commands that check
+// nothing.
 func (c *contractFlags) registerFile(fs *flag.FlagSet) {
 	fs.StringVar(&c.file, "contract", "", "use this OpenAPI file (YAML or JSON) of the API instead of the built-in contract")
+	fs.Var(&c.lang, "lang", "the `language` of the messages and explanations: en, de or fr")
+}
+
+// langFlag is -lang: a language the console speaks, English by default.
+type langFlag struct{ tag lang.Tag }
+
+func (f *langFlag) String() string {
+	if f == nil || f.tag == "" {
+		return string(lang.English)
+	}
+	return string(f.tag)
+}
+
+func (f *langFlag) Set(s string) error {
+	l, ok := lang.Parse(s)
+	if !ok {
+		return fmt.Errorf("%q is not a language Bulkdesk speaks: choose en, de or fr", s)
+	}
+	f.tag = l
+	return nil
 }
 
 // validator returns the Validator the flags choose. A contract file is
 // read once; what its reader did not understand is said on stderr.
 func (c *contractFlags) validator(command string, stderr io.Writer) (*schema.Validator, error) {
-	if c.file == "" && !c.strict {
+	if c.file == "" && !c.strict && (c.lang.tag == "" || c.lang.tag == lang.English) {
 		return schema.Default(), nil
 	}
 	src := schema.Builtin()
@@ -52,7 +75,7 @@ func (c *contractFlags) validator(command string, stderr io.Writer) (*schema.Val
 		}
 		src = load.Source(ct)
 	}
-	return schema.NewValidatorFor(src, schema.Options{Strict: c.strict})
+	return schema.NewValidatorFor(src, schema.Options{Strict: c.strict, Language: c.lang.tag})
 }
 
 // readContract derives every kind's element schema from an OpenAPI file.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -98,6 +99,8 @@ type checked struct {
 	// the currency its words give examples in; nil for request bodies.
 	reading  *reading.Reading
 	currency string
+	// lang is the language the reading is told in, as -lang chose.
+	lang lang.Tag
 	// mapping is the mapping file of a table, as -save-mapping writes it.
 	mapping ingest.Mapping
 	// origin locates element i in a table: its sheet and row; nil for
@@ -225,6 +228,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		elements = res.Request()
 	}
 	return &checked{
+		lang:     in.contract.lang.tag,
 		report:   res.Report,
 		elements: elements,
 		count:    len(res.Elements),
@@ -275,7 +279,7 @@ func readingLines(c *checked) []string {
 		return nil
 	}
 	var out []string
-	for _, st := range reading.Describe(*c.reading, c.currency) {
+	for _, st := range reading.Describe(*c.reading, c.currency, c.lang) {
 		prefix := "reading: "
 		if st.Undecided {
 			prefix = "reading (UNDECIDED): "

@@ -18,6 +18,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -433,7 +434,7 @@ func writeReceipt(path string, plan *submission.Plan, entries []submission.Entry
 	}
 	d := bulkreview.Declared{File: plan.Source, SubmittedBy: by}
 	if read.reading != nil {
-		for _, st := range reading.Describe(*read.reading, read.currency) {
+		for _, st := range reading.Describe(*read.reading, read.currency, lang.English) {
 			d.Reading = append(d.Reading, st.Text)
 		}
 	}

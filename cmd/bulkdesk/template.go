@@ -23,7 +23,7 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var cf contractFlags
 	cf.registerFile(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk template -kind KIND [-backoffice] [-contract OPENAPI.yml] -o FILE.xlsx|FILE.csv")
+		fmt.Fprintln(stderr, "usage: bulkdesk template -kind KIND [-backoffice] [-contract OPENAPI.yml] [-lang en|de|fr] -o FILE.xlsx|FILE.csv")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -53,7 +53,7 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var data []byte
 	switch ext := strings.ToLower(filepath.Ext(*out)); ext {
 	case ".xlsx":
-		data, err = workbook.TemplateXLSX(kind, fields)
+		data, err = workbook.TemplateXLSX(kind, fields, cf.lang.tag)
 	case ".csv":
 		data, err = workbook.TemplateCSV(kind, fields)
 	default:

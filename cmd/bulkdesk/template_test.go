@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 )
 
 func TestTemplateWritesAFileThatChecksWithoutMapping(t *testing.T) {
@@ -36,5 +39,42 @@ func TestTemplateUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, tc.says) {
 			t.Errorf("%v: exit %d %q", tc.args, code, stderr)
 		}
+	}
+}
+
+// TestTemplateAndCheckSpeakTheOperatorsLanguage writes a German template,
+// whose Fields sheet explains the columns in German, and checks a file in
+// French: the problem and the reading are in French, the field still
+// named by its path.
+func TestTemplateAndCheckSpeakTheOperatorsLanguage(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "vorlage.xlsx")
+	if code, stdout, stderr := runCLI(t, "template", "-kind", "transfers", "-lang", "de", "-o", out); code != exitOK {
+		t.Fatalf("exit %d %s %s", code, stdout, stderr)
+	}
+	f, err := excelize.OpenFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	intro, _ := f.GetCellValue("Fields", "A1")
+	header, _ := f.GetCellValue("Fields", "E4")
+	if !strings.Contains(intro, "Umbuchungen erstellen") || !strings.Contains(intro, "10.000") || header == "What it takes" {
+		t.Errorf("the Fields sheet starts %q and heads a column %q", intro, header)
+	}
+
+	file := filepath.Join(t.TempDir(), "lot.csv")
+	csv := "profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount\n" +
+		"110321,managed_accounts,1001,managed_cards,2001,eur,1050\n"
+	if err := os.WriteFile(file, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI(t, "check", "-kind", "transfers", "-lang", "fr", file)
+	for _, want := range []string{"destinationAmount.currency doit être", "montants en unités mineures"} {
+		if code != exitInvalid || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d, want %q in:\n%s", code, want, stdout)
+		}
+	}
+	if code, _, stderr := runCLI(t, "check", "-kind", "transfers", "-lang", "es", file); code != exitUsage || !strings.Contains(stderr, "choose en, de or fr") {
+		t.Errorf("-lang es: exit %d %s", code, stderr)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -48,7 +49,8 @@ func (s *Server) errorWorkbook(c *runner.Call) (any, error) {
 		return nil, worker.Errorf(worker.CodeBadRequest, "the error workbook has no table")
 	}
 	r := &schema.Report{Kind: req.Kind, Elements: req.Elements, Problems: req.Problems}
-	data, err := workbook.ErrorWorkbook(req.Table, req.Header, r)
+	l, _ := lang.Parse(req.Lang)
+	data, err := workbook.ErrorWorkbook(req.Table, req.Header, r, l)
 	if err != nil {
 		return nil, fmt.Errorf("writing the error workbook: %w", err)
 	}

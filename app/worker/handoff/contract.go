@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -11,6 +12,8 @@ type Contract struct {
 	// Source is the contract an operator loaded; nil is the built-in one.
 	Source *worker.ContractSource `json:"source,omitempty"`
 	Strict bool                   `json:"strict,omitempty"`
+	// Lang is the language the validator writes its messages in.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Validator builds the contract's validator. Every kind the source
@@ -18,17 +21,21 @@ type Contract struct {
 // an operator opens a file.
 func (c Contract) Validator() (*schema.Validator, error) {
 	src := c.Source
+	o := schema.Options{Strict: c.Strict}
+	if l, ok := lang.Parse(c.Lang); ok && l != lang.English {
+		o.Language = l
+	}
 	if src == nil {
-		if !c.Strict {
+		if o == (schema.Options{}) {
 			return schema.Default(), nil
 		}
-		return schema.NewValidatorFor(schema.Builtin(), schema.Options{Strict: true})
+		return schema.NewValidatorFor(schema.Builtin(), o)
 	}
 	s := &schema.Source{Name: src.Name, Version: src.Version, Schemas: make(map[string][]byte, len(src.Schemas))}
 	for k, js := range src.Schemas {
 		s.Schemas[k] = js
 	}
-	v, err := schema.NewValidatorFor(s, schema.Options{Strict: c.Strict})
+	v, err := schema.NewValidatorFor(s, o)
 	if err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
 	}

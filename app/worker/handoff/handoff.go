@@ -75,6 +75,8 @@ type ErrorWorkbook struct {
 	Problems []schema.Problem `json:"problems"`
 	// Exported names the file; its Size is set by the second worker.
 	Exported worker.Exported `json:"exported"`
+	// Lang is the language of the workbook's own words.
+	Lang string `json:"lang,omitempty"`
 }
 
 // ResultWorkbook is the body of ResultWorkbookJob: the page's request, and

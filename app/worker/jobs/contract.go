@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -22,6 +23,9 @@ type contractState struct {
 	store    ContractStore
 	source   *worker.ContractSource
 	strict   bool
+	// lang is the page's language, which it sends with every request:
+	// it is not kept.
+	lang string
 	// stored says the store holds what is in use; storeErr says why not.
 	stored   bool
 	storeErr string
@@ -61,7 +65,7 @@ func (s *Server) restoreContract(ctx context.Context) {
 		st.storeErr = "the contract kept in this browser could not be read: " + err.Error()
 		return
 	}
-	v, err := contractValidator(rec.Source, rec.Strict)
+	v, err := contractValidator(rec.Source, rec.Strict, st.lang)
 	if err != nil {
 		st.storeErr = "the contract kept in this browser could not be used: " + err.Error()
 		return
@@ -86,15 +90,30 @@ func (s *Server) setContract(c *runner.Call) (any, error) {
 	case req.Source != nil:
 		source = req.Source
 	}
-	if source != st.source || req.Strict != st.strict {
-		v, err := contractValidator(source, req.Strict)
+	if source != st.source || req.Strict != st.strict || req.Lang != st.lang {
+		v, err := contractValidator(source, req.Strict, req.Lang)
 		if err != nil {
 			return nil, err
 		}
-		s.validator, st.source, st.strict = v, source, req.Strict
-		st.save(c.Context())
+		kept := source != st.source || req.Strict != st.strict
+		s.validator, st.source, st.strict, st.lang = v, source, req.Strict, req.Lang
+		if kept {
+			st.save(c.Context())
+		}
 	}
 	return s.contractStateLocked(), nil
+}
+
+// language is the one the page speaks, in which the worker writes what
+// it says of a file.
+func (s *Server) language() lang.Tag {
+	st := &s.contract
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if l, ok := lang.Parse(st.lang); ok {
+		return l
+	}
+	return lang.English
 }
 
 // save keeps what is in use; st.mu is held.
@@ -111,8 +130,8 @@ func (st *contractState) save(ctx context.Context) {
 
 // contractValidator builds the validator of a source (nil: the built-in
 // contract).
-func contractValidator(src *worker.ContractSource, strict bool) (*schema.Validator, error) {
-	return handoff.Contract{Source: src, Strict: strict}.Validator()
+func contractValidator(src *worker.ContractSource, strict bool, lang string) (*schema.Validator, error) {
+	return handoff.Contract{Source: src, Strict: strict, Lang: lang}.Validator()
 }
 
 // contractStateLocked says what is in use; s.contract.mu is held.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -24,7 +25,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, only := confirmation(doc, req)
+	out, only := confirmation(doc, req, s.language())
 	if out.Blocked != "" {
 		return out, nil
 	}
@@ -46,7 +47,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 // confirmation is what the document decides of a submission: its counts
 // and reading, or why nothing can be sent as asked; only lists the
 // elements to send when not all are.
-func confirmation(doc *LoadedFile, req worker.PrepareSubmission) (out worker.Confirmation, only []int) {
+func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (out worker.Confirmation, only []int) {
 	elements, report := doc.Elements(), doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
 		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
@@ -60,7 +61,7 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission) (out worker.Con
 	for _, t := range doc.review.Summary().Totals {
 		currencies = append(currencies, t.Currency)
 	}
-	out.Reading = doc.statements(currencies)
+	out.Reading = doc.statements(currencies, w)
 	ep, err := doc.Kind.Endpoint(doc.BackOffice)
 	if err != nil {
 		out.Blocked = worker.Sentence(err.Error())
@@ -146,12 +147,13 @@ func placeNote(doc *LoadedFile, i int) string {
 
 // errorWorkbook hands the error workbook of a built document to the
 // second worker, which writes it.
-func errorWorkbook(d *LoadedFile, out worker.Exported) runner.Handoff {
+func errorWorkbook(d *LoadedFile, out worker.Exported, l lang.Tag) runner.Handoff {
 	t, header, r := d.review.ErrorTable()
 	return runner.Handoff{
 		Job: handoff.ErrorWorkbookJob,
 		Request: handoff.ErrorWorkbook{
 			Table: t, Header: header, Kind: r.Kind, Elements: r.Elements, Problems: r.Problems, Exported: out,
+			Lang: string(l),
 		},
 	}
 }

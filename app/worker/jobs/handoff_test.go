@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
@@ -53,7 +54,8 @@ func TestTheErrorWorkbookCrossesToTheSecondWorkerWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	direct, err := workbook.ErrorWorkbook(d.Review().ErrorTable())
+	tab, header, r := d.Review().ErrorTable()
+	direct, err := workbook.ErrorWorkbook(tab, header, r, lang.English)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestOpenBuildsAtOnceWhenNothingNeedsConfirming(t *testing.T) {
 		t.Errorf("problems = %+v", s.Problems)
 	}
 	want := []worker.Total{{Currency: "EUR", Label: "EUR", Count: 2, Minor: "1350", Amount: "13.50", Text: "EUR 13.50"},
-		{Invalid: true, Label: "invalid currency", Count: 1, Minor: "2000", Amount: "2,000 in minor units", Text: `invalid currency: 2,000 in minor units ("eur")`}}
+		{Invalid: true, Label: "invalid currency", Count: 1, Minor: "2000", Amount: "2,000 in minor units", Text: `invalid currency: 2,000 in minor units ("eur")`, Codes: []string{"eur"}}}
 	if fmt.Sprint(s.Totals) != fmt.Sprint(want) {
 		t.Errorf("totals = %+v", s.Totals)
 	}

@@ -81,7 +81,7 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	}
 	p.SettingsMatter = settingsMatter(d, p.Examples)
 	p.Reading = im.Reading()
-	p.Statements = reading.Describe(p.Reading, d.currency(nil, p.Examples))
+	p.Statements = reading.Describe(p.Reading, d.currency(nil, p.Examples), s.language())
 	choosable := 0
 	for _, sh := range p.Sheets {
 		if !sh.Hidden && !sh.Empty {

@@ -3,6 +3,7 @@ package jobs
 import (
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -16,11 +17,11 @@ var settingNames = []string{"amounts", "decimal", "group", "dates", "currency"}
 // review's header and the confirmation before a submission; nil for a
 // JSON request body, which is read as it is. currencies are the ones the
 // document's amounts are in, the first known one writing the examples.
-func (d *LoadedFile) statements(currencies []string) []reading.Statement {
+func (d *LoadedFile) statements(currencies []string, w lang.Tag) []reading.Statement {
 	if d.im == nil {
 		return nil
 	}
-	return reading.Describe(d.im.Reading(), d.currency(currencies, nil))
+	return reading.Describe(d.im.Reading(), d.currency(currencies, nil), w)
 }
 
 // currency is the currency the statements write their examples in: the

@@ -83,7 +83,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	for i, t := range out.Totals {
 		currencies[i] = t.Currency
 	}
-	out.Reading = d.statements(currencies)
+	out.Reading = d.statements(currencies, s.language())
 	out.Draft = s.draftOf(d)
 	out.SourceCount = len(sum.Sources)
 	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
@@ -366,9 +366,9 @@ func (s *Server) export(c *runner.Call) (any, error) {
 		data, err = export.RequestBody(d.review)
 		out = worker.Exported{FileName: base + ".request.json", MediaType: "application/json"}
 	case worker.ExportErrorWorkbook:
-		return errorWorkbook(d, worker.Exported{FileName: base + ".errors.xlsx", MediaType: worker.XLSXType}), nil
+		return errorWorkbook(d, worker.Exported{FileName: base + ".errors.xlsx", MediaType: worker.XLSXType}, s.language()), nil
 	case worker.ExportErrorCSV:
-		data, err = export.ErrorCSV(d.review)
+		data, err = export.ErrorCSV(d.review, s.language())
 		out = worker.Exported{FileName: base + ".errors.csv", MediaType: "text/csv"}
 	case worker.ExportManifest:
 		data, err = export.Manifest(d.review, time.Now())

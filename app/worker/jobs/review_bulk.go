@@ -17,7 +17,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	s.restoreContract(c.Context())
 	st := &s.contract
 	st.mu.Lock()
-	contract := handoff.Contract{Source: st.source, Strict: st.strict}
+	contract := handoff.Contract{Source: st.source, Strict: st.strict, Lang: st.lang}
 	st.mu.Unlock()
 	return runner.Handoff{Job: handoff.ReviewBulkJob, Request: handoff.ReviewBulk{Request: req, Contract: contract}}, nil
 }

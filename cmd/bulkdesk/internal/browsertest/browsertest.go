@@ -81,8 +81,9 @@ type Browser struct {
 	dialogs  []string
 }
 
-// New starts Chromium for tb and stops it when tb ends.
-func New(tb testing.TB) *Browser {
+// New starts Chromium for tb and stops it when tb ends; extra options
+// (a browser language) come after the standard flags.
+func New(tb testing.TB, extra ...chromedp.ExecAllocatorOption) *Browser {
 	tb.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(Path(tb)),
@@ -91,6 +92,7 @@ func New(tb testing.TB) *Browser {
 	for _, f := range Flags {
 		opts = append(opts, chromedp.Flag(f, true))
 	}
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	tb.Cleanup(func() { cancelCtx(); cancelAlloc() })

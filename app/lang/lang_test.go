@@ -1,0 +1,97 @@
+package lang_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+)
+
+func TestChoose(t *testing.T) {
+	tests := []struct {
+		preferred []string
+		want      lang.Tag
+	}{
+		{nil, lang.English},
+		{[]string{"de-CH", "en"}, lang.German},
+		{[]string{"it-IT", "fr_BE", "de"}, lang.French},
+		{[]string{"nl", "pt-BR"}, lang.English},
+		{[]string{" EN-gb "}, lang.English},
+	}
+	for _, tc := range tests {
+		if got := lang.Choose(tc.preferred); got != tc.want {
+			t.Errorf("Choose(%q) = %s, want %s", tc.preferred, got, tc.want)
+		}
+	}
+	if _, ok := lang.Parse("es"); ok {
+		t.Error("Parse(es) claims a language the console does not speak")
+	}
+}
+
+func TestNumbersAreWrittenForTheLanguage(t *testing.T) {
+	tests := []struct {
+		l           lang.Tag
+		in, want    string
+		count       int
+		countString string
+	}{
+		{lang.English, "EUR 1,234,567.89 · 10,000 of 12,500", "EUR 1,234,567.89 · 10,000 of 12,500", 10000, "10,000"},
+		{lang.German, "EUR 1,234,567.89 · 10,000 of 12,500", "EUR 1.234.567,89 · 10.000 of 12.500", 10000, "10.000"},
+		{lang.French, "EUR -1,234.05", "EUR -1\u202f234,05", 1234567, "1\u202f234\u202f567"},
+		// Only a separator between digits is a number's: prose stays.
+		{lang.German, "Rows 1, 2. Done.", "Rows 1, 2. Done.", 7, "7"},
+		// Digits are never read as a number: nothing is rounded.
+		{lang.German, "JPY 123,456,789,012,345,678,901", "JPY 123.456.789.012.345.678.901", 0, "0"},
+	}
+	for _, tc := range tests {
+		if got := tc.l.Localize(tc.in); got != tc.want {
+			t.Errorf("%s.Localize(%q) = %q, want %q", tc.l, tc.in, got, tc.want)
+		}
+		if got := tc.l.Count(tc.count); got != tc.countString {
+			t.Errorf("%s.Count(%d) = %q, want %q", tc.l, tc.count, got, tc.countString)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	if got := lang.English.Plural(0, "element", "elements"); got != "0 elements" {
+		t.Errorf("English 0: %q", got)
+	}
+	if got := lang.English.Plural(2500, "element", "elements"); got != "2,500 elements" {
+		t.Errorf("English 2500: %q", got)
+	}
+	// French counts nothing in the singular; German does not.
+	if got := lang.French.Plural(0, "element", "elements"); got != "0 élément" {
+		t.Errorf("French 0: %q", got)
+	}
+	if got := lang.German.Plural(2500, "element", "elements"); got != "2.500 Elemente" {
+		t.Errorf("German 2500: %q", got)
+	}
+}
+
+func TestDateTime(t *testing.T) {
+	at := time.Date(2026, 11, 27, 9, 5, 7, 0, time.UTC)
+	for l, want := range map[lang.Tag]string{
+		lang.English: "2026-11-27 09:05:07",
+		lang.German:  "27.11.2026, 09:05:07",
+		lang.French:  "27/11/2026 09:05:07",
+	} {
+		if got := l.DateTime(at); got != want {
+			t.Errorf("%s: %q, want %q", l, got, want)
+		}
+	}
+}
+
+// TestCatalogsDecode keeps a broken catalog from reaching the console,
+// where a text would silently stay English.
+func TestCatalogsDecode(t *testing.T) {
+	for _, l := range lang.All {
+		words, err := lang.Catalog(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l != lang.English && len(words) == 0 {
+			t.Errorf("the %s catalog is empty", l.Name())
+		}
+	}
+}
