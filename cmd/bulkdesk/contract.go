@@ -27,13 +27,17 @@ type contractFlags struct {
 
 func (c *contractFlags) register(fs *flag.FlagSet) {
 	c.registerFile(fs)
+	c.registerLang(fs)
 	fs.BoolVar(&c.strict, "strict", false, "treat the API documentation's rules and likely mistakes (the overlay's advice) as errors")
 }
 
-// registerFile adds -contract and -lang alone, for commands that check
-// nothing.
+// registerFile adds -contract alone, for commands that check nothing.
 func (c *contractFlags) registerFile(fs *flag.FlagSet) {
 	fs.StringVar(&c.file, "contract", "", "use this OpenAPI file (YAML or JSON) of the API instead of the built-in contract")
+}
+
+// registerLang adds -lang, for commands that explain.
+func (c *contractFlags) registerLang(fs *flag.FlagSet) {
 	fs.Var(&c.lang, "lang", "the `language` of the messages and explanations: en, de or fr")
 }
 

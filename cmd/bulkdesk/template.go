@@ -22,6 +22,7 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "the file to write: .xlsx (with dropdowns and a Fields sheet) or .csv")
 	var cf contractFlags
 	cf.registerFile(fs)
+	cf.registerLang(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: bulkdesk template -kind KIND [-backoffice] [-contract OPENAPI.yml] [-lang en|de|fr] -o FILE.xlsx|FILE.csv")
 		fs.PrintDefaults()
