@@ -315,6 +315,10 @@ func (v *Validator) ValidateElement(k *Kind, i int, element any) []Problem {
 	return out
 }
 
+// Language is the one the Validator writes its messages in; a reader of
+// files writes its own in the same.
+func (v *Validator) Language() lang.Tag { return v.w }
+
 // Fields returns the fields of kind k's elements, for mapping, templates and
 // help text; none when the contract lacks the kind.
 func (v *Validator) Fields(k *Kind) []Field {

@@ -119,7 +119,7 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 		if n == 0 && examples != nil && isExampleRow(r, examples) {
 			res.fileProblems = append(res.fileProblems, schema.Problem{
 				Element: schema.RequestLevel, Code: "example-row", Severity: schema.Warning, Sheet: p.Table.Sheet, Row: r.Number,
-				Message: fmt.Sprintf("row %d is the template's example row, unchanged; it is left out", r.Number)})
+				Message: p.v.Language().F("row %d is the template's example row, unchanged; it is left out", r.Number)})
 			continue
 		}
 		if !p.rowHasMappedValues(r) {
@@ -296,7 +296,7 @@ func (rd *reader) leftOutRow(r *Row) (schema.Problem, bool) {
 			return schema.Problem{
 				Element: schema.RequestLevel, Code: "left-out-row", Severity: schema.Warning,
 				Sheet: rd.Table.Sheet, Row: r.Number, Column: rd.Table.ColumnName(col),
-				Message: fmt.Sprintf("row %d has values only in columns that are not imported (such as %s%d: %q); it is left out", r.Number, rd.Table.ColumnName(col), r.Number, truncate(c.Value, 40)),
+				Message: rd.v.Language().F("row %d has values only in columns that are not imported (such as %s%d: %q); it is left out", r.Number, rd.Table.ColumnName(col), r.Number, truncate(c.Value, 40)),
 			}, true
 		}
 	}
@@ -323,7 +323,7 @@ func (rd *reader) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem
 		if p != nil {
 			problems = append(problems, schema.Problem{
 				Pointer: col.target.Pointer(), Field: col.target.Path, Code: p.code, Severity: p.severity,
-				Message: col.target.Path + ": " + p.msg, Value: truncate(c.Value, 60),
+				Message: col.target.Path + ": " + p.message(rd.v.Language()), Value: truncate(c.Value, 60),
 			})
 			continue
 		}
@@ -348,7 +348,7 @@ func (rd *reader) check(i int, r *Row) ([]schema.Problem, []any) {
 	cellProblems := len(problems)
 	if r.Hidden {
 		problems = append(problems, schema.Problem{Code: "hidden-row", Severity: schema.Warning,
-			Message: fmt.Sprintf("row %d is hidden in the spreadsheet; it is imported like the others", r.Number)})
+			Message: rd.v.Language().F("row %d is hidden in the spreadsheet; it is imported like the others", r.Number)})
 	}
 	for _, p := range rd.v.ValidateElement(rd.Kind, i, elem) {
 		if slices.ContainsFunc(problems[:cellProblems], func(q schema.Problem) bool { return q.Pointer == p.Pointer }) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -67,16 +68,27 @@ func (col *column) box(s string) any {
 	return v
 }
 
-// A cellProblem is why a cell could not be read.
+// A cellProblem is why a cell could not be read: its message is written
+// in the reader's language when it is told (message).
 type cellProblem struct {
 	code     string
-	msg      string
+	format   string
+	args     []any
 	severity schema.Severity
 }
 
 func cellError(code, format string, args ...any) *cellProblem {
-	return &cellProblem{code: code, msg: fmt.Sprintf(format, args...), severity: schema.Error}
+	return &cellProblem{code: code, format: format, args: args, severity: schema.Error}
 }
+
+// cellFailure is a cell's problem that an error of the value's own
+// reader (a date's, an amount's) says.
+func cellFailure(code string, err error) *cellProblem {
+	return &cellProblem{code: code, format: "%s", args: []any{err.Error()}, severity: schema.Error}
+}
+
+// message says the problem in w.
+func (p *cellProblem) message(w lang.Tag) string { return w.F(p.format, p.args...) }
 
 // coerce reads cell c of row r for its column's target. A nil value with
 // no problem means the field is left out.
@@ -179,7 +191,7 @@ func (rd *reader) readString(c Cell, col *column) (any, *cellProblem) {
 	if f.Format == "date" {
 		d, err := parseTextDate(s, rd.settings.DateOrder)
 		if err != nil {
-			return nil, cellError("date", "%s", err.Error())
+			return nil, cellFailure("date", err)
 		}
 		return d.String(), nil
 	}
@@ -310,19 +322,19 @@ func (rd *reader) readDate(c Cell) (date, *cellProblem) {
 	case Number:
 		d, err := serialDate(c.Value, rd.Table.Date1904)
 		if err != nil {
-			return date{}, cellError("date", "%s", err.Error())
+			return date{}, cellFailure("date", err)
 		}
 		return d, nil
 	case DateText:
 		d, err := parseTextDate(c.Value, YMD)
 		if err != nil {
-			return date{}, cellError("date", "%s", err.Error())
+			return date{}, cellFailure("date", err)
 		}
 		return d, nil
 	}
 	d, err := parseTextDate(text(c), rd.settings.DateOrder)
 	if err != nil {
-		return date{}, cellError("date", "%s", err.Error())
+		return date{}, cellFailure("date", err)
 	}
 	return d, nil
 }
@@ -378,7 +390,7 @@ func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 		if rd.mixedUnits != nil && rd.settings.Amounts == Minor && isDecimal(c, s) {
 			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, rd.mixedUnits(r.Number))
 		}
-		return nil, cellError("amount", "%s", err.Error())
+		return nil, cellFailure("amount", err)
 	}
 	return json.Number(strconv.FormatInt(n, 10)), nil
 }

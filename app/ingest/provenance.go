@@ -54,6 +54,7 @@ func (rd *reader) columnOf(ptr string) (int, bool) {
 // from reading, a hidden sheet, formulas, columns not imported.
 func (rd *reader) fileProblems() []schema.Problem {
 	t := rd.Table
+	w := rd.v.Language()
 	var out []schema.Problem
 	file := func(code, msg string) schema.Problem {
 		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Warning, Sheet: t.Sheet}
@@ -62,21 +63,21 @@ func (rd *reader) fileProblems() []schema.Problem {
 		out = append(out, file("file", n))
 	}
 	if t.HiddenSheet {
-		out = append(out, file("hidden-sheet", fmt.Sprintf("sheet %q is hidden in the workbook", t.Sheet)))
+		out = append(out, file("hidden-sheet", w.F("sheet %q is hidden in the workbook", t.Sheet)))
 	}
 	for _, c := range rd.mapping.Unmapped() {
 		p := file("unmapped-column", "")
 		p.Column, p.Row = c.Letter, rd.mapping.HeaderRow
-		what := fmt.Sprintf("column %s (%q)", c.Letter, c.Header)
+		what := w.F("column %s (%q)", c.Letter, c.Header)
 		if c.Header == "" {
-			what = fmt.Sprintf("column %s, which has no header,", c.Letter)
+			what = w.F("column %s, which has no header,", c.Letter)
 		}
 		if t.Keyed {
-			what = fmt.Sprintf("key %q", c.Header)
+			what = w.F("key %q", c.Header)
 		}
-		p.Message = what + " is not imported: map it to a field if it holds one"
+		p.Message = w.F("%s is not imported: map it to a field if it holds one", what)
 		if len(c.Suggestions) > 0 {
-			p.Message += " (perhaps " + strings.Join(c.Suggestions, ", ") + ")"
+			p.Message = w.F("%s is not imported: map it to a field if it holds one (perhaps %s)", what, strings.Join(c.Suggestions, ", "))
 		}
 		out = append(out, p)
 	}
@@ -89,7 +90,7 @@ func (rd *reader) fileProblems() []schema.Problem {
 			}
 		}
 		if n > 0 {
-			p := file("formula", fmt.Sprintf("column %s (%s) holds formulas in %s: their last calculated values are used, as the file saved them", t.ColumnName(col.index), col.target.Path, plural(n, "cell")))
+			p := file("formula", w.F("column %s (%s) holds formulas in %s: their last calculated values are used, as the file saved them", t.ColumnName(col.index), col.target.Path, w.Plural(n, "cell", "cells")))
 			p.Column = t.ColumnName(col.index)
 			out = append(out, p)
 		}
@@ -103,14 +104,15 @@ func (rd *reader) requestProblems(n int) []schema.Problem {
 	req := func(code, msg string) schema.Problem {
 		return schema.Problem{Element: schema.RequestLevel, Code: code, Message: msg, Severity: schema.Error, Sheet: rd.Table.Sheet}
 	}
+	w := rd.v.Language()
 	switch {
 	case n == 0 && len(rd.cols) == 0:
-		return []schema.Problem{req("empty", "no column of the file is mapped to a field of "+rd.Kind.ID+": map the columns, or check the header row")}
+		return []schema.Problem{req("empty", w.F("no column of the file is mapped to a field of %s: map the columns, or check the header row", rd.Kind.ID))}
 	case n == 0:
-		return []schema.Problem{req("empty", fmt.Sprintf("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, schema.Thousands(int64(schema.MaxElements))))}
+		return []schema.Problem{req("empty", w.F("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, schema.Thousands(int64(schema.MaxElements))))}
 	case n > schema.MaxElements:
 		parts := (n + schema.MaxElements - 1) / schema.MaxElements
-		return []schema.Problem{req(schema.TooManyElements, fmt.Sprintf("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", schema.Thousands(int64(n)), schema.Thousands(int64(schema.MaxElements)), parts))}
+		return []schema.Problem{req(schema.TooManyElements, w.F("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", schema.Thousands(int64(n)), schema.Thousands(int64(schema.MaxElements)), parts))}
 	}
 	return nil
 }

@@ -148,7 +148,7 @@ func (rd *reader) examples(first []reading.Cell) []Example {
 			ex := Example{Column: rd.Table.ColumnName(col.index), Row: r.Number, Field: col.target.Path, Raw: rd.shown(c)}
 			v, p := rd.coerce(c, col, r)
 			if p != nil {
-				ex.Error = p.msg
+				ex.Error = p.message(rd.v.Language())
 			} else {
 				ex.Parsed = rd.describeValue(v, col, r)
 			}

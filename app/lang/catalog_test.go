@@ -19,9 +19,10 @@ import (
 
 // translatedCode is the code whose texts the catalogs hold: the console's
 // components mark each text with t or tf (and plural's two forms), the
-// other packages with a lang.Tag's T and F (and counted's two forms), and
-// all of them a text kept for later with lang.Mark.
-var translatedCode = []string{"../ui", "../../schema", "../reading", "../workbook"}
+// other packages with a lang.Tag's T, F and Plural (and counted's two
+// forms, and a cell's problem's format), and all of them a text kept for
+// later with lang.Mark.
+var translatedCode = []string{"../ui", "../../schema", "../reading", "../workbook", "../ingest"}
 
 // codeTexts reads dir's code for every text it translates.
 func codeTexts(t *testing.T, dir string) map[string]string {
@@ -41,7 +42,7 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 			t.Fatal(err)
 		}
 		// The helpers that pass a text on are not its place.
-		forwarders := map[string]bool{"tf": true, "counted": true}
+		forwarders := map[string]bool{"tf": true, "plural": true, "counted": true}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if fd, ok := n.(*ast.FuncDecl); ok && forwarders[fd.Name.Name] {
 				return false
@@ -60,6 +61,8 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 				switch f.Sel.Name {
 				case "T", "F", "Mark":
 					name = f.Sel.Name
+				case "Plural":
+					name = "plural"
 				}
 			}
 			var args []ast.Expr
@@ -70,9 +73,15 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 				}
 				args = call.Args[:1]
 			case "plural":
+				// plural(n, one, many); ingest's plural(n, word) is English.
+				if len(call.Args) != 3 {
+					return true
+				}
 				args = call.Args[1:3]
 			case "counted":
 				args = call.Args[2:4]
+			case "cellError":
+				args = call.Args[1:2]
 			default:
 				return true
 			}
@@ -83,7 +92,7 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 					// it was made, with lang.Mark (or is the contract's
 					// words); the marks and plural's and counted's forms
 					// are literals.
-					if name == "Mark" || name == "plural" || name == "counted" {
+					if name == "Mark" || name == "plural" || name == "counted" || name == "cellError" {
 						t.Errorf("%s: %s takes a literal, which the catalogs can hold", fset.Position(a.Pos()), name)
 					}
 					continue
