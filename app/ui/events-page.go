@@ -242,7 +242,7 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 	s := ev.Summary
 	return app.Li().Class("event").DataSet("seq", seq).DataSet("type", ev.Type).Body(
 		app.Div().Class("event-head").Body(
-			app.Span().Class("event-title").Text(s.Title),
+			app.Span().Class("event-title").Text(t(s.Title)),
 			app.If(s.Status != "", func() app.UI {
 				return app.Span().Class("event-status").DataSet("status", s.Status).Text(statusWord(s.Status))
 			}),
@@ -281,7 +281,7 @@ func renderField(s webhook.Summary, f webhook.Field) app.UI {
 			app.A().Class("bulk-link").Href(bulkHref(s.BulkID, false)).Aria("label", tf("Open bulk %s on the bulk page", s.BulkID)).Text(s.BulkID),
 		)
 	}
-	return app.Div().Class("event-field").Body(app.Dt().Text(f.Label), value)
+	return app.Div().Class("event-field").Body(app.Dt().Text(t(f.Label)), value)
 }
 
 func (p *eventsPage) filterChosen(ctx app.Context, e app.Event) {

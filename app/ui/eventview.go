@@ -66,10 +66,10 @@ type typeOption struct {
 func typeOptions(counts map[string]int, chosen string) []typeOption {
 	var out []typeOption
 	known := map[string]bool{}
-	for _, t := range webhook.Types() {
-		known[t.Path] = true
-		if n := counts[t.Path]; n > 0 || t.Path == chosen {
-			out = append(out, typeOption{t.Path, fmt.Sprintf("%s (%s)", t.Title, count(n))})
+	for _, ty := range webhook.Types() {
+		known[ty.Path] = true
+		if n := counts[ty.Path]; n > 0 || ty.Path == chosen {
+			out = append(out, typeOption{ty.Path, fmt.Sprintf("%s (%s)", t(ty.Title), count(n))})
 		}
 	}
 	// Types the reference does not list cannot reach the receiver, but a

@@ -44,7 +44,7 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 	}
 	return app.Div().ID(id).Class("failure").Role("alert").DataSet("class", f.Class).Body(
 		app.P().Class("failure-title").Text(title),
-		app.P().Class("failure-summary").Text(f.Summary),
+		app.P().Class("failure-summary").Text(failureSummary(f)),
 		app.If(len(facts) > 0, func() app.UI {
 			return app.P().Class("failure-facts").Text(strings.Join(facts, " · "))
 		}),
@@ -103,4 +103,41 @@ func placeOf(element int, sheet string, row int) string {
 		return tf("%s row %d", sheet, row)
 	}
 	return tf("element %s", count(element))
+}
+
+// failureWords say what the API's answer of each class means.
+var failureWords = map[string]string{
+	worker.ClassBadRequest:  lang.Mark("the API refused the request as invalid"),
+	worker.ClassCredentials: lang.Mark("the API did not accept the api-key or the token"),
+	worker.ClassForbidden:   lang.Mark("these credentials are not allowed to do this"),
+	worker.ClassNotFound:    lang.Mark("not found"),
+	worker.ClassConflict:    lang.Mark("the bulk process is not in a state that allows this"),
+	worker.ClassRateLimited: lang.Mark("too many requests"),
+	worker.ClassServer:      lang.Mark("the API failed"),
+}
+
+// failureSummary says in one line, in the console's language, what the
+// API answered, from the failure's facts; the API's own message is quoted
+// as it came. A failure without an answer keeps the worker's sentence.
+func failureSummary(f *worker.APIFailure) string {
+	switch {
+	case f.Class == worker.ClassNetwork && f.Detail != "":
+		return tf("No answer from the API (%s). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", f.Detail)
+	case f.Status == 0:
+		return t(f.Summary)
+	}
+	what := t(failureWords[f.Class])
+	if what == "" {
+		what = tf("the API answered %d", f.Status)
+	}
+	if f.Code != "" {
+		what += " (" + f.Code + ")"
+	}
+	if f.Message != "" {
+		what += ": " + f.Message
+	}
+	if n := len(f.Fields); n > 0 {
+		what += "; " + plural(n, "invalid field", "invalid fields")
+	}
+	return worker.Sentence(what)
 }

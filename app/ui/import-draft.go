@@ -127,7 +127,7 @@ func (p *importPage) renderDraft() app.UI {
 	text := tf("%s is kept while this tab is open; a reload loses it.", name)
 	switch {
 	case d.Error != "":
-		text = sentence(d.Error)
+		text = worker.Sentence(d.Error)
 	case d.Kept && d.Edits > 0:
 		text = tf("%s is kept in this browser with your %s saved: a reload, another page or “Back to the file” brings it back.", name, plural(d.Edits, "edit", "edits"))
 	case d.Kept:
@@ -144,16 +144,4 @@ func (p *importPage) renderDraft() app.UI {
 			Title(t("Discard this file, how it is read and your edits")).
 			OnClick(p.startOver),
 	)
-}
-
-// sentence starts text with a capital and ends it with a full stop.
-func sentence(text string) string {
-	if text == "" {
-		return text
-	}
-	text = strings.ToUpper(text[:1]) + text[1:]
-	if !strings.HasSuffix(text, ".") {
-		text += "."
-	}
-	return text
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 )
 
@@ -85,84 +86,84 @@ type fieldSpec struct {
 // summaryFields lists, per event type, the fields worth a glance.
 var summaryFields = map[string][]fieldSpec{
 	"/corporates/kyb/watch": {
-		{"corporate", "corporateId", plain}, {"KYB status", "status", status}, {"ongoing status", "ongoingStatus", plain}},
+		{lang.Mark("corporate"), "corporateId", plain}, {lang.Mark("KYB status"), "status", status}, {lang.Mark("ongoing status"), "ongoingStatus", plain}},
 	"/corporates/kyb/beneficiaries/watch": {
-		{"corporate", "additionalInformation.corporateId", plain}, {"change", "event", plain},
-		{"beneficiary status", "additionalInformation.beneficiary.status", status}, {"KYB status", "additionalInformation.kybStatus", plain}},
+		{lang.Mark("corporate"), "additionalInformation.corporateId", plain}, {lang.Mark("change"), "event", plain},
+		{lang.Mark("beneficiary status"), "additionalInformation.beneficiary.status", status}, {lang.Mark("KYB status"), "additionalInformation.kybStatus", plain}},
 	"/corporates/corporate_activated/watch":   identityActivated,
 	"/corporates/corporate_deactivated/watch": identityDeactivated,
 	"/consumers/kyc/watch": {
-		{"consumer", "consumerId", plain}, {"KYC status", "status", status}, {"KYC level", "kycLevel", plain}},
+		{lang.Mark("consumer"), "consumerId", plain}, {lang.Mark("KYC status"), "status", status}, {lang.Mark("KYC level"), "kycLevel", plain}},
 	"/consumers/consumer_activated/watch":   identityActivated,
 	"/consumers/consumer_deactivated/watch": identityDeactivated,
 	"/ibans/watch": {
-		{"IBAN", "iban.id", plain}, {"event", "type", plain}, {"state", "iban.state.state", status},
-		{"account", "iban.managedAccountId", plain}, {"currency", "iban.currency", plain}},
+		{lang.Mark("IBAN"), "iban.id", plain}, {lang.Mark("event"), "type", plain}, {lang.Mark("state"), "iban.state.state", status},
+		{lang.Mark("account"), "iban.managedAccountId", plain}, {lang.Mark("currency"), "iban.currency", plain}},
 	"/linked_accounts/watch": {
-		{"linked account", "linkedAccount.id", plain}, {"event", "eventType", plain}, {"state", "linkedAccount.state", status}},
+		{lang.Mark("linked account"), "linkedAccount.id", plain}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "linkedAccount.state", status}},
 	"/managed_accounts/watch": {
-		{"account", "account.id.id", plain}, {"event", "type", status}, {"currency", "account.currency", plain},
-		{"available balance", "account.balances.availableBalance", plain}},
+		{lang.Mark("account"), "account.id.id", plain}, {lang.Mark("event"), "type", status}, {lang.Mark("currency"), "account.currency", plain},
+		{lang.Mark("available balance"), "account.balances.availableBalance", plain}},
 	"/managed_accounts/deposits/watch": {
-		{"account", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"state", "state", status},
-		{"amount", "transactionAmount", amount}, {"sender", "senderName", plain}},
+		{lang.Mark("account"), "id.id", plain}, {lang.Mark("transaction"), "transactionId", transactionID}, {lang.Mark("state"), "state", status},
+		{lang.Mark("amount"), "transactionAmount", amount}, {lang.Mark("sender"), "senderName", plain}},
 	"/managed_accounts/low_balance/watch": {
-		{"account", "id.id", plain}, {"available balance", "availableBalance", plain}, {"currency", "currency", plain}},
+		{lang.Mark("account"), "id.id", plain}, {lang.Mark("available balance"), "availableBalance", plain}, {lang.Mark("currency"), "currency", plain}},
 	"/managed_cards/state_change/watch": {
-		{"card", "id.id", plain}, {"event", "eventType", plain}, {"state", "state.state", status}, {"card type", "cardType", plain}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "state.state", status}, {lang.Mark("card type"), "cardType", plain}},
 	"/managed_cards/authorisations/watch": {
-		{"card", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"authorisation", "authorisationType", status},
-		{"amount", "transactionAmount", amount}, {"merchant", "merchantName", plain}, {"decline reason", "declineReason", plain}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("transaction"), "transactionId", transactionID}, {lang.Mark("authorisation"), "authorisationType", status},
+		{lang.Mark("amount"), "transactionAmount", amount}, {lang.Mark("merchant"), "merchantName", plain}, {lang.Mark("decline reason"), "declineReason", plain}},
 	"/managed_cards/adjustments/watch": {
-		{"card", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"adjustment", "adjustmentType", status},
-		{"amount", "adjustmentAmount", amount}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("transaction"), "transactionId", transactionID}, {lang.Mark("adjustment"), "adjustmentType", status},
+		{lang.Mark("amount"), "adjustmentAmount", amount}},
 	"/managed_cards/settlements/watch": {
-		{"card", "id.id", plain}, {"transaction", "transactionId", transactionID}, {"state", "state", status},
-		{"settlement", "settlementType", plain}, {"amount", "transactionAmount", amount}, {"merchant", "merchantName", plain}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("transaction"), "transactionId", transactionID}, {lang.Mark("state"), "state", status},
+		{lang.Mark("settlement"), "settlementType", plain}, {lang.Mark("amount"), "transactionAmount", amount}, {lang.Mark("merchant"), "merchantName", plain}},
 	"/managed_cards/expiries/watch": {
-		{"card", "id.id", plain}, {"event", "eventType", plain}, {"state", "state.state", status}, {"expiry", "expiryMmyy", plain}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "state.state", status}, {lang.Mark("expiry"), "expiryMmyy", plain}},
 	"/managed_cards/physical_cards_upgrade/watch": {
-		{"card", "id.id", plain}, {"manufacturing", "physicalCardDetails.manufacturingState", status},
-		{"pending activation", "physicalCardDetails.pendingActivation", plain}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("manufacturing"), "physicalCardDetails.manufacturingState", status},
+		{lang.Mark("pending activation"), "physicalCardDetails.pendingActivation", plain}},
 	"/managed_cards/replacement/watch": {
-		{"card", "id.id", plain}, {"event", "eventType", status}, {"reason", "replacementReason", plain},
-		{"replacement card", "replacementId.id", plain}},
+		{lang.Mark("card"), "id.id", plain}, {lang.Mark("event"), "eventType", status}, {lang.Mark("reason"), "replacementReason", plain},
+		{lang.Mark("replacement card"), "replacementId.id", plain}},
 	"/managed_cards/payments/watch": {
-		{"card payment", "cardPayment.id", transactionID}, {"event", "eventType", plain}, {"status", "cardPayment.status", status},
-		{"card", "cardPayment.card.id", plain}, {"amount", "cardPayment.displayAmount", amount}, {"merchant", "cardPayment.merchant.name", plain}},
+		{lang.Mark("card payment"), "cardPayment.id", transactionID}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("status"), "cardPayment.status", status},
+		{lang.Mark("card"), "cardPayment.card.id", plain}, {lang.Mark("amount"), "cardPayment.displayAmount", amount}, {lang.Mark("merchant"), "cardPayment.merchant.name", plain}},
 	"/transfers/watch": {
-		{"transfer", "transfer.id.id", transactionID}, {"event", "eventType", plain}, {"state", "transfer.state", status},
-		{"amount", "transfer.destinationAmount", amount}, {"from", "transfer.source.id", plain}, {"to", "transfer.destination.id", plain},
-		{"tag", "transfer.tag", plain}, {"conflict", "transfer.conflict", plain}},
+		{lang.Mark("transfer"), "transfer.id.id", transactionID}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "transfer.state", status},
+		{lang.Mark("amount"), "transfer.destinationAmount", amount}, {lang.Mark("from"), "transfer.source.id", plain}, {lang.Mark("to"), "transfer.destination.id", plain},
+		{lang.Mark("tag"), "transfer.tag", plain}, {lang.Mark("conflict"), "transfer.conflict", plain}},
 	"/send/watch": {
-		{"send", "send.id.id", transactionID}, {"event", "eventType", plain}, {"state", "send.state", status},
-		{"amount", "send.destinationAmount", amount}, {"from", "send.source.id", plain}, {"to", "send.destination.id", plain},
-		{"tag", "send.tag", plain}, {"conflict", "send.conflict", plain}},
+		{lang.Mark("send"), "send.id.id", transactionID}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "send.state", status},
+		{lang.Mark("amount"), "send.destinationAmount", amount}, {lang.Mark("from"), "send.source.id", plain}, {lang.Mark("to"), "send.destination.id", plain},
+		{lang.Mark("tag"), "send.tag", plain}, {lang.Mark("conflict"), "send.conflict", plain}},
 	"/outgoing_wire_transfers/watch": {
-		{"wire transfer", "transfer.id.id", transactionID}, {"event", "eventType", plain}, {"state", "transfer.state", status},
-		{"amount", "transfer.transferAmount", amount}, {"network", "transfer.type", plain},
-		{"beneficiary", "transfer.destination.beneficiaryName", plain}, {"tag", "transfer.tag", plain}, {"conflict", "transfer.conflict", plain}},
+		{lang.Mark("wire transfer"), "transfer.id.id", transactionID}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "transfer.state", status},
+		{lang.Mark("amount"), "transfer.transferAmount", amount}, {lang.Mark("network"), "transfer.type", plain},
+		{lang.Mark("beneficiary"), "transfer.destination.beneficiaryName", plain}, {lang.Mark("tag"), "transfer.tag", plain}, {lang.Mark("conflict"), "transfer.conflict", plain}},
 	"/correspondent_bank_transfers/watch": {
-		{"transfer", "transfer.id", transactionID}, {"event", "eventType", plain}, {"state", "transfer.state", status},
-		{"amount", "transfer.amount", amount}, {"purpose", "transfer.purpose", plain}},
+		{lang.Mark("transfer"), "transfer.id", transactionID}, {lang.Mark("event"), "eventType", plain}, {lang.Mark("state"), "transfer.state", status},
+		{lang.Mark("amount"), "transfer.amount", amount}, {lang.Mark("purpose"), "transfer.purpose", plain}},
 	"/manual_transactions/watch": {
-		{"transaction", "transactionId", transactionID}, {"instrument", "targetInstrument.id", plain},
-		{"available balance change", "availableBalanceAdjustment", plain}, {"actual balance change", "actualBalanceAdjustment", plain}},
+		{lang.Mark("transaction"), "transactionId", transactionID}, {lang.Mark("instrument"), "targetInstrument.id", plain},
+		{lang.Mark("available balance change"), "availableBalanceAdjustment", plain}, {lang.Mark("actual balance change"), "actualBalanceAdjustment", plain}},
 	"/fees/watch": {
-		{"fee", "chargeFee.id", transactionID}, {"event", "type", status}, {"fee type", "chargeFee.feeType", plain},
-		{"charged to", "chargeFee.source.id", plain}},
+		{lang.Mark("fee"), "chargeFee.id", transactionID}, {lang.Mark("event"), "type", status}, {lang.Mark("fee type"), "chargeFee.feeType", plain},
+		{lang.Mark("charged to"), "chargeFee.source.id", plain}},
 	"/login/watch": {
-		{"credential", "credential.id", plain}, {"login type", "type", plain}, {"status", "status", status}},
+		{lang.Mark("credential"), "credential.id", plain}, {lang.Mark("login type"), "type", plain}, {lang.Mark("status"), "status", status}},
 	"/stepup/watch": {
-		{"challenge", "challengeId", plain}, {"credential", "credential.id", plain}, {"status", "status", status}},
+		{lang.Mark("challenge"), "challengeId", plain}, {lang.Mark("credential"), "credential.id", plain}, {lang.Mark("status"), "status", status}},
 	"/auth/users/user_deactivated/watch": identityDeactivated,
 	"/authentication_factors/watch": {
-		{"credential", "credentialId.id", plain}, {"factor", "type", plain}, {"status", "status", status}},
+		{lang.Mark("credential"), "credentialId.id", plain}, {lang.Mark("factor"), "type", plain}, {lang.Mark("status"), "status", status}},
 	"/beneficiaries/batch/watch": {
-		{"batch", "id", plain}, {"operation", "operation", plain}, {"event", "eventType", status}},
+		{lang.Mark("batch"), "id", plain}, {lang.Mark("operation"), "operation", plain}, {lang.Mark("event"), "eventType", status}},
 	"/bulk_process_end/watch": {
-		{"bulk", "bulkId", bulkID}, {"status", "status", status}, {"submitted", "submittedItemsCount", count},
-		{"operations", "operationStatusCounts", counts}},
+		{lang.Mark("bulk"), "bulkId", bulkID}, {lang.Mark("status"), "status", status}, {lang.Mark("submitted"), "submittedItemsCount", count},
+		{lang.Mark("operations"), "operationStatusCounts", counts}},
 }
 
 var identityActivated = []fieldSpec{{"email", "emailAddress", plain}, {"done by", "actionDoneBy", plain}}

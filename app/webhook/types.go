@@ -1,6 +1,10 @@
 package webhook
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+)
 
 // Type is one kind of event, named by the path the API posts it to below
 // the receiver's base URL.
@@ -17,38 +21,38 @@ type Type struct {
 // types lists every event path of the webhook reference, grouped as the
 // reference groups them.
 var types = []Type{
-	{"/corporates/kyb/watch", "Corporate KYB status", "Corporates"},
-	{"/corporates/kyb/beneficiaries/watch", "Corporate beneficiary verification", "Corporates"},
-	{"/corporates/corporate_activated/watch", "Corporate activated", "Corporates"},
-	{"/corporates/corporate_deactivated/watch", "Corporate deactivated", "Corporates"},
-	{"/consumers/kyc/watch", "Consumer KYC status", "Consumers"},
-	{"/consumers/consumer_activated/watch", "Consumer activated", "Consumers"},
-	{"/consumers/consumer_deactivated/watch", "Consumer deactivated", "Consumers"},
-	{"/ibans/watch", "IBAN", "IBANs"},
-	{"/linked_accounts/watch", "Linked account", "Linked accounts"},
-	{"/managed_accounts/watch", "Managed account", "Managed accounts"},
-	{"/managed_accounts/deposits/watch", "Incoming wire transfer", "Managed accounts"},
-	{"/managed_accounts/low_balance/watch", "Low balance", "Managed accounts"},
-	{"/managed_cards/state_change/watch", "Card state change", "Managed cards"},
-	{"/managed_cards/authorisations/watch", "Card authorisation", "Managed cards"},
-	{"/managed_cards/adjustments/watch", "Card adjustment", "Managed cards"},
-	{"/managed_cards/settlements/watch", "Card settlement", "Managed cards"},
-	{"/managed_cards/expiries/watch", "Card expiry or renewal", "Managed cards"},
-	{"/managed_cards/physical_cards_upgrade/watch", "Physical card upgrade", "Managed cards"},
-	{"/managed_cards/replacement/watch", "Card replacement", "Managed cards"},
-	{"/managed_cards/payments/watch", "Card payment", "Managed cards"},
-	{"/transfers/watch", "Transfer", "Transfers"},
-	{"/send/watch", "Send", "Sends"},
-	{"/outgoing_wire_transfers/watch", "Outgoing wire transfer", "Outgoing wire transfers"},
-	{"/correspondent_bank_transfers/watch", "Correspondent bank transfer", "Correspondent bank transfers"},
-	{"/manual_transactions/watch", "Manual transaction", "Manual transactions"},
-	{"/fees/watch", "Fee charged", "Fees"},
-	{"/login/watch", "Login", "Login"},
-	{"/stepup/watch", "Step-up", "Step-up"},
-	{"/auth/users/user_deactivated/watch", "Authorised user deactivated", "Authorised users"},
-	{"/authentication_factors/watch", "Authentication factor enrolment", "Authentication factors"},
-	{"/beneficiaries/batch/watch", "Beneficiary batch", "Trusted payees"},
-	{"/bulk_process_end/watch", "Bulk process ended", "Bulk operations"},
+	{"/corporates/kyb/watch", lang.Mark("Corporate KYB status"), lang.Mark("Corporates")},
+	{"/corporates/kyb/beneficiaries/watch", lang.Mark("Corporate beneficiary verification"), lang.Mark("Corporates")},
+	{"/corporates/corporate_activated/watch", lang.Mark("Corporate activated"), lang.Mark("Corporates")},
+	{"/corporates/corporate_deactivated/watch", lang.Mark("Corporate deactivated"), lang.Mark("Corporates")},
+	{"/consumers/kyc/watch", lang.Mark("Consumer KYC status"), lang.Mark("Consumers")},
+	{"/consumers/consumer_activated/watch", lang.Mark("Consumer activated"), lang.Mark("Consumers")},
+	{"/consumers/consumer_deactivated/watch", lang.Mark("Consumer deactivated"), lang.Mark("Consumers")},
+	{"/ibans/watch", lang.Mark("IBAN"), lang.Mark("IBANs")},
+	{"/linked_accounts/watch", lang.Mark("Linked account"), lang.Mark("Linked accounts")},
+	{"/managed_accounts/watch", lang.Mark("Managed account"), lang.Mark("Managed accounts")},
+	{"/managed_accounts/deposits/watch", lang.Mark("Incoming wire transfer"), lang.Mark("Managed accounts")},
+	{"/managed_accounts/low_balance/watch", lang.Mark("Low balance"), lang.Mark("Managed accounts")},
+	{"/managed_cards/state_change/watch", lang.Mark("Card state change"), lang.Mark("Managed cards")},
+	{"/managed_cards/authorisations/watch", lang.Mark("Card authorisation"), lang.Mark("Managed cards")},
+	{"/managed_cards/adjustments/watch", lang.Mark("Card adjustment"), lang.Mark("Managed cards")},
+	{"/managed_cards/settlements/watch", lang.Mark("Card settlement"), lang.Mark("Managed cards")},
+	{"/managed_cards/expiries/watch", lang.Mark("Card expiry or renewal"), lang.Mark("Managed cards")},
+	{"/managed_cards/physical_cards_upgrade/watch", lang.Mark("Physical card upgrade"), lang.Mark("Managed cards")},
+	{"/managed_cards/replacement/watch", lang.Mark("Card replacement"), lang.Mark("Managed cards")},
+	{"/managed_cards/payments/watch", lang.Mark("Card payment"), lang.Mark("Managed cards")},
+	{"/transfers/watch", lang.Mark("Transfer"), lang.Mark("Transfers")},
+	{"/send/watch", lang.Mark("Send"), lang.Mark("Sends")},
+	{"/outgoing_wire_transfers/watch", lang.Mark("Outgoing wire transfer"), lang.Mark("Outgoing wire transfers")},
+	{"/correspondent_bank_transfers/watch", lang.Mark("Correspondent bank transfer"), lang.Mark("Correspondent bank transfers")},
+	{"/manual_transactions/watch", lang.Mark("Manual transaction"), lang.Mark("Manual transactions")},
+	{"/fees/watch", lang.Mark("Fee charged"), lang.Mark("Fees")},
+	{"/login/watch", lang.Mark("Login"), lang.Mark("Login")},
+	{"/stepup/watch", lang.Mark("Step-up"), lang.Mark("Step-up")},
+	{"/auth/users/user_deactivated/watch", lang.Mark("Authorised user deactivated"), lang.Mark("Authorised users")},
+	{"/authentication_factors/watch", lang.Mark("Authentication factor enrolment"), lang.Mark("Authentication factors")},
+	{"/beneficiaries/batch/watch", lang.Mark("Beneficiary batch"), lang.Mark("Trusted payees")},
+	{"/bulk_process_end/watch", lang.Mark("Bulk process ended"), lang.Mark("Bulk operations")},
 }
 
 var typesByPath = func() map[string]Type {

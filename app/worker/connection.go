@@ -73,8 +73,11 @@ type APIFailure struct {
 	Code string `json:"code,omitempty"`
 	// Message is the API's own explanation.
 	Message string `json:"message,omitempty"`
-	// Summary is one line for operators.
+	// Summary is one line for operators, in English; the console writes
+	// its own from the fields above in the operator's language.
 	Summary string `json:"summary"`
+	// Detail is what the transport said when no answer came.
+	Detail string `json:"detail,omitempty"`
 	// RetryAfter is how many seconds the API asked to wait (429).
 	RetryAfter int `json:"retryAfter,omitempty"`
 	// Fields are the syntax errors of a 400, each placed in the file.

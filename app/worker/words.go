@@ -3,6 +3,8 @@ package worker
 import (
 	"path"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
 )
@@ -23,7 +25,8 @@ func Sentence(s string) string {
 	if s == "" {
 		return s
 	}
-	s = strings.ToUpper(s[:1]) + s[1:]
+	first, size := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(first)) + s[size:]
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}

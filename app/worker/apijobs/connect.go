@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
@@ -18,11 +19,11 @@ func (s *Server) client(c worker.Connection) (*bulkapi.Client, *worker.APIFailur
 		return nil, setupFailure(err.Error())
 	}
 	if c.APIKey == "" {
-		return nil, credentialsMissing("No api-key is set: enter it in Connection settings.")
+		return nil, credentialsMissing(lang.Mark("No api-key is set: enter it in Connection settings."))
 	}
 	if !c.BackOffice {
 		if c.Token == "" {
-			return nil, credentialsMissing("No bearer token is set: enter it in Connection settings.")
+			return nil, credentialsMissing(lang.Mark("No bearer token is set: enter it in Connection settings."))
 		}
 		return cl, nil
 	}
@@ -30,7 +31,7 @@ func (s *Server) client(c worker.Connection) (*bulkapi.Client, *worker.APIFailur
 		return nil, setupFailure(err.Error() + ": set it in Connection settings.")
 	}
 	if c.BackOfficeToken == "" {
-		return nil, credentialsMissing("No back-office token: obtain one for an identity in Connection settings.")
+		return nil, credentialsMissing(lang.Mark("No back-office token: obtain one for an identity in Connection settings."))
 	}
 	return cl.WithToken(c.BackOfficeToken), nil
 }
@@ -71,7 +72,7 @@ func failureOf(err error, place placer) *worker.APIFailure {
 	}
 	if errors.As(err, &te) {
 		return &worker.APIFailure{
-			Class: worker.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: worker.NoChunk,
+			Class: worker.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: worker.NoChunk, Detail: te.Err.Error(),
 			Summary: fmt.Sprintf("No answer from the API (%v). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", te.Err),
 		}
 	}

@@ -1,0 +1,33 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// TestFailureSummaryIsWrittenFromItsFacts: the console says what the API
+// answered in its own words, in its language, quoting the API's message.
+func TestFailureSummaryIsWrittenFromItsFacts(t *testing.T) {
+	defer setLanguage(lang.English)
+	refused := &worker.APIFailure{Class: worker.ClassCredentials, Status: 401, Code: "UNAUTHORISED", Message: "token expired", Summary: "ignored"}
+	invalid := &worker.APIFailure{Class: worker.ClassBadRequest, Status: 400, Fields: make([]worker.FieldFailure, 2)}
+	lost := &worker.APIFailure{Class: worker.ClassNetwork, Detail: "connection reset"}
+	for _, tc := range []struct {
+		l    lang.Tag
+		f    *worker.APIFailure
+		want string
+	}{
+		{lang.English, refused, "The API did not accept the api-key or the token (UNAUTHORISED): token expired."},
+		{lang.English, invalid, "The API refused the request as invalid; 2 invalid fields."},
+		{lang.German, refused, "Die API hat den api-key oder das Token nicht angenommen (UNAUTHORISED): token expired."},
+		{lang.French, invalid, "L’API a refusé la requête comme invalide; 2 champs invalides."},
+		{lang.German, lost, "Keine Antwort der API (connection reset). Ob sie die Anfrage ausgeführt hat, ist unbekannt; erneutes Senden mit derselben Idempotenz-Referenz ist sicher."},
+	} {
+		setLanguage(tc.l)
+		if got := failureSummary(tc.f); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.l, got, tc.want)
+		}
+	}
+}
