@@ -41,8 +41,13 @@ func chooseLanguage() {
 
 func setLanguage(l lang.Tag) {
 	consoleLang = l
-	if app.IsClient {
-		app.Window().Get("document").Get("documentElement").Set("lang", string(l))
+	if !app.IsClient {
+		return
+	}
+	// Node, which runs the package's tests under WebAssembly, has no
+	// document.
+	if doc := app.Window().Get("document"); doc.Truthy() {
+		doc.Get("documentElement").Set("lang", string(l))
 	}
 }
 
