@@ -211,7 +211,7 @@ func (p *bulkPage) renderReviewResult() app.UI {
 			app.Div().Body(app.Dt().Text(t("Body SHA-256")), app.Dd().ID("review-hash").Body(
 				app.Code().Title(rv.BodySHA256).Text(shortHash(rv.BodySHA256)),
 			)),
-			app.Div().Body(app.Dt().Text(t("Validated with")), app.Dd().ID("review-contract").Text(rv.Contract)),
+			app.Div().Body(app.Dt().Text(t("Validated with")), app.Dd().ID("review-contract").Text(t(rv.Contract))),
 		),
 		p.renderRepeatsCheck(),
 		app.If(len(rv.Notes) > 0, func() app.UI {

@@ -229,23 +229,8 @@ func millis(ms int64) string {
 // statusWord writes a state for people: "PARTIALLY_COMPLETED" →
 // "Partially completed".
 func statusWord(s string) string {
-	switch s {
-	case "":
-		return ""
-	case worker.BulkSubmitted:
-		return t("Submitted")
-	case worker.BulkRunning:
-		return t("Running")
-	case worker.BulkPaused:
-		return t("Paused")
-	case worker.BulkCompleted:
-		return t("Completed")
-	case worker.BulkPartiallyCompleted:
-		return t("Partially completed")
-	case worker.BulkFailed:
-		return t("Failed")
-	case worker.BulkCancelled:
-		return t("Cancelled")
+	if w, ok := stateWord(s); ok {
+		return w
 	}
 	b := []byte(s)
 	for i := 1; i < len(b); i++ {
@@ -257,6 +242,30 @@ func statusWord(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// stateWord names a state of a bulk or an operation in the console's
+// language, and false for a state it does not know.
+func stateWord(s string) (string, bool) {
+	switch s {
+	case "":
+		return "", true
+	case worker.BulkSubmitted:
+		return t("Submitted"), true
+	case worker.BulkRunning:
+		return t("Running"), true
+	case worker.BulkPaused:
+		return t("Paused"), true
+	case worker.BulkCompleted:
+		return t("Completed"), true
+	case worker.BulkPartiallyCompleted:
+		return t("Partially completed"), true
+	case worker.BulkFailed:
+		return t("Failed"), true
+	case worker.BulkCancelled:
+		return t("Cancelled"), true
+	}
+	return "", false
 }
 
 // filterWord names a state in the filter: a submitted bulk awaits a

@@ -275,7 +275,18 @@ func (p *eventsPage) renderEvent(ev webhook.Event) app.UI {
 
 // renderField shows one key field; a bulk's id links to its bulk.
 func renderField(s webhook.Summary, f webhook.Field) app.UI {
-	value := app.Dd().Text(f.Value)
+	text := f.Value
+	switch f.Role {
+	case webhook.RoleState:
+		// The states of bulks and operations; others as the receiver
+		// wrote them.
+		if w, ok := stateWord(f.Raw); ok {
+			text = w
+		}
+	case webhook.RoleAmount, webhook.RoleCount:
+		text = local(f.Value)
+	}
+	value := app.Dd().Text(text)
 	if s.BulkID != "" && f.Value == s.BulkID && f.Path == "bulkId" {
 		value = app.Dd().Body(
 			app.A().Class("bulk-link").Href(bulkHref(s.BulkID, false)).Aria("label", tf("Open bulk %s on the bulk page", s.BulkID)).Text(s.BulkID),

@@ -62,7 +62,19 @@ type Field struct {
 	Value string `json:"value"`
 	// Path is where the value sits in the payload, dotted.
 	Path string `json:"path"`
+	// Role says what sort of value it is, for a reader that writes it in
+	// another language: RoleState (Raw is then the API's word), RoleAmount
+	// and RoleCount (numbers written the English way); "" otherwise.
+	Role string `json:"role,omitempty"`
+	Raw  string `json:"raw,omitempty"`
 }
+
+// The roles of a Field's value.
+const (
+	RoleState  = "state"
+	RoleAmount = "amount"
+	RoleCount  = "count"
+)
 
 // role marks a summary field that also fills a named Summary field.
 type role int
@@ -210,6 +222,7 @@ func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
 		if text == "" {
 			continue
 		}
+		f := Field{Label: spec.label, Value: text, Path: spec.path}
 		switch spec.role {
 		case bulkID:
 			s.BulkID = text
@@ -218,9 +231,13 @@ func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
 		case status:
 			// Kept as the API writes it, to filter on; shown in words.
 			s.Status = text
-			text = stateText(text)
+			f.Value, f.Role, f.Raw = stateText(text), RoleState, text
+		case amount:
+			f.Role = RoleAmount
+		case count:
+			f.Role = RoleCount
 		}
-		s.Fields = append(s.Fields, Field{Label: spec.label, Value: text, Path: spec.path})
+		s.Fields = append(s.Fields, f)
 	}
 	return s
 }

@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -33,6 +35,7 @@ func TestEveryPageIsAccessible(t *testing.T) {
 
 func pagesAreAccessible(t *testing.T, l lang.Tag) {
 	var b *browsertest.Browser
+	shots := 0
 	check := func(state string) {
 		t.Helper()
 		state += " (" + l.Name() + ")"
@@ -40,6 +43,11 @@ func pagesAreAccessible(t *testing.T, l lang.Tag) {
 			t.Errorf("%s: the page says it is in %q", state, got)
 		}
 		b.AssertAccessible(state)
+		// Every state in every language, for a person to look at.
+		if os.Getenv(browsertest.ScreenshotEnv) != "" {
+			shots++
+			b.ShootElement("body", fmt.Sprintf("pages-%s-%02d.png", l, shots))
+		}
 		if n := browsertest.Eval[int](b, 5*time.Second, `document.documentElement.scrollWidth - document.documentElement.clientWidth`); n > 0 {
 			b.Shoot("overflow.png")
 			t.Errorf("%s overflows a 1024-pixel window by %d px: %s", state, n, browsertest.Eval[string](b, 5*time.Second, widest))

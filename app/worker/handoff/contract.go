@@ -59,7 +59,7 @@ func (c Contract) Validator() (*schema.Validator, error) {
 // "the built-in contract" or the file's name and version.
 func (c Contract) Name() string {
 	if c.Source == nil {
-		return "the built-in contract"
+		return lang.Mark("the built-in contract")
 	}
 	if c.Source.Version != "" {
 		return c.Source.Name + " (version " + c.Source.Version + ")"
