@@ -20,6 +20,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/metrics"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
@@ -43,6 +44,7 @@ const (
 	envFourEyes       = "BULKDESK_FOUR_EYES"
 	envStateDir       = "BULKDESK_STATE_DIR"
 	envFourEyesUnk    = "BULKDESK_FOUR_EYES_UNKNOWN"
+	envStore          = "BULKDESK_STORE"
 	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
 	// with the commands that call the API (connect.go).
 )
@@ -129,11 +131,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fourEyesDefault, _ := strconv.ParseBool(getenv(envFourEyes))
 	withFourEyes := fs.Bool("four-eyes", fourEyesDefault, "four eyes: an operator may not execute a bulk they submitted through the proxy; needs -auth header or basic and -state-dir (env "+envFourEyes+"=1)")
 	stateDir := fs.String("state-dir", or(envStateDir, ""), "folder where serve keeps its state: the record of who submitted each bulk, for -four-eyes; one server at a time (env "+envStateDir+")")
+	store := fs.String("store", or(envStore, ""), "postgres://user@host:port/database: keep the four-eyes record in a PostgreSQL database that several servers behind one address share, instead of -state-dir (env "+envStore+")")
 	fourEyesUnknown := fs.String("four-eyes-unknown", or(envFourEyesUnk, unknownRefuse), "with -four-eyes, what happens to the execution of a bulk this server has no record of (submitted elsewhere, or before -four-eyes): refuse or allow (env "+envFourEyesUnk+")")
 	var webhooks receiver.Config
 	webhooks.RegisterFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-four-eyes -state-dir DIR [-four-eyes-unknown refuse|allow]]")
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-four-eyes -state-dir DIR|-store postgres://… [-four-eyes-unknown refuse|allow]]")
 		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
 		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
 		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
@@ -158,7 +161,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err != nil {
 		return serveConfig{}, err
 	}
-	fe, err := parseFourEyes(*withFourEyes, *stateDir, *fourEyesUnknown)
+	fe, err := parseFourEyes(*withFourEyes, *stateDir, *store, *fourEyesUnknown)
 	if err != nil {
 		return serveConfig{}, err
 	}
@@ -240,12 +243,15 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	}
 	// Opened before listening: a record another server holds stops this
 	// one at once.
-	rule, err := cfg.openFourEyes()
+	rule, records, err := cfg.openFourEyes(ctx)
 	if err != nil {
 		return err
 	}
-	if rule != nil {
-		defer rule.Store.Close() // after the servers have shut down
+	if records != nil {
+		defer records.Close() // after the servers have shut down
+		if db, ok := records.(*postgres.DB); ok {
+			cfg.options.Check = db.Ping
+		}
 	}
 	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)
@@ -275,7 +281,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		}
 		defer wln.Close()
 		webhooks = http.NewServeMux()
-		webhooks.HandleFunc("GET /healthz", server.Health)
+		webhooks.Handle("GET /healthz", server.HealthOf(cfg.options.Check))
 		listeners = append(listeners, listener{ln: wln, h: webhooks})
 		webhookBase = "http://" + wln.Addr().String() + "/webhooks"
 		// Webhooks arrive on the other listener only.

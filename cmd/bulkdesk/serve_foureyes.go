@@ -1,10 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
 )
+
+// storeWait is how long serve waits for its database to answer at start,
+// trying again with a growing pause, before it gives up and says so.
+const storeWait = 30 * time.Second
 
 // The values of -four-eyes-unknown.
 const (
@@ -15,15 +23,16 @@ const (
 // fourEyes is the maker–checker rule serve was asked to enforce.
 type fourEyes struct {
 	on bool
-	// stateDir holds the record of who submitted each bulk.
-	stateDir string
+	// stateDir holds the record of who submitted each bulk, or store
+	// names the database that does for several servers.
+	stateDir, store string
 	// allowUnknown lets bulks without a record be executed.
 	allowUnknown bool
 }
 
 // parseFourEyes reads -four-eyes-unknown.
-func parseFourEyes(on bool, stateDir, unknown string) (fourEyes, error) {
-	fe := fourEyes{on: on, stateDir: stateDir}
+func parseFourEyes(on bool, stateDir, store, unknown string) (fourEyes, error) {
+	fe := fourEyes{on: on, stateDir: stateDir, store: store}
 	switch unknown {
 	case unknownRefuse:
 	case unknownAllow:
@@ -42,13 +51,19 @@ func (cfg serveConfig) checkFourEyes() error {
 		if fe.allowUnknown {
 			return fmt.Errorf("-four-eyes-unknown %s needs -four-eyes", unknownAllow)
 		}
+		if fe.store != "" {
+			return fmt.Errorf("-store keeps the four-eyes record of several servers: it needs -four-eyes")
+		}
 		return nil
 	}
 	if m := cfg.access.mode; m != authHeader && m != authBasic {
 		return fmt.Errorf("-four-eyes needs -auth header or -auth basic: without signed-in operators there is nobody to tell the maker from the checker")
 	}
-	if fe.stateDir == "" {
-		return fmt.Errorf("-four-eyes needs -state-dir, a folder where serve records who submitted each bulk")
+	switch {
+	case fe.stateDir == "" && fe.store == "":
+		return fmt.Errorf("-four-eyes needs -state-dir, a folder where serve records who submitted each bulk, or -store, a database several servers share")
+	case fe.stateDir != "" && fe.store != "":
+		return fmt.Errorf("-state-dir and -store both say where the four-eyes record is kept: choose one")
 	}
 	if cfg.apiURL == "" && !cfg.sandbox {
 		return fmt.Errorf("-four-eyes needs -api-url (or -sandbox): the rule is enforced by the proxy the console's calls go through")
@@ -60,14 +75,25 @@ func (cfg serveConfig) checkFourEyes() error {
 }
 
 // openFourEyes opens the record of submissions, when the rule is on; a
-// nil rule with a nil error means it is off. The caller closes the store.
-func (cfg serveConfig) openFourEyes() (*approvals.Rule, error) {
+// nil rule with a nil error means it is off. The caller closes what holds
+// the records.
+func (cfg serveConfig) openFourEyes(ctx context.Context) (*approvals.Rule, io.Closer, error) {
 	if !cfg.fourEyes.on {
-		return nil, nil
+		return nil, nil, nil
+	}
+	if cfg.fourEyes.store != "" {
+		db, err := postgres.Open(ctx, cfg.fourEyes.store, storeWait)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-store: %w", err)
+		}
+		if cfg.logger != nil {
+			cfg.logger.Info("four eyes: the record is in the shared database", "database", db.Where())
+		}
+		return &approvals.Rule{Records: db.Approvals(), AllowUnknown: cfg.fourEyes.allowUnknown}, db, nil
 	}
 	store, err := approvals.Open(cfg.fourEyes.stateDir, 0)
 	if err != nil {
-		return nil, fmt.Errorf("-state-dir: %w", err)
+		return nil, nil, fmt.Errorf("-state-dir: %w", err)
 	}
-	return &approvals.Rule{Store: store, AllowUnknown: cfg.fourEyes.allowUnknown}, nil
+	return &approvals.Rule{Records: store, AllowUnknown: cfg.fourEyes.allowUnknown}, store, nil
 }

@@ -30,6 +30,8 @@ func TestServeFourEyesFlags(t *testing.T) {
 		{append([]string{"-four-eyes", "-state-dir", dir, "-connect-src", "https://api.example"}, header...), "cannot be combined with -connect-src"},
 		{append([]string{"-four-eyes", "-state-dir", dir}, header...), ""},
 		{append([]string{"-four-eyes", "-state-dir", dir, "-four-eyes-unknown", "allow"}, header...), ""},
+		{append([]string{"-store", "postgres://db.internal/ops"}, header...), "-store keeps the four-eyes record of several servers: it needs -four-eyes"},
+		{append([]string{"-four-eyes", "-state-dir", dir, "-store", "postgres://db.internal/ops"}, header...), "choose one"},
 	} {
 		cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0"}, c.args...), noEnv, io.Discard)
 		switch {
@@ -42,8 +44,15 @@ func TestServeFourEyesFlags(t *testing.T) {
 		}
 	}
 
+	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-four-eyes"}, header...), func(k string) string {
+		return map[string]string{envStore: "postgres://db.internal/ops"}[k]
+	}, io.Discard)
+	if err != nil || cfg.fourEyes.store != "postgres://db.internal/ops" || cfg.fourEyes.stateDir != "" {
+		t.Errorf("-store from the environment: %+v, %v", cfg.fourEyes, err)
+	}
+
 	env := map[string]string{envFourEyes: "1", envStateDir: dir, envFourEyesUnk: "allow"}
-	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0"}, header...), func(k string) string { return env[k] }, io.Discard)
+	cfg, err = parseServe(append([]string{"-addr", "127.0.0.1:0"}, header...), func(k string) string { return env[k] }, io.Discard)
 	if err != nil || !cfg.fourEyes.on || cfg.fourEyes.stateDir != dir || !cfg.fourEyes.allowUnknown {
 		t.Errorf("from the environment: %+v, %v", cfg.fourEyes, err)
 	}

@@ -17,7 +17,7 @@ const (
 // Rule is a server's four-eyes rule: whoever submitted a bulk may not
 // execute it.
 type Rule struct {
-	Store *Store
+	Records Records
 	// AllowUnknown lets a bulk the record does not know be executed (one
 	// submitted elsewhere, or before the rule was on); by default it is
 	// refused, since nobody can say who its maker was.
@@ -45,7 +45,7 @@ func (r *Rule) Submitted(bulkID, user, api string) error {
 	if r.Now != nil {
 		now = r.Now
 	}
-	_, err := r.Store.Put(Record{BulkID: bulkID, SubmittedBy: user, SubmittedAt: now().UTC(), API: api})
+	_, err := r.Records.Put(Record{BulkID: bulkID, SubmittedBy: user, SubmittedAt: now().UTC(), API: api})
 	return err
 }
 
@@ -56,7 +56,7 @@ func (r *Rule) Executed(bulkID, user string) error {
 	if r.Now != nil {
 		now = r.Now
 	}
-	return r.Store.Executed(bulkID, user, now())
+	return r.Records.Executed(bulkID, user, now())
 }
 
 // MayExecute decides whether user may execute bulkID. Names are compared
@@ -66,7 +66,7 @@ func (r *Rule) MayExecute(bulkID, user string) Decision {
 	if user == "" {
 		return Decision{Reason: RefusedNoUser, Message: "four eyes: executing a bulk needs a signed-in operator"}
 	}
-	rec, found, err := r.Store.Get(bulkID)
+	rec, found, err := r.Records.Get(bulkID)
 	switch {
 	case err != nil:
 		return Decision{Reason: RefusedError, Message: fmt.Sprintf("four eyes: the record of who submitted bulk %s could not be read, so it is not executed", bulkID)}

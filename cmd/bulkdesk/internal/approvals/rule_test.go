@@ -15,8 +15,8 @@ import (
 )
 
 func TestTheMakerMayNotExecute(t *testing.T) {
-	rule := &approvals.Rule{Store: mustOpen(t, t.TempDir())}
-	defer rule.Store.Close()
+	rule := &approvals.Rule{Records: mustOpen(t, t.TempDir())}
+	defer rule.Records.(*approvals.Store).Close()
 	if err := rule.Submitted("b-1", "alice", "backoffice"); err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +44,8 @@ func TestTheMakerMayNotExecute(t *testing.T) {
 
 func TestTheStatusEndpoint(t *testing.T) {
 	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
-	rule := &approvals.Rule{Store: mustOpen(t, t.TempDir()), Now: func() time.Time { return at }}
-	defer rule.Store.Close()
+	rule := &approvals.Rule{Records: mustOpen(t, t.TempDir()), Now: func() time.Time { return at }}
+	defer rule.Records.(*approvals.Store).Close()
 	if err := rule.Submitted("b-1", "alice", "standard"); err != nil {
 		t.Fatal(err)
 	}

@@ -7,11 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals/recordstest"
 )
 
 func mustOpen(t *testing.T, dir string) *approvals.Store {
@@ -21,6 +21,15 @@ func mustOpen(t *testing.T, dir string) *approvals.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestTheFileKeepsRecords runs the records' suite on this server's file.
+func TestTheFileKeepsRecords(t *testing.T) {
+	recordstest.Run(t, func(t *testing.T) approvals.Records {
+		s := mustOpen(t, t.TempDir())
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
 }
 
 func TestARecordIsKeptAcrossReopening(t *testing.T) {
@@ -46,55 +55,6 @@ func TestARecordIsKeptAcrossReopening(t *testing.T) {
 	got, found, err := s.Get("b-1")
 	if err != nil || !found || got != want {
 		t.Errorf("after reopening: %+v, %v, %v; want %+v", got, found, err, want)
-	}
-}
-
-func TestTheFirstSubmitterStays(t *testing.T) {
-	s := mustOpen(t, t.TempDir())
-	defer s.Close()
-	if _, err := s.Put(approvals.Record{BulkID: "b", SubmittedBy: "alice"}); err != nil {
-		t.Fatal(err)
-	}
-	if stored, err := s.Put(approvals.Record{BulkID: "b", SubmittedBy: "bob"}); err != nil || stored {
-		t.Errorf("a second submitter was stored: %v, %v", stored, err)
-	}
-	if r, _, _ := s.Get("b"); r.SubmittedBy != "alice" {
-		t.Errorf("submitted by %q, want alice", r.SubmittedBy)
-	}
-	if _, err := s.Put(approvals.Record{BulkID: "c"}); err == nil {
-		t.Error("a record without a user was stored")
-	}
-}
-
-func TestConcurrentUse(t *testing.T) {
-	s := mustOpen(t, t.TempDir())
-	defer s.Close()
-	var wg sync.WaitGroup
-	errs := make(chan error, 200)
-	for i := range 100 {
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			if _, err := s.Put(approvals.Record{BulkID: fmt.Sprint("b-", i), SubmittedBy: fmt.Sprint("u", i%3)}); err != nil {
-				errs <- err
-			}
-		}()
-		go func() {
-			defer wg.Done()
-			if _, _, err := s.Get(fmt.Sprint("b-", i)); err != nil {
-				errs <- err
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
-	for i := range 100 {
-		if r, found, err := s.Get(fmt.Sprint("b-", i)); err != nil || !found || r.SubmittedBy != fmt.Sprint("u", i%3) {
-			t.Errorf("b-%d: %+v, %v, %v", i, r, found, err)
-		}
 	}
 }
 
@@ -132,30 +92,5 @@ func TestASecondProcessCannotOpenTheRecord(t *testing.T) {
 	}
 	if code, out := second(); code != 0 {
 		t.Errorf("after closing: exit %d, %q", code, out)
-	}
-}
-
-// The first accepted execution is the approval; later ones, and bulks
-// without a record, change nothing.
-func TestTheFirstExecutionIsTheApproval(t *testing.T) {
-	s := mustOpen(t, t.TempDir())
-	at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
-	if _, err := s.Put(approvals.Record{BulkID: "7", SubmittedBy: "alice", SubmittedAt: at, API: "standard"}); err != nil {
-		t.Fatal(err)
-	}
-	for _, user := range []string{"bob", "carol"} {
-		if err := s.Executed("7", user, at.Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Executed("8", "bob", at); err != nil {
-		t.Fatal(err)
-	}
-	r, _, err := s.Get("7")
-	if err != nil || r.ExecutedBy != "bob" || r.ExecutedAt == nil || !r.ExecutedAt.Equal(at.Add(time.Hour)) || r.SubmittedBy != "alice" {
-		t.Errorf("record %+v, %v", r, err)
-	}
-	if _, found, _ := s.Get("8"); found {
-		t.Error("an execution made a record of an unknown bulk")
 	}
 }

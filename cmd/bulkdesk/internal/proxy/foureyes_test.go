@@ -53,7 +53,7 @@ func startFourEyes(t *testing.T, allowUnknown bool) *fourEyesAPI {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	f.rule = &approvals.Rule{Store: store, AllowUnknown: allowUnknown}
+	f.rule = &approvals.Rule{Records: store, AllowUnknown: allowUnknown}
 	h, err := proxy.New(proxy.Config{
 		APIURL: upstream.URL + "/multi", BackOfficeURL: upstream.URL + "/multi/backoffice",
 		Logger:   slog.New(slog.NewTextHandler(f.log, nil)),
@@ -122,7 +122,7 @@ func TestFourEyesTheMakerMayNotExecute(t *testing.T) {
 		t.Run(base, func(t *testing.T) {
 			f := startFourEyes(t, false)
 			id := f.submit(t, "alice", base)
-			rec, found, err := f.rule.Store.Get(id)
+			rec, found, err := f.rule.Records.Get(id)
 			wantAPI := map[string]string{"/api": "standard", "/backoffice": "backoffice"}[base]
 			if err != nil || !found || rec.SubmittedBy != "alice" || rec.API != wantAPI || time.Since(rec.SubmittedAt) > time.Minute {
 				t.Fatalf("the record: %+v, %v, %v", rec, found, err)
@@ -152,7 +152,7 @@ func TestFourEyesTheMakerMayNotExecute(t *testing.T) {
 				t.Errorf("executions that reached the API: %v", got)
 			}
 			// The accepted execution is the checker's approval, on the record.
-			if rec, _, err := f.rule.Store.Get(id); err != nil || rec.ExecutedBy != "bob" || rec.ExecutedAt == nil || rec.SubmittedBy != "alice" {
+			if rec, _, err := f.rule.Records.Get(id); err != nil || rec.ExecutedBy != "bob" || rec.ExecutedAt == nil || rec.SubmittedBy != "alice" {
 				t.Errorf("the record after the checker's execute: %+v, %v", rec, err)
 			}
 			f.mu.Lock()
@@ -203,7 +203,7 @@ func TestFourEyesARefusedSubmissionRecordsNothing(t *testing.T) {
 	}
 	// The next bulk the fake makes gets the id the refused one would have.
 	id := f.submit(t, "bob", "/api")
-	if rec, found, _ := f.rule.Store.Get(id); !found || rec.SubmittedBy != "bob" {
+	if rec, found, _ := f.rule.Records.Get(id); !found || rec.SubmittedBy != "bob" {
 		t.Errorf("bulk %s: %+v, %v", id, rec, found)
 	}
 	if n := f.api.Bulks(); n != 1 {
@@ -253,7 +253,7 @@ func TestFourEyesPassesTheSubmissionsAnswerOnUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi", FourEyes: &approvals.Rule{Store: store}})
+	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi", FourEyes: &approvals.Rule{Records: store}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -40,6 +41,9 @@ type Options struct {
 	// API tells the console how it may reach the API: the proxy and the
 	// sandbox mounted beside it, the origins it may call directly.
 	API ui.APIConfig
+	// Check, when set, tells whether what the server depends on answers
+	// (a shared database); /healthz says unhealthy while it fails.
+	Check func(context.Context) error
 }
 
 // A Server serves the console and the handlers mounted on it.
@@ -78,7 +82,7 @@ func New(o Options) (*Server, error) {
 
 	s.version = pages.version
 	s.mux.Handle("/web/", assets)
-	s.mux.HandleFunc("/healthz", Health)
+	s.mux.Handle("/healthz", HealthOf(o.Check))
 	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
 	s.mux.Handle("/favicon.ico", favicon(res.Resolve("/web/icon.svg")))
@@ -152,15 +156,30 @@ func cleanPrefix(p string) (string, error) {
 // is the console's connectivity probe and a load balancer's or
 // orchestrator's liveness check, which is why serve leaves it outside
 // authentication.
-func Health(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
+var Health = HealthOf(nil)
+
+// HealthOf is Health for a server that depends on something check
+// reaches (a shared database): while check fails, 503 and "unhealthy",
+// so that a load balancer sends operators and the API's webhooks to
+// another server. What failed is not said: the probe has no sign-in.
+func HealthOf(check func(context.Context) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if check != nil {
+			if err := check(r.Context()); err != nil {
+				w.WriteHeader(http.StatusServiceUnavailable)
+				_, _ = io.WriteString(w, "unhealthy\n")
+				return
+			}
+		}
+		_, _ = io.WriteString(w, "ok\n")
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	_, _ = io.WriteString(w, "ok\n")
 }
 
 // noReceiver answers the console's GET events when no webhook receiver is

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -508,5 +510,25 @@ func TestGoAppsScriptsAreSentCompressed(t *testing.T) {
 		if (plain.Header.Get("ETag") != "" && plain.Header.Get("ETag") == zipped.Header.Get("ETag")) || zipped.Header.Get("Vary") != "Accept-Encoding" {
 			t.Errorf("%s: ETags %q and %q, Vary %q", path, plain.Header.Get("ETag"), zipped.Header.Get("ETag"), zipped.Header.Get("Vary"))
 		}
+	}
+}
+
+// A server whose database does not answer says it is unhealthy, and not
+// why: the probe has no sign-in.
+func TestHealthFollowsTheCheck(t *testing.T) {
+	down := errors.New("the database at db.internal:5432/ops does not answer")
+	var failing atomic.Bool
+	s := newServer(t, server.Options{Check: func(context.Context) error {
+		if failing.Load() {
+			return down
+		}
+		return nil
+	}})
+	if res, body := get(t, s, "GET", "/healthz"); res.StatusCode != http.StatusOK || string(body) != "ok\n" {
+		t.Errorf("healthy: %d %q", res.StatusCode, body)
+	}
+	failing.Store(true)
+	if res, body := get(t, s, "GET", "/healthz"); res.StatusCode != http.StatusServiceUnavailable || string(body) != "unhealthy\n" {
+		t.Errorf("with the database down: %d %q", res.StatusCode, body)
 	}
 }

@@ -1,0 +1,107 @@
+//go:build !js
+
+// Package pgtest starts a throwaway PostgreSQL server for a test, from
+// Debian's postgresql package: a new cluster in a temporary folder,
+// listening on 127.0.0.1 only, stopped and removed when the test ends.
+// Without the package a test skips, except under CI=true, where it fails:
+// CI must run what the suite holds.
+//
+// PostgreSQL refuses to run as root; as root the cluster is made and run
+// as the package's own postgres user.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// binDir returns the folder of initdb and pg_ctl, the newest version's
+// when several are installed, or "".
+func binDir() string {
+	found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_ctl")
+	sort.Slice(found, func(i, j int) bool {
+		vi, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(found[i]))))
+		vj, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(found[j]))))
+		return vi > vj
+	})
+	if len(found) == 0 {
+		return ""
+	}
+	return filepath.Dir(found[0])
+}
+
+// Start starts a cluster for tb and returns its connection string, for
+// the database "postgres" as the superuser "postgres".
+func Start(tb testing.TB) string {
+	tb.Helper()
+	bin := binDir()
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			tb.Fatal("no PostgreSQL in /usr/lib/postgresql: install Debian's postgresql package (.ci/run does)")
+		}
+		tb.Skip("no PostgreSQL in /usr/lib/postgresql: install Debian's postgresql package to run this test")
+	}
+	dir, err := os.MkdirTemp("", "bulkdesk-pg-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	var asUser []string
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			tb.Fatalf("running as root, PostgreSQL needs its postgres user: %v", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			tb.Fatal(err)
+		}
+		asUser = []string{"runuser", "-u", "postgres", "--"}
+	}
+	run := func(timeout time.Duration, args ...string) {
+		tb.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		args = append(append([]string{}, asUser...), args...)
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			log, _ := os.ReadFile(filepath.Join(dir, "data", "log"))
+			tb.Fatalf("%s: %v\n%s\n%s", filepath.Base(args[len(asUser)]), err, out, log)
+		}
+	}
+	data := filepath.Join(dir, "data")
+	run(2*time.Minute, filepath.Join(bin, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+	port := freePort(tb)
+	// The socket goes in the cluster's own folder: /run/postgresql may
+	// not exist on a machine where the server never ran.
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c max_connections=50", port, data)
+	run(time.Minute, filepath.Join(bin, "pg_ctl"), "-D", data, "-o", opts, "-l", filepath.Join(data, "log"), "-w", "-t", "50", "start")
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		args := append(append([]string{}, asUser...), filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop")
+		exec.CommandContext(ctx, args[0], args[1:]...).Run()
+	})
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+}
+
+// freePort returns a TCP port of 127.0.0.1 that nothing listens on now.
+func freePort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

@@ -1,0 +1,61 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+)
+
+// migrations are the steps that bring an empty database to this binary's
+// tables, in order; step i+1 is version i+1. A released step never
+// changes: a change is a new step.
+var migrations = []string{
+	// 1: the four-eyes record.
+	`CREATE TABLE four_eyes (
+		bulk_id      text PRIMARY KEY,
+		api          text NOT NULL,
+		submitted_by text NOT NULL,
+		submitted_at timestamptz NOT NULL,
+		executed_by  text,
+		executed_at  timestamptz
+	)`,
+}
+
+// migrationLock is the advisory lock that lets one server at a time bring
+// the tables up to date.
+const migrationLock = 0x62756c6b // "bulk"
+
+// migrate applies the steps the database has not had yet. A database
+// newer than this binary is refused: its tables may mean something this
+// binary does not know.
+func (db *DB) migrate(ctx context.Context) error {
+	tx, err := db.pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS bulkdesk_migrations (
+		version    integer PRIMARY KEY,
+		applied_at timestamptz NOT NULL DEFAULT now()
+	)`); err != nil {
+		return err
+	}
+	var have int
+	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM bulkdesk_migrations`).Scan(&have); err != nil {
+		return err
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("the database is at version %d, newer than this bulkdesk knows (%d): run a newer bulkdesk", have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("step %d: %w", v, err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO bulkdesk_migrations (version) VALUES ($1)`, v); err != nil {
+			return err
+		}
+	}
+	return tx.Commit(ctx)
+}
