@@ -131,12 +131,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	fourEyesDefault, _ := strconv.ParseBool(getenv(envFourEyes))
 	withFourEyes := fs.Bool("four-eyes", fourEyesDefault, "four eyes: an operator may not execute a bulk they submitted through the proxy; needs -auth header or basic and -state-dir (env "+envFourEyes+"=1)")
 	stateDir := fs.String("state-dir", or(envStateDir, ""), "folder where serve keeps its state: the record of who submitted each bulk, for -four-eyes; one server at a time (env "+envStateDir+")")
-	store := fs.String("store", or(envStore, ""), "postgres://user@host:port/database: keep the four-eyes record in a PostgreSQL database that several servers behind one address share, instead of -state-dir (env "+envStore+")")
+	store := fs.String("store", or(envStore, ""), "postgres://user@host:port/database: keep what several servers behind one address share, the four-eyes record (instead of -state-dir) and the accepted webhook events (instead of -events-dir), in PostgreSQL (env "+envStore+")")
 	fourEyesUnknown := fs.String("four-eyes-unknown", or(envFourEyesUnk, unknownRefuse), "with -four-eyes, what happens to the execution of a bulk this server has no record of (submitted elsewhere, or before -four-eyes): refuse or allow (env "+envFourEyesUnk+")")
 	var webhooks receiver.Config
 	webhooks.RegisterFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-four-eyes -state-dir DIR|-store postgres://… [-four-eyes-unknown refuse|allow]]")
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-store postgres://…] [-four-eyes [-state-dir DIR] [-four-eyes-unknown refuse|allow]]")
 		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
 		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
 		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
@@ -243,15 +243,30 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	}
 	// Opened before listening: a record another server holds stops this
 	// one at once.
-	rule, records, err := cfg.openFourEyes(ctx)
+	var db *postgres.DB
+	if cfg.fourEyes.store != "" {
+		var err error
+		if db, err = postgres.Open(ctx, cfg.fourEyes.store, storeWait); err != nil {
+			return fmt.Errorf("-store: %w", err)
+		}
+		defer db.Close() // after the servers have shut down
+		cfg.options.Check = db.Ping
+		if cfg.logger != nil {
+			cfg.logger.Info("what several servers share is in the database", "database", db.Where())
+		}
+		if cfg.webhooks.Dir != "" {
+			return fmt.Errorf("-store keeps the webhook events in the database: leave out -events-dir")
+		}
+		if cfg.webhooks.Shared, err = db.Events(ctx); err != nil {
+			return fmt.Errorf("-store: %w", err)
+		}
+	}
+	rule, records, err := cfg.openFourEyes(db)
 	if err != nil {
 		return err
 	}
 	if records != nil {
 		defer records.Close() // after the servers have shut down
-		if db, ok := records.(*postgres.DB); ok {
-			cfg.options.Check = db.Ping
-		}
 	}
 	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
@@ -51,9 +50,6 @@ func (cfg serveConfig) checkFourEyes() error {
 		if fe.allowUnknown {
 			return fmt.Errorf("-four-eyes-unknown %s needs -four-eyes", unknownAllow)
 		}
-		if fe.store != "" {
-			return fmt.Errorf("-store keeps the four-eyes record of several servers: it needs -four-eyes")
-		}
 		return nil
 	}
 	if m := cfg.access.mode; m != authHeader && m != authBasic {
@@ -74,22 +70,15 @@ func (cfg serveConfig) checkFourEyes() error {
 	return nil
 }
 
-// openFourEyes opens the record of submissions, when the rule is on; a
-// nil rule with a nil error means it is off. The caller closes what holds
-// the records.
-func (cfg serveConfig) openFourEyes(ctx context.Context) (*approvals.Rule, io.Closer, error) {
+// openFourEyes opens the record of submissions, when the rule is on: in
+// db when serve has one (-store), else under -state-dir. A nil rule with
+// a nil error means it is off. The caller closes the closer, if any.
+func (cfg serveConfig) openFourEyes(db *postgres.DB) (*approvals.Rule, io.Closer, error) {
 	if !cfg.fourEyes.on {
 		return nil, nil, nil
 	}
-	if cfg.fourEyes.store != "" {
-		db, err := postgres.Open(ctx, cfg.fourEyes.store, storeWait)
-		if err != nil {
-			return nil, nil, fmt.Errorf("-store: %w", err)
-		}
-		if cfg.logger != nil {
-			cfg.logger.Info("four eyes: the record is in the shared database", "database", db.Where())
-		}
-		return &approvals.Rule{Records: db.Approvals(), AllowUnknown: cfg.fourEyes.allowUnknown}, db, nil
+	if db != nil {
+		return &approvals.Rule{Records: db.Approvals(), AllowUnknown: cfg.fourEyes.allowUnknown}, nil, nil
 	}
 	store, err := approvals.Open(cfg.fourEyes.stateDir, 0)
 	if err != nil {

@@ -30,7 +30,6 @@ func TestServeFourEyesFlags(t *testing.T) {
 		{append([]string{"-four-eyes", "-state-dir", dir, "-connect-src", "https://api.example"}, header...), "cannot be combined with -connect-src"},
 		{append([]string{"-four-eyes", "-state-dir", dir}, header...), ""},
 		{append([]string{"-four-eyes", "-state-dir", dir, "-four-eyes-unknown", "allow"}, header...), ""},
-		{append([]string{"-store", "postgres://db.internal/ops"}, header...), "-store keeps the four-eyes record of several servers: it needs -four-eyes"},
 		{append([]string{"-four-eyes", "-state-dir", dir, "-store", "postgres://db.internal/ops"}, header...), "choose one"},
 	} {
 		cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0"}, c.args...), noEnv, io.Discard)

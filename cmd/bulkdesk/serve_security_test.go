@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -22,6 +23,9 @@ type securedServe struct {
 	url      string // the console listener's root, ending in "/"
 	webhooks string // the webhook listener's base, http://ADDR/webhooks, with -webhook-addr
 	logs     *lineLog
+	// stop stops the server, as a deployment or a crash would, before the
+	// test ends; it returns what serve returned.
+	stop func() error
 }
 
 // startSecured runs serve with -sandbox and args; it is stopped when the
@@ -53,15 +57,22 @@ func startSecured(t *testing.T, args ...string) *securedServe {
 	if cfg.webhookAddr != "" {
 		s.webhooks = <-webhookURLs // sent before serveConsole serves, right after ready
 	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
+	var once sync.Once
+	var stopErr error
+	s.stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(15 * time.Second):
+				stopErr = errors.New("serve did not stop within 15 s")
 			}
-		case <-time.After(15 * time.Second):
-			t.Error("serve did not stop within 15 s")
+		})
+		return stopErr
+	}
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("serve: %v", err)
 		}
 	})
 	return s

@@ -3,15 +3,20 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -78,4 +83,134 @@ func TestServeSaysWhenItsDatabaseDoesNotAnswer(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "127.0.0.1:1/ops") {
 		t.Errorf("serve: %v", err)
 	}
+}
+
+// storedCallRefs lists the call-refs of the events s's GET /events holds.
+func storedCallRefs(t *testing.T, s *securedServe) []string {
+	t.Helper()
+	res, body := call(t, "GET", s.url+"events?limit=1000", header("X-Forwarded-User", "ops"))
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET events: %d %s", res.StatusCode, body)
+	}
+	var evs []webhook.Event
+	if err := json.Unmarshal([]byte(body), &evs); err != nil {
+		t.Fatal(err)
+	}
+	refs := make([]string, len(evs))
+	for i, ev := range evs {
+		refs[i] = ev.Headers[webhook.HeaderCallRef]
+	}
+	return refs
+}
+
+// waitForCallRefs waits until s holds every call-ref in want.
+func waitForCallRefs(t *testing.T, s *securedServe, want []string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		have := map[string]bool{}
+		for _, r := range storedCallRefs(t, s) {
+			have[r] = true
+		}
+		missing := 0
+		for _, w := range want {
+			if !have[w] {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d events never reached the server", missing, len(want))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestTwoServersShareTheEvents: two servers on one database. An event
+// posted to one is streamed by the other; the same event posted to both
+// at once is stored once, both answering 2xx; and a server stopped while
+// events arrive loses none it acknowledged.
+func TestTwoServersShareTheEvents(t *testing.T) {
+	dsn := pgtest.Start(t)
+	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn}
+	one, two := startSecured(t, args...), startSecured(t, args...)
+	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	// The second server's stream, opened before the event is posted.
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, two.url+"events/stream", nil)
+	req.Header.Set("X-Forwarded-User", "ops")
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	lines := bufio.NewScanner(stream.Body)
+	lines.Buffer(make([]byte, 1<<20), 1<<20)
+	body := `{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED","destinationAmount":{"currency":"EUR","amount":1250}}}`
+	if err := sender.Send(ctx, one.webhooks, webhook.Delivery{Type: "/transfers/watch", Body: []byte(body), CallRef: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	streamed := false
+	for !streamed && lines.Scan() {
+		streamed = strings.HasPrefix(lines.Text(), "data:") && strings.Contains(lines.Text(), `"first"`)
+	}
+	if !streamed {
+		t.Fatalf("the second server's stream ended without the event: %v", lines.Err())
+	}
+
+	// One event, posted to both at once.
+	same := webhook.Delivery{Type: "/transfers/watch", Body: []byte(body), CallRef: "twice", PublishedAt: time.Now()}
+	errs := make(chan error, 2)
+	for _, s := range []*securedServe{one, two} {
+		go func() { errs <- sender.Send(ctx, s.webhooks, same) }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("posting the same event to both: %v", err)
+		}
+	}
+	waitForCallRefs(t, one, []string{"twice"})
+	n := 0
+	for _, r := range storedCallRefs(t, two) {
+		if r == "twice" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the event posted to both is stored %d times", n)
+	}
+
+	// Eight senders post to the first server, which stops half-way.
+	var mu sync.Mutex
+	var acked []string
+	var wg sync.WaitGroup
+	for s := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				ref := fmt.Sprintf("sender-%d-%d", s, i)
+				if sender.Send(ctx, one.webhooks, webhook.Delivery{Type: "/transfers/watch", Body: []byte(body), CallRef: ref}) != nil {
+					return // the server is gone: what it did not acknowledge is the sender's to send again
+				}
+				mu.Lock()
+				acked = append(acked, ref)
+				n := len(acked)
+				mu.Unlock()
+				if n == 100 {
+					go one.stop()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(acked) < 100 {
+		t.Fatalf("only %d events were acknowledged before the stop", len(acked))
+	}
+	t.Logf("%d of 320 events acknowledged before the first server stopped", len(acked))
+	waitForCallRefs(t, two, acked)
 }

@@ -18,6 +18,17 @@ var migrations = []string{
 		executed_by  text,
 		executed_at  timestamptz
 	)`,
+	// 2: accepted webhook events, numbered in the order they were stored,
+	// each once (its duplicate key), and the numbering's name.
+	`CREATE TABLE events (
+		seq         bigint PRIMARY KEY,
+		dup_key     bytea NOT NULL UNIQUE,
+		type        text NOT NULL,
+		event       bytea NOT NULL,
+		stored_at   timestamptz NOT NULL DEFAULT now()
+	)`,
+	`CREATE TABLE bulkdesk_receiver (id text NOT NULL)`,
+	`INSERT INTO bulkdesk_receiver (id) VALUES (md5(random()::text || clock_timestamp()::text))`,
 }
 
 // migrationLock is the advisory lock that lets one server at a time bring

@@ -40,6 +40,10 @@ type Config struct {
 	// before its 204, and reloaded from, so that they and the duplicate
 	// guard survive a restart. Without it nothing persists.
 	Dir string
+	// Shared, when set instead of Dir, keeps the events where the
+	// receivers of several servers see them: it numbers and stores each
+	// event once, and every receiver streams every event (shared.go).
+	Shared Shared
 	// Retention is how long stored events are kept: segments of the
 	// events file older than this are removed at start and every hour.
 	Retention time.Duration

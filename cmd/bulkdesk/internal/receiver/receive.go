@@ -40,7 +40,13 @@ func (r *Receiver) serveWebhook(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	ev := webhook.NewEvent(typ.Path, req.Header, body, res, r.cfg.Now())
-	o := r.accept(req.Context(), &ev, dupKey(ev.Headers[webhook.HeaderCallRef], ev.Headers[webhook.HeaderSignatureV2], ev.Headers[webhook.HeaderPublishedTimestamp], body))
+	key := dupKey(ev.Headers[webhook.HeaderCallRef], ev.Headers[webhook.HeaderSignatureV2], ev.Headers[webhook.HeaderPublishedTimestamp], body)
+	var o outcome
+	if r.cfg.Shared != nil {
+		o = r.acceptShared(req.Context(), &ev, key)
+	} else {
+		o = r.accept(req.Context(), &ev, key)
+	}
 	switch {
 	case o.err != nil:
 		r.refuse(w, req, o.status, o.err.Error(), nil)

@@ -49,6 +49,11 @@ type Receiver struct {
 
 	done      chan struct{} // closed by CloseStreams
 	closeOnce sync.Once
+
+	// stopFollow ends the follower of shared events, whose end closes
+	// followDone (shared.go).
+	stopFollow func()
+	followDone chan struct{}
 }
 
 // New returns a receiver for cfg. With cfg.Dir set, it reloads the events
@@ -67,6 +72,16 @@ func New(cfg Config) (*Receiver, error) {
 		replay:   newReplayGuard(),
 		subs:     map[*subscriber]struct{}{},
 		done:     make(chan struct{}),
+	}
+	if cfg.Shared != nil {
+		if cfg.Dir != "" {
+			return nil, errors.New("webhook receiver: events are kept either in a folder or in the shared store, not both")
+		}
+		if err := r.startShared(); err != nil {
+			return nil, fmt.Errorf("webhook receiver: %w", err)
+		}
+		r.assigned, r.id = r.nextSeq, cfg.Shared.ID()
+		return r, nil
 	}
 	if cfg.Dir != "" {
 		j, err := openJournal(cfg.Dir, cfg)
@@ -168,6 +183,10 @@ func (r *Receiver) Close() error {
 		r.signal()
 		<-r.writerDone
 		err = r.journal.close()
+	}
+	if r.stopFollow != nil {
+		r.stopFollow()
+		<-r.followDone
 	}
 	return err
 }
