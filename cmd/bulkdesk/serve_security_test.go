@@ -30,7 +30,7 @@ type securedServe struct {
 
 // startSecured runs serve with -sandbox and args; it is stopped when the
 // test ends.
-func startSecured(t *testing.T, args ...string) *securedServe {
+func startSecured(t testing.TB, args ...string) *securedServe {
 	t.Helper()
 	logs := newLineLog()
 	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-sandbox"}, args...), func(string) string { return "" }, logs)

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,4 +214,38 @@ func TestTwoServersShareTheEvents(t *testing.T) {
 	}
 	t.Logf("%d of 320 events acknowledged before the first server stopped", len(acked))
 	waitForCallRefs(t, two, acked)
+}
+
+// BenchmarkTwoServersAcceptEvents: eight senders post events, each to one
+// of two servers on one database that flushes every commit to disk; an
+// event counts once its 204 came, after its commit.
+func BenchmarkTwoServersAcceptEvents(b *testing.B) {
+	dsn := pgtest.StartDurable(b)
+	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn, "-quiet"}
+	servers := []*securedServe{startSecured(b, args...), startSecured(b, args...)}
+	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
+	body := []byte(`{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED"}}`)
+	ctx := context.Background()
+	var next atomic.Int64
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for s := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1)
+				if i > int64(b.N) {
+					return
+				}
+				ref := fmt.Sprintf("bench-%d-%d", s, i)
+				if err := sender.Send(ctx, servers[i%2].webhooks, webhook.Delivery{Type: "/transfers/watch", Body: body, CallRef: ref}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -54,7 +54,7 @@ func TestServeUnknownFlagIsAUsageError(t *testing.T) {
 }
 
 // miniConsole is a bundle with the files the server requires.
-func miniConsole(t *testing.T) fstest.MapFS {
+func miniConsole(t testing.TB) fstest.MapFS {
 	fsys := fstest.MapFS{}
 	m := console.Manifest{Version: "feedfacefeedface"}
 	for _, name := range []string{"app.wasm", "worker.wasm", "worker.js", "console.css", "icon.svg", "icon-192.png", "icon-512.png"} {

@@ -40,8 +40,21 @@ func binDir() string {
 }
 
 // Start starts a cluster for tb and returns its connection string, for
-// the database "postgres" as the superuser "postgres".
+// the database "postgres" as the superuser "postgres". It does not flush
+// to disk (fsync off): tests of behaviour need not wait for the disk.
 func Start(tb testing.TB) string {
+	tb.Helper()
+	return start(tb, false)
+}
+
+// StartDurable is Start with every commit flushed to disk, as in
+// production: for benchmarks of durable writes.
+func StartDurable(tb testing.TB) string {
+	tb.Helper()
+	return start(tb, true)
+}
+
+func start(tb testing.TB, durable bool) string {
 	tb.Helper()
 	bin := binDir()
 	if bin == "" {
@@ -84,7 +97,10 @@ func Start(tb testing.TB) string {
 	port := freePort(tb)
 	// The socket goes in the cluster's own folder: /run/postgresql may
 	// not exist on a machine where the server never ran.
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c max_connections=50", port, data)
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=50", port, data)
+	if !durable {
+		opts += " -c fsync=off -c synchronous_commit=off"
+	}
 	run(time.Minute, filepath.Join(bin, "pg_ctl"), "-D", data, "-o", opts, "-l", filepath.Join(data, "log"), "-w", "-t", "50", "start")
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

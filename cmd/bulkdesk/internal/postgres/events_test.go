@@ -1,0 +1,80 @@
+//go:build !js
+
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
+)
+
+// TestEventsAreNumberedOnceAndFollowedInOrder: events stored at once by
+// two servers are numbered without a gap, each key once, and a follower
+// of each server sees every one, in order.
+func TestEventsAreNumberedOnceAndFollowedInOrder(t *testing.T) {
+	dsn := newDatabase(t, pgtest.Start(t), "events")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	one, err := open(t, dsn).Events(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := open(t, dsn).Events(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.ID() == "" || one.ID() != two.ID() {
+		t.Errorf("the numbering is named %q and %q", one.ID(), two.ID())
+	}
+
+	const n = 200
+	followed := make([]chan receiver.SharedEvent, 2)
+	for i, e := range []*postgres.Events{one, two} {
+		followed[i] = make(chan receiver.SharedEvent, n)
+		go e.Follow(ctx, 0, func(ev receiver.SharedEvent) { followed[i] <- ev })
+	}
+	var wg sync.WaitGroup
+	dups := make(chan uint64, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := []*postgres.Events{one, two}[i%2]
+			key := fmt.Sprint("key-", i/2) // each key stored by both
+			seq, dup, err := e.Store(ctx, key, "/transfers/watch", []byte(`{"n":`+fmt.Sprint(i)+`}`))
+			if err != nil {
+				t.Error(err)
+			}
+			if dup {
+				dups <- seq
+			}
+		}()
+	}
+	wg.Wait()
+	close(dups)
+	if len(dups) != n/2 {
+		t.Errorf("%d copies recognised, want %d", len(dups), n/2)
+	}
+	for i, c := range followed {
+		for want := uint64(1); want <= n/2; want++ {
+			select {
+			case ev := <-c:
+				if ev.Seq != want {
+					t.Fatalf("follower %d: event %d after %d", i, ev.Seq, want-1)
+				}
+			case <-ctx.Done():
+				t.Fatalf("follower %d saw %d of %d events", i, want-1, n/2)
+			}
+		}
+	}
+	recent, err := two.Recent(ctx, 10)
+	if err != nil || len(recent) != 10 || recent[0].Seq != n/2-9 || recent[9].Seq != n/2 {
+		t.Errorf("the 10 newest: %v, %v", recent, err)
+	}
+}
