@@ -27,7 +27,9 @@ const eventsChannel = "bulkdesk_events"
 
 // eventsLock serialises the numbering: an event's number is taken and
 // committed under it, so that numbers become visible in their order and a
-// follower reading "after N" never skips one committed late.
+// follower reading "after N" never skips one committed late. (A number
+// taken by a transaction that fails is never used: followers do not
+// expect numbers without gaps.)
 const eventsLock = 0x65766e74 // "evnt"
 
 // Events returns the database's events.
@@ -67,7 +69,7 @@ func (e *Events) Store(ctx context.Context, key, typ string, event []byte) (uint
 		return 0, false, err
 	}
 	if err := tx.QueryRow(ctx, `INSERT INTO events (seq, dup_key, type, event)
-		SELECT coalesce(max(seq), 0) + 1, $1, $2, $3 FROM events RETURNING seq`, []byte(key), typ, event).Scan(&seq); err != nil {
+		VALUES (nextval('events_seq'), $1, $2, $3) RETURNING seq`, []byte(key), typ, event).Scan(&seq); err != nil {
 		return 0, false, fmt.Errorf("storing an event in %s: %w", e.db.where, err)
 	}
 	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, eventsChannel, strconv.FormatInt(seq, 10)); err != nil {
@@ -77,6 +79,15 @@ func (e *Events) Store(ctx context.Context, key, typ string, event []byte) (uint
 		return 0, false, fmt.Errorf("storing an event in %s: %w", e.db.where, err)
 	}
 	return uint64(seq), false, nil
+}
+
+// Prune removes the events stored before a time.
+func (e *Events) Prune(ctx context.Context, before time.Time) (int64, error) {
+	tag, err := e.db.pool.Exec(ctx, `DELETE FROM events WHERE stored_at < $1`, before)
+	if err != nil {
+		return 0, fmt.Errorf("removing old events from %s: %w", e.db.where, err)
+	}
+	return tag.RowsAffected(), nil
 }
 
 // Recent returns the newest n events, oldest first.

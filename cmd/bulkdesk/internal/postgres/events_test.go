@@ -78,3 +78,29 @@ func TestEventsAreNumberedOnceAndFollowedInOrder(t *testing.T) {
 		t.Errorf("the 10 newest: %v, %v", recent, err)
 	}
 }
+
+// TestOldEventsArePruned: events stored before the retention's start go;
+// the numbering goes on after the newest, even once none is left, so that
+// a console holding them never takes a new event for one it has.
+func TestOldEventsArePruned(t *testing.T) {
+	dsn := newDatabase(t, pgtest.Start(t), "pruned")
+	ctx := context.Background()
+	e, err := open(t, dsn).Events(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, _, err := e.Store(ctx, fmt.Sprint("old-", i), "/transfers/watch", []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := e.Prune(ctx, time.Now().Add(-time.Hour)); err != nil || n != 0 {
+		t.Errorf("pruning before an hour ago: %d, %v", n, err)
+	}
+	if n, err := e.Prune(ctx, time.Now().Add(time.Minute)); err != nil || n != 3 {
+		t.Errorf("pruning everything: %d, %v", n, err)
+	}
+	if seq, _, err := e.Store(ctx, "new", "/transfers/watch", []byte(`{}`)); err != nil || seq != 4 {
+		t.Errorf("after pruning everything the next event is %d, %v; want 4", seq, err)
+	}
+}

@@ -29,6 +29,10 @@ var migrations = []string{
 	)`,
 	`CREATE TABLE bulkdesk_receiver (id text NOT NULL)`,
 	`INSERT INTO bulkdesk_receiver (id) VALUES (md5(random()::text || clock_timestamp()::text))`,
+	// 5: events are numbered by a sequence, which never gives a number
+	// twice, even once the events that had the highest are removed.
+	`CREATE SEQUENCE events_seq`,
+	`SELECT setval('events_seq', coalesce((SELECT max(seq) FROM events), 0) + 1, false)`,
 }
 
 // migrationLock is the advisory lock that lets one server at a time bring

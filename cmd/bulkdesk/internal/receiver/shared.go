@@ -25,7 +25,13 @@ type Shared interface {
 	// Follow calls publish with every event stored after seq, in order,
 	// as soon as it is stored, until ctx ends.
 	Follow(ctx context.Context, after uint64, publish func(SharedEvent)) error
+	// Prune removes the events stored before a time, and says how many.
+	Prune(ctx context.Context, before time.Time) (int64, error)
 }
+
+// pruneEvery is how often a receiver removes the shared events older than
+// the retention; every server does, which costs one statement each.
+const pruneEvery = time.Hour
 
 // A SharedEvent is a stored event: its number, its type and the event as
 // the receiver encoded it.
@@ -56,6 +62,7 @@ func (r *Receiver) startShared() error {
 	r.nextSeq = after + 1
 	r.stopFollow = cancel
 	r.followDone = make(chan struct{})
+	go r.pruneShared(ctx)
 	go func() {
 		defer close(r.followDone)
 		err := r.cfg.Shared.Follow(ctx, after, func(ev SharedEvent) {
@@ -68,6 +75,25 @@ func (r *Receiver) startShared() error {
 		}
 	}()
 	return nil
+}
+
+// pruneShared removes the shared events older than the retention, at
+// start and then every pruneEvery, until ctx ends.
+func (r *Receiver) pruneShared(ctx context.Context) {
+	for {
+		n, err := r.cfg.Shared.Prune(ctx, r.cfg.Now().Add(-r.cfg.Retention))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			r.log.Warn("webhook receiver: old shared events could not be removed", "err", err)
+		case n > 0:
+			r.log.Info("webhook receiver: removed shared events past the retention", "events", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pruneEvery):
+		}
+	}
 }
 
 // sharedEntry makes a stored event ready to serve: numbered, with its
