@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
@@ -244,22 +245,32 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	// Opened before listening: a record another server holds stops this
 	// one at once.
 	var db *postgres.DB
+	// joined is the receiver once made: with -store, the server is healthy
+	// once its receiver has joined the shared events too.
+	var joined atomic.Pointer[receiver.Receiver]
 	if cfg.fourEyes.store != "" {
-		var err error
-		if db, err = postgres.Open(ctx, cfg.fourEyes.store, storeWait); err != nil {
-			return fmt.Errorf("-store: %w", err)
-		}
-		defer db.Close() // after the servers have shut down
-		cfg.options.Check = db.Ping
-		if cfg.logger != nil {
-			cfg.logger.Info("what several servers share is in the database", "database", db.Where())
-		}
 		if cfg.webhooks.Dir != "" {
 			return fmt.Errorf("-store keeps the webhook events in the database: leave out -events-dir")
 		}
-		if cfg.webhooks.Shared, err = db.Events(ctx); err != nil {
-			return fmt.Errorf("-store: %w", err)
+		var err error
+		if db, err = postgres.Connect(cfg.fourEyes.store); err != nil {
+			return err
 		}
+		defer db.Close() // after the servers have shut down
+		// The server listens at once; until its database answers it says
+		// it is unhealthy, refuses webhooks with 503 (senders retry) and
+		// refuses executions it cannot check.
+		cfg.options.Check = func(ctx context.Context) error {
+			if err := db.Health(ctx); err != nil {
+				return err
+			}
+			if r := joined.Load(); r != nil && !r.Ready() {
+				return errors.New("the webhook receiver has not joined the shared events yet")
+			}
+			return nil
+		}
+		cfg.webhooks.Shared = db.Events()
+		go cfg.waitForStore(ctx, db)
 	}
 	rule, records, err := cfg.openFourEyes(db)
 	if err != nil {
@@ -367,7 +378,10 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	}
 	if cfg.webhooks.Enabled() {
 		cfg.webhooks.OnEvent = m.Event
-		if rcv, err = receiver.New(cfg.webhooks); err != nil {
+		if rcv, err = receiver.New(cfg.webhooks); err == nil {
+			joined.Store(rcv)
+		}
+		if err != nil {
 			return err
 		}
 		if webhooks == nil {

@@ -1,17 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
 )
-
-// storeWait is how long serve waits for its database to answer at start,
-// trying again with a growing pause, before it gives up and says so.
-const storeWait = 30 * time.Second
 
 // The values of -four-eyes-unknown.
 const (
@@ -85,4 +81,19 @@ func (cfg serveConfig) openFourEyes(db *postgres.DB) (*approvals.Rule, io.Closer
 		return nil, nil, fmt.Errorf("-state-dir: %w", err)
 	}
 	return &approvals.Rule{Records: store, AllowUnknown: cfg.fourEyes.allowUnknown}, store, nil
+}
+
+// waitForStore brings the database up to date once it answers, saying in
+// the log what it waits for, without a credential.
+func (cfg serveConfig) waitForStore(ctx context.Context, db *postgres.DB) {
+	logged := false
+	err := db.Ready(ctx, func(err error) {
+		if !logged && cfg.logger != nil {
+			cfg.logger.Warn("waiting for the shared database; the server says it is unhealthy meanwhile", "err", err)
+			logged = true
+		}
+	})
+	if err == nil && cfg.logger != nil {
+		cfg.logger.Info("what several servers share is in the database", "database", db.Where())
+	}
 }

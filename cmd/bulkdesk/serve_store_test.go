@@ -6,8 +6,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -39,6 +39,8 @@ func TestTwoServersShareTheFourEyesRecord(t *testing.T) {
 	t.Cleanup(api.Close)
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.URL + "/multi", "-four-eyes", "-store", dsn}
 	one, two := startSecured(t, args...), startSecured(t, args...)
+	waitHealthy(t, one)
+	waitHealthy(t, two)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -68,29 +70,69 @@ func TestTwoServersShareTheFourEyesRecord(t *testing.T) {
 	}
 }
 
-// TestServeSaysWhenItsDatabaseDoesNotAnswer: a server whose -store does
-// not answer stops with a message naming the database, not its password.
-func TestServeSaysWhenItsDatabaseDoesNotAnswer(t *testing.T) {
-	args := []string{"-addr", "127.0.0.1:0", "-sandbox", "-quiet", "-auth", "header", "-trusted-proxies", "127.0.0.1/32",
-		"-four-eyes", "-store", "postgres://bulkdesk:s3cret@127.0.0.1:1/ops?sslmode=disable"}
-	cfg, err := parseServe(args, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
+// TestAServerWaitsForItsDatabase: a server started before its database
+// listens, says it is unhealthy, refuses webhooks with 503 (senders try
+// again) and events with 503, names the database in its log without the
+// password; once the database answers it brings the tables up to date
+// and works.
+func TestAServerWaitsForItsDatabase(t *testing.T) {
+	db := pgtest.New(t, false)
+	dsn := strings.Replace(db.DSN(), "postgres://postgres@", "postgres://postgres:s3cret@", 1)
+	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn)
+	if res, body := call(t, "GET", s.url+"healthz"); res.StatusCode != http.StatusServiceUnavailable || body != "unhealthy\n" {
+		t.Errorf("healthz before the database: %d %q", res.StatusCode, body)
 	}
-	cfg.options.Assets = miniConsole(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	if res, _ := call(t, "GET", s.url+"events", header("X-Forwarded-User", "ops")); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Errorf("GET events before the database: %d", res.StatusCode)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err = serveConsole(ctx, cfg, func(string) { t.Error("a server without its database listened") })
-	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "127.0.0.1:1/ops") {
-		t.Errorf("serve: %v", err)
+	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
+	event := webhook.Delivery{Type: "/transfers/watch", Body: []byte(`{"eventType":"COMPLETED"}`), CallRef: "early"}
+	var de *webhook.DeliveryError
+	if err := sender.Send(ctx, s.webhooks, event); !errors.As(err, &de) || de.Status != http.StatusServiceUnavailable {
+		t.Errorf("an event before the database: %v", err)
+	}
+	where := strings.TrimPrefix(strings.TrimSuffix(db.DSN(), "?sslmode=disable"), "postgres://postgres@")
+	s.logs.waitFor(t, where)
+	if strings.Contains(s.logs.String(), "s3cret") {
+		t.Error("the log holds the database's password")
+	}
+
+	db.Start()
+	waitHealthy(t, s)
+	if err := sender.Send(ctx, s.webhooks, event); err != nil {
+		t.Fatalf("the event sent again: %v", err)
+	}
+	waitForCallRefs(t, s, []string{"early"})
+}
+
+// waitHealthy waits until s's database is ready: /healthz answers 200.
+func waitHealthy(t *testing.T, s *securedServe) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, _ := call(t, "GET", s.url+"healthz")
+		if res.StatusCode == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("healthz still %d after 30 s", res.StatusCode)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// storedCallRefs lists the call-refs of the events s's GET /events holds.
-func storedCallRefs(t *testing.T, s *securedServe) []string {
+// storedCallRefs lists the call-refs of the events s's GET /events holds,
+// and false while its receiver waits for the database (503).
+func storedCallRefs(t *testing.T, s *securedServe) ([]string, bool) {
 	t.Helper()
 	res, body := call(t, "GET", s.url+"events?limit=1000", header("X-Forwarded-User", "ops"))
-	if res.StatusCode != http.StatusOK {
+	switch res.StatusCode {
+	case http.StatusOK:
+	case http.StatusServiceUnavailable:
+		return nil, false
+	default:
 		t.Fatalf("GET events: %d %s", res.StatusCode, body)
 	}
 	var evs []webhook.Event
@@ -101,7 +143,7 @@ func storedCallRefs(t *testing.T, s *securedServe) []string {
 	for i, ev := range evs {
 		refs[i] = ev.Headers[webhook.HeaderCallRef]
 	}
-	return refs
+	return refs, true
 }
 
 // waitForCallRefs waits until s holds every call-ref in want.
@@ -110,7 +152,8 @@ func waitForCallRefs(t *testing.T, s *securedServe, want []string) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		have := map[string]bool{}
-		for _, r := range storedCallRefs(t, s) {
+		refs, _ := storedCallRefs(t, s)
+		for _, r := range refs {
 			have[r] = true
 		}
 		missing := 0
@@ -137,6 +180,8 @@ func TestTwoServersShareTheEvents(t *testing.T) {
 	dsn := pgtest.Start(t)
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn}
 	one, two := startSecured(t, args...), startSecured(t, args...)
+	waitHealthy(t, one)
+	waitHealthy(t, two)
 	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -178,7 +223,8 @@ func TestTwoServersShareTheEvents(t *testing.T) {
 		// Each server publishes what the database announces, in a moment.
 		waitForCallRefs(t, s, []string{"twice"})
 		n := 0
-		for _, r := range storedCallRefs(t, s) {
+		refs, _ := storedCallRefs(t, s)
+		for _, r := range refs {
 			if r == "twice" {
 				n++
 			}
@@ -226,6 +272,17 @@ func BenchmarkTwoServersAcceptEvents(b *testing.B) {
 	dsn := pgtest.StartDurable(b)
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn, "-quiet"}
 	servers := []*securedServe{startSecured(b, args...), startSecured(b, args...)}
+	for _, s := range servers {
+		for {
+			if res, err := http.Get(s.url + "healthz"); err == nil {
+				res.Body.Close()
+				if res.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
 	body := []byte(`{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED"}}`)
 	ctx := context.Background()

@@ -44,17 +44,34 @@ func binDir() string {
 // to disk (fsync off): tests of behaviour need not wait for the disk.
 func Start(tb testing.TB) string {
 	tb.Helper()
-	return start(tb, false)
+	c := New(tb, false)
+	c.Start()
+	return c.DSN()
 }
 
 // StartDurable is Start with every commit flushed to disk, as in
 // production: for benchmarks of durable writes.
 func StartDurable(tb testing.TB) string {
 	tb.Helper()
-	return start(tb, true)
+	c := New(tb, true)
+	c.Start()
+	return c.DSN()
 }
 
-func start(tb testing.TB, durable bool) string {
+// A Cluster is a cluster made for a test, started when the test says:
+// a server can be started before its database.
+type Cluster struct {
+	tb      testing.TB
+	bin     string
+	data    string
+	port    int
+	durable bool
+	asUser  []string
+}
+
+// New makes a cluster for tb, not started yet; it is stopped and removed
+// when tb ends.
+func New(tb testing.TB, durable bool) *Cluster {
 	tb.Helper()
 	bin := binDir()
 	if bin == "" {
@@ -68,7 +85,7 @@ func start(tb testing.TB, durable bool) string {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { os.RemoveAll(dir) })
-	var asUser []string
+	c := &Cluster{tb: tb, bin: bin, data: filepath.Join(dir, "data"), durable: durable}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -79,36 +96,49 @@ func start(tb testing.TB, durable bool) string {
 		if err := os.Chown(dir, uid, gid); err != nil {
 			tb.Fatal(err)
 		}
-		asUser = []string{"runuser", "-u", "postgres", "--"}
+		c.asUser = []string{"runuser", "-u", "postgres", "--"}
 	}
-	run := func(timeout time.Duration, args ...string) {
-		tb.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		args = append(append([]string{}, asUser...), args...)
-		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			log, _ := os.ReadFile(filepath.Join(dir, "data", "log"))
-			tb.Fatalf("%s: %v\n%s\n%s", filepath.Base(args[len(asUser)]), err, out, log)
-		}
-	}
-	data := filepath.Join(dir, "data")
-	run(2*time.Minute, filepath.Join(bin, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
-	port := freePort(tb)
+	c.run(2*time.Minute, filepath.Join(bin, "initdb"), "-D", c.data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+	c.port = freePort(tb)
+	return c
+}
+
+// DSN is the cluster's connection string, for the database "postgres" as
+// the superuser "postgres".
+func (c *Cluster) DSN() string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.port)
+}
+
+// Start starts the cluster and waits until it takes connections.
+func (c *Cluster) Start() {
+	c.tb.Helper()
 	// The socket goes in the cluster's own folder: /run/postgresql may
 	// not exist on a machine where the server never ran.
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=50", port, data)
-	if !durable {
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=50", c.port, c.data)
+	if !c.durable {
 		opts += " -c fsync=off -c synchronous_commit=off"
 	}
-	run(time.Minute, filepath.Join(bin, "pg_ctl"), "-D", data, "-o", opts, "-l", filepath.Join(data, "log"), "-w", "-t", "50", "start")
-	tb.Cleanup(func() {
+	c.run(time.Minute, filepath.Join(c.bin, "pg_ctl"), "-D", c.data, "-o", opts, "-l", filepath.Join(c.data, "log"), "-w", "-t", "50", "start")
+	c.tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		args := append(append([]string{}, asUser...), filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop")
+		args := append(append([]string{}, c.asUser...), filepath.Join(c.bin, "pg_ctl"), "-D", c.data, "-m", "fast", "-w", "stop")
 		exec.CommandContext(ctx, args[0], args[1:]...).Run()
 	})
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+}
+
+// run runs one of PostgreSQL's programs, as its user when the test runs
+// as root, failing the test with the program's output and the log.
+func (c *Cluster) run(timeout time.Duration, args ...string) {
+	c.tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	args = append(append([]string{}, c.asUser...), args...)
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		log, _ := os.ReadFile(filepath.Join(c.data, "log"))
+		c.tb.Fatalf("%s: %v\n%s\n%s", filepath.Base(args[len(c.asUser)]), err, out, log)
+	}
 }
 
 // freePort returns a TCP port of 127.0.0.1 that nothing listens on now.

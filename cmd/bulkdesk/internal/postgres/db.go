@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -13,13 +14,14 @@ import (
 type DB struct {
 	pool  *pgxpool.Pool
 	where string
+	// ready is set once the database answered and its tables are up to
+	// date (Ready).
+	ready atomic.Bool
 }
 
-// Open connects to the database dsn names and brings its tables up to
-// date. It tries again with a growing pause (up to wait in all) while the
-// database does not answer, so that servers started before their
-// database come up once it does.
-func Open(ctx context.Context, dsn string, wait time.Duration) (*DB, error) {
+// Connect prepares the pool of connections to the database dsn names,
+// without connecting yet: Ready waits for it.
+func Connect(dsn string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// The parser's message may quote the string, password included.
@@ -27,35 +29,63 @@ func Open(ctx context.Context, dsn string, wait time.Duration) (*DB, error) {
 	}
 	where := fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
 	cfg.ConnConfig.ConnectTimeout = 5 * time.Second
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("the database at %s: %w", where, err)
 	}
-	db := &DB{pool: pool, where: where}
-	deadline := time.Now().Add(wait)
+	return &DB{pool: pool, where: where}, nil
+}
+
+// Open connects to the database dsn names and brings its tables up to
+// date, waiting up to wait for a database that does not answer yet.
+func Open(ctx context.Context, dsn string, wait time.Duration) (*DB, error) {
+	db, err := Connect(dsn)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if err := db.Ready(ctx, nil); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Ready waits until the database answers and brings its tables up to
+// date, trying again with a growing pause (up to 5 s) and telling
+// waiting, when not nil, of each failure. It returns ctx's error, with the
+// last failure, if ctx ends first.
+func (db *DB) Ready(ctx context.Context, waiting func(error)) error {
 	pause := 100 * time.Millisecond
 	for {
-		err = db.Ping(ctx)
-		if err == nil || time.Now().Add(pause).After(deadline) {
-			break
+		err := db.Ping(ctx)
+		if err == nil {
+			if err = db.migrate(ctx); err == nil {
+				db.ready.Store(true)
+				return nil
+			}
+			err = fmt.Errorf("bringing the tables of %s up to date: %w", db.where, err)
+		}
+		if waiting != nil {
+			waiting(err)
 		}
 		select {
 		case <-ctx.Done():
-			pool.Close()
-			return nil, fmt.Errorf("waiting for the database at %s: %w", where, ctx.Err())
+			return fmt.Errorf("waiting for the database at %s: %w", db.where, err)
 		case <-time.After(pause):
 		}
 		pause = min(2*pause, 5*time.Second)
 	}
-	if err != nil {
-		pool.Close()
-		return nil, err
+}
+
+// Health says whether the server can rely on the database now: ready and
+// answering. /healthz reports it.
+func (db *DB) Health(ctx context.Context) error {
+	if !db.ready.Load() {
+		return fmt.Errorf("the database at %s is not ready yet", db.where)
 	}
-	if err := db.migrate(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("bringing the tables of %s up to date: %w", where, err)
-	}
-	return db, nil
+	return db.Ping(ctx)
 }
 
 // Ping says whether the database answers, for /healthz.

@@ -15,7 +15,6 @@ import (
 // receivers of every server that opens it.
 type Events struct {
 	db *DB
-	id string
 	// poll is how often a follower reads new events without being told:
 	// a notification sent while its connection was being replaced is
 	// not lost for longer than this.
@@ -33,20 +32,18 @@ const eventsChannel = "bulkdesk_events"
 const eventsLock = 0x65766e74 // "evnt"
 
 // Events returns the database's events.
-func (db *DB) Events(ctx context.Context) (*Events, error) {
-	e := &Events{db: db, poll: time.Second}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	if err := db.pool.QueryRow(ctx, `SELECT id FROM bulkdesk_receiver`).Scan(&e.id); err != nil {
-		return nil, fmt.Errorf("reading the events' numbering from %s: %w", db.where, err)
-	}
-	return e, nil
-}
+func (db *DB) Events() *Events { return &Events{db: db, poll: time.Second} }
 
 var _ receiver.Shared = (*Events)(nil)
 
 // ID names the database's numbering of events.
-func (e *Events) ID() string { return e.id }
+func (e *Events) ID(ctx context.Context) (string, error) {
+	var id string
+	if err := e.db.pool.QueryRow(ctx, `SELECT id FROM bulkdesk_receiver`).Scan(&id); err != nil {
+		return "", fmt.Errorf("reading the events' numbering from %s: %w", e.db.where, err)
+	}
+	return id, nil
+}
 
 // Store stores an event once: a key already stored answers the number of
 // the event stored under it. Two servers storing one event at once store

@@ -22,6 +22,9 @@ const nextHeader = "Bulkdesk-Next-Before"
 
 // serveList handles GET /events?limit=N&before=SEQ&type=PATH.
 func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
+	if r.notReady(w) {
+		return
+	}
 	q := req.URL.Query()
 	bad := func(msg string) {
 		writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: msg})
@@ -54,12 +57,13 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 	// own bytes without copying it.
 	r.mu.Lock()
 	entries, more := r.ring.page(before, limit, keep)
+	id := r.id
 	r.mu.Unlock()
 
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
-	h.Set(idHeader, r.id)
+	h.Set(idHeader, id)
 	if more && len(entries) > 0 {
 		next := entries[len(entries)-1].seq
 		h.Set(nextHeader, strconv.FormatUint(next, 10))

@@ -52,8 +52,9 @@ type Receiver struct {
 
 	// stopFollow ends the follower of shared events, whose end closes
 	// followDone (shared.go).
-	stopFollow func()
-	followDone chan struct{}
+	stopFollow  func()
+	followDone  chan struct{}
+	sharedReady atomic.Bool
 }
 
 // New returns a receiver for cfg. With cfg.Dir set, it reloads the events
@@ -77,10 +78,7 @@ func New(cfg Config) (*Receiver, error) {
 		if cfg.Dir != "" {
 			return nil, errors.New("webhook receiver: events are kept either in a folder or in the shared store, not both")
 		}
-		if err := r.startShared(); err != nil {
-			return nil, fmt.Errorf("webhook receiver: %w", err)
-		}
-		r.assigned, r.id = r.nextSeq, cfg.Shared.ID()
+		r.startShared()
 		return r, nil
 	}
 	if cfg.Dir != "" {

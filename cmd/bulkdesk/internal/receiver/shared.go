@@ -15,7 +15,7 @@ import (
 // stored once, and each server's receiver streams it.
 type Shared interface {
 	// ID names the shared numbering of events, the receiver's id.
-	ID() string
+	ID(ctx context.Context) (string, error)
 	// Store stores an event under its duplicate key, durably, unless an
 	// event was stored under that key: it returns the number the event
 	// has, and whether it is a copy of one stored before.
@@ -41,30 +41,20 @@ type SharedEvent struct {
 	Event []byte
 }
 
-// startShared fills the ring with the newest shared events and follows
-// the ones stored from then on, by this server or another.
-func (r *Receiver) startShared() error {
+// startShared joins the shared events: at once when the store answers,
+// else in the background, trying again with a growing pause; until then
+// the receiver answers 503 (notReady), which senders and consoles retry.
+func (r *Receiver) startShared() {
 	ctx, cancel := context.WithCancel(context.Background())
-	load, stop := context.WithTimeout(ctx, 30*time.Second)
-	recent, err := r.cfg.Shared.Recent(load, r.cfg.RingSize)
-	stop()
-	if err != nil {
-		cancel()
-		return fmt.Errorf("reading the stored events: %w", err)
-	}
-	var after uint64
-	for _, ev := range recent {
-		if e, ok := r.sharedEntry(ev); ok {
-			r.ring.push(e)
-		}
-		after = ev.Seq
-	}
-	r.nextSeq = after + 1
 	r.stopFollow = cancel
 	r.followDone = make(chan struct{})
-	go r.pruneShared(ctx)
 	go func() {
 		defer close(r.followDone)
+		after, ok := r.joinShared(ctx)
+		if !ok {
+			return
+		}
+		go r.pruneShared(ctx)
 		err := r.cfg.Shared.Follow(ctx, after, func(ev SharedEvent) {
 			if e, ok := r.sharedEntry(ev); ok {
 				r.publish(e)
@@ -74,7 +64,61 @@ func (r *Receiver) startShared() error {
 			r.log.Error("webhook receiver: following the shared events stopped", "err", err)
 		}
 	}()
-	return nil
+}
+
+// joinShared fills the ring with the newest shared events and takes the
+// numbering's id, once the store answers; it returns the newest number,
+// and false if ctx ended first.
+func (r *Receiver) joinShared(ctx context.Context) (uint64, bool) {
+	pause := 100 * time.Millisecond
+	for {
+		load, stop := context.WithTimeout(ctx, 30*time.Second)
+		id, err := r.cfg.Shared.ID(load)
+		var recent []SharedEvent
+		if err == nil {
+			recent, err = r.cfg.Shared.Recent(load, r.cfg.RingSize)
+		}
+		stop()
+		if err == nil {
+			var after uint64
+			r.mu.Lock()
+			for _, ev := range recent {
+				if e, ok := r.sharedEntry(ev); ok {
+					r.ring.push(e)
+				}
+				after = ev.Seq
+			}
+			r.nextSeq, r.id = after+1, id
+			r.mu.Unlock()
+			r.sharedReady.Store(true)
+			return after, true
+		}
+		if ctx.Err() != nil {
+			return 0, false
+		}
+		r.log.Warn("webhook receiver: the shared events are not reachable yet", "err", err)
+		select {
+		case <-ctx.Done():
+			return 0, false
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 5*time.Second)
+	}
+}
+
+// Ready says whether the receiver takes and serves events: always, but
+// with a shared store only once it has joined it.
+func (r *Receiver) Ready() bool { return r.cfg.Shared == nil || r.sharedReady.Load() }
+
+// notReady says, in shared mode, whether the receiver is still waiting
+// for its store; it then answers w with 503 and Retry-After.
+func (r *Receiver) notReady(w http.ResponseWriter) bool {
+	if r.cfg.Shared == nil || r.sharedReady.Load() {
+		return false
+	}
+	w.Header().Set("Retry-After", "5")
+	writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: "the events' shared store is not reachable yet; try again shortly"})
+	return true
 }
 
 // pruneShared removes the shared events older than the retention, at

@@ -54,6 +54,9 @@ func (r *Receiver) unsubscribe(s *subscriber) {
 
 // serveStream handles GET /events/stream as Server-Sent Events.
 func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
+	if r.notReady(w) {
+		return
+	}
 	q := req.URL.Query()
 	keep, err := typeFilter(q)
 	if err != nil {
@@ -92,7 +95,7 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 	if resume {
 		backlog, oldest = r.ring.after(after)
 	}
-	newest := r.nextSeq - 1
+	newest, id := r.nextSeq-1, r.id
 	r.subs[s] = struct{}{}
 	r.mu.Unlock()
 	defer r.unsubscribe(s)
@@ -109,7 +112,7 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 	// The hello names the receiver, so that a console resuming after a
 	// restart learns whether the events it holds are still this
 	// receiver's (see receiverID).
-	fmt.Fprintf(&buf, "event: hello\ndata: {\"receiver\":%q,\"newest\":%d}\n\n", r.id, newest)
+	fmt.Fprintf(&buf, "event: hello\ndata: {\"receiver\":%q,\"newest\":%d}\n\n", id, newest)
 	if resume && oldest > after+1 {
 		fmt.Fprintf(&buf, "event: gap\ndata: {\"after\":%d,\"oldest\":%d}\n\n", after, oldest)
 	}
