@@ -1,6 +1,10 @@
 package ingest
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+)
 
 // SkipChecks turns the plausibility checks off (true) or on, for
 // benchmarks that measure their cost.
@@ -22,7 +26,7 @@ func Recheck(im *Import) func() int {
 		for i, v := range vals {
 			c.record(i, v)
 		}
-		return len(c.warnings(res.limits, p.Table, func(i int) int { return res.Elements[i].Row }))
+		return len(c.warnings(lang.English, res.limits, p.Table, func(i int) int { return res.Elements[i].Row }))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -114,7 +115,7 @@ type Amount struct {
 // Amounts in a currency that is not an ISO 4217 code are left out: they
 // are errors already. The problems carry the element, pointer and field;
 // a build adds the cell.
-func AmountWarnings(field string, amounts []Amount, limits AmountLimits) []schema.Problem {
+func AmountWarnings(w lang.Tag, field string, amounts []Amount, limits AmountLimits) []schema.Problem {
 	index := make(map[string]int, 4)
 	var curs []string
 	cur := make([]int, len(amounts))
@@ -127,7 +128,7 @@ func AmountWarnings(field string, amounts []Amount, limits AmountLimits) []schem
 		}
 		cur[k] = c
 	}
-	return amountWarnings(field, pointerOf(field), len(amounts), curs, func(k int) (int, int, int64) {
+	return amountWarnings(w, field, pointerOf(field), len(amounts), curs, func(k int) (int, int, int64) {
 		return amounts[k].Element, cur[k], amounts[k].Minor
 	}, limits)
 }
@@ -156,11 +157,11 @@ func RequestAmounts(k *schema.Kind, elements []any) []Amount {
 
 // RequestAmountWarnings returns the plausibility warnings of the amounts
 // of a JSON request body of kind k, as AmountWarnings gives them.
-func RequestAmountWarnings(k *schema.Kind, elements []any, limits AmountLimits) []schema.Problem {
+func RequestAmountWarnings(w lang.Tag, k *schema.Kind, elements []any, limits AmountLimits) []schema.Problem {
 	if k.Amount == "" {
 		return nil
 	}
-	return AmountWarnings(k.Amount+".amount", RequestAmounts(k, elements), limits)
+	return AmountWarnings(w, k.Amount+".amount", RequestAmounts(k, elements), limits)
 }
 
 // pointerOf returns the JSON pointer of a field's value in an element.
@@ -215,7 +216,7 @@ func valueAt(v any, toks []string) any {
 // It reads them three times: to count them per currency, to gather them
 // for the medians, and to compare each with its median and limit; per
 // amount, it only indexes slices.
-func amountWarnings(field, ptr string, n int, curs []string, at func(k int) (elem, cur int, minor int64), limits AmountLimits) []schema.Problem {
+func amountWarnings(w lang.Tag, field, ptr string, n int, curs []string, at func(k int) (elem, cur int, minor int64), limits AmountLimits) []schema.Problem {
 	counts := make([]int, len(curs))
 	valid := make([]bool, len(curs))
 	for c, code := range curs {
@@ -273,23 +274,23 @@ func amountWarnings(field, ptr string, n int, curs []string, at func(k int) (ele
 				Severity: schema.Warning, Message: field + ": " + msg, Value: strconv.FormatInt(m, 10)})
 		}
 		if med := medians[c]; med > 0 && m/med >= OutlierFactor {
-			warn(AmountOutlierCode, fmt.Sprintf("%s is %s times the median %s of this file's %s amounts: check its units (cents or %s)",
-				money.Format(m, cur), schema.Thousands(int64(m/med)), money.Format(med, cur), cur, majorName(cur)))
+			warn(AmountOutlierCode, w.F("%s is %s times the median %s of this file's %s amounts: check its units (cents or %s)",
+				w.Localize(money.Format(m, cur)), w.Count(int(m/med)), w.Localize(money.Format(med, cur)), cur, majorName(w, cur)))
 		}
 		if lim := lims[c]; lim > 0 && m > lim {
-			warn(AmountAboveLimitCode, fmt.Sprintf("%s is above the limit of %s set for %s amounts: check it, or raise the limit",
-				money.Format(m, cur), money.Format(lim, cur), cur))
+			warn(AmountAboveLimitCode, w.F("%s is above the limit of %s set for %s amounts: check it, or raise the limit",
+				w.Localize(money.Format(m, cur)), w.Localize(money.Format(lim, cur)), cur))
 		}
 	}
 	return out
 }
 
 // majorName names a currency's major unit in a hint.
-func majorName(cur string) string {
+func majorName(w lang.Tag, cur string) string {
 	if d, _ := money.Digits(cur); d == 0 {
-		return "whole " + cur
+		return w.F("whole %s", cur)
 	}
-	return "whole " + cur + " units"
+	return w.F("whole %s units", cur)
 }
 
 // nth returns the k-th smallest of s (0-based), reordering s: a
@@ -492,11 +493,11 @@ func (a *amountColumn) intern(code string) uint16 {
 
 // warnings returns the plausibility warnings of the elements recorded,
 // in element order, not yet located.
-func (c *checks) warnings(limits AmountLimits, t *Table, rowOf func(i int) int) []schema.Problem {
+func (c *checks) warnings(w lang.Tag, limits AmountLimits, t *Table, rowOf func(i int) int) []schema.Problem {
 	var out []schema.Problem
 	for k := range c.amounts {
 		a := &c.amounts[k]
-		out = append(out, amountWarnings(a.field, a.ptr, len(a.minor), a.curs, func(i int) (int, int, int64) {
+		out = append(out, amountWarnings(w, a.field, a.ptr, len(a.minor), a.curs, func(i int) (int, int, int64) {
 			if a.minor[i] == noAmount {
 				return i, 0, 0
 			}
@@ -645,8 +646,8 @@ func RequestIDWarnings(fields []schema.Field, elements []any) []schema.Problem {
 // RequestWarnings returns every plausibility warning of a JSON request
 // body of kind k, whose fields are given, in element order: those of its
 // amounts (RequestAmountWarnings) and of its ids (RequestIDWarnings).
-func RequestWarnings(k *schema.Kind, fields []schema.Field, elements []any, limits AmountLimits) []schema.Problem {
-	out := RequestAmountWarnings(k, elements, limits)
+func RequestWarnings(w lang.Tag, k *schema.Kind, fields []schema.Field, elements []any, limits AmountLimits) []schema.Problem {
+	out := RequestAmountWarnings(w, k, elements, limits)
 	out = append(out, RequestIDWarnings(fields, elements)...)
 	slices.SortStableFunc(out, func(a, b schema.Problem) int { return a.Element - b.Element })
 	return out
@@ -678,7 +679,7 @@ func (im *Import) AmountLimits() AmountLimits { return maps.Clone(im.limits) }
 // locatedChecks returns the plausibility warnings of the elements, at
 // their cells.
 func (r *Result) locatedChecks() []schema.Problem {
-	ws := r.checks.warnings(r.limits, r.p.Table, func(i int) int { return r.Elements[i].Row })
+	ws := r.checks.warnings(r.p.v.Language(), r.limits, r.p.Table, func(i int) int { return r.Elements[i].Row })
 	for k := range ws {
 		r.p.locate(&ws[k], r.Elements[ws[k].Element].Row)
 	}

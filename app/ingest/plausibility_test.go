@@ -9,6 +9,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -243,7 +244,7 @@ func TestRequestAmountWarnings(t *testing.T) {
 		}
 		elements = append(elements, e)
 	}
-	ps := ingest.RequestAmountWarnings(fixture.Kind("transfers"), elements, ingest.AmountLimits{"EUR": 2000000})
+	ps := ingest.RequestAmountWarnings(lang.English, fixture.Kind("transfers"), elements, ingest.AmountLimits{"EUR": 2000000})
 	var got []string
 	for _, p := range ps {
 		got = append(got, fmt.Sprintf("%d %s %s", p.Element, p.Pointer, p.Code))
@@ -252,8 +253,15 @@ func TestRequestAmountWarnings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v", got)
 	}
-	if ps := ingest.RequestAmountWarnings(fixture.Kind("card_blocks"), elements, nil); ps != nil {
+	if ps := ingest.RequestAmountWarnings(lang.English, fixture.Kind("card_blocks"), elements, nil); ps != nil {
 		t.Errorf("a kind without amounts: %v", ps)
+	}
+	// In German, with the amounts written the German way and the limit
+	// named after the amount, whatever the sentence's order.
+	ps = ingest.RequestAmountWarnings(lang.German, fixture.Kind("transfers"), elements, ingest.AmountLimits{"EUR": 2000000})
+	if len(ps) != 2 || !strings.Contains(ps[0].Message, "EUR 25.000,00 ist das 100-Fache des Medians EUR 250,00") ||
+		!strings.Contains(ps[1].Message, "EUR 25.000,00 liegt über der für EUR-Beträge gesetzten Grenze von EUR 20.000,00") {
+		t.Errorf("in German: %v", ps)
 	}
 }
 

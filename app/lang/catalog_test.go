@@ -163,14 +163,18 @@ func collectWords(v any, found func(string)) {
 
 var placeholder = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z%]`)
 
-// placeholders are a format's verbs, sorted: a translation may reorder
-// them with explicit indexes.
-func placeholders(s string) []string {
+var argIndex = regexp.MustCompile(`\[\d+\]`)
+
+// placeholders are a format's verbs in order; a translation that reorders
+// them with explicit indexes (%[2]s) is compared sorted.
+func placeholders(s string, sorted bool) []string {
 	p := placeholder.FindAllString(s, -1)
 	for i := range p {
-		p[i] = regexp.MustCompile(`\[\d+\]`).ReplaceAllString(p[i], "")
+		p[i] = argIndex.ReplaceAllString(p[i], "")
 	}
-	slices.Sort(p)
+	if sorted {
+		slices.Sort(p)
+	}
 	return p
 }
 
@@ -210,8 +214,8 @@ func TestEveryTextHasEveryLanguage(t *testing.T) {
 			case !ok || strings.TrimSpace(tr) == "":
 				missing[s] = ""
 				t.Errorf("%s: no %s for %q", where, l.Name(), s)
-			case !slices.Equal(placeholders(s), placeholders(tr)):
-				t.Errorf("%s: the %s of %q is %q: placeholders %v, want %v", where, l.Name(), s, tr, placeholders(tr), placeholders(s))
+			case !slices.Equal(placeholders(s, argIndex.MatchString(tr)), placeholders(tr, argIndex.MatchString(tr))):
+				t.Errorf("%s: the %s of %q is %q: placeholders %v, want %v (reordered only with explicit indexes such as %%[2]s)", where, l.Name(), s, tr, placeholders(tr, false), placeholders(s, false))
 			}
 		}
 		for s := range words {

@@ -320,7 +320,7 @@ func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
 func checkRequestBody(v *schema.Validator, k *schema.Kind, doc any, dups []string, limits ingest.AmountLimits) (*checked, error) {
 	report := v.CheckDocument(k, doc, dups)
 	elements, _ := doc.([]any)
-	if ws := ingest.RequestWarnings(k, v.Fields(k), elements, limits); len(ws) > 0 {
+	if ws := ingest.RequestWarnings(v.Language(), k, v.Fields(k), elements, limits); len(ws) > 0 {
 		report.Add(ws...)
 		report.Sort()
 	}
