@@ -505,7 +505,7 @@ func (c *checks) warnings(w lang.Tag, limits AmountLimits, t *Table, rowOf func(
 		}, limits)...)
 	}
 	for k := range c.ids {
-		if p, ok := c.ids[k].warning(t, rowOf); ok {
+		if p, ok := c.ids[k].warning(w, t, rowOf); ok {
 			out = append(out, p)
 		}
 	}
@@ -517,16 +517,16 @@ func (c *checks) warnings(w lang.Tag, limits AmountLimits, t *Table, rowOf func(
 
 // warning reports the ids of a column whose lengths differ, as
 // idLengthWarning does, naming cells.
-func (d *idColumn) warning(t *Table, rowOf func(i int) int) (schema.Problem, bool) {
+func (d *idColumn) warning(w lang.Tag, t *Table, rowOf func(i int) int) (schema.Problem, bool) {
 	letter := t.ColumnName(d.col.index)
-	return idLengthWarning(d.field, d.ptr, "column "+columnLabel(t, d.col.index), "cell", d.lens, func(i int) (string, string) {
+	return idLengthWarning(w, d.field, d.ptr, w.F("column %s", columnLabel(t, d.col.index)), false, d.lens, func(i int) (string, string) {
 		row := rowOf(i)
 		v := ""
 		if ri := t.RowIndex(row); ri >= 0 {
 			v = strings.TrimSpace(t.Rows[ri].Cell(d.col.index).Value)
 		}
 		if t.Keyed {
-			return fmt.Sprintf("item %d", row), v
+			return w.F("item %d", row), v
 		}
 		return letter + itoa(row), v
 	})
@@ -536,10 +536,10 @@ func (d *idColumn) warning(t *Table, rowOf func(i int) int) (schema.Problem, boo
 // lens holds each element's id length (0 for none). The warning is
 // placed at the first id whose length is not the most common one, and
 // names the first few such ids, by place (given by name with the id's
-// text) and counts the rest, which are units ("cell", "element"). When no
-// length is more common than every other, no id stands out and nothing
-// is reported.
-func idLengthWarning(field, ptr, where, unit string, lens []uint8, name func(i int) (place, value string)) (schema.Problem, bool) {
+// text) and counts the rest, which are elements of a request or else
+// cells. When no length is more common than every other, no id stands out
+// and nothing is reported. The message is in w.
+func idLengthWarning(w lang.Tag, field, ptr, where string, elements bool, lens []uint8, name func(i int) (place, value string)) (schema.Problem, bool) {
 	var counts [256]int
 	distinct := 0
 	for _, l := range lens {
@@ -583,38 +583,40 @@ func idLengthWarning(field, ptr, where, unit string, lens []uint8, name func(i i
 			named = append(named, i)
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the ids of %s have different lengths: %s of %s have %s, but ",
-		field, where, schema.Thousands(int64(counts[common])), schema.Thousands(int64(total)), plural(common, "character"))
 	var firstValue string
+	odds := make([]string, len(named))
 	for k, i := range named {
-		if k > 0 {
-			b.WriteString(", ")
-		}
 		place, v := name(i)
 		v = truncate(v, 20)
 		if k == 0 {
 			firstValue = v
 		}
-		fmt.Fprintf(&b, "%s (%q) has %d", place, v, lens[i])
+		odds[k] = w.F("%s (%q) has %d", place, v, lens[i])
 	}
+	list := strings.Join(odds, ", ")
 	if rest := odd - len(named); rest > 0 {
-		noun := unit + "s"
-		if rest == 1 {
-			noun = unit
+		noun := lang.Mark("cells")
+		switch {
+		case elements && rest == 1:
+			noun = lang.Mark("element")
+		case elements:
+			noun = lang.Mark("elements")
+		case rest == 1:
+			noun = lang.Mark("cell")
 		}
-		fmt.Fprintf(&b, " and %s more %s have other lengths", schema.Thousands(int64(rest)), noun)
+		list = w.F("%s and %s more %s have other lengths", list, w.Count(rest), w.T(noun))
 	}
-	b.WriteString(": check that no digits were lost or added")
+	msg := w.F("%s: the ids of %s have different lengths: %s of %s have %s, but %s: check that no digits were lost or added",
+		field, where, w.Count(counts[common]), w.Count(total), w.Plural(common, "character", "characters"), list)
 	return schema.Problem{Element: named[0], Pointer: ptr, Field: field, Code: IDLengthCode, Severity: schema.Warning,
-		Message: b.String(), Value: firstValue}, true
+		Message: msg, Value: firstValue}, true
 }
 
 // RequestIDWarnings returns the id-length warnings of the elements of a
 // JSON request body, fields being its kind's: one per id field (digits,
 // named "…id", outside lists) whose ids do not all have the common
 // length, at the first odd element.
-func RequestIDWarnings(fields []schema.Field, elements []any) []schema.Problem {
+func RequestIDWarnings(w lang.Tag, fields []schema.Field, elements []any) []schema.Problem {
 	var out []schema.Problem
 	var lens []uint8
 	for _, f := range fields {
@@ -632,9 +634,9 @@ func RequestIDWarnings(fields []schema.Field, elements []any) []schema.Problem {
 				lens[i] = uint8(min(len(s), 255))
 			}
 		}
-		p, ok := idLengthWarning(f.Path, pointerOf(f.Path), "the request", "element", lens, func(i int) (string, string) {
+		p, ok := idLengthWarning(w, f.Path, pointerOf(f.Path), w.T("the request"), true, lens, func(i int) (string, string) {
 			s, _ := valueAt(elements[i], toks).(string)
-			return fmt.Sprintf("element %d", i), s
+			return w.F("element %d", i), s
 		})
 		if ok {
 			out = append(out, p)
@@ -648,7 +650,7 @@ func RequestIDWarnings(fields []schema.Field, elements []any) []schema.Problem {
 // amounts (RequestAmountWarnings) and of its ids (RequestIDWarnings).
 func RequestWarnings(w lang.Tag, k *schema.Kind, fields []schema.Field, elements []any, limits AmountLimits) []schema.Problem {
 	out := RequestAmountWarnings(w, k, elements, limits)
-	out = append(out, RequestIDWarnings(fields, elements)...)
+	out = append(out, RequestIDWarnings(w, fields, elements)...)
 	slices.SortStableFunc(out, func(a, b schema.Problem) int { return a.Element - b.Element })
 	return out
 }
