@@ -143,10 +143,3 @@ func Where(p schema.Problem) string {
 	}
 	return ""
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%s %ss", schema.Thousands(int64(n)), word)
-}
