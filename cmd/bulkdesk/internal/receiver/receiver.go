@@ -121,23 +121,40 @@ func New(cfg Config) (*Receiver, error) {
 // sequence, and the duplicate guard while it is in the window. Its
 // summary is made anew, so that stored events read like new ones.
 func (r *Receiver) reload(file string, n int, line []byte) {
-	var ev webhook.Event
-	if err := json.Unmarshal(line, &ev); err != nil || ev.Seq == 0 || ev.Type == "" {
+	e, ev, ok := storedEntry(line, 0)
+	if !ok {
 		r.log.Warn("webhook receiver: skipping an unreadable stored event", "file", file, "line", n)
 		return
 	}
-	ev.Summary = webhook.Summarize(ev.Type, []byte(ev.Body), ev.PublishedAt)
-	data, err := json.Marshal(ev)
-	if err != nil {
-		r.log.Warn("webhook receiver: skipping an unreadable stored event", "file", file, "line", n)
-		return
-	}
-	r.ring.push(&entry{seq: ev.Seq, typ: ev.Type, json: data})
+	r.ring.push(e)
 	r.nextSeq = max(r.nextSeq, ev.Seq+1)
 	now := r.cfg.Now()
 	if until := guardUntil(ev.ReceivedAt, ev.PublishedAt, r.cfg.Tolerance); now.Before(until) {
 		r.replay.add(dupKey(ev.Headers[webhook.HeaderCallRef], ev.Headers[webhook.HeaderSignatureV2], ev.Headers[webhook.HeaderPublishedTimestamp], []byte(ev.Body)), &seenEvent{until: until, seq: ev.Seq}, now)
 	}
+}
+
+// storedEntry makes a stored event ready to serve again: numbered seq
+// (when not 0, else as stored), with its summary made anew, so that stored
+// events read like new ones. It returns the event too, and false for one
+// that cannot be read.
+func storedEntry(data []byte, seq uint64) (*entry, *webhook.Event, bool) {
+	var ev webhook.Event
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, nil, false
+	}
+	if seq != 0 {
+		ev.Seq = seq
+	}
+	if ev.Seq == 0 || ev.Type == "" {
+		return nil, nil, false
+	}
+	ev.Summary = webhook.Summarize(ev.Type, []byte(ev.Body), ev.PublishedAt)
+	out, err := json.Marshal(ev)
+	if err != nil {
+		return nil, nil, false
+	}
+	return &entry{seq: ev.Seq, typ: ev.Type, json: out}, &ev, true
 }
 
 // Mount adds the receiver's endpoints to mux: POST /webhooks/…,

@@ -113,7 +113,7 @@ func (r *Receiver) Ready() bool { return r.cfg.Shared == nil || r.sharedReady.Lo
 // notReady says, in shared mode, whether the receiver is still waiting
 // for its store; it then answers w with 503 and Retry-After.
 func (r *Receiver) notReady(w http.ResponseWriter) bool {
-	if r.cfg.Shared == nil || r.sharedReady.Load() {
+	if r.Ready() {
 		return false
 	}
 	w.Header().Set("Retry-After", "5")
@@ -140,21 +140,14 @@ func (r *Receiver) pruneShared(ctx context.Context) {
 	}
 }
 
-// sharedEntry makes a stored event ready to serve: numbered, with its
-// summary made anew.
+// sharedEntry makes a shared event ready to serve, under the number the
+// store gave it.
 func (r *Receiver) sharedEntry(se SharedEvent) (*entry, bool) {
-	var ev webhook.Event
-	if err := json.Unmarshal(se.Event, &ev); err != nil {
+	e, _, ok := storedEntry(se.Event, se.Seq)
+	if !ok {
 		r.log.Warn("webhook receiver: skipping an unreadable stored event", "seq", se.Seq)
-		return nil, false
 	}
-	ev.Seq = se.Seq
-	ev.Summary = webhook.Summarize(ev.Type, []byte(ev.Body), ev.PublishedAt)
-	data, err := json.Marshal(ev)
-	if err != nil {
-		return nil, false
-	}
-	return &entry{seq: se.Seq, typ: se.Type, json: data}, true
+	return e, ok
 }
 
 // acceptShared stores a verified event in the shared store: answered once
