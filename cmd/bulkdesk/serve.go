@@ -61,7 +61,10 @@ type serveConfig struct {
 	// fourEyes, when on, keeps an operator from executing a bulk they
 	// submitted.
 	fourEyes fourEyes
-	options  server.Options
+	// store names the PostgreSQL database that several servers share
+	// (-store): the four-eyes record and the webhook events; "" for none.
+	store   string
+	options server.Options
 	// apiURL and backOfficeURL are where the same-origin proxy forwards
 	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
 	apiURL, backOfficeURL string
@@ -130,7 +133,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	authFile := fs.String("auth-file", or(envAuthFile, ""), "with -auth basic, an htpasswd file of bcrypt hashes (htpasswd -B) (env "+envAuthFile+")")
 	hosts := fs.String("allowed-hosts", or(envAllowedHosts, ""), "Host names the console listener answers, comma-separated, each with or without :port; others get 421, which defeats DNS rebinding. Default: localhost, 127.0.0.1 and [::1] on a loopback address, else the -addr host. The webhook listener accepts any Host (env "+envAllowedHosts+")")
 	fourEyesDefault, _ := strconv.ParseBool(getenv(envFourEyes))
-	withFourEyes := fs.Bool("four-eyes", fourEyesDefault, "four eyes: an operator may not execute a bulk they submitted through the proxy; needs -auth header or basic and -state-dir (env "+envFourEyes+"=1)")
+	withFourEyes := fs.Bool("four-eyes", fourEyesDefault, "four eyes: an operator may not execute a bulk they submitted through the proxy; needs -auth header or basic and -state-dir or -store (env "+envFourEyes+"=1)")
 	stateDir := fs.String("state-dir", or(envStateDir, ""), "folder where serve keeps its state: the record of who submitted each bulk, for -four-eyes; one server at a time (env "+envStateDir+")")
 	store := fs.String("store", or(envStore, ""), "postgres://user@host:port/database: keep what several servers behind one address share, the four-eyes record (instead of -state-dir) and the accepted webhook events (instead of -events-dir), in PostgreSQL (env "+envStore+")")
 	fourEyesUnknown := fs.String("four-eyes-unknown", or(envFourEyesUnk, unknownRefuse), "with -four-eyes, what happens to the execution of a bulk this server has no record of (submitted elsewhere, or before -four-eyes): refuse or allow (env "+envFourEyesUnk+")")
@@ -162,7 +165,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err != nil {
 		return serveConfig{}, err
 	}
-	fe, err := parseFourEyes(*withFourEyes, *stateDir, *store, *fourEyesUnknown)
+	fe, err := parseFourEyes(*withFourEyes, *stateDir, *fourEyesUnknown)
 	if err != nil {
 		return serveConfig{}, err
 	}
@@ -171,6 +174,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		webhookAddr: *webhookAddr,
 		access:      acc,
 		fourEyes:    fe,
+		store:       *store,
 		options: server.Options{
 			Prefix:         *prefix,
 			FrameAncestors: server.ParseSources(*frame),
@@ -242,18 +246,16 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	if err := cfg.checkFourEyes(); err != nil {
 		return err
 	}
-	// Opened before listening: a record another server holds stops this
-	// one at once.
 	var db *postgres.DB
 	// joined is the receiver once made: with -store, the server is healthy
 	// once its receiver has joined the shared events too.
 	var joined atomic.Pointer[receiver.Receiver]
-	if cfg.fourEyes.store != "" {
+	if cfg.store != "" {
 		if cfg.webhooks.Dir != "" {
 			return fmt.Errorf("-store keeps the webhook events in the database: leave out -events-dir")
 		}
 		var err error
-		if db, err = postgres.Connect(cfg.fourEyes.store); err != nil {
+		if db, err = postgres.Connect(cfg.store); err != nil {
 			return err
 		}
 		defer db.Close() // after the servers have shut down
@@ -272,6 +274,8 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		cfg.webhooks.Shared = db.Events()
 		go cfg.waitForStore(ctx, db)
 	}
+	// Opened before listening: a record another server holds stops this
+	// one at once.
 	rule, records, err := cfg.openFourEyes(db)
 	if err != nil {
 		return err
@@ -378,12 +382,10 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	}
 	if cfg.webhooks.Enabled() {
 		cfg.webhooks.OnEvent = m.Event
-		if rcv, err = receiver.New(cfg.webhooks); err == nil {
-			joined.Store(rcv)
-		}
-		if err != nil {
+		if rcv, err = receiver.New(cfg.webhooks); err != nil {
 			return err
 		}
+		joined.Store(rcv)
 		if webhooks == nil {
 			rcv.Mount(s.Mux())
 		} else {

@@ -18,16 +18,16 @@ const (
 // fourEyes is the maker–checker rule serve was asked to enforce.
 type fourEyes struct {
 	on bool
-	// stateDir holds the record of who submitted each bulk, or store
-	// names the database that does for several servers.
-	stateDir, store string
+	// stateDir holds the record of who submitted each bulk, unless the
+	// server has a -store.
+	stateDir string
 	// allowUnknown lets bulks without a record be executed.
 	allowUnknown bool
 }
 
 // parseFourEyes reads -four-eyes-unknown.
-func parseFourEyes(on bool, stateDir, store, unknown string) (fourEyes, error) {
-	fe := fourEyes{on: on, stateDir: stateDir, store: store}
+func parseFourEyes(on bool, stateDir, unknown string) (fourEyes, error) {
+	fe := fourEyes{on: on, stateDir: stateDir}
 	switch unknown {
 	case unknownRefuse:
 	case unknownAllow:
@@ -52,9 +52,9 @@ func (cfg serveConfig) checkFourEyes() error {
 		return fmt.Errorf("-four-eyes needs -auth header or -auth basic: without signed-in operators there is nobody to tell the maker from the checker")
 	}
 	switch {
-	case fe.stateDir == "" && fe.store == "":
+	case fe.stateDir == "" && cfg.store == "":
 		return fmt.Errorf("-four-eyes needs -state-dir, a folder where serve records who submitted each bulk, or -store, a database several servers share")
-	case fe.stateDir != "" && fe.store != "":
+	case fe.stateDir != "" && cfg.store != "":
 		return fmt.Errorf("-state-dir and -store both say where the four-eyes record is kept: choose one")
 	}
 	if cfg.apiURL == "" && !cfg.sandbox {

@@ -46,7 +46,7 @@ func TestServeFourEyesFlags(t *testing.T) {
 	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-four-eyes"}, header...), func(k string) string {
 		return map[string]string{envStore: "postgres://db.internal/ops"}[k]
 	}, io.Discard)
-	if err != nil || cfg.fourEyes.store != "postgres://db.internal/ops" || cfg.fourEyes.stateDir != "" {
+	if err != nil || cfg.store != "postgres://db.internal/ops" || cfg.fourEyes.stateDir != "" {
 		t.Errorf("-store from the environment: %+v, %v", cfg.fourEyes, err)
 	}
 
