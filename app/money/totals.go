@@ -60,19 +60,24 @@ func (t Total) String() string {
 	if !t.Invalid {
 		return FormatBig(t.Minor, t.Currency)
 	}
-	s := InvalidCurrency + ": " + t.Amount()
-	if len(t.Codes) > 0 {
-		quoted := make([]string, len(t.Codes))
-		for i, c := range t.Codes {
-			quoted[i] = strconv.Quote(c)
-		}
-		s += " (" + strings.Join(quoted, ", ")
-		if t.MoreCodes {
-			s += ", …"
-		}
-		s += ")"
+	return InvalidCurrency + ": " + t.Amount() + CodesNote(t.Codes, t.MoreCodes)
+}
+
+// CodesNote names the invalid codes of a total after its sum:
+// ` ("eur", "EURO")`, with an ellipsis when there are more; "" for none.
+func CodesNote(codes []string, more bool) string {
+	if len(codes) == 0 {
+		return ""
 	}
-	return s
+	quoted := make([]string, len(codes))
+	for i, c := range codes {
+		quoted[i] = strconv.Quote(c)
+	}
+	s := " (" + strings.Join(quoted, ", ")
+	if more {
+		s += ", …"
+	}
+	return s + ")"
 }
 
 // Totals sums amounts by currency, exactly, whatever their number; the

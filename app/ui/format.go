@@ -2,8 +2,6 @@ package ui
 
 import (
 	"math/big"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -52,16 +50,5 @@ func totalText(tot worker.Total) string {
 	if !tot.Invalid {
 		return local(tot.Text)
 	}
-	s := totalLabel(tot) + ": " + totalAmount(tot)
-	if len(tot.Codes) > 0 {
-		quoted := make([]string, len(tot.Codes))
-		for i, c := range tot.Codes {
-			quoted[i] = strconv.Quote(c)
-		}
-		if tot.MoreCodes {
-			quoted = append(quoted, "…")
-		}
-		s += " (" + strings.Join(quoted, ", ") + ")"
-	}
-	return s
+	return totalLabel(tot) + ": " + totalAmount(tot) + money.CodesNote(tot.Codes, tot.MoreCodes)
 }
