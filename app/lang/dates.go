@@ -10,6 +10,10 @@ var dateTimeLayouts = map[Tag]string{
 	French:  "02/01/2006 15:04:05",
 }
 
+// Time writes the time of day of t, in its own location, to the second:
+// the same 24-hour clock in every language the console speaks.
+func (l Tag) Time(t time.Time) string { return t.Format("15:04:05") }
+
 // DateTime writes t, in its own location, as the language writes a date
 // and a time.
 func (l Tag) DateTime(t time.Time) string {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -79,9 +80,12 @@ func executedText(b worker.BulkInfo) string {
 	if b.Finished == 0 {
 		return tf("since %s", s)
 	}
+	// A bulk that ends the day it started names the day once. The check
+	// is on the times, not on their text, whose layout is the language's.
+	start, finish := time.UnixMilli(b.Started).Local(), time.UnixMilli(b.Finished).Local()
 	end := millis(b.Finished)
-	if end[:10] == s[:10] {
-		end = end[11:]
+	if y, m, d := start.Date(); finish.Year() == y && finish.Month() == m && finish.Day() == d {
+		end = consoleLang.Time(finish)
 	}
 	return tf("%s to %s", s, end)
 }

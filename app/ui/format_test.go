@@ -2,7 +2,9 @@ package ui
 
 import (
 	"testing"
+	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
@@ -67,5 +69,28 @@ func TestEveryRouteHasAPageTitleAndName(t *testing.T) {
 	}
 	if routeOf("/nowhere").path != "/" {
 		t.Error("an unknown path does not fall back to the home page")
+	}
+}
+
+// A bulk that ends the day it started names the day once, in any
+// language's layout of dates.
+func TestExecutedTextNamesTheDayOnce(t *testing.T) {
+	defer setLanguage(lang.English)
+	start := time.Date(2026, 11, 27, 9, 5, 0, 0, time.Local)
+	sameDay := worker.BulkInfo{Started: start.UnixMilli(), Finished: start.Add(time.Hour).UnixMilli()}
+	nextDay := worker.BulkInfo{Started: start.UnixMilli(), Finished: start.Add(24 * time.Hour).UnixMilli()}
+	for _, tc := range []struct {
+		l    lang.Tag
+		b    worker.BulkInfo
+		want string
+	}{
+		{lang.English, sameDay, "2026-11-27 09:05:00 to 10:05:00"},
+		{lang.English, nextDay, "2026-11-27 09:05:00 to 2026-11-28 09:05:00"},
+		{lang.German, sameDay, "27.11.2026, 09:05:00 bis 10:05:00"},
+	} {
+		setLanguage(tc.l)
+		if got := executedText(tc.b); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.l, got, tc.want)
+		}
 	}
 }
