@@ -15,9 +15,8 @@ import (
 )
 
 // BrowserRecord is a RecordCache for the console: one IndexedDB row per
-// bulk (its fingerprints as a Uint8Array), in its own database, and a copy in memory, read once, that later
-// checks use. A row is written when its bulk is new or its state changed,
-// and deleted when the bulk no longer counts.
+// bulk (its fingerprints as a Uint8Array), in its own database, and a copy
+// in memory, read once, that later checks use.
 type BrowserRecord struct {
 	idb  js.Value
 	name string
@@ -91,21 +90,24 @@ func (r *BrowserRecord) Load(ctx context.Context, scope string) (map[string]Reco
 	return maps.Clone(got), nil
 }
 
-// Save writes what changed since the record was read.
-func (r *BrowserRecord) Save(ctx context.Context, scope string, bulks map[string]RecordedBulk) error {
+// Update writes the rows of put and deletes those of drop.
+func (r *BrowserRecord) Update(ctx context.Context, scope string, put []RecordedBulk, drop []string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The copy in memory follows, once read: a scope not read yet is read
+	// whole from the database by the next Load.
+	if got, ok := r.scopes[scope]; ok {
+		r.scopes[scope] = applyUpdate(got, put, drop)
+	}
 	b := r.open(ctx)
 	if b == nil {
-		r.scopes[scope] = maps.Clone(bulks)
+		if _, ok := r.scopes[scope]; !ok {
+			r.scopes[scope] = applyUpdate(nil, put, drop)
+		}
 		return nil
 	}
-	old := r.scopes[scope]
-	var puts []map[string]any
-	for id, rb := range bulks {
-		if o, ok := old[id]; ok && o.Status == rb.Status && o.ExecutionStart == rb.ExecutionStart && len(o.Fingerprints) == len(rb.Fingerprints) {
-			continue
-		}
+	puts := make([]map[string]any, 0, len(put))
+	for _, rb := range put {
 		fps := rb.Fingerprints
 		rb.Fingerprints = nil
 		data, err := json.Marshal(rb)
@@ -114,28 +116,22 @@ func (r *BrowserRecord) Save(ctx context.Context, scope string, bulks map[string
 		}
 		arr := js.Global().Get("Uint8Array").New(len(fps))
 		js.CopyBytesToJS(arr, fps)
-		puts = append(puts, map[string]any{"ref": rowKey(scope, id), "entry": string(data), "fingerprints": arr})
+		puts = append(puts, map[string]any{"ref": rowKey(scope, rb.BulkID), "entry": string(data), "fingerprints": arr})
 	}
-	var dels []string
-	for id := range old {
-		if _, ok := bulks[id]; !ok {
-			dels = append(dels, rowKey(scope, id))
+	if len(puts) == 0 && len(drop) == 0 {
+		return nil
+	}
+	_, err := b.tx(ctx, "readwrite", func(s js.Value) js.Value {
+		for _, p := range puts {
+			s.Call("put", p)
 		}
-	}
-	if len(puts) > 0 || len(dels) > 0 {
-		_, err := b.tx(ctx, "readwrite", func(s js.Value) js.Value {
-			for _, p := range puts {
-				s.Call("put", p)
-			}
-			for _, d := range dels {
-				s.Call("delete", d)
-			}
-			return js.Undefined()
-		})
-		if err != nil {
-			return fmt.Errorf("keeping the record of bulks: %w", err)
+		for _, id := range drop {
+			s.Call("delete", rowKey(scope, id))
 		}
+		return js.Undefined()
+	})
+	if err != nil {
+		return fmt.Errorf("keeping the record of bulks: %w", err)
 	}
-	r.scopes[scope] = maps.Clone(bulks)
 	return nil
 }

@@ -6,39 +6,21 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/recordcachetest"
 )
 
-func TestBrowserRecordKeepsBulksInIndexedDB(t *testing.T) {
-	ctx := context.Background()
+func TestBrowserRecordKeepsTheCachesBehaviour(t *testing.T) {
 	idb := shim("__fakeIndexedDB()")
-	rec := submission.NewBrowserRecord(idb, "bulkdesk-record")
-	if got, err := rec.Load(ctx, "a"); err != nil || len(got) != 0 {
-		t.Fatalf("empty record: %v %v", got, err)
-	}
-	bulks := map[string]submission.RecordedBulk{
-		"1": {BulkID: "1", Kind: "transfers", Status: bulkapi.Submitted, Seen: time.Unix(1, 0).UTC(), Fingerprints: make([]byte, 32)},
-		"2": {BulkID: "2", Kind: "transfers", Status: bulkapi.Completed, ExecutionStart: 5, Fingerprints: []byte("0123456789abcdef")},
-	}
-	if err := rec.Save(ctx, "a", bulks); err != nil {
-		t.Fatal(err)
-	}
-	delete(bulks, "1")
-	if err := rec.Save(ctx, "a", bulks); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Save(ctx, "b", map[string]submission.RecordedBulk{"9": {BulkID: "9"}}); err != nil {
-		t.Fatal(err)
-	}
-	// Another worker (a reload) reads the same database.
-	again := submission.NewBrowserRecord(idb, "bulkdesk-record")
-	got, err := again.Load(ctx, "a")
-	if err != nil || len(got) != 1 || string(got["2"].Fingerprints) != "0123456789abcdef" || got["2"].ExecutionStart != 5 {
-		t.Fatalf("read again: %+v %v", got, err)
-	}
+	n := 0
+	recordcachetest.Run(t, func(t *testing.T) (submission.RecordCache, func() submission.RecordCache) {
+		n++
+		name := fmt.Sprint("bulkdesk-record-", n)
+		// Another worker (a reload) reads the same database.
+		return submission.NewBrowserRecord(idb, name), func() submission.RecordCache { return submission.NewBrowserRecord(idb, name) }
+	})
 }
 
 // BenchmarkBrowserRecordLoad reads a record of 100 bulks × 10,000
@@ -47,16 +29,16 @@ func TestBrowserRecordKeepsBulksInIndexedDB(t *testing.T) {
 func BenchmarkBrowserRecordLoad(b *testing.B) {
 	ctx := context.Background()
 	idb := shim("__fakeIndexedDB()")
-	bulks := map[string]submission.RecordedBulk{}
+	var bulks []submission.RecordedBulk
 	for i := range 100 {
 		id := fmt.Sprint(1000 + i)
 		fps := make([]byte, submission.FingerprintSize*10_000)
 		for j := range fps {
 			fps[j] = byte(i*7 + j)
 		}
-		bulks[id] = submission.RecordedBulk{BulkID: id, Kind: "transfers", Status: bulkapi.Submitted, Fingerprints: fps}
+		bulks = append(bulks, submission.RecordedBulk{BulkID: id, Kind: "transfers", Status: bulkapi.Submitted, Fingerprints: fps})
 	}
-	if err := submission.NewBrowserRecord(idb, "bench").Save(ctx, "s", bulks); err != nil {
+	if err := submission.NewBrowserRecord(idb, "bench").Update(ctx, "s", bulks, nil); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {

@@ -65,12 +65,8 @@ func BenchmarkRecordFileLoad(b *testing.B) {
 	plan := mustPlan(b, request(10), submission.PlanOptions{})
 	record := benchRecord(plan, false)
 	f := submission.NewFileRecord(filepath.Join(b.TempDir(), "journal.record.json"))
-	bulks := map[string]submission.RecordedBulk{}
-	for _, rb := range record.Bulks {
-		bulks[rb.BulkID] = rb
-	}
 	ctx := context.Background()
-	if err := f.Save(ctx, "s", bulks); err != nil {
+	if err := f.Update(ctx, "s", record.Bulks, nil); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {

@@ -3,8 +3,10 @@ package submission_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -145,6 +147,36 @@ func TestTheRecordIsFetchedOnceABulk(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestASharedRecordKeepsOtherIdentitiesBulks: a server's cache serves
+// several identities of one API, so a check forgets only the bulks its own
+// listing shows no longer counting, and those nobody has listed for a
+// RepeatWindow; it returns only the bulks its listing shows.
+func TestASharedRecordKeepsOtherIdentitiesBulks(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	els := request(20)
+	api := fakeapi.New()
+	mine := addBulk(t, api, els[0:10], bulkapi.Submitted, time.Time{})
+	cancelled := addBulk(t, api, els[10:20], bulkapi.Cancelled, time.Time{})
+	cache := submission.NewMemoryRecord()
+	others := []submission.RecordedBulk{
+		{BulkID: "someone-elses", Kind: "transfers", Status: bulkapi.Submitted, Seen: now.Add(-time.Hour), Fingerprints: make([]byte, submission.FingerprintSize)},
+		{BulkID: "nobodys-for-long", Kind: "transfers", Status: bulkapi.Completed, ExecutionStart: now.Add(-submission.RepeatWindow - time.Hour).UnixMilli(), Fingerprints: make([]byte, submission.FingerprintSize)},
+		{BulkID: cancelled, Kind: "transfers", Status: bulkapi.Submitted, Seen: now.Add(-time.Hour), Fingerprints: make([]byte, 10*submission.FingerprintSize)},
+	}
+	if err := cache.Update(ctx, "s", others, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), cache, "s", now, nil, nil)
+	if err != nil || len(r.Bulks) != 1 || r.Bulks[0].BulkID != mine {
+		t.Fatalf("the check: %+v, %v", r, err)
+	}
+	kept, _ := cache.Load(ctx, "s")
+	if _, ok := kept["someone-elses"]; !ok || len(kept) != 2 {
+		t.Errorf("kept %v, want %s and someone-elses", slices.Sorted(maps.Keys(kept)), mine)
 	}
 }
 
