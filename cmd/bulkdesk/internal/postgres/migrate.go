@@ -33,6 +33,18 @@ var migrations = []string{
 	// twice, even once the events that had the highest are removed.
 	`CREATE SEQUENCE events_seq`,
 	`SELECT setval('events_seq', coalesce((SELECT max(seq) FROM events), 0) + 1, false)`,
+	// 7: the repeat check's record of the API's bulks: each bulk's state
+	// and the fingerprints of its operations, by API (scope).
+	`CREATE TABLE bulk_record (
+		scope           text NOT NULL,
+		bulk_id         text NOT NULL,
+		kind            text NOT NULL,
+		status          text NOT NULL,
+		execution_start bigint NOT NULL,
+		seen            timestamptz NOT NULL,
+		fingerprints    bytea NOT NULL,
+		PRIMARY KEY (scope, bulk_id)
+	)`,
 }
 
 // migrationLock is the advisory lock that lets one server at a time bring
