@@ -139,6 +139,20 @@ func (c *Client) IsBackOffice() bool { return c.backOffice }
 // BaseURL returns the base URL the client calls.
 func (c *Client) BaseURL() string { return c.base.String() }
 
+// Credentials returns the headers that authenticate the client's calls
+// (api-key, and Authorization with the bearer token), for the console's
+// server, which calls the API on the caller's behalf.
+func (c *Client) Credentials() http.Header {
+	h := make(http.Header)
+	if c.cfg.APIKey != "" {
+		h.Set(HeaderAPIKey, c.cfg.APIKey)
+	}
+	if c.cfg.Token != "" {
+		h.Set("Authorization", "Bearer "+c.cfg.Token)
+	}
+	return h
+}
+
 // WithToken returns a copy of the client that sends another bearer token.
 func (c *Client) WithToken(token string) *Client {
 	d := *c

@@ -21,12 +21,13 @@ type RecordAPI interface {
 type Record struct {
 	// Listed is every bulk the list shows, by id, to tell the state of a
 	// bulk the journal knows.
-	Listed map[string]bulkapi.BulkProcess
+	Listed map[string]bulkapi.BulkProcess `json:"listed"`
 	// Bulks are those that count (see Counts), with their fingerprints.
-	Bulks []RecordedBulk
+	Bulks []RecordedBulk `json:"bulks"`
 	// Fetched is how many bulks' operations were fetched; Cached how many
 	// came from the cache.
-	Fetched, Cached int
+	Fetched int `json:"fetched"`
+	Cached  int `json:"cached"`
 }
 
 // fetchers is how many bulks' operations are fetched at once.

@@ -132,10 +132,14 @@ func (c Connection) urls() (api, backOffice string) {
 // standard or the back-office API.
 func (c Connection) forWorker(backOffice bool) worker.Connection {
 	apiURL, boURL := c.urls()
-	return worker.Connection{
+	wc := worker.Connection{
 		APIURL: apiURL, BackOfficeURL: boURL, APIKey: strings.TrimSpace(c.APIKey), Token: strings.TrimSpace(c.Token),
 		BackOfficeToken: c.BackOfficeToken, BackOffice: backOffice,
 	}
+	if !c.Direct && loadConfig().API.Record {
+		wc.Record = localURL("record")
+	}
+	return wc
 }
 
 // isSandbox reports whether the connection leads to the server's sandbox.

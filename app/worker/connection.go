@@ -19,6 +19,28 @@ type Connection struct {
 	BackOfficeToken string `json:"backOfficeToken,omitempty"`
 	// BackOffice makes the job call the back-office API.
 	BackOffice bool `json:"backOffice,omitempty"`
+	// Record, when set, is where the console's server keeps the repeat
+	// check's record of the API's bulks (…/record; the job adds /api or
+	// /backoffice): set when the calls go through its proxy.
+	Record string `json:"record,omitempty"`
+}
+
+// Record paths below Connection.Record, by API.
+const (
+	RecordStandard   = "api"
+	RecordBackOffice = "backoffice"
+)
+
+// RecordURL is where the server keeps the record of the API the
+// connection calls; "" when it keeps none.
+func (c Connection) RecordURL() string {
+	if c.Record == "" {
+		return ""
+	}
+	if c.BackOffice {
+		return c.Record + "/" + RecordBackOffice
+	}
+	return c.Record + "/" + RecordStandard
 }
 
 // String shows where the connection points, never its secrets.

@@ -3,11 +3,16 @@
 package main
 
 import (
+	"context"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/bulkrecord"
 	"github.com/chromedp/chromedp"
 )
 
@@ -15,9 +20,20 @@ import (
 // browser, then a longer copy of it from another (its own, empty
 // journal): the confirmation lists the repeats the API's record holds,
 // offers no plain Submit, and "Leave them out" sends the new elements
-// only.
+// only. The record is the browser's own, or the one the server keeps
+// under -state-dir for every browser.
 func TestConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
-	base := startServe(t, "-sandbox").URL
+	t.Run("the browser's record", func(t *testing.T) { repeatsFromAnotherBrowser(t, "") })
+	t.Run("the server's record", func(t *testing.T) { repeatsFromAnotherBrowser(t, t.TempDir()) })
+}
+
+func repeatsFromAnotherBrowser(t *testing.T, stateDir string) {
+	args := []string{"-sandbox"}
+	if stateDir != "" {
+		args = append(args, "-state-dir", stateDir)
+	}
+	serve := startServe(t, args...)
+	base := serve.URL
 	api := sandboxClient(t, base)
 	first := browsertest.New(t)
 	first.Do(30*time.Second, chromedp.Navigate(base))
@@ -53,4 +69,19 @@ func TestConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 		t.Errorf("the outcome reads %q", got)
 	}
 	other.AssertNoErrors()
+	if stateDir == "" {
+		return
+	}
+	// The server read the earlier bulk's operations for the check, and
+	// keeps them for the next browser.
+	serve.Stop(t)
+	f, err := bulkrecord.Open(stateDir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	kept, err := f.Load(context.Background(), sandboxScope+"/"+worker.RecordStandard)
+	if _, ok := kept[earlier[0].BulkID]; err != nil || !ok {
+		t.Errorf("the server's record holds %v, not bulk %s (%v)", slices.Collect(maps.Keys(kept)), earlier[0].BulkID, err)
+	}
 }

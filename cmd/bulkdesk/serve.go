@@ -16,10 +16,12 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/bulkrecord"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/metrics"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
@@ -62,9 +64,13 @@ type serveConfig struct {
 	// submitted.
 	fourEyes fourEyes
 	// store names the PostgreSQL database that several servers share
-	// (-store): the four-eyes record and the webhook events; "" for none.
-	store   string
-	options server.Options
+	// (-store): the four-eyes record, the webhook events and the repeat
+	// check's record of bulks; "" for none.
+	store string
+	// stateDir is a single server's folder for the four-eyes record and
+	// the record of bulks (-state-dir); "" for none.
+	stateDir string
+	options  server.Options
 	// apiURL and backOfficeURL are where the same-origin proxy forwards
 	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
 	apiURL, backOfficeURL string
@@ -134,8 +140,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	hosts := fs.String("allowed-hosts", or(envAllowedHosts, ""), "Host names the console listener answers, comma-separated, each with or without :port; others get 421, which defeats DNS rebinding. Default: localhost, 127.0.0.1 and [::1] on a loopback address, else the -addr host. The webhook listener accepts any Host (env "+envAllowedHosts+")")
 	fourEyesDefault, _ := strconv.ParseBool(getenv(envFourEyes))
 	withFourEyes := fs.Bool("four-eyes", fourEyesDefault, "four eyes: an operator may not execute a bulk they submitted through the proxy; needs -auth header or basic and -state-dir or -store (env "+envFourEyes+"=1)")
-	stateDir := fs.String("state-dir", or(envStateDir, ""), "folder where serve keeps its state: the record of who submitted each bulk, for -four-eyes; one server at a time (env "+envStateDir+")")
-	store := fs.String("store", or(envStore, ""), "postgres://user@host:port/database: keep what several servers behind one address share, the four-eyes record (instead of -state-dir) and the accepted webhook events (instead of -events-dir), in PostgreSQL (env "+envStore+")")
+	stateDir := fs.String("state-dir", or(envStateDir, ""), "folder where serve keeps its state: the record of who submitted each bulk, for -four-eyes, and the repeat check's record of the API's bulks, whose operations every console then reads once; one server at a time (env "+envStateDir+")")
+	store := fs.String("store", or(envStore, ""), "postgres://user@host:port/database: keep what several servers behind one address share, the four-eyes record and the repeat check's record of bulks (instead of -state-dir) and the accepted webhook events (instead of -events-dir), in PostgreSQL (env "+envStore+")")
 	fourEyesUnknown := fs.String("four-eyes-unknown", or(envFourEyesUnk, unknownRefuse), "with -four-eyes, what happens to the execution of a bulk this server has no record of (submitted elsewhere, or before -four-eyes): refuse or allow (env "+envFourEyesUnk+")")
 	var webhooks receiver.Config
 	webhooks.RegisterFlags(fs)
@@ -165,9 +171,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if err != nil {
 		return serveConfig{}, err
 	}
-	fe, err := parseFourEyes(*withFourEyes, *stateDir, *fourEyesUnknown)
+	fe, err := parseFourEyes(*withFourEyes, *fourEyesUnknown)
 	if err != nil {
 		return serveConfig{}, err
+	}
+	if *stateDir != "" && *store != "" {
+		return serveConfig{}, fmt.Errorf("-state-dir and -store both say where the server keeps what it records: choose one")
 	}
 	cfg := serveConfig{
 		addr:        *addr,
@@ -175,6 +184,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		access:      acc,
 		fourEyes:    fe,
 		store:       *store,
+		stateDir:    *stateDir,
 		options: server.Options{
 			Prefix:         *prefix,
 			FrameAncestors: server.ParseSources(*frame),
@@ -227,6 +237,7 @@ func consoleAPI(cfg serveConfig) ui.APIConfig {
 	}
 	api.FourEyes = cfg.fourEyes.on
 	api.Proxy = cfg.apiURL != "" || proxiesSandbox
+	api.Record = api.Proxy && (cfg.store != "" || cfg.stateDir != "")
 	api.BackOfficeProxy = cfg.backOfficeURL != "" || proxiesSandbox
 	if !proxiesSandbox {
 		api.ProxyTarget, api.BackOfficeTarget = cfg.apiURL, cfg.backOfficeURL
@@ -236,6 +247,9 @@ func consoleAPI(cfg serveConfig) ui.APIConfig {
 
 // sandboxMount is where serve mounts the sandbox below the console's root.
 const sandboxMount = "/sandbox"
+
+// sandboxScope names the sandbox's bulks in the record of bulks.
+const sandboxScope = "sandbox"
 
 // serveConsole runs the server until ctx is done; ready receives the
 // console's URL once it listens.
@@ -283,6 +297,13 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	if records != nil {
 		defer records.Close() // after the servers have shut down
 	}
+	bulks, err := cfg.openBulkRecord(db)
+	if err != nil {
+		return err
+	}
+	if f, ok := bulks.(io.Closer); ok {
+		defer f.Close() // after the servers have shut down
+	}
 	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)
 	if err != nil {
@@ -318,6 +339,9 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		s.Handle("webhooks/", http.NotFoundHandler())
 	}
 
+	// scope names the proxied API's bulks in the record of bulks; "" names
+	// them by the API's URL.
+	scope := ""
 	if cfg.sandbox {
 		if cfg.webhooks.Key.IsZero() {
 			if cfg.webhooks.Key, err = webhook.NewRandomKey(); err != nil {
@@ -354,6 +378,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		internal.Handle(sandboxMount+"/", inSandbox)
 		if cfg.apiURL == "" {
 			cfg.apiURL, cfg.backOfficeURL = internalBase+sandboxMount+sandbox.StandardBase, internalBase+sandboxMount+sandbox.BackOfficeBase
+			scope = sandboxScope
 		}
 	}
 	// The metrics, on the console listener behind its sign-in.
@@ -379,6 +404,10 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		}
 		s.Handle("api/", h)
 		s.Handle("backoffice/", h)
+		if bulks != nil {
+			rc := bulkrecord.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Cache: bulks, Scope: scope}
+			s.Handle("GET record/{api}", bulkrecord.Handler(rc))
+		}
 	}
 	if cfg.webhooks.Enabled() {
 		cfg.webhooks.OnEvent = m.Event
@@ -438,4 +467,23 @@ func serveAll(ctx context.Context, ls ...listener) error {
 		}
 	}
 	return first
+}
+
+// openBulkRecord opens the repeat check's record of bulks: in db when
+// serve has one (-store), else under -state-dir; nil when it has neither
+// or proxies no API. The caller closes it when it is an io.Closer.
+func (cfg serveConfig) openBulkRecord(db *postgres.DB) (submission.RecordCache, error) {
+	switch {
+	case cfg.apiURL == "" && !cfg.sandbox:
+		return nil, nil
+	case db != nil:
+		return db.BulkRecord(), nil
+	case cfg.stateDir != "":
+		f, err := bulkrecord.Open(cfg.stateDir, 0)
+		if err != nil {
+			return nil, fmt.Errorf("-state-dir: %w", err)
+		}
+		return f, nil
+	}
+	return nil, nil
 }

@@ -18,16 +18,13 @@ const (
 // fourEyes is the maker–checker rule serve was asked to enforce.
 type fourEyes struct {
 	on bool
-	// stateDir holds the record of who submitted each bulk, unless the
-	// server has a -store.
-	stateDir string
 	// allowUnknown lets bulks without a record be executed.
 	allowUnknown bool
 }
 
 // parseFourEyes reads -four-eyes-unknown.
-func parseFourEyes(on bool, stateDir, unknown string) (fourEyes, error) {
-	fe := fourEyes{on: on, stateDir: stateDir}
+func parseFourEyes(on bool, unknown string) (fourEyes, error) {
+	fe := fourEyes{on: on}
 	switch unknown {
 	case unknownRefuse:
 	case unknownAllow:
@@ -52,10 +49,8 @@ func (cfg serveConfig) checkFourEyes() error {
 		return fmt.Errorf("-four-eyes needs -auth header or -auth basic: without signed-in operators there is nobody to tell the maker from the checker")
 	}
 	switch {
-	case fe.stateDir == "" && cfg.store == "":
+	case cfg.stateDir == "" && cfg.store == "":
 		return fmt.Errorf("-four-eyes needs -state-dir, a folder where serve records who submitted each bulk, or -store, a database several servers share")
-	case fe.stateDir != "" && cfg.store != "":
-		return fmt.Errorf("-state-dir and -store both say where the four-eyes record is kept: choose one")
 	}
 	if cfg.apiURL == "" && !cfg.sandbox {
 		return fmt.Errorf("-four-eyes needs -api-url (or -sandbox): the rule is enforced by the proxy the console's calls go through")
@@ -76,7 +71,7 @@ func (cfg serveConfig) openFourEyes(db *postgres.DB) (*approvals.Rule, io.Closer
 	if db != nil {
 		return &approvals.Rule{Records: db.Approvals(), AllowUnknown: cfg.fourEyes.allowUnknown}, nil, nil
 	}
-	store, err := approvals.Open(cfg.fourEyes.stateDir, 0)
+	store, err := approvals.Open(cfg.stateDir, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-state-dir: %w", err)
 	}

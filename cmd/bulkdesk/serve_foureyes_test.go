@@ -31,12 +31,13 @@ func TestServeFourEyesFlags(t *testing.T) {
 		{append([]string{"-four-eyes", "-state-dir", dir}, header...), ""},
 		{append([]string{"-four-eyes", "-state-dir", dir, "-four-eyes-unknown", "allow"}, header...), ""},
 		{append([]string{"-four-eyes", "-state-dir", dir, "-store", "postgres://db.internal/ops"}, header...), "choose one"},
+		{[]string{"-state-dir", dir, "-store", "postgres://db.internal/ops"}, "choose one"},
 	} {
 		cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0"}, c.args...), noEnv, io.Discard)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%v: %v", c.args, err)
-		case c.want == "" && (!cfg.fourEyes.on || cfg.fourEyes.stateDir != dir):
+		case c.want == "" && (!cfg.fourEyes.on || cfg.stateDir != dir):
 			t.Errorf("%v: %+v", c.args, cfg.fourEyes)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
@@ -46,13 +47,13 @@ func TestServeFourEyesFlags(t *testing.T) {
 	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-four-eyes"}, header...), func(k string) string {
 		return map[string]string{envStore: "postgres://db.internal/ops"}[k]
 	}, io.Discard)
-	if err != nil || cfg.store != "postgres://db.internal/ops" || cfg.fourEyes.stateDir != "" {
+	if err != nil || cfg.store != "postgres://db.internal/ops" || cfg.stateDir != "" {
 		t.Errorf("-store from the environment: %+v, %v", cfg.fourEyes, err)
 	}
 
 	env := map[string]string{envFourEyes: "1", envStateDir: dir, envFourEyesUnk: "allow"}
 	cfg, err = parseServe(append([]string{"-addr", "127.0.0.1:0"}, header...), func(k string) string { return env[k] }, io.Discard)
-	if err != nil || !cfg.fourEyes.on || cfg.fourEyes.stateDir != dir || !cfg.fourEyes.allowUnknown {
+	if err != nil || !cfg.fourEyes.on || cfg.stateDir != dir || !cfg.fourEyes.allowUnknown {
 		t.Errorf("from the environment: %+v, %v", cfg.fourEyes, err)
 	}
 }

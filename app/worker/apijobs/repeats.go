@@ -3,6 +3,7 @@ package apijobs
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // recordCache returns where the API's record of bulks is kept: the
@@ -27,6 +29,20 @@ func (s *Server) recordCache() submission.RecordCache {
 	return st.record
 }
 
+// readRecord reads the API's record of bulks for a repeat check of kind:
+// from the console's server when it keeps it (conn.Record), else with
+// this worker's cache, fetching only the bulks not seen before.
+func (s *Server) readRecord(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, kind *schema.Kind) (*submission.Record, error) {
+	ctx := c.Context()
+	progress := func(done, total int) {
+		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
+	}
+	if u := conn.RecordURL(); u != "" {
+		return submission.ServerRecord(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, progress)
+	}
+	return submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), time.Now(), kind, progress)
+}
+
 // repeatCheck is the outcome of checking a plan for repeats.
 type repeatCheck struct {
 	repeats []submission.Repeat
@@ -36,11 +52,10 @@ type repeatCheck struct {
 }
 
 // checkRepeats checks the plan's elements against the journal and, with
-// a client, the API's record of bulks (fetching only the bulks it has not
-// seen). deliberate chunks, submitted again as new bulks on purpose, are
+// a client, the API's record of bulks (see readRecord). deliberate chunks, submitted again as new bulks on purpose, are
 // not checked. A record that cannot be read is said, not fatal: the
 // journal is still checked.
-func (s *Server) checkRepeats(c *runner.Call, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
+func (s *Server) checkRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
 	ctx := c.Context()
 	now := time.Now()
 	all, err := j.Entries(ctx)
@@ -55,9 +70,7 @@ func (s *Server) checkRepeats(c *runner.Call, cl *bulkapi.Client, j submission.J
 	}
 	if cl != nil {
 		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: "Checking the API's record of recent bulks for elements submitted before"})
-		record, err = submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), now, plan.Kind, func(done, total int) {
-			c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
-		})
+		record, err = s.readRecord(c, conn, cl, plan.Kind)
 		switch {
 		case canceled(ctx, err):
 			return repeatCheck{}, ctx.Err()

@@ -156,14 +156,14 @@ func (s *Server) bulkRepeats(c *runner.Call) (any, error) {
 		}
 	}
 	var err error
-	out.Repeats, err = s.reviewRepeats(c, cl, rv)
+	out.Repeats, err = s.reviewRepeats(c, req.Connection, cl, rv)
 	return out, err
 }
 
 // reviewRepeats checks a reviewed bulk's elements against the other bulks
 // of this browser's journal and of the API's record, as a submission is
 // checked. A record that cannot be read is said, not fatal.
-func (s *Server) reviewRepeats(c *runner.Call, cl *bulkapi.Client, rv *bulkreview.Review) (*worker.RepeatsInfo, error) {
+func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, rv *bulkreview.Review) (*worker.RepeatsInfo, error) {
 	ctx := c.Context()
 	now := time.Now()
 	var entries []submission.Entry
@@ -173,16 +173,16 @@ func (s *Server) reviewRepeats(c *runner.Call, cl *bulkapi.Client, rv *bulkrevie
 		}
 	}
 	rc := repeatCheck{toSend: len(rv.Elements), record: true}
-	cache := s.recordCache()
-	// The bulk's operations were just read: the record need not read them
-	// again.
-	err := rv.Remember(ctx, cache, cl.BaseURL(), now)
+	var err error
+	if conn.RecordURL() == "" {
+		// The bulk's operations were just read: this worker's record need
+		// not read them again.
+		err = rv.Remember(ctx, s.recordCache(), cl.BaseURL(), now)
+	}
 	var record *submission.Record
 	if err == nil {
 		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: "Checking the API's record of recent bulks for the same elements"})
-		record, err = submission.UpdateRecord(ctx, cl, cache, cl.BaseURL(), now, rv.Kind, func(done, total int) {
-			c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
-		})
+		record, err = s.readRecord(c, conn, cl, rv.Kind)
 	}
 	switch {
 	case canceled(ctx, err):

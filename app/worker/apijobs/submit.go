@@ -176,12 +176,13 @@ func (s *Server) planSubmission(c *runner.Call) (any, error) {
 		})
 	}
 	var cl *bulkapi.Client
+	var conn worker.Connection
 	if req.Connection != nil {
-		conn := *req.Connection
+		conn = *req.Connection
 		conn.BackOffice = plan.BackOffice
 		cl, _ = s.client(conn)
 	}
-	rc, err := s.checkRepeats(c, cl, j, plan, deliberate)
+	rc, err := s.checkRepeats(c, conn, cl, j, plan, deliberate)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 	if err != nil {
 		return worker.Submitted{}, err
 	}
-	rc, err := s.checkRepeats(c, cl, j, plan, deliberate)
+	rc, err := s.checkRepeats(c, conn, cl, j, plan, deliberate)
 	if err != nil {
 		return worker.Submitted{}, err
 	}

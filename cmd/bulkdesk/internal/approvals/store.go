@@ -3,22 +3,16 @@
 package approvals
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/statedir"
 	"go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // FileName is the database's name inside the state folder.
 const FileName = "four-eyes.db"
-
-// DefaultLockWait is how long Open waits for another process to release
-// the database before it gives up.
-const DefaultLockWait = 2 * time.Second
 
 var bucketBulks = []byte("bulks")
 
@@ -30,24 +24,15 @@ type Store struct {
 	path string
 }
 
-// Open opens, or creates, the record in dir (mode 0700 for a new folder,
-// 0600 for the file). It fails after lockWait (0 means DefaultLockWait)
-// when another process holds the database.
+// Open opens, or creates, the record in dir (see statedir.Open): it fails
+// after lockWait (0 means statedir.DefaultLockWait) when another process
+// holds the database.
 func Open(dir string, lockWait time.Duration) (*Store, error) {
-	if lockWait <= 0 {
-		lockWait = DefaultLockWait
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating the state folder %s: %w", dir, err)
+	db, err := statedir.Open(dir, FileName, "the four-eyes record", lockWait)
+	if err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, FileName)
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: lockWait})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("the four-eyes record %s is in use by another process (waited %s): each server needs a -state-dir of its own", path, lockWait)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening the four-eyes record %s: %w", path, err)
-	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists(bucketBulks)
 		return err
