@@ -45,37 +45,81 @@ func (e *Events) ID(ctx context.Context) (string, error) {
 	return id, nil
 }
 
-// Store stores an event once: a key already stored answers the number of
-// the event stored under it. Two servers storing one event at once store
-// it once.
-func (e *Events) Store(ctx context.Context, key, typ string, event []byte) (uint64, bool, error) {
+// Store stores events once each, in one transaction: a key already
+// stored, or met earlier in events, answers the number of the event
+// stored under it. Two servers storing one event at once store it once.
+func (e *Events) Store(ctx context.Context, events []receiver.PendingEvent) ([]receiver.StoredEvent, error) {
+	out, err := e.store(ctx, events)
+	if err != nil {
+		return nil, fmt.Errorf("storing %d events in %s: %w", len(events), e.db.where, err)
+	}
+	return out, nil
+}
+
+func (e *Events) store(ctx context.Context, events []receiver.PendingEvent) ([]receiver.StoredEvent, error) {
 	tx, err := e.db.pool.Begin(ctx)
 	if err != nil {
-		return 0, false, fmt.Errorf("storing an event in %s: %w", e.db.where, err)
+		return nil, err
 	}
 	defer tx.Rollback(ctx)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, eventsLock); err != nil {
-		return 0, false, err
+		return nil, err
 	}
+	keys := make([][]byte, len(events))
+	for i, ev := range events {
+		keys[i] = []byte(ev.Key)
+	}
+	rows, err := tx.Query(ctx, `SELECT dup_key, seq FROM events WHERE dup_key = ANY($1)`, keys)
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[string]uint64)
+	var key []byte
 	var seq int64
-	err = tx.QueryRow(ctx, `SELECT seq FROM events WHERE dup_key = $1`, []byte(key)).Scan(&seq)
-	switch {
-	case err == nil:
-		return uint64(seq), true, nil
-	case !errors.Is(err, pgx.ErrNoRows):
-		return 0, false, err
+	if _, err := pgx.ForEachRow(rows, []any{&key, &seq}, func() error {
+		known[string(key)] = uint64(seq)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	if err := tx.QueryRow(ctx, `INSERT INTO events (seq, dup_key, type, event)
-		VALUES (nextval('events_seq'), $1, $2, $3) RETURNING seq`, []byte(key), typ, event).Scan(&seq); err != nil {
-		return 0, false, fmt.Errorf("storing an event in %s: %w", e.db.where, err)
+	out := make([]receiver.StoredEvent, len(events))
+	var batch pgx.Batch
+	var fresh []int // indexes of the events inserted, in order
+	for i, ev := range events {
+		if s, ok := known[ev.Key]; ok {
+			out[i] = receiver.StoredEvent{Seq: s, Duplicate: true}
+			continue
+		}
+		known[ev.Key] = 0 // numbered below; a later copy points to it
+		fresh = append(fresh, i)
+		batch.Queue(`INSERT INTO events (seq, dup_key, type, event)
+			VALUES (nextval('events_seq'), $1, $2, $3) RETURNING seq`, []byte(ev.Key), ev.Type, ev.Event)
 	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, eventsChannel, strconv.FormatInt(seq, 10)); err != nil {
-		return 0, false, err
+	if len(fresh) > 0 {
+		br := tx.SendBatch(ctx, &batch)
+		for _, i := range fresh {
+			if err := br.QueryRow().Scan(&seq); err != nil {
+				br.Close()
+				return nil, err
+			}
+			out[i] = receiver.StoredEvent{Seq: uint64(seq)}
+			known[events[i].Key] = uint64(seq)
+		}
+		if err := br.Close(); err != nil {
+			return nil, err
+		}
+		// One notice for the batch: a follower reads every event after
+		// the last it has.
+		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, eventsChannel, strconv.FormatInt(seq, 10)); err != nil {
+			return nil, err
+		}
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, false, fmt.Errorf("storing an event in %s: %w", e.db.where, err)
+	for i := range out {
+		if out[i].Duplicate && out[i].Seq == 0 {
+			out[i].Seq = known[events[i].Key] // a copy of an event of this batch
+		}
 	}
-	return uint64(seq), false, nil
+	return out, tx.Commit(ctx)
 }
 
 // Prune removes the events stored before a time.

@@ -42,7 +42,7 @@ func TestEventsAreNumberedOnceAndFollowedInOrder(t *testing.T) {
 			defer wg.Done()
 			e := []*postgres.Events{one, two}[i%2]
 			key := fmt.Sprint("key-", i/2) // each key stored by both
-			seq, dup, err := e.Store(ctx, key, "/transfers/watch", []byte(`{"n":`+fmt.Sprint(i)+`}`))
+			seq, dup, err := storeOne(ctx, e, key)
 			if err != nil {
 				t.Error(err)
 			}
@@ -82,7 +82,7 @@ func TestOldEventsArePruned(t *testing.T) {
 	ctx := context.Background()
 	e := open(t, dsn).Events()
 	for i := range 3 {
-		if _, _, err := e.Store(ctx, fmt.Sprint("old-", i), "/transfers/watch", []byte(`{}`)); err != nil {
+		if _, _, err := storeOne(ctx, e, fmt.Sprint("old-", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -92,7 +92,46 @@ func TestOldEventsArePruned(t *testing.T) {
 	if n, err := e.Prune(ctx, time.Now().Add(time.Minute)); err != nil || n != 3 {
 		t.Errorf("pruning everything: %d, %v", n, err)
 	}
-	if seq, _, err := e.Store(ctx, "new", "/transfers/watch", []byte(`{}`)); err != nil || seq != 4 {
+	if seq, _, err := storeOne(ctx, e, "new"); err != nil || seq != 4 {
 		t.Errorf("after pruning everything the next event is %d, %v; want 4", seq, err)
 	}
+}
+
+// TestABatchIsStoredTogether: the events of one call are numbered in
+// their order, a copy inside the batch or of an earlier event points to
+// the original, and a batch that fails stores nothing.
+func TestABatchIsStoredTogether(t *testing.T) {
+	dsn := newDatabase(t, pgtest.Start(t), "batch")
+	ctx := context.Background()
+	e := open(t, dsn).Events()
+	if _, _, err := storeOne(ctx, e, "earlier"); err != nil {
+		t.Fatal(err)
+	}
+	ev := func(key string) receiver.PendingEvent {
+		return receiver.PendingEvent{Key: key, Type: "/transfers/watch", Event: []byte(`{"key":"` + key + `"}`)}
+	}
+	got, err := e.Store(ctx, []receiver.PendingEvent{ev("a"), ev("earlier"), ev("b"), ev("a")})
+	want := []receiver.StoredEvent{{Seq: 2}, {Seq: 1, Duplicate: true}, {Seq: 3}, {Seq: 2, Duplicate: true}}
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the batch: %v, %v; want %v", got, err, want)
+	}
+	// An event the database refuses (text cannot hold a NUL byte) fails
+	// the whole batch.
+	bad := receiver.PendingEvent{Key: "bad", Type: "/\x00", Event: []byte(`{}`)}
+	if _, err := e.Store(ctx, []receiver.PendingEvent{ev("c"), bad}); err == nil {
+		t.Fatal("a batch with an event the database refuses was stored")
+	}
+	recent, err := e.Recent(ctx, 10)
+	if err != nil || len(recent) != 3 {
+		t.Errorf("after the failed batch: %d events, %v; want 3", len(recent), err)
+	}
+}
+
+// storeOne stores one event under key.
+func storeOne(ctx context.Context, e *postgres.Events, key string) (uint64, bool, error) {
+	got, err := e.Store(ctx, []receiver.PendingEvent{{Key: key, Type: "/transfers/watch", Event: []byte(`{"key":"` + key + `"}`)}})
+	if err != nil {
+		return 0, false, err
+	}
+	return got[0].Seq, got[0].Duplicate, nil
 }

@@ -30,9 +30,11 @@ type Receiver struct {
 	replay   *replayGuard
 	assigned uint64 // the next sequence number to give
 	queue    []*commit
-	closing  bool
-	// wake tells the commit goroutine that the queue has work or that the
-	// receiver is closing.
+	// sharedQueue holds the events waiting for the shared store.
+	sharedQueue []*sharedCommit
+	closing     bool
+	// wake tells the writer (commitLoop, or storeLoop with a shared
+	// store) that its queue has work or that the receiver is closing.
 	wake       chan struct{}
 	writerDone chan struct{}
 	journal    *journal // used by the commit goroutine only, after New
@@ -194,9 +196,12 @@ func (r *Receiver) Close() error {
 		return nil
 	}
 	var err error
-	if r.journal != nil {
+	if r.writerDone != nil {
+		// The writer stores what is queued and stops.
 		r.signal()
 		<-r.writerDone
+	}
+	if r.journal != nil {
 		err = r.journal.close()
 	}
 	if r.stopFollow != nil {

@@ -16,10 +16,11 @@ import (
 type Shared interface {
 	// ID names the shared numbering of events, the receiver's id.
 	ID(ctx context.Context) (string, error)
-	// Store stores an event under its duplicate key, durably, unless an
-	// event was stored under that key: it returns the number the event
-	// has, and whether it is a copy of one stored before.
-	Store(ctx context.Context, key, typ string, event []byte) (seq uint64, duplicate bool, err error)
+	// Store stores events, durably and all or none, each under its
+	// duplicate key, in the order given, except those whose key was
+	// stored before (or earlier in events): it returns, in the same order,
+	// the number each event has and whether it is a copy.
+	Store(ctx context.Context, events []PendingEvent) ([]StoredEvent, error)
 	// Recent returns the newest n events, oldest first.
 	Recent(ctx context.Context, n int) ([]SharedEvent, error)
 	// Follow calls publish with every event stored after seq, in order,
@@ -32,6 +33,20 @@ type Shared interface {
 // pruneEvery is how often a receiver removes the shared events older than
 // the retention; every server does, which costs one statement each.
 const pruneEvery = time.Hour
+
+// A PendingEvent is an event to store: its duplicate key, its type and
+// the event as the receiver encoded it.
+type PendingEvent struct {
+	Key, Type string
+	Event     []byte
+}
+
+// A StoredEvent is where Store put an event: its number, and whether it
+// is a copy of an event stored before under its key.
+type StoredEvent struct {
+	Seq       uint64
+	Duplicate bool
+}
 
 // A SharedEvent is a stored event: its number, its type and the event as
 // the receiver encoded it.
@@ -48,6 +63,9 @@ func (r *Receiver) startShared() {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.stopFollow = cancel
 	r.followDone = make(chan struct{})
+	r.wake = make(chan struct{}, 1)
+	r.writerDone = make(chan struct{})
+	go r.storeLoop()
 	go func() {
 		defer close(r.followDone)
 		after, ok := r.joinShared(ctx)
@@ -150,31 +168,109 @@ func (r *Receiver) sharedEntry(se SharedEvent) (*entry, bool) {
 	return e, ok
 }
 
+// sharedCommit is one event on its way to the shared store.
+type sharedCommit struct {
+	event  PendingEvent
+	done   chan struct{} // closed when stored and err are final
+	stored StoredEvent
+	err    error
+}
+
+// maxSharedBatch bounds the events stored in one transaction.
+const maxSharedBatch = 512
+
 // acceptShared stores a verified event in the shared store: answered once
 // the database has it; published by the follower, in the store's order.
+// Events that arrive while a batch is being stored wait for the next one,
+// which stores them together: one commit, one flush of the database's log.
 func (r *Receiver) acceptShared(ctx context.Context, ev *webhook.Event, key string) outcome {
-	r.qmu.Lock()
-	closing := r.closing
-	r.qmu.Unlock()
-	if closing {
-		return outcome{status: http.StatusServiceUnavailable, err: errClosing}
-	}
 	ev.Seq = 0
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return outcome{status: http.StatusInternalServerError, err: fmt.Errorf("encoding the event: %w", err)}
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.SyncTimeout)
-	defer cancel()
-	seq, dup, err := r.cfg.Shared.Store(ctx, key, ev.Type, data)
-	switch {
-	case err != nil:
-		r.log.Error("webhook receiver: the event could not be stored", "err", err)
-		return outcome{status: http.StatusServiceUnavailable, err: errNotStored}
-	case dup:
-		return outcome{status: http.StatusOK, seq: seq, duplicate: true}
+	c := &sharedCommit{event: PendingEvent{Key: key, Type: ev.Type, Event: data}, done: make(chan struct{})}
+	r.qmu.Lock()
+	if r.closing {
+		r.qmu.Unlock()
+		return outcome{status: http.StatusServiceUnavailable, err: errClosing}
 	}
-	return outcome{status: http.StatusNoContent, seq: seq}
+	r.sharedQueue = append(r.sharedQueue, c)
+	r.qmu.Unlock()
+	r.signal()
+	if r.cfg.queuedHook != nil {
+		r.cfg.queuedHook()
+	}
+	timer := time.NewTimer(r.cfg.SyncTimeout)
+	defer timer.Stop()
+	select {
+	case <-c.done:
+	case <-timer.C:
+		return outcome{status: http.StatusServiceUnavailable, err: fmt.Errorf("the event was not stored within %s; send it again later", r.cfg.SyncTimeout)}
+	case <-ctx.Done():
+		return outcome{status: http.StatusServiceUnavailable, err: fmt.Errorf("the request ended before the event was stored: %w", ctx.Err())}
+	}
+	switch {
+	case c.err != nil:
+		return outcome{status: http.StatusServiceUnavailable, err: errNotStored}
+	case c.stored.Duplicate:
+		return outcome{status: http.StatusOK, seq: c.stored.Seq, duplicate: true}
+	}
+	return outcome{status: http.StatusNoContent, seq: c.stored.Seq}
 }
 
 var errNotStored = fmt.Errorf("the event could not be stored; send it again")
+
+// storeLoop is the one writer of the shared store for this receiver: it
+// stores every event queued since its last transaction in the next one.
+// An event whose request gave up meanwhile may still be stored: its sender
+// retries and the copy is answered as a duplicate.
+func (r *Receiver) storeLoop() {
+	defer close(r.writerDone)
+	for range r.wake {
+		for {
+			r.qmu.Lock()
+			n := min(len(r.sharedQueue), maxSharedBatch)
+			batch := r.sharedQueue[:n:n]
+			r.sharedQueue = r.sharedQueue[n:]
+			if len(r.sharedQueue) == 0 {
+				r.sharedQueue = nil // let the backing array go
+			}
+			closing := r.closing
+			r.qmu.Unlock()
+			if len(batch) == 0 {
+				if closing {
+					return
+				}
+				break
+			}
+			r.storeBatch(batch)
+		}
+	}
+}
+
+// storeBatch stores a batch in one transaction and tells each waiting
+// request its outcome.
+func (r *Receiver) storeBatch(batch []*sharedCommit) {
+	events := make([]PendingEvent, len(batch))
+	for i, c := range batch {
+		events[i] = c.event
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.SyncTimeout)
+	stored, err := r.cfg.Shared.Store(ctx, events)
+	cancel()
+	if err == nil && len(stored) != len(batch) {
+		err = fmt.Errorf("the store answered %d events of %d", len(stored), len(batch))
+	}
+	if err != nil {
+		r.log.Error("webhook receiver: events could not be stored", "events", len(batch), "err", err)
+	}
+	for i, c := range batch {
+		if err != nil {
+			c.err = err
+		} else {
+			c.stored = stored[i]
+		}
+		close(c.done)
+	}
+}
