@@ -13,7 +13,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals/recordstest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestTheDatabaseKeepsRecords runs the records' suite on the shared
@@ -23,14 +22,14 @@ func TestTheDatabaseKeepsRecords(t *testing.T) {
 	n := 0
 	recordstest.Run(t, func(t *testing.T) approvals.Records {
 		n++
-		return open(t, newDatabase(t, dsn, fmt.Sprint("records_", n))).Approvals()
+		return open(t, pgtest.NewDatabase(t, dsn, fmt.Sprint("records_", n))).Approvals()
 	})
 }
 
 // TestServersStartingTogetherMigrateOnce: several servers bring one empty
 // database up to date at the same moment; each step is applied once.
 func TestServersStartingTogetherMigrateOnce(t *testing.T) {
-	dsn := newDatabase(t, pgtest.Start(t), "together")
+	dsn := pgtest.NewDatabase(t, pgtest.Start(t), "together")
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
@@ -75,21 +74,4 @@ func open(t *testing.T, dsn string) *postgres.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
-}
-
-// newDatabase creates a database on the server dsn names and returns its
-// connection string.
-func newDatabase(t *testing.T, dsn, name string) string {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := pgx.ParseConfig(dsn)
-	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, name)
 }

@@ -18,7 +18,7 @@ import (
 // two servers are numbered without a gap, each key once, and a follower
 // of each server sees every one, in order.
 func TestEventsAreNumberedOnceAndFollowedInOrder(t *testing.T) {
-	dsn := newDatabase(t, pgtest.Start(t), "events")
+	dsn := pgtest.NewDatabase(t, pgtest.Start(t), "events")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	one, two := open(t, dsn).Events(), open(t, dsn).Events()
@@ -78,7 +78,7 @@ func TestEventsAreNumberedOnceAndFollowedInOrder(t *testing.T) {
 // the numbering goes on after the newest, even once none is left, so that
 // a console holding them never takes a new event for one it has.
 func TestOldEventsArePruned(t *testing.T) {
-	dsn := newDatabase(t, pgtest.Start(t), "pruned")
+	dsn := pgtest.NewDatabase(t, pgtest.Start(t), "pruned")
 	ctx := context.Background()
 	e := open(t, dsn).Events()
 	for i := range 3 {
@@ -101,7 +101,7 @@ func TestOldEventsArePruned(t *testing.T) {
 // their order, a copy inside the batch or of an earlier event points to
 // the original, and a batch that fails stores nothing.
 func TestABatchIsStoredTogether(t *testing.T) {
-	dsn := newDatabase(t, pgtest.Start(t), "batch")
+	dsn := pgtest.NewDatabase(t, pgtest.Start(t), "batch")
 	ctx := context.Background()
 	e := open(t, dsn).Events()
 	if _, _, err := storeOne(ctx, e, "earlier"); err != nil {

@@ -19,7 +19,7 @@ func TestTheDatabaseKeepsTheRecordOfBulks(t *testing.T) {
 	n := 0
 	recordcachetest.Run(t, func(t *testing.T) (submission.RecordCache, func() submission.RecordCache) {
 		n++
-		name := newDatabase(t, dsn, fmt.Sprint("bulk_record_", n))
+		name := pgtest.NewDatabase(t, dsn, fmt.Sprint("bulk_record_", n))
 		return open(t, name).BulkRecord(), func() submission.RecordCache { return open(t, name).BulkRecord() }
 	})
 }

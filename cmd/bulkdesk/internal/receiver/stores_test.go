@@ -1,0 +1,180 @@
+//go:build !js
+
+package receiver_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
+)
+
+// A store is where a receiver keeps its events. config returns the
+// configuration of a receiver on it; called again, a receiver on the same
+// events (a restart; with the database, another server too).
+type store struct {
+	config  func(t *testing.T) receiver.Config
+	durable bool
+}
+
+// eachStore runs test against a receiver in memory, one with an events
+// folder, and one on the database several servers share, each subtest on
+// storage of its own.
+func eachStore(t *testing.T, test func(t *testing.T, s store)) {
+	t.Run("memory", func(t *testing.T) {
+		test(t, store{config: func(*testing.T) receiver.Config { return receiver.Config{} }})
+	})
+	t.Run("folder", func(t *testing.T) {
+		dir := t.TempDir()
+		test(t, store{config: func(*testing.T) receiver.Config { return receiver.Config{Dir: dir} }, durable: true})
+	})
+	t.Run("database", func(t *testing.T) {
+		dsn := pgtest.NewDatabase(t, pgtest.Start(t), "events")
+		test(t, store{config: func(t *testing.T) receiver.Config {
+			db, err := postgres.Open(context.Background(), dsn, 10*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return receiver.Config{Shared: db.Events()}
+		}, durable: true})
+	})
+}
+
+// started starts a receiver on s and waits until it serves its events
+// (with the database, once it has joined them).
+func started(t *testing.T, s store) *testServer {
+	t.Helper()
+	ts := startServer(t, s.config(t))
+	deadline := time.Now().Add(10 * time.Second)
+	for !ts.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatal("the receiver did not join its events within 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return ts
+}
+
+// listed waits until GET /events holds n events (a shared store publishes
+// what it stored as it follows the database) and returns them, newest
+// first.
+func listed(t *testing.T, url string, n int) []webhook.Event {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		evs := listEvents(t, url, "?limit=1000")
+		if len(evs) >= n || time.Now().After(deadline) {
+			if len(evs) != n {
+				t.Fatalf("%d events listed, want %d", len(evs), n)
+			}
+			return evs
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestEveryStoreKeepsEventsOnceInOrder: accepted events are listed and
+// streamed in the order of their numbers, a copy is answered with the
+// original's number and kept once; a durable store gives them all back
+// after a restart, the duplicate guard included, and numbers on.
+func TestEveryStoreKeepsEventsOnceInOrder(t *testing.T) {
+	eachStore(t, func(t *testing.T, s store) {
+		ts := started(t, s)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		stream := openStream(t, ctx, ts.URL, "", nil)
+		at := time.Now()
+		for i := 1; i <= 3; i++ {
+			if a := do(t, signedRequest(t, ts.URL, "/transfers/watch", fmt.Sprint("ref-", i), fmt.Sprintf(`{"n":%d}`, i), at)); a.status != http.StatusNoContent {
+				t.Fatalf("event %d: %d %s", i, a.status, a.raw)
+			}
+		}
+		for i := 1; i <= 3; i++ {
+			if _, ev := nextEvent(t, stream); ev.Body != fmt.Sprintf(`{"n":%d}`, i) {
+				t.Fatalf("streamed %d: %s", i, ev.Body)
+			}
+		}
+		before := listed(t, ts.URL, 3)
+		if before[0].Seq <= before[1].Seq || before[1].Seq <= before[2].Seq || before[2].Body != `{"n":1}` {
+			t.Fatalf("listed out of order: %d %d %d", before[0].Seq, before[1].Seq, before[2].Seq)
+		}
+		copyOf := func(ts *testServer, name string, i int, seq uint64) {
+			t.Helper()
+			a := do(t, signedRequest(t, ts.URL, "/transfers/watch", fmt.Sprint("ref-", i), fmt.Sprintf(`{"n":%d}`, i), at))
+			if a.status != http.StatusOK || !containsSeq(a.raw, seq) {
+				t.Errorf("%s: %d %s, want 200 with seq %d", name, a.status, a.raw, seq)
+			}
+		}
+		copyOf(ts, "a copy", 2, before[1].Seq)
+		listed(t, ts.URL, 3)
+		if !s.durable {
+			return
+		}
+		ts.stop(t)
+		again := started(t, s)
+		after := listed(t, again.URL, 3)
+		for i := range after {
+			if after[i].Seq != before[i].Seq || after[i].Body != before[i].Body {
+				t.Errorf("after the restart, event %d is %d %s; was %d %s", i, after[i].Seq, after[i].Body, before[i].Seq, before[i].Body)
+			}
+		}
+		copyOf(again, "a copy after the restart", 3, before[0].Seq)
+		if a := do(t, signedRequest(t, again.URL, "/transfers/watch", "ref-4", `{"n":4}`, time.Now())); a.status != http.StatusNoContent {
+			t.Fatalf("a new event after the restart: %d %s", a.status, a.raw)
+		}
+		if newest := listed(t, again.URL, 4)[0]; newest.Seq <= before[0].Seq {
+			t.Errorf("the next event is numbered %d, after %d", newest.Seq, before[0].Seq)
+		}
+	})
+}
+
+// TestEveryStoreTakesConcurrentSenders: eight senders at once, each event
+// answered 2xx and kept once, numbers all different.
+func TestEveryStoreTakesConcurrentSenders(t *testing.T) {
+	eachStore(t, func(t *testing.T, s store) {
+		ts := started(t, s)
+		const senders, each = 8, 10
+		var wg sync.WaitGroup
+		statuses := make(chan int, senders*each)
+		for i := range senders {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := range each {
+					body := fmt.Sprintf(`{"sender":%d,"n":%d}`, i, j)
+					statuses <- do(t, signedRequest(t, ts.URL, "/transfers/watch", fmt.Sprintf("ref-%d-%d", i, j), body, time.Now())).status
+				}
+			}()
+		}
+		wg.Wait()
+		close(statuses)
+		for st := range statuses {
+			if st != http.StatusNoContent {
+				t.Fatalf("an event was answered %d", st)
+			}
+		}
+		evs := listed(t, ts.URL, senders*each)
+		for i := 1; i < len(evs); i++ {
+			if evs[i].Seq >= evs[i-1].Seq {
+				t.Fatalf("events %d and %d listed out of order: %d, %d", i-1, i, evs[i-1].Seq, evs[i].Seq)
+			}
+		}
+	})
+}
+
+func containsSeq(raw string, seq uint64) bool {
+	var d struct {
+		Duplicate bool   `json:"duplicate"`
+		Seq       uint64 `json:"seq"`
+	}
+	return json.Unmarshal([]byte(raw), &d) == nil && d.Duplicate && d.Seq == seq
+}
