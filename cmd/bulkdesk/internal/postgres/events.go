@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -137,6 +138,18 @@ func (e *Events) Recent(ctx context.Context, n int) ([]receiver.SharedEvent, err
 		(SELECT seq, type, event FROM events ORDER BY seq DESC LIMIT $1) newest ORDER BY seq`, n)
 	if err != nil {
 		return nil, err
+	}
+	return collect(rows)
+}
+
+// Older returns up to n events numbered below before, newest first, of
+// the given types (all when none).
+func (e *Events) Older(ctx context.Context, before uint64, types []string, n int) ([]receiver.SharedEvent, error) {
+	rows, err := e.db.pool.Query(ctx, `SELECT seq, type, event FROM events
+		WHERE seq < $1 AND (cardinality($2::text[]) = 0 OR type = ANY($2))
+		ORDER BY seq DESC LIMIT $3`, int64(min(before, math.MaxInt64)), append([]string{}, types...), n)
+	if err != nil {
+		return nil, fmt.Errorf("reading older events from %s: %w", e.db.where, err)
 	}
 	return collect(rows)
 }

@@ -29,7 +29,7 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 	bad := func(msg string) {
 		writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: msg})
 	}
-	keep, err := typeFilter(q)
+	keep, types, err := typeFilter(q)
 	if err != nil {
 		bad(err.Error())
 		return
@@ -58,7 +58,34 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	entries, more := r.ring.page(before, limit, keep)
 	id := r.id
+	full, oldest := r.ring.n == len(r.ring.buf), uint64(0)
+	if r.ring.n > 0 {
+		oldest = r.ring.at(0).seq
+	}
 	r.mu.Unlock()
+	if r.cfg.Shared != nil && full && !more && len(entries) < limit {
+		// The shared store keeps what the ring has let go, for as long as
+		// the retention: the page goes on there.
+		cursor := oldest
+		if before > 0 && before < oldest {
+			cursor = before
+		}
+		older, err := r.cfg.Shared.Older(req.Context(), cursor, types, limit-len(entries)+1)
+		if err != nil {
+			r.log.Warn("webhook receiver: reading older events from the shared store", "err", err)
+			w.Header().Set("Retry-After", "5")
+			writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: "the older events could not be read from the shared store; try again shortly"})
+			return
+		}
+		if more = len(older) > limit-len(entries); more {
+			older = older[:limit-len(entries)]
+		}
+		for _, se := range older {
+			if e, ok := r.sharedEntry(se); ok {
+				entries = append(entries, e)
+			}
+		}
+	}
 
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
@@ -83,18 +110,22 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 }
 
 // typeFilter reads the repeatable type parameter: the events to keep, or
-// all when there is none.
-func typeFilter(q url.Values) (func(*entry) bool, error) {
+// all when there is none, and the event paths it names.
+func typeFilter(q url.Values) (func(*entry) bool, []string, error) {
 	want := map[string]bool{}
+	var paths []string
 	for _, p := range q["type"] {
 		t, ok := webhook.LookupType(p)
 		if !ok {
-			return nil, fmt.Errorf("type %q is not an event path of the webhook reference", p)
+			return nil, nil, fmt.Errorf("type %q is not an event path of the webhook reference", p)
 		}
-		want[t.Path] = true
+		if !want[t.Path] {
+			want[t.Path] = true
+			paths = append(paths, t.Path)
+		}
 	}
 	if len(want) == 0 {
-		return func(*entry) bool { return true }, nil
+		return func(*entry) bool { return true }, nil, nil
 	}
-	return func(e *entry) bool { return want[e.typ] }, nil
+	return func(e *entry) bool { return want[e.typ] }, paths, nil
 }

@@ -23,6 +23,10 @@ type Shared interface {
 	Store(ctx context.Context, events []PendingEvent) ([]StoredEvent, error)
 	// Recent returns the newest n events, oldest first.
 	Recent(ctx context.Context, n int) ([]SharedEvent, error)
+	// Older returns up to n events numbered below before, newest first,
+	// of the given types (all when none): the pages of GET /events past
+	// what the ring holds.
+	Older(ctx context.Context, before uint64, types []string, n int) ([]SharedEvent, error)
 	// Follow calls publish with every event stored after seq, in order,
 	// as soon as it is stored, until ctx ends.
 	Follow(ctx context.Context, after uint64, publish func(SharedEvent)) error

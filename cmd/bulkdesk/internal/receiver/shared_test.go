@@ -61,6 +61,10 @@ func (g *gatedShared) Store(ctx context.Context, events []receiver.PendingEvent)
 
 func (g *gatedShared) Recent(context.Context, int) ([]receiver.SharedEvent, error) { return nil, nil }
 
+func (g *gatedShared) Older(context.Context, uint64, []string, int) ([]receiver.SharedEvent, error) {
+	return nil, nil
+}
+
 func (g *gatedShared) Follow(ctx context.Context, after uint64, publish func(receiver.SharedEvent)) error {
 	g.once.Do(func() { close(g.following) })
 	for {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,17 +37,20 @@ func eachStore(t *testing.T, test func(t *testing.T, s store)) {
 		dir := t.TempDir()
 		test(t, store{config: func(*testing.T) receiver.Config { return receiver.Config{Dir: dir} }, durable: true})
 	})
-	t.Run("database", func(t *testing.T) {
-		dsn := pgtest.NewDatabase(t, pgtest.Start(t), "events")
-		test(t, store{config: func(t *testing.T) receiver.Config {
-			db, err := postgres.Open(context.Background(), dsn, 10*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			return receiver.Config{Shared: db.Events()}
-		}, durable: true})
-	})
+	t.Run("database", func(t *testing.T) { test(t, databaseStore(t)) })
+}
+
+// databaseStore is a database of its own on a cluster of the test's.
+func databaseStore(t *testing.T) store {
+	dsn := pgtest.NewDatabase(t, pgtest.Start(t), "events")
+	return store{config: func(t *testing.T) receiver.Config {
+		db, err := postgres.Open(context.Background(), dsn, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return receiver.Config{Shared: db.Events()}
+	}, durable: true}
 }
 
 // started starts a receiver on s and waits until it serves its events
@@ -169,6 +173,63 @@ func TestEveryStoreTakesConcurrentSenders(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTheSharedStorePagesPastTheRing: with the database, GET /events goes
+// on past the events the ring holds, page after page, filtered by type.
+func TestTheSharedStorePagesPastTheRing(t *testing.T) {
+	s := databaseStore(t)
+	config := s.config
+	s.config = func(t *testing.T) receiver.Config {
+		cfg := config(t)
+		cfg.RingSize = 3
+		return cfg
+	}
+	ts := started(t, s)
+	for i := 1; i <= 7; i++ {
+		path := "/transfers/watch"
+		if i%2 == 0 {
+			path = "/send/watch"
+		}
+		if a := do(t, signedRequest(t, ts.URL, path, fmt.Sprint("ref-", i), fmt.Sprintf(`{"n":%d}`, i), time.Now())); a.status != http.StatusNoContent {
+			t.Fatal(a.raw)
+		}
+	}
+	listed(t, ts.URL, 7)
+	// pages follows the next-page cursor, two events a page, with filter
+	// added to each query, and returns the bodies read, newest first.
+	pages := func(filter string) []string {
+		var bodies []string
+		query := "?limit=2" + filter
+		for range 10 {
+			resp, err := client.Get(ts.URL + "/events" + query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var evs []webhook.Event
+			err = json.NewDecoder(resp.Body).Decode(&evs)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("GET /events%s: %d, %v", query, resp.StatusCode, err)
+			}
+			for _, ev := range evs {
+				bodies = append(bodies, ev.Body)
+			}
+			next := resp.Header.Get("Bulkdesk-Next-Before")
+			if next == "" {
+				return bodies
+			}
+			query = "?limit=2&before=" + next + filter
+		}
+		t.Fatal("more than 10 pages")
+		return nil
+	}
+	if got := strings.Join(pages(""), " "); got != `{"n":7} {"n":6} {"n":5} {"n":4} {"n":3} {"n":2} {"n":1}` {
+		t.Errorf("every page: %s", got)
+	}
+	if got := strings.Join(pages("&type=/send/watch"), " "); got != `{"n":6} {"n":4} {"n":2}` {
+		t.Errorf("the sends' pages: %s", got)
+	}
 }
 
 func containsSeq(raw string, seq uint64) bool {

@@ -58,7 +58,7 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	q := req.URL.Query()
-	keep, err := typeFilter(q)
+	keep, _, err := typeFilter(q)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, refusal{Status: http.StatusBadRequest, Error: err.Error()})
 		return
