@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/backoff"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -57,7 +58,7 @@ func Open(ctx context.Context, dsn string, wait time.Duration) (*DB, error) {
 // waiting, when not nil, of each failure. It returns ctx's error, with the
 // last failure, if ctx ends first.
 func (db *DB) Ready(ctx context.Context, waiting func(error)) error {
-	pause := 100 * time.Millisecond
+	var pause backoff.Pause
 	for {
 		err := db.Ping(ctx)
 		if err == nil {
@@ -70,12 +71,9 @@ func (db *DB) Ready(ctx context.Context, waiting func(error)) error {
 		if waiting != nil {
 			waiting(err)
 		}
-		select {
-		case <-ctx.Done():
+		if !pause.Wait(ctx) {
 			return fmt.Errorf("waiting for the database at %s: %w", db.where, err)
-		case <-time.After(pause):
 		}
-		pause = min(2*pause, 5*time.Second)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/backoff"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 	"github.com/jackc/pgx/v5"
 )
@@ -158,20 +159,12 @@ func (e *Events) Older(ctx context.Context, before uint64, types []string, n int
 // by a notification, or at the latest after the poll interval; a lost
 // connection is replaced, with a growing pause, until ctx ends.
 func (e *Events) Follow(ctx context.Context, after uint64, publish func(receiver.SharedEvent)) error {
-	pause := 100 * time.Millisecond
+	var pause backoff.Pause
 	for ctx.Err() == nil {
-		err := e.follow(ctx, &after, publish)
-		if ctx.Err() != nil {
-			break
+		if err := e.follow(ctx, &after, publish); err == nil {
+			pause.Reset() // it followed for a while: reconnect soon
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(pause):
-		}
-		pause = min(2*pause, 5*time.Second)
-		if err == nil {
-			pause = 100 * time.Millisecond
-		}
+		pause.Wait(ctx)
 	}
 	return nil
 }

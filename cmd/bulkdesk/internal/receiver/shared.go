@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/backoff"
 )
 
 // Shared keeps accepted events for several servers behind one address
@@ -92,7 +93,7 @@ func (r *Receiver) startShared() {
 // numbering's id, once the store answers; it returns the newest number,
 // and false if ctx ended first.
 func (r *Receiver) joinShared(ctx context.Context) (uint64, bool) {
-	pause := 100 * time.Millisecond
+	var pause backoff.Pause
 	for {
 		load, stop := context.WithTimeout(ctx, 30*time.Second)
 		id, err := r.cfg.Shared.ID(load)
@@ -119,12 +120,9 @@ func (r *Receiver) joinShared(ctx context.Context) (uint64, bool) {
 			return 0, false
 		}
 		r.log.Warn("webhook receiver: the shared events are not reachable yet", "err", err)
-		select {
-		case <-ctx.Done():
+		if !pause.Wait(ctx) {
 			return 0, false
-		case <-time.After(pause):
 		}
-		pause = min(2*pause, 5*time.Second)
 	}
 }
 
