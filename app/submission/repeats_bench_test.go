@@ -158,3 +158,28 @@ func BenchmarkRepeatCheckCold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkServerRecordRead reads a server's answer holding a record of a
+// million fingerprints (100 bulks × 10,000), as the console's worker does
+// when its server keeps the record (compare BenchmarkBrowserRecordLoad,
+// the same record from IndexedDB).
+func BenchmarkServerRecordRead(b *testing.B) {
+	plan := mustPlan(b, request(10), submission.PlanOptions{})
+	var answer strings.Builder
+	if err := json.NewEncoder(&answer).Encode(submission.RecordLine{Record: benchRecord(plan, false)}); err != nil {
+		b.Fatal(err)
+	}
+	body := answer.String()
+	b.SetBytes(int64(len(body)))
+	hc := &http.Client{Transport: bulkapi.HandlerTransport(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		_, _ = w.Write([]byte(body))
+	}))}
+	ctx := context.Background()
+	for b.Loop() {
+		r, err := submission.ServerRecord(ctx, hc, "http://console.test/record/api", nil, nil, nil, nil)
+		if err != nil || len(r.Bulks) != 100 || len(r.Bulks[0].Fingerprints) != 160_000 {
+			b.Fatal(err)
+		}
+	}
+}

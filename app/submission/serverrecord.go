@@ -1,29 +1,42 @@
 package submission
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // A server that proxies the API and keeps a record of its bulks (bulkdesk
-// serve with -store or -state-dir) runs UpdateRecord for the console: GET
-// <console>/record/api (or /record/backoffice), with the caller's api-key
-// and bearer token, lists the bulks as the caller and answers with the
-// record of those its listing shows. Its bulks' operations are fetched
+// serve with -store or -state-dir) runs UpdateRecord for the console:
+// POST <console>/record/api (or /record/backoffice), with the caller's
+// api-key and bearer token, lists the bulks as the caller and answers with
+// the record of those its listing shows. Its bulks' operations are fetched
 // once for every browser and every server sharing the database, and an
 // operator cannot write fingerprints that would hide a repeat from another.
+// The caller names the bulks it holds already: their fingerprints, which
+// never change, are not sent again.
 
-// RecordKindParam is the query parameter of GET record/{api} that names
-// the kind a check is for (see UpdateRecord's kind).
-const RecordKindParam = "kind"
+// RecordRequest is the body of POST record/{api}.
+type RecordRequest struct {
+	// Kind is the kind the check is for (see UpdateRecord's kind); "" for
+	// every kind.
+	Kind string `json:"kind,omitempty"`
+	// Held are the bulks whose fingerprints the caller holds.
+	Held []string `json:"held,omitempty"`
+}
+
+// MaxRecordRequest bounds the body of POST record/{api}: the ids of tens
+// of thousands of bulks.
+const MaxRecordRequest = 1 << 20
 
 // RecordLine is one line of the server's answer (JSON lines): progress
 // while it fetches the bulks not seen before, then the record, or what
@@ -31,7 +44,10 @@ const RecordKindParam = "kind"
 type RecordLine struct {
 	Progress *RecordProgress `json:"progress,omitempty"`
 	Record   *Record         `json:"record,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	// Held are the bulks of Record whose fingerprints were left out,
+	// since the caller holds them.
+	Held  []string `json:"held,omitempty"`
+	Error string   `json:"error,omitempty"`
 }
 
 // RecordProgress counts the bulks whose operations were fetched.
@@ -43,35 +59,109 @@ type RecordProgress struct {
 // maxRecordRefusal bounds the body of a refusal read.
 const maxRecordRefusal = 4 << 10
 
-// ServerRecord asks the server at recordURL (…/record/api) for the
-// record, sending credentials (the api-key and Authorization headers the
-// API takes). onFetch, when set, is told the server's progress.
-func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, kind *schema.Kind, onFetch func(done, total int)) (*Record, error) {
-	u, err := url.Parse(recordURL)
-	if err != nil {
-		return nil, fmt.Errorf("the server's record of bulks %q: %w", recordURL, err)
+// LeaveOutHeld empties the fingerprints of the record's bulks that held
+// names, and returns their ids, for the server's answer.
+func LeaveOutHeld(r *Record, held []string) []string {
+	have := make(map[string]bool, len(held))
+	for _, id := range held {
+		have[id] = true
 	}
-	if kind != nil {
-		u.RawQuery = url.Values{RecordKindParam: {kind.ID}}.Encode()
+	var out []string
+	for i := range r.Bulks {
+		if have[r.Bulks[i].BulkID] {
+			r.Bulks[i].Fingerprints = nil
+			out = append(out, r.Bulks[i].BulkID)
+		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	return out
+}
+
+// ServerRecord asks the server at recordURL (…/record/api) for the record,
+// sending credentials (the api-key and Authorization headers the API
+// takes). cache, when set, keeps the fingerprints the server sent, under
+// recordURL, so that the next check gets only the bulks made since.
+// onFetch, when set, is told the server's progress.
+func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, kind *schema.Kind, cache RecordCache, onFetch func(done, total int)) (*Record, error) {
+	var local map[string]RecordedBulk
+	if cache != nil {
+		var err error
+		if local, err = cache.Load(ctx, recordURL); err != nil {
+			return nil, err
+		}
+	}
+	req := RecordRequest{Kind: kindID(kind)}
+	for id := range local {
+		req.Held = append(req.Held, id)
+	}
+	slices.Sort(req.Held)
+	line, err := askServer(ctx, hc, recordURL, credentials, req, onFetch)
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range credentials {
-		req.Header[k] = v
+	rec := line.Record
+	held := make(map[string]bool, len(line.Held))
+	for _, id := range line.Held {
+		held[id] = true
 	}
-	req.Header.Set("Accept", "application/x-ndjson")
-	resp, err := hc.Do(req)
+	var put []RecordedBulk
+	for i := range rec.Bulks {
+		rb := &rec.Bulks[i]
+		if !held[rb.BulkID] {
+			put = append(put, *rb)
+			continue
+		}
+		kept, ok := local[rb.BulkID]
+		if !ok {
+			return nil, fmt.Errorf("the server left out the fingerprints of bulk %s, which this browser does not hold", rb.BulkID)
+		}
+		rb.Fingerprints = kept.Fingerprints
+		if kept.Status != rb.Status || kept.ExecutionStart != rb.ExecutionStart {
+			put = append(put, *rb)
+		}
+	}
+	if cache != nil {
+		// Forget what the listing shows no longer counting.
+		now := time.Now()
+		var drop []string
+		for id := range local {
+			if b, ok := rec.Listed[id]; ok && !Counts(&b, now) {
+				drop = append(drop, id)
+			}
+		}
+		if len(put) > 0 || len(drop) > 0 {
+			if err := cache.Update(ctx, recordURL, put, drop); err != nil {
+				return nil, fmt.Errorf("keeping the record of bulks: %w", err)
+			}
+		}
+	}
+	return rec, nil
+}
+
+// askServer posts req and reads the answer's lines up to the record.
+func askServer(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, req RecordRequest, onFetch func(done, total int)) (*RecordLine, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, recordURL, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("the server's record of bulks %q: %w", recordURL, err)
+	}
+	for k, v := range credentials {
+		hreq.Header[k] = v
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/x-ndjson")
+	resp, err := hc.Do(hreq)
 	if err != nil {
 		return nil, fmt.Errorf("asking the server for its record of bulks: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		var line RecordLine
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxRecordRefusal))
-		why := strings.TrimSpace(string(body))
-		if json.Unmarshal(body, &line) == nil && line.Error != "" {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxRecordRefusal))
+		why := strings.TrimSpace(string(b))
+		if json.Unmarshal(b, &line) == nil && line.Error != "" {
 			why = line.Error
 		}
 		return nil, fmt.Errorf("the server answered %d %s: %s", resp.StatusCode, http.StatusText(resp.StatusCode), why)
@@ -92,7 +182,7 @@ func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, creden
 		case line.Error != "":
 			return nil, errors.New(line.Error)
 		case line.Record != nil:
-			return line.Record, nil
+			return &line, nil
 		case line.Progress != nil && onFetch != nil:
 			onFetch(line.Progress.Done, line.Progress.Total)
 		}

@@ -140,7 +140,7 @@ type APIConfig struct {
 	// bulk from executing it: a bulk's page asks it who may.
 	FourEyes bool `json:"fourEyes,omitempty"`
 	// Record is set when the server keeps the repeat check's record of
-	// the API's bulks (record/api, record/backoffice) for calls through
+	// the API's bulks (POST record/api, record/backoffice) for calls through
 	// its proxy: every browser, and every server sharing its database,
 	// then reads a bulk's operations once.
 	Record bool `json:"record,omitempty"`

@@ -406,7 +406,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		s.Handle("backoffice/", h)
 		if bulks != nil {
 			rc := bulkrecord.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Cache: bulks, Scope: scope}
-			s.Handle("GET record/{api}", bulkrecord.Handler(rc))
+			s.Handle("POST record/{api}", bulkrecord.Handler(rc))
 		}
 	}
 	if cfg.webhooks.Enabled() {

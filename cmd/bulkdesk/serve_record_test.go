@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -60,7 +62,7 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 	defer cancel()
 	read := func(s *securedServe, token string, progress func(done, total int)) (*submission.Record, error) {
 		creds := http.Header{"Api-Key": {"k"}, "Authorization": {"Bearer " + token}}
-		return submission.ServerRecord(ctx, &http.Client{Transport: asUser{"ops"}}, s.url+"record/api", creds, transfers, progress)
+		return submission.ServerRecord(ctx, &http.Client{Transport: asUser{"ops"}}, s.url+"record/api", creds, transfers, nil, progress)
 	}
 
 	var progressed int
@@ -84,6 +86,27 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 	if n := alices.OperationReads(); n != 1 {
 		t.Errorf("alice's bulk was read %d times, want once", n)
 	}
+	// A browser names the bulks it holds: their fingerprints are left out
+	// of the answer, and taken from its own cache.
+	cache := submission.NewMemoryRecord()
+	hc := &http.Client{Transport: asUser{"ops"}}
+	aliceCreds := http.Header{"Api-Key": {"k"}, "Authorization": {"Bearer alice"}}
+	for range 2 {
+		got, err := submission.ServerRecord(ctx, hc, two.url+"record/api", aliceCreds, transfers, cache, nil)
+		if err != nil || len(got.Bulks) != 1 || !bytes.Equal(got.Bulks[0].Fingerprints, first.Bulks[0].Fingerprints) {
+			t.Fatalf("alice with a cache: %+v, %v", got, err)
+		}
+	}
+	res, body := call(t, "POST", two.url+"record/api", header("X-Forwarded-User", "ops"), header("Api-Key", "k"), header("Authorization", "Bearer alice"),
+		func(r *http.Request) {
+			r.Body = io.NopCloser(strings.NewReader(`{"kind":"transfers","held":["` + aliceBulk + `"]}`))
+		})
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	var last submission.RecordLine
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || res.StatusCode != http.StatusOK || last.Record == nil ||
+		fmt.Sprint(last.Held) != "["+aliceBulk+"]" || len(last.Record.Bulks) != 1 || len(last.Record.Bulks[0].Fingerprints) != 0 {
+		t.Errorf("a held bulk's answer: %d %.300s", res.StatusCode, body)
+	}
 	bob, err := read(two, "bob", nil)
 	if err != nil || len(bob.Bulks) != 1 || bob.Bulks[0].BulkID != bobBulk || len(bob.Listed) != 1 {
 		t.Fatalf("bob sees %+v, %v; want his bulk %s alone", bob, err, bobBulk)
@@ -91,7 +114,7 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 	if _, err := read(one, "mallory", nil); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("unknown credentials: %v", err)
 	}
-	if res, _ := call(t, "GET", one.url+"record/api"); res.StatusCode != http.StatusUnauthorized {
+	if res, _ := call(t, "POST", one.url+"record/api"); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("without signing in: %d", res.StatusCode)
 	}
 }
@@ -114,14 +137,14 @@ func TestAServerKeepsTheRecordUnderItsStateDir(t *testing.T) {
 	hc := &http.Client{Transport: asUser{"ops"}}
 
 	s := startSecured(t, args...)
-	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, transfers, nil); err != nil || r.Fetched != 1 {
+	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, transfers, nil, nil); err != nil || r.Fetched != 1 {
 		t.Fatalf("the first check: %+v, %v", r, err)
 	}
 	if err := s.stop(); err != nil {
 		t.Fatal(err)
 	}
 	s = startSecured(t, args...)
-	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, transfers, nil); err != nil || r.Fetched != 0 || r.Cached != 1 {
+	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, transfers, nil, nil); err != nil || r.Fetched != 0 || r.Cached != 1 {
 		t.Fatalf("after a restart: %+v, %v", r, err)
 	}
 	if api.OperationReads() != 1 {
@@ -135,7 +158,7 @@ func TestAServerKeepsTheRecordUnderItsStateDir(t *testing.T) {
 	}
 
 	bare := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", upstream.URL+"/multi")
-	if res, _ := call(t, "GET", bare.url+"record/api", header("X-Forwarded-User", "ops")); res.StatusCode != http.StatusNotFound {
+	if res, _ := call(t, "POST", bare.url+"record/api", header("X-Forwarded-User", "ops")); res.StatusCode != http.StatusNotFound {
 		t.Errorf("a server without a record answered %d", res.StatusCode)
 	}
 }

@@ -30,15 +30,16 @@ func (s *Server) recordCache() submission.RecordCache {
 }
 
 // readRecord reads the API's record of bulks for a repeat check of kind:
-// from the console's server when it keeps it (conn.Record), else with
-// this worker's cache, fetching only the bulks not seen before.
+// from the console's server when it keeps it (conn.Record), else from
+// the API; this worker's cache keeps the fingerprints either way, so that
+// only the bulks not seen before are fetched or sent.
 func (s *Server) readRecord(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, kind *schema.Kind) (*submission.Record, error) {
 	ctx := c.Context()
 	progress := func(done, total int) {
 		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
 	}
 	if u := conn.RecordURL(); u != "" {
-		return submission.ServerRecord(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, progress)
+		return submission.ServerRecord(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, s.recordCache(), progress)
 	}
 	return submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), time.Now(), kind, progress)
 }

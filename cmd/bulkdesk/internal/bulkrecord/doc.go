@@ -1,5 +1,5 @@
 // Package bulkrecord is the server's side of the repeat check's record of
-// the API's bulks: GET record/api and record/backoffice list the caller's
+// the API's bulks: POST record/api and record/backoffice list the caller's
 // bulks with the caller's credentials, fetch the operations of those the
 // server has not seen, and answer with the record (submission.ServerRecord
 // reads it). The record is kept in a bbolt file under the server's state

@@ -49,7 +49,7 @@ func (h *handler) scope(cl *bulkapi.Client, api string) string {
 	return cl.BaseURL()
 }
 
-// Handler answers GET record/{api} (api being worker.RecordStandard or
+// Handler answers POST record/{api} (api being worker.RecordStandard or
 // worker.RecordBackOffice) with JSON lines (submission.RecordLine).
 func Handler(cfg Config) http.Handler {
 	return &handler{cfg: cfg, slots: make(chan struct{}, concurrent)}
@@ -67,9 +67,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.fail(status, why)
 		return
 	}
+	var req submission.RecordRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, submission.MaxRecordRequest)).Decode(&req); err != nil {
+		out.fail(http.StatusBadRequest, "reading the request: "+err.Error())
+		return
+	}
 	var kind *schema.Kind
-	if id := r.URL.Query().Get(submission.RecordKindParam); id != "" {
-		k, err := schema.Lookup(id)
+	if req.Kind != "" {
+		k, err := schema.Lookup(req.Kind)
 		if err != nil {
 			out.fail(http.StatusBadRequest, err.Error())
 			return
@@ -96,7 +101,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.fail(status, err.Error())
 		return
 	}
-	out.write(submission.RecordLine{Record: rec})
+	held := submission.LeaveOutHeld(rec, req.Held)
+	out.write(submission.RecordLine{Record: rec, Held: held})
 }
 
 // client is the API client of the caller: their api-key and bearer
