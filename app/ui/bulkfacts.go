@@ -109,7 +109,7 @@ func totalsText(tot *worker.BulkTotals) string {
 	case tot == nil:
 		return ""
 	case tot.Failure != nil:
-		return tf("not read: %s", tot.Failure.Summary)
+		return tf("not read: %s", failureSummary(tot.Failure))
 	case !tot.MovesMoney:
 		return tf("no amounts (%s)", kindTitle(tot.Kind))
 	case len(tot.Totals) == 0:

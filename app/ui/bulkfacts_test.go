@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
@@ -56,6 +57,13 @@ func TestTotalsText(t *testing.T) {
 	}
 	if got := sourceOf(worker.BulkInfo{BulkID: "9"}); got != "submitted elsewhere" {
 		t.Errorf("source of a bulk the journal does not know: %q", got)
+	}
+	// Totals the API would not give say why in the console's language.
+	defer setLanguage(lang.English)
+	setLanguage(lang.German)
+	refused := &worker.BulkTotals{Failure: &worker.APIFailure{Class: worker.ClassCredentials, Status: 401, Summary: "the API did not accept the api-key or the token"}}
+	if got := totalsText(refused); !strings.Contains(got, "Die API hat den api-key oder das Token nicht angenommen") {
+		t.Errorf("totals not read, in German: %q", got)
 	}
 }
 
