@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // A Change is one way a kind's fields differ between two contracts: what
@@ -40,9 +42,9 @@ func Compare(k *Kind, older, newer *Validator) []Change {
 		seen[f.Path] = true
 		o, ok := was[f.Path]
 		if !ok {
-			what := "added: " + f.Rules()
+			what := "added: " + f.Rules(lang.English)
 			if f.Required {
-				what = "added, required: " + f.Rules()
+				what = "added, required: " + f.Rules(lang.English)
 			}
 			out = append(out, Change{f.Path, what})
 			continue
@@ -69,7 +71,7 @@ func fieldChanges(o, n Field) []string {
 		out = append(out, "no longer required")
 	}
 	if o.Type != n.Type || o.ItemType != n.ItemType {
-		out = append(out, fmt.Sprintf("type %s → %s", typeNoun(o.Type, o.Format), typeNoun(n.Type, n.Format)))
+		out = append(out, fmt.Sprintf("type %s → %s", typeNoun(lang.English, o.Type, o.Format), typeNoun(lang.English, n.Type, n.Format)))
 	}
 	if o.Format != n.Format {
 		out = append(out, fmt.Sprintf("format %s → %s", orNone(o.Format), orNone(n.Format)))

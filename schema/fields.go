@@ -39,60 +39,60 @@ type Field struct {
 	Deprecated            bool
 }
 
-// Rules describes the field's constraints in one short phrase, for help
-// text: "text, 1 to 50 characters", "whole number, at least 0", ….
-func (f *Field) Rules() string {
+// Rules describes the field's constraints in one short phrase in l, for
+// help text: "text; 1 to 50 characters", "whole number; at least 0", ….
+func (f *Field) Rules(l lang.Tag) string {
 	var parts []string
 	switch {
 	case f.Type == "array":
-		parts = append(parts, "list of "+typeNoun(f.ItemType, f.Format)+", separated by commas")
+		parts = append(parts, l.F("list of %s, separated by commas", typeNoun(l, f.ItemType, f.Format)))
 		if f.MaxItems != nil {
-			parts = append(parts, fmt.Sprintf("at most %d", *f.MaxItems))
+			parts = append(parts, l.F("at most %d", *f.MaxItems))
 		}
 	default:
-		parts = append(parts, typeNoun(f.Type, f.Format))
+		parts = append(parts, typeNoun(l, f.Type, f.Format))
 	}
 	if len(f.Enum) > 0 {
-		parts = append(parts, "one of "+strings.Join(f.Enum, ", "))
+		parts = append(parts, l.F("one of %s", strings.Join(f.Enum, ", ")))
 	}
 	switch {
 	case f.MinLength != nil && f.MaxLength != nil && *f.MinLength == *f.MaxLength:
-		parts = append(parts, counted(lang.English, *f.MaxLength, "1 character", "%s characters"))
+		parts = append(parts, counted(l, *f.MaxLength, "1 character", "%s characters"))
 	case f.MinLength != nil && f.MaxLength != nil:
-		parts = append(parts, fmt.Sprintf("%d to %d characters", *f.MinLength, *f.MaxLength))
+		parts = append(parts, l.F("%d to %d characters", *f.MinLength, *f.MaxLength))
 	case f.MaxLength != nil:
-		parts = append(parts, counted(lang.English, *f.MaxLength, "at most 1 character", "at most %s characters"))
+		parts = append(parts, counted(l, *f.MaxLength, "at most 1 character", "at most %s characters"))
 	case f.MinLength != nil && *f.MinLength > 1:
-		parts = append(parts, fmt.Sprintf("at least %d characters", *f.MinLength))
+		parts = append(parts, l.F("at least %d characters", *f.MinLength))
 	}
 	if f.PatternText != "" {
-		parts = append(parts, f.PatternText)
+		parts = append(parts, l.T(f.PatternText))
 	}
 	switch {
 	case f.Minimum != "" && f.Maximum != "":
-		parts = append(parts, f.Minimum+" to "+f.Maximum)
+		parts = append(parts, l.F("%s to %s", f.Minimum, f.Maximum))
 	case f.Minimum != "":
-		parts = append(parts, "at least "+f.Minimum)
+		parts = append(parts, l.F("at least %s", f.Minimum))
 	case f.Maximum != "":
-		parts = append(parts, "at most "+f.Maximum)
+		parts = append(parts, l.F("at most %s", f.Maximum))
 	}
 	return strings.Join(parts, "; ")
 }
 
-func typeNoun(t, format string) string {
+func typeNoun(l lang.Tag, t, format string) string {
 	switch {
 	case format == "date":
-		return "date (YYYY-MM-DD)"
+		return l.T("date (YYYY-MM-DD)")
 	case format == "email":
-		return "email address"
+		return l.T("email address")
 	case t == "integer":
-		return "whole number"
+		return l.T("whole number")
 	case t == "boolean":
-		return "TRUE or FALSE"
+		return l.T("TRUE or FALSE")
 	case t == "number":
-		return "number"
+		return l.T("number")
 	}
-	return "text"
+	return l.T("text")
 }
 
 // collectFields lists the leaf fields of an element schema: scalars and

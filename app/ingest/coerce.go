@@ -3,6 +3,7 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,7 +89,20 @@ func cellFailure(code string, err error) *cellProblem {
 }
 
 // message says the problem in w.
-func (p *cellProblem) message(w lang.Tag) string { return w.F(p.format, p.args...) }
+func (p *cellProblem) message(w lang.Tag) string {
+	args := p.args
+	for i, a := range p.args {
+		if r, ok := a.(fieldRules); ok {
+			args = slices.Clone(p.args)
+			args[i] = strings.ToLower(r.f.Rules(w))
+		}
+	}
+	return w.F(p.format, args...)
+}
+
+// fieldRules is a field's rules as an argument of a cell's problem,
+// written in the language the problem is said in.
+type fieldRules struct{ f *schema.Field }
 
 // coerce reads cell c of row r for its column's target. A nil value with
 // no problem means the field is left out.
@@ -160,7 +174,7 @@ func (rd *reader) readString(c Cell, col *column) (any, *cellProblem) {
 	case Number:
 		if rd.Table.IsDate(c) {
 			if f.Pattern == `^[0-9]+$` {
-				return nil, cellError("date-not-allowed", "the cell holds a date, but %s takes digits only (%s)", f.Path, strings.ToLower(f.Rules()))
+				return nil, cellError("date-not-allowed", "the cell holds a date, but %s takes digits only (%s)", f.Path, fieldRules{&f})
 			}
 			d, p := rd.readDate(c)
 			if p != nil {

@@ -199,17 +199,19 @@ type TargetInfo struct {
 }
 
 // Targets lists the fields a column can be mapped to, list fields with
-// position 0 (positions 1, 2, … are accepted too).
+// position 0 (positions 1, 2, … are accepted too), their rules in the
+// validator's language.
 func (im *Import) Targets() []TargetInfo {
+	l := im.p.v.Language()
 	out := make([]TargetInfo, 0, len(im.p.mt.listed))
 	for _, p := range im.p.mt.listed {
 		t, err := im.p.cat.resolve(p)
 		if err != nil {
 			continue
 		}
-		info := TargetInfo{Path: p, Title: t.Field.Title, Required: t.Field.Required, Rules: t.Field.Rules()}
+		info := TargetInfo{Path: p, Title: t.Field.Title, Required: t.Field.Required, Rules: t.Field.Rules(l)}
 		if t.DateParts {
-			info.Title, info.Rules = "Date ("+p+")", "date; split into year, month and day"
+			info.Title, info.Rules = l.F("Date (%s)", p), l.T("date; split into year, month and day")
 		}
 		out = append(out, info)
 	}

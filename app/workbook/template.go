@@ -220,9 +220,9 @@ func writeFieldsSheet(f *excelize.File, k *schema.Kind, cols []ingest.TemplateCo
 		case c.Field.Required && c.Field.Conditional:
 			req = l.T("required in some forms")
 		}
-		rules := c.Field.Rules()
+		rules := c.Field.Rules(l)
 		if c.DateParts {
-			rules = "date (YYYY-MM-DD)"
+			rules = l.T("date (YYYY-MM-DD)")
 		}
 		rows = append(rows, []any{name, c.Header, c.Path, req, rules, strings.Join(c.Field.Enum, ", "), l.T(c.Field.Description)})
 	}

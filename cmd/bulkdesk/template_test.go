@@ -61,6 +61,17 @@ func TestTemplateAndCheckSpeakTheOperatorsLanguage(t *testing.T) {
 	if !strings.Contains(intro, "Umbuchungen erstellen") || !strings.Contains(intro, "10.000") || header == "What it takes" {
 		t.Errorf("the Fields sheet starts %q and heads a column %q", intro, header)
 	}
+	// What each field takes is said in German too.
+	rows, _ := f.GetRows("Fields")
+	var rules []string
+	for _, r := range rows[4:] {
+		if len(r) > 4 {
+			rules = append(rules, r[4])
+		}
+	}
+	if all := strings.Join(rules, " | "); !strings.Contains(all, "Text") || !strings.Contains(all, "ganze Zahl") || strings.Contains(all, "whole number") {
+		t.Errorf("what the fields take: %s", all)
+	}
 
 	file := filepath.Join(t.TempDir(), "lot.csv")
 	csv := "profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount\n" +
