@@ -155,9 +155,14 @@ func (p *eventsPage) refresh() {
 }
 
 func (p *eventsPage) Render() app.UI {
-	state, text := feedNotice(p.status, p.webhookURL)
+	shared := loadConfig().API.SharedEvents
+	state, text := feedNotice(p.status, p.webhookURL, shared)
+	lead := t("The webhook events this server's receiver accepted, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier.")
+	if shared {
+		lead = t("The webhook events accepted by this server and the servers sharing its database, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier.")
+	}
 	return newShell().Route("/feed").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text(t("The webhook events this server's receiver accepted, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier.")),
+		app.P().Class("lead").Text(lead),
 		app.P().ID("feed-status").Class("feed-status", "feed-"+state).DataSet("state", state).Role("status").Body(
 			app.Text(text),
 			app.If(state == "offline" || state == "reconnecting" || state == "no-receiver", func() app.UI {

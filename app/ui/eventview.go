@@ -88,10 +88,14 @@ func typeOptions(counts map[string]int, chosen string) []typeOption {
 }
 
 // feedNotice says where the connection to the receiver stands, in an
-// operator's words: a state for styling and tests, and a sentence.
-func feedNotice(st eventfeed.Status, webhookURL string) (state, text string) {
+// operator's words: a state for styling and tests, and a sentence. shared
+// says the events are those of every server on the server's database.
+func feedNotice(st eventfeed.Status, webhookURL string, shared bool) (state, text string) {
 	if !st.Online && st.State != eventfeed.StateNoReceiver {
 		return "offline", t("The console is offline: its server does not answer. Events it receives meanwhile will appear here when it is back.")
+	}
+	if st.State == eventfeed.StateLive && shared {
+		return "live", tf("Live: events appear here as this server, or another server sharing its database, accepts them. The API posts them to %s/<event path>, such as %s/bulk_process_end/watch.", webhookURL, webhookURL)
 	}
 	switch st.State {
 	case eventfeed.StateLive:

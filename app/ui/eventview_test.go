@@ -76,10 +76,14 @@ func TestFeedNotice(t *testing.T) {
 		{eventfeed.Status{State: eventfeed.StateNoReceiver, Online: false}, "no-receiver", "-webhook-key"},
 		{eventfeed.Status{State: eventfeed.StateOffline, Online: true, RetryAt: retry}, "offline", "trying again at 09:00:30 UTC"},
 	} {
-		state, text := feedNotice(tc.st, "http://h/webhooks")
+		state, text := feedNotice(tc.st, "http://h/webhooks", false)
 		if state != tc.state || !strings.Contains(text, tc.has) {
 			t.Errorf("%+v: %s %q, want %s and %q", tc.st, state, text, tc.state, tc.has)
 		}
+	}
+	// With servers sharing a database, the live events are theirs too.
+	if _, text := feedNotice(eventfeed.Status{State: eventfeed.StateLive, Online: true}, "http://h/webhooks", true); !strings.Contains(text, "another server sharing its database") {
+		t.Errorf("shared events: %q", text)
 	}
 }
 

@@ -144,6 +144,9 @@ type APIConfig struct {
 	// its proxy: every browser, and every server sharing its database,
 	// then reads a bulk's operations once.
 	Record bool `json:"record,omitempty"`
+	// SharedEvents is set when the server's webhook events are those of
+	// every server on its database (-store), not its own alone.
+	SharedEvents bool `json:"sharedEvents,omitempty"`
 }
 
 // SandboxConfig describes the sandbox API the server runs: where it is

@@ -238,6 +238,7 @@ func consoleAPI(cfg serveConfig) ui.APIConfig {
 	api.FourEyes = cfg.fourEyes.on
 	api.Proxy = cfg.apiURL != "" || proxiesSandbox
 	api.Record = api.Proxy && (cfg.store != "" || cfg.stateDir != "")
+	api.SharedEvents = cfg.store != "" && (cfg.webhooks.Enabled() || cfg.sandbox) // the sandbox makes a key
 	api.BackOfficeProxy = cfg.backOfficeURL != "" || proxiesSandbox
 	if !proxiesSandbox {
 		api.ProxyTarget, api.BackOfficeTarget = cfg.apiURL, cfg.backOfficeURL
