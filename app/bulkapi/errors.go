@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/apifailure"
 )
 
 // Error is a refusal from the API: any answer outside 2xx.
@@ -129,23 +131,8 @@ func (e *Error) Class() Class {
 
 // Summary is a one-line explanation for an operator, without the call.
 func (e *Error) Summary() string {
-	var what string
-	switch e.Class() {
-	case ClassBadRequest:
-		what = "the API refused the request as invalid"
-	case ClassCredentials:
-		what = "the API did not accept the api-key or the token"
-	case ClassForbidden:
-		what = "these credentials are not allowed to do this"
-	case ClassNotFound:
-		what = "not found"
-	case ClassConflict:
-		what = "the bulk process is not in a state that allows this"
-	case ClassRateLimited:
-		what = "too many requests"
-	case ClassServer:
-		what = "the API failed"
-	default:
+	what := apifailure.Words(string(e.Class()))
+	if what == "" {
 		what = "the API answered " + strconv.Itoa(e.Status)
 	}
 	if e.Code != "" {

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/apifailure"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -105,17 +106,6 @@ func placeOf(element int, sheet string, row int) string {
 	return tf("element %s", count(element))
 }
 
-// failureWords say what the API's answer of each class means.
-var failureWords = map[string]string{
-	worker.ClassBadRequest:  lang.Mark("the API refused the request as invalid"),
-	worker.ClassCredentials: lang.Mark("the API did not accept the api-key or the token"),
-	worker.ClassForbidden:   lang.Mark("these credentials are not allowed to do this"),
-	worker.ClassNotFound:    lang.Mark("not found"),
-	worker.ClassConflict:    lang.Mark("the bulk process is not in a state that allows this"),
-	worker.ClassRateLimited: lang.Mark("too many requests"),
-	worker.ClassServer:      lang.Mark("the API failed"),
-}
-
 // failureSummary says in one line, in the console's language, what the
 // API answered, from the failure's facts; the API's own message is quoted
 // as it came. A failure without an answer keeps the worker's sentence.
@@ -126,7 +116,7 @@ func failureSummary(f *worker.APIFailure) string {
 	case f.Status == 0:
 		return t(f.Summary)
 	}
-	what := t(failureWords[f.Class])
+	what := t(apifailure.Words(f.Class))
 	if what == "" {
 		what = tf("the API answered %d", f.Status)
 	}
