@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,8 +36,11 @@ type segment struct {
 }
 
 // journal is the append-only, rotated file of accepted events. After New
-// only the commit goroutine uses it.
+// only the commit goroutine writes it; GET /events reads its older events
+// (older.go) under mu, which rotation and pruning hold to rename and
+// remove files.
 type journal struct {
+	mu   sync.RWMutex
 	dir  string
 	path string
 	f    *os.File
@@ -209,18 +213,23 @@ func (j *journal) rotateIfDue(now time.Time) error {
 		name = segmentName(last)
 	}
 	segPath := filepath.Join(j.dir, name)
+	j.mu.Lock()
 	if err := os.Rename(j.path, segPath); err != nil {
+		j.mu.Unlock()
 		return fmt.Errorf("rotating %s: %w", j.path, err)
 	}
 	j.dirDirty = true
 	f, err := os.OpenFile(j.path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		// Keep appending to the file we have, under its old name.
-		return errors.Join(fmt.Errorf("rotating %s: %w", j.path, err), os.Rename(segPath, j.path))
+		err = errors.Join(fmt.Errorf("rotating %s: %w", j.path, err), os.Rename(segPath, j.path))
+		j.mu.Unlock()
+		return err
 	}
 	old := j.f
 	j.f, j.size = f, 0
 	j.segments = append(j.segments, segment{name: name, last: last})
+	j.mu.Unlock()
 	if err := old.Close(); err != nil {
 		j.log.Warn("webhook receiver: closing a rotated events file", "file", name, "err", err)
 	}
@@ -231,6 +240,8 @@ func (j *journal) rotateIfDue(now time.Time) error {
 // prune removes the segments whose events are all older than the
 // retention.
 func (j *journal) prune(now time.Time) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	cut := now.Add(-j.retention)
 	keep := j.segments[:0]
 	for _, s := range j.segments {

@@ -1,6 +1,7 @@
 package receiver
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -63,28 +64,24 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 		oldest = r.ring.at(0).seq
 	}
 	r.mu.Unlock()
-	if r.cfg.Shared != nil && full && !more && len(entries) < limit {
-		// The shared store keeps what the ring has let go, for as long as
-		// the retention: the page goes on there.
+	if full && !more && len(entries) < limit && (r.cfg.Shared != nil || r.journal != nil) {
+		// The store keeps what the ring has let go, for as long as the
+		// retention: the page goes on there.
 		cursor := oldest
 		if before > 0 && before < oldest {
 			cursor = before
 		}
-		older, err := r.cfg.Shared.Older(req.Context(), cursor, types, limit-len(entries)+1)
+		older, err := r.olderThan(req.Context(), cursor, keep, types, limit-len(entries)+1)
 		if err != nil {
-			r.log.Warn("webhook receiver: reading older events from the shared store", "err", err)
+			r.log.Warn("webhook receiver: reading older events", "err", err)
 			w.Header().Set("Retry-After", "5")
-			writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: "the older events could not be read from the shared store; try again shortly"})
+			writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: "the older events could not be read; try again shortly"})
 			return
 		}
 		if more = len(older) > limit-len(entries); more {
 			older = older[:limit-len(entries)]
 		}
-		for _, se := range older {
-			if e, ok := r.sharedEntry(se); ok {
-				entries = append(entries, e)
-			}
-		}
+		entries = append(entries, older...)
 	}
 
 	h := w.Header()
@@ -107,6 +104,26 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	w.Write([]byte("]\n"))
+}
+
+// olderThan returns up to n stored events numbered below before, of the
+// given types (keep says the same), newest first: from the shared store,
+// or from the events files.
+func (r *Receiver) olderThan(ctx context.Context, before uint64, keep func(*entry) bool, types []string, n int) ([]*entry, error) {
+	if r.cfg.Shared == nil {
+		return r.journal.older(before, keep, n)
+	}
+	stored, err := r.cfg.Shared.Older(ctx, before, types, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*entry, 0, len(stored))
+	for _, se := range stored {
+		if e, ok := r.sharedEntry(se); ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }
 
 // typeFilter reads the repeatable type parameter: the events to keep, or

@@ -37,7 +37,7 @@ type Receiver struct {
 	// store) that its queue has work or that the receiver is closing.
 	wake       chan struct{}
 	writerDone chan struct{}
-	journal    *journal // used by the commit goroutine only, after New
+	journal    *journal // written by the commit goroutine only, after New
 
 	// mu orders publication: the ring, the newest published sequence
 	// number and the stream fan-out change together under it. With an
