@@ -1,9 +1,13 @@
 package receiver_test
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -12,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 )
 
@@ -171,4 +176,60 @@ func BenchmarkListMemory(b *testing.B) {
 	<-sampled
 	b.ReportMetric(float64(base)/(1<<20), "ring-MB")
 	b.ReportMetric(float64(peak.Load()-min(base, peak.Load()))/(1<<20), "peak-MB")
+}
+
+// BenchmarkListPastTheRing measures a page of 100 events read from the
+// events files past a ring of 100: the folder holds 60,000 transfer
+// events (a full 64 MiB segment and more), written as the receiver writes
+// them, and the page starts in the middle of the oldest file.
+func BenchmarkListPastTheRing(b *testing.B) {
+	const events = 60_000
+	dir := b.TempDir()
+	path := filepath.Join(dir, "events.jsonl")
+	writeEvents(b, path, 1, events)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := startServer(b, receiver.Config{Dir: dir, RingSize: 100})
+	for b.Loop() {
+		resp, err := client.Get(ts.URL + "/events?limit=100&before=30000")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var evs []webhook.Event
+		err = json.NewDecoder(resp.Body).Decode(&evs)
+		resp.Body.Close()
+		if err != nil || len(evs) != 100 || evs[0].Seq != 29_999 {
+			b.Fatalf("%d events, %v", len(evs), err)
+		}
+	}
+	b.ReportMetric(float64(st.Size())/1e6, "file-MB")
+}
+
+// writeEvents writes events numbered first to last to path as stored
+// lines of signed transfer events.
+func writeEvents(b *testing.B, path string, first, last int) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	at := time.Now().Add(-time.Hour)
+	v := &webhook.Verifier{Key: testConfigKey(), Now: func() time.Time { return at }}
+	for seq := first; seq <= last; seq++ {
+		body := fmt.Sprintf(`{"eventType":"COMPLETED","transfer":{"id":{"type":"transfers","id":"%d"},"state":"COMPLETED","destinationAmount":{"currency":"EUR","amount":"125000"}}}`, 118231498219765760+seq)
+		h := webhook.Sign(testConfigKey(), fmt.Sprint("ref-", seq), []byte(body), at)
+		ev := webhook.NewEvent("/transfers/watch", h, []byte(body), v.Verify(h, []byte(body)), at)
+		ev.Seq = uint64(seq)
+		line, err := json.Marshal(ev)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.Write(append(line, '\n'))
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
 }

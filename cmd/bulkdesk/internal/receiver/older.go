@@ -2,13 +2,14 @@ package receiver
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 )
 
 // older returns up to n stored events numbered below before that keep
@@ -24,16 +25,14 @@ func (j *journal) older(before uint64, keep func(*entry) bool, n int) ([]*entry,
 	}
 	var out []*entry
 	for _, path := range paths {
-		found, err := olderIn(path, before, keep)
+		found, err := olderIn(path, before, keep, n-len(out))
 		if errors.Is(err, os.ErrNotExist) {
 			continue // removed past the retention meanwhile
 		}
 		if err != nil {
 			return nil, err
 		}
-		for i := len(found) - 1; i >= 0 && len(out) < n; i-- {
-			out = append(out, found[i])
-		}
+		out = append(out, found...)
 		if len(out) == n {
 			break
 		}
@@ -41,42 +40,79 @@ func (j *journal) older(before uint64, keep func(*entry) bool, n int) ([]*entry,
 	return out, nil
 }
 
-// olderIn returns the events of one file numbered below before that keep
-// accepts, oldest first; none when its first event is not below before.
-func olderIn(path string, before uint64, keep func(*entry) bool) ([]*entry, error) {
+// olderIn returns the newest n events of one file numbered below before
+// that keep accepts, newest first; none when its first event is not below
+// before. Only those n are decoded whole.
+func olderIn(path string, before uint64, keep func(*entry) bool, n int) ([]*entry, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
-	var out []*entry
+	newest := make([][]byte, 0, n) // the last n matching lines, as a ring
+	next := 0
 	for first := true; ; first = false {
 		line, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			return out, nil // a line still being written is not an event yet
+			break // a line still being written is not an event yet
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
-		var head struct {
-			Seq  uint64 `json:"seq"`
-			Type string `json:"type"`
-		}
-		if json.Unmarshal(line, &head) != nil {
+		seq, typ, ok := lineHead(line)
+		if !ok {
 			continue // a damaged line, skipped as at start-up
 		}
-		if head.Seq >= before {
+		if seq >= before {
 			if first {
 				return nil, nil // the whole file is newer
 			}
-			return out, nil // numbers grow along a file
+			break // numbers grow along a file
 		}
-		if !keep(&entry{seq: head.Seq, typ: head.Type}) {
+		if n == 0 || !keep(&entry{seq: seq, typ: typ}) {
 			continue
 		}
-		if e, _, ok := storedEntry(slices.Clip(line), 0); ok {
+		if len(newest) < n {
+			newest = append(newest, line)
+		} else {
+			newest[next] = line
+			next = (next + 1) % n
+		}
+	}
+	out := make([]*entry, 0, len(newest))
+	for i := range len(newest) {
+		line := newest[(next+len(newest)-1-i)%len(newest)]
+		if e, _, ok := storedEntry(line, 0); ok {
 			out = append(out, e)
 		}
 	}
+	return out, nil
+}
+
+// lineHead reads the number and type of a stored event: from the start
+// of the line, where the receiver writes them ({"seq":12,"type":"/…"}),
+// else by decoding it.
+func lineHead(line []byte) (uint64, string, bool) {
+	if rest, ok := bytes.CutPrefix(line, []byte(`{"seq":`)); ok {
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if seq, err := strconv.ParseUint(string(rest[:i]), 10, 64); err == nil && i > 0 {
+			if typ, ok := bytes.CutPrefix(rest[i:], []byte(`,"type":"`)); ok {
+				if end := bytes.IndexAny(typ, `"\\`); end > 0 && typ[end] == '"' {
+					return seq, string(typ[:end]), true
+				}
+			}
+		}
+	}
+	var head struct {
+		Seq  uint64 `json:"seq"`
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(line, &head) != nil || head.Seq == 0 {
+		return 0, "", false
+	}
+	return head.Seq, head.Type, true
 }
