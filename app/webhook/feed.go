@@ -56,6 +56,9 @@ func (f *Feed) Merge(evs ...Event) int {
 	return added
 }
 
+// Holds reports whether the feed holds the event numbered seq.
+func (f *Feed) Holds(seq uint64) bool { return f.held[seq] }
+
 // Len returns how many events the feed holds.
 func (f *Feed) Len() int { return len(f.events) }
 

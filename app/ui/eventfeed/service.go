@@ -454,6 +454,18 @@ func (h *handler) Message(event, data string) {
 		if json.Unmarshal([]byte(data), &g) != nil {
 			return
 		}
+		// The listing before the stream may hold some of them: the
+		// receiver lists past its memory what it keeps on disk or in a
+		// shared database.
+		for g.After+1 < g.Oldest && s.feed.Holds(g.After+1) {
+			g.After++
+		}
+		for g.Oldest-1 > g.After && s.feed.Holds(g.Oldest-1) {
+			g.Oldest--
+		}
+		if g.Missing() == 0 {
+			return
+		}
 		g.At = s.opts.Now()
 		s.status.Gaps = append(s.status.Gaps, g)
 		if n := len(s.status.Gaps); n > maxGaps {

@@ -137,6 +137,22 @@ func TestGapsAreKept(t *testing.T) {
 	}
 }
 
+// TestAGapTheListingHoldsIsNoGap: events that left the receiver's memory
+// but that its listing brought (it lists past its memory what it keeps on
+// disk) are not named as missing.
+func TestAGapTheListingHoldsIsNoGap(t *testing.T) {
+	r := newRig(t)
+	s := r.connect(t, "r1", event(2, transfer), event(3, transfer), event(5, transfer))
+	r.update(t)
+	s.h.Message("gap", `{"after":1,"oldest":4}`) // 2 and 3 are held
+	s.h.Message("gap", `{"after":1,"oldest":7}`) // 4 and 6 are not
+	send(t, s, event(7, transfer))
+	u := r.update(t)
+	if len(u.Status.Gaps) != 1 || u.Status.Gaps[0].After != 3 || u.Status.Gaps[0].Oldest != 7 {
+		t.Errorf("gaps %+v, want the one after 3 and before 7", u.Status.Gaps)
+	}
+}
+
 // A stream the browser gave up on is opened again by the Service, after a
 // delay that grows while the server fails, listing first.
 func TestAClosedStreamIsReopenedWithGrowingDelays(t *testing.T) {
