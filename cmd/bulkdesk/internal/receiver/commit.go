@@ -28,22 +28,31 @@ func (r *Receiver) signal() {
 	}
 }
 
-// wait waits for c to be on disk, for as long as the request lasts and at
-// most SyncTimeout. An event whose wait ends early may still be stored:
-// its sender retries and the copy is answered as a duplicate.
+// wait waits for c to be on disk (see await).
 func (r *Receiver) wait(ctx context.Context, c *commit) outcome {
+	if err := r.await(ctx, c.done, "on disk"); err != nil {
+		return outcome{status: http.StatusServiceUnavailable, err: err}
+	}
+	if c.err != nil {
+		return outcome{status: http.StatusServiceUnavailable, err: errors.New("the event could not be stored; send it again later")}
+	}
+	return outcome{status: http.StatusNoContent, seq: c.entry.seq}
+}
+
+// await waits until done is closed, for as long as the request lasts and
+// at most SyncTimeout; where says where the event goes ("on disk",
+// "stored"). An event whose wait ends early may still be stored: its
+// sender retries and the copy is answered as a duplicate.
+func (r *Receiver) await(ctx context.Context, done <-chan struct{}, where string) error {
 	timer := time.NewTimer(r.cfg.SyncTimeout)
 	defer timer.Stop()
 	select {
-	case <-c.done:
-		if c.err != nil {
-			return outcome{status: http.StatusServiceUnavailable, err: errors.New("the event could not be stored; send it again later")}
-		}
-		return outcome{status: http.StatusNoContent, seq: c.entry.seq}
+	case <-done:
+		return nil
 	case <-timer.C:
-		return outcome{status: http.StatusServiceUnavailable, err: fmt.Errorf("the event was not on disk within %s; send it again later", r.cfg.SyncTimeout)}
+		return fmt.Errorf("the event was not %s within %s; send it again later", where, r.cfg.SyncTimeout)
 	case <-ctx.Done():
-		return outcome{status: http.StatusServiceUnavailable, err: fmt.Errorf("the request ended before the event was on disk: %w", ctx.Err())}
+		return fmt.Errorf("the request ended before the event was %s: %w", where, ctx.Err())
 	}
 }
 
@@ -63,27 +72,37 @@ func (r *Receiver) commitLoop() {
 			r.journal.prune(r.cfg.Now())
 			continue
 		}
-		for {
-			r.qmu.Lock()
-			n := len(r.queue)
-			if r.cfg.PerEventFsync {
-				n = min(n, 1)
-			}
-			batch := r.queue[:n:n]
-			r.queue = r.queue[n:]
-			if len(r.queue) == 0 {
-				r.queue = nil // let the backing array go
-			}
-			closing := r.closing
-			r.qmu.Unlock()
-			if len(batch) == 0 {
-				if closing {
-					return
-				}
-				break
-			}
-			r.commitBatch(batch)
+		most := 0
+		if r.cfg.PerEventFsync {
+			most = 1
 		}
+		if drain(r, &r.queue, most, r.commitBatch) {
+			return
+		}
+	}
+}
+
+// drain hands the queued items to write, at most most at a time (all when
+// most is 0), until the queue is empty; it reports whether the receiver
+// is closing, when its writer stops.
+func drain[T any](r *Receiver, queue *[]T, most int, write func([]T)) (closing bool) {
+	for {
+		r.qmu.Lock()
+		n := len(*queue)
+		if most > 0 {
+			n = min(n, most)
+		}
+		batch := (*queue)[:n:n]
+		*queue = (*queue)[n:]
+		if len(*queue) == 0 {
+			*queue = nil // let the backing array go
+		}
+		closing = r.closing
+		r.qmu.Unlock()
+		if len(batch) == 0 {
+			return closing
+		}
+		write(batch)
 	}
 }
 

@@ -203,14 +203,8 @@ func (r *Receiver) acceptShared(ctx context.Context, ev *webhook.Event, key stri
 	if r.cfg.queuedHook != nil {
 		r.cfg.queuedHook()
 	}
-	timer := time.NewTimer(r.cfg.SyncTimeout)
-	defer timer.Stop()
-	select {
-	case <-c.done:
-	case <-timer.C:
-		return outcome{status: http.StatusServiceUnavailable, err: fmt.Errorf("the event was not stored within %s; send it again later", r.cfg.SyncTimeout)}
-	case <-ctx.Done():
-		return outcome{status: http.StatusServiceUnavailable, err: fmt.Errorf("the request ended before the event was stored: %w", ctx.Err())}
+	if err := r.await(ctx, c.done, "stored"); err != nil {
+		return outcome{status: http.StatusServiceUnavailable, err: err}
 	}
 	switch {
 	case c.err != nil:
@@ -230,23 +224,8 @@ var errNotStored = fmt.Errorf("the event could not be stored; send it again")
 func (r *Receiver) storeLoop() {
 	defer close(r.writerDone)
 	for range r.wake {
-		for {
-			r.qmu.Lock()
-			n := min(len(r.sharedQueue), maxSharedBatch)
-			batch := r.sharedQueue[:n:n]
-			r.sharedQueue = r.sharedQueue[n:]
-			if len(r.sharedQueue) == 0 {
-				r.sharedQueue = nil // let the backing array go
-			}
-			closing := r.closing
-			r.qmu.Unlock()
-			if len(batch) == 0 {
-				if closing {
-					return
-				}
-				break
-			}
-			r.storeBatch(batch)
+		if drain(r, &r.sharedQueue, maxSharedBatch, r.storeBatch) {
+			return
 		}
 	}
 }
