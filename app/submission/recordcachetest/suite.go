@@ -32,6 +32,7 @@ func Run(t *testing.T, open func(t *testing.T) (submission.RecordCache, func() s
 			{BulkID: "1", Kind: "transfers", Status: bulkapi.Submitted, Seen: seen, Fingerprints: fingerprints(3, 1)},
 			{BulkID: "2", Status: bulkapi.Completed, ExecutionStart: 1_795_000_000_000, Seen: seen.Add(time.Minute), Fingerprints: fingerprints(10_000, 2)},
 			{BulkID: "3", Kind: "sends", Status: bulkapi.Submitted, Seen: seen},
+			{BulkID: "4", Status: bulkapi.Submitted, Fingerprints: fingerprints(1, 4)}, // seen at no known time
 		}
 		if err := c.Update(ctx, "https://api/a", want, nil); err != nil {
 			t.Fatal(err)

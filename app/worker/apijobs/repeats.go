@@ -53,9 +53,10 @@ type repeatCheck struct {
 }
 
 // checkRepeats checks the plan's elements against the journal and, with
-// a client, the API's record of bulks (see readRecord). deliberate chunks, submitted again as new bulks on purpose, are
-// not checked. A record that cannot be read is said, not fatal: the
-// journal is still checked.
+// a client, the API's record of bulks (see readRecord). deliberate
+// chunks, submitted again as new bulks on purpose, are not checked. A
+// record that cannot be read is said, not fatal: the journal is still
+// checked.
 func (s *Server) checkRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
 	ctx := c.Context()
 	now := time.Now()

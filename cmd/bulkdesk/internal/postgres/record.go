@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
@@ -60,7 +59,7 @@ func (r *BulkRecord) Update(ctx context.Context, scope string, put []submission.
 			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (scope, bulk_id) DO UPDATE SET kind = excluded.kind, status = excluded.status,
 				execution_start = excluded.execution_start, seen = excluded.seen, fingerprints = excluded.fingerprints`,
-			scope, rb.BulkID, rb.Kind, string(rb.Status), rb.ExecutionStart, seenOrNow(rb.Seen), fps)
+			scope, rb.BulkID, rb.Kind, string(rb.Status), rb.ExecutionStart, rb.Seen, fps)
 	}
 	if len(drop) > 0 {
 		batch.Queue(`DELETE FROM bulk_record WHERE scope = $1 AND bulk_id = ANY($2)`, scope, drop)
@@ -72,12 +71,4 @@ func (r *BulkRecord) Update(ctx context.Context, scope string, put []submission.
 		return fmt.Errorf("keeping the record of bulks in %s: %w", r.db.where, err)
 	}
 	return nil
-}
-
-// seenOrNow is t, or now for a bulk kept without the time it was seen.
-func seenOrNow(t time.Time) time.Time {
-	if t.IsZero() {
-		return time.Now()
-	}
-	return t
 }
