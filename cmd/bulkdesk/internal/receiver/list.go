@@ -74,8 +74,7 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 		older, err := r.olderThan(req.Context(), cursor, keep, types, limit-len(entries)+1)
 		if err != nil {
 			r.log.Warn("webhook receiver: reading older events", "err", err)
-			w.Header().Set("Retry-After", "5")
-			writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: "the older events could not be read; try again shortly"})
+			unavailable(w, "the older events could not be read; try again shortly")
 			return
 		}
 		if more = len(older) > limit-len(entries); more {

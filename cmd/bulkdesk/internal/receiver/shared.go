@@ -136,9 +136,15 @@ func (r *Receiver) notReady(w http.ResponseWriter) bool {
 	if r.Ready() {
 		return false
 	}
-	w.Header().Set("Retry-After", "5")
-	writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: "the events' shared store is not reachable yet; try again shortly"})
+	unavailable(w, "the events' shared store is not reachable yet; try again shortly")
 	return true
+}
+
+// unavailable answers 503 with msg and asks the client to try again in a
+// few seconds.
+func unavailable(w http.ResponseWriter, msg string) {
+	w.Header().Set("Retry-After", "5")
+	writeJSON(w, http.StatusServiceUnavailable, refusal{Status: http.StatusServiceUnavailable, Error: msg})
 }
 
 // pruneShared removes the shared events older than the retention, at
