@@ -46,6 +46,9 @@ type eventsPage struct {
 	open       map[uint64]bool // events whose payload is shown
 	dismissed  time.Time       // gaps learned of before it are hidden
 	webhookURL string
+	// shared says the events are those of every server on the server's
+	// database (APIConfig.SharedEvents).
+	shared bool
 
 	announcement string
 	stop         func()
@@ -76,6 +79,7 @@ func (p *eventsPage) OnNav(ctx app.Context) {
 }
 
 func (p *eventsPage) OnMount(ctx app.Context) {
+	p.shared = loadConfig().API.SharedEvents
 	p.stop = subscribeEvents(ctx, p.update)
 	if svc := consoleEvents(); svc != nil && p.filter != "" {
 		svc.Backfill(p.filter)
@@ -155,10 +159,9 @@ func (p *eventsPage) refresh() {
 }
 
 func (p *eventsPage) Render() app.UI {
-	shared := loadConfig().API.SharedEvents
-	state, text := feedNotice(p.status, p.webhookURL, shared)
+	state, text := feedNotice(p.status, p.webhookURL, p.shared)
 	lead := t("The webhook events this server's receiver accepted, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier.")
-	if shared {
+	if p.shared {
 		lead = t("The webhook events accepted by this server and the servers sharing its database, newest first: each one's signature was checked on arrival. Follow an ended bulk to the bulk page, open a payload, or check a signature again in the verifier.")
 	}
 	return newShell().Route("/feed").Announcement(p.announcement).Content(
