@@ -109,7 +109,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // token, to the API the path names; nil with a status and a reason when
 // the request cannot be served.
 func (h *handler) client(r *http.Request) (*bulkapi.Client, int, string) {
-	base := h.cfg.APIURL
 	api := r.PathValue("api")
 	switch {
 	case api == worker.RecordBackOffice && h.cfg.BackOfficeURL != "":
@@ -119,10 +118,11 @@ func (h *handler) client(r *http.Request) (*bulkapi.Client, int, string) {
 	}
 	key := strings.TrimSpace(r.Header.Get(bulkapi.HeaderAPIKey))
 	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if key == "" || strings.TrimSpace(token) == "" {
+	token = strings.TrimSpace(token)
+	if key == "" || token == "" {
 		return nil, http.StatusUnauthorized, "the record of bulks is read with the caller's api-key and bearer token, and they are missing"
 	}
-	cl, err := bulkapi.New(bulkapi.Config{BaseURL: base, BackOfficeURL: h.cfg.BackOfficeURL, APIKey: key, Token: strings.TrimSpace(token), Transport: h.cfg.Transport, Timeout: callTimeout})
+	cl, err := bulkapi.New(bulkapi.Config{BaseURL: h.cfg.APIURL, BackOfficeURL: h.cfg.BackOfficeURL, APIKey: key, Token: token, Transport: h.cfg.Transport, Timeout: callTimeout})
 	if err == nil && api == worker.RecordBackOffice {
 		cl, err = cl.BackOffice()
 	}
