@@ -164,9 +164,7 @@ var Health = HealthOf(nil)
 // another server. What failed is not said: the probe has no sign-in.
 func HealthOf(check func(context.Context) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		if !readOnly(w, r) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -182,15 +180,24 @@ func HealthOf(check func(context.Context) error) http.HandlerFunc {
 	}
 }
 
+// readOnly refuses a request other than GET or HEAD with 405 and says so;
+// it reports whether the request may go on.
+func readOnly(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	return false
+}
+
 // noReceiver answers the console's GET events when no webhook receiver is
 // mounted (a receiver's "GET /events" is the more specific pattern and
 // wins): 204 No Content, which the console reads as a server that
 // receives no events. A 404 would say the same, but the browser logs it
 // as an error on every page that shows events.
 func noReceiver(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	if !readOnly(w, r) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
