@@ -64,21 +64,24 @@ func (r *Receiver) serveList(w http.ResponseWriter, req *http.Request) {
 		oldest = r.ring.at(0).seq
 	}
 	r.mu.Unlock()
-	if full && !more && len(entries) < limit && (r.cfg.Shared != nil || r.journal != nil) {
+	if full && !more && (r.cfg.Shared != nil || r.journal != nil) {
 		// The store keeps what the ring has let go, for as long as the
-		// retention: the page goes on there.
+		// retention: the page goes on there. A page the ring fills to its
+		// last entry still asks the store for one event, the one that
+		// says whether a next page exists.
 		cursor := oldest
 		if before > 0 && before < oldest {
 			cursor = before
 		}
-		older, err := r.olderThan(req.Context(), cursor, keep, types, limit-len(entries)+1)
+		room := limit - len(entries)
+		older, err := r.olderThan(req.Context(), cursor, keep, types, room+1)
 		if err != nil {
 			r.log.Warn("webhook receiver: reading older events", "err", err)
 			unavailable(w, "the older events could not be read; try again shortly")
 			return
 		}
-		if more = len(older) > limit-len(entries); more {
-			older = older[:limit-len(entries)]
+		if more = len(older) > room; more {
+			older = older[:room]
 		}
 		entries = append(entries, older...)
 	}

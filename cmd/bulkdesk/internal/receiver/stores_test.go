@@ -201,22 +201,76 @@ func TestEveryStorePagesPastTheRing(t *testing.T) {
 			all, sends = `{"n":7} {"n":6} {"n":5}`, `{"n":6}`
 		}
 		listed(t, ts.URL, len(strings.Fields(all)))
-		if got := strings.Join(pages(t, ts.URL, ""), " "); got != all {
+		if got := bodies(pages(t, ts.URL, 2, "")); got != all {
 			t.Errorf("every page: %s", got)
 		}
-		if got := strings.Join(pages(t, ts.URL, "&type=/send/watch"), " "); got != sends {
+		if got := bodies(pages(t, ts.URL, 2, "&type=/send/watch")); got != sends {
 			t.Errorf("the sends' pages: %s", got)
 		}
 	})
 }
 
-// pages follows GET /events' next-page cursor, two events a page, with
-// filter added to each query, and returns the bodies read, newest first.
-func pages(t *testing.T, url, filter string) []string {
+// TestEveryStorePagesEveryEventOnce: following the next-page cursor of
+// GET /events reaches every stored event exactly once, newest first, for
+// every page size, those that divide the ring (a page then ends exactly
+// where the ring does) included, and by type as well; in memory the ring
+// is all there is.
+func TestEveryStorePagesEveryEventOnce(t *testing.T) {
+	const ringSize, events = 6, 20
+	eachStore(t, func(t *testing.T, s store) {
+		config := s.config
+		s.config = func(t *testing.T) receiver.Config {
+			cfg := config(t)
+			cfg.RingSize, cfg.SegmentBytes = ringSize, 1500 // a file every few events
+			return cfg
+		}
+		ts := started(t, s)
+		var all, sends []string // the bodies expected, newest first
+		for i := events; i >= 1; i-- {
+			if !s.durable && i <= events-ringSize {
+				break
+			}
+			all = append(all, fmt.Sprintf(`{"n":%d}`, i))
+			if i%2 == 0 {
+				sends = append(sends, fmt.Sprintf(`{"n":%d}`, i))
+			}
+		}
+		for i := 1; i <= events; i++ {
+			path := "/transfers/watch"
+			if i%2 == 0 {
+				path = "/send/watch"
+			}
+			if a := do(t, signedRequest(t, ts.URL, path, fmt.Sprint("ref-", i), fmt.Sprintf(`{"n":%d}`, i), time.Now())); a.status != http.StatusNoContent {
+				t.Fatal(a.raw)
+			}
+		}
+		listed(t, ts.URL, len(all))
+		for _, limit := range []int{1, 2, 3, 4, 5, 6, 7, 12, events, events + 1} {
+			for _, f := range []struct{ filter, want string }{
+				{"", strings.Join(all, " ")},
+				{"&type=/send/watch", strings.Join(sends, " ")},
+			} {
+				got := pages(t, ts.URL, limit, f.filter)
+				if bodies(got) != f.want {
+					t.Errorf("pages of %d%s: %s\nwant %s", limit, f.filter, bodies(got), f.want)
+				}
+				for i := 1; i < len(got); i++ {
+					if got[i].Seq >= got[i-1].Seq {
+						t.Errorf("pages of %d%s: %d after %d", limit, f.filter, got[i].Seq, got[i-1].Seq)
+					}
+				}
+			}
+		}
+	})
+}
+
+// pages follows GET /events' next-page cursor, limit events a page, with
+// filter added to each query, and returns the events read, newest first.
+func pages(t *testing.T, url string, limit int, filter string) []webhook.Event {
 	t.Helper()
-	var bodies []string
-	query := "?limit=2" + filter
-	for range 10 {
+	var read []webhook.Event
+	query := fmt.Sprintf("?limit=%d%s", limit, filter)
+	for range 1000 {
 		resp, err := client.Get(url + "/events" + query)
 		if err != nil {
 			t.Fatal(err)
@@ -227,17 +281,27 @@ func pages(t *testing.T, url, filter string) []string {
 		if err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET /events%s: %d, %v", query, resp.StatusCode, err)
 		}
-		for _, ev := range evs {
-			bodies = append(bodies, ev.Body)
+		if len(evs) > limit {
+			t.Fatalf("GET /events%s: %d events", query, len(evs))
 		}
+		read = append(read, evs...)
 		next := resp.Header.Get("Bulkdesk-Next-Before")
 		if next == "" {
-			return bodies
+			return read
 		}
-		query = "?limit=2&before=" + next + filter
+		query = fmt.Sprintf("?limit=%d&before=%s%s", limit, next, filter)
 	}
-	t.Fatal("more than 10 pages")
+	t.Fatal("more than 1,000 pages")
 	return nil
+}
+
+// bodies are the bodies of events, joined by spaces.
+func bodies(evs []webhook.Event) string {
+	out := make([]string, len(evs))
+	for i, ev := range evs {
+		out[i] = ev.Body
+	}
+	return strings.Join(out, " ")
 }
 
 func containsSeq(raw string, seq uint64) bool {
