@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/crypto/bcrypt"
@@ -15,9 +16,20 @@ import (
 type Users struct {
 	names  [][]byte
 	hashes [][]byte
-	// dummy is checked when the name is unknown, so that an unknown name
-	// takes as long to refuse as a wrong password.
-	dummy []byte
+	costs  []int // the cost of each hash
+	// maxCost is the cost of the file's most expensive hash. pads holds a
+	// hash of a password nobody has at each cost from the file's cheapest
+	// to maxCost: an unknown name is compared with pads[maxCost], and a
+	// name whose hash costs c < maxCost also with pads[c] … pads[maxCost-1].
+	// bcrypt's work doubles with each step of cost, so every check does
+	// the work of one hash at maxCost (2^c + 2^c + 2^(c+1) + … +
+	// 2^(maxCost-1) = 2^maxCost) and its time tells no name from another,
+	// known or not.
+	maxCost int
+	pads    map[int][]byte
+	// compare is bcrypt's comparison; tests see through it which hashes
+	// a check compares.
+	compare func(hash, password []byte) error
 }
 
 // LoadHtpasswd reads an htpasswd file of bcrypt hashes ("user:$2y$10$…",
@@ -38,7 +50,7 @@ func LoadHtpasswd(path string) (*Users, error) {
 
 // ParseHtpasswd reads the content of an htpasswd file (see LoadHtpasswd).
 func ParseHtpasswd(content []byte) (*Users, error) {
-	u := &Users{}
+	u := &Users{compare: bcrypt.CompareHashAndPassword}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(content))
 	for n := 1; sc.Scan(); n++ {
@@ -57,11 +69,13 @@ func ParseHtpasswd(content []byte) (*Users, error) {
 		if !isBcrypt(hash) {
 			return nil, fmt.Errorf("line %d: the hash of %q is not bcrypt ($2y$…, from htpasswd -B)", n, name)
 		}
-		if _, err := bcrypt.Cost([]byte(hash)); err != nil {
+		cost, err := bcrypt.Cost([]byte(hash))
+		if err != nil {
 			return nil, fmt.Errorf("line %d: the hash of %q: %w", n, name, err)
 		}
 		u.names = append(u.names, []byte(name))
 		u.hashes = append(u.hashes, []byte(hash))
+		u.costs = append(u.costs, cost)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading: %w", err)
@@ -69,14 +83,15 @@ func ParseHtpasswd(content []byte) (*Users, error) {
 	if len(u.names) == 0 {
 		return nil, fmt.Errorf("no user:hash line")
 	}
-	// The dummy costs what the first account costs, so that refusing an
-	// unknown name takes about as long as refusing a known one.
-	cost, _ := bcrypt.Cost(u.hashes[0])
-	dummy, err := bcrypt.GenerateFromPassword([]byte("no such user"), cost)
-	if err != nil {
-		return nil, fmt.Errorf("making the comparison hash: %w", err)
+	u.maxCost = slices.Max(u.costs)
+	u.pads = map[int][]byte{}
+	for c := slices.Min(u.costs); c <= u.maxCost; c++ {
+		pad, err := bcrypt.GenerateFromPassword([]byte("no such user"), c)
+		if err != nil {
+			return nil, fmt.Errorf("making the comparison hash of cost %d: %w", c, err)
+		}
+		u.pads[c] = pad
 	}
-	u.dummy = dummy
 	return u, nil
 }
 
@@ -92,17 +107,28 @@ func isBcrypt(h string) bool {
 }
 
 // Check reports whether password is the password of name. Every name is
-// compared in constant time and an unknown name is checked against a
-// dummy hash, so the time taken tells neither which names exist nor how
-// much of one matched.
+// compared in constant time and every check does the work of the file's
+// most expensive hash (see Users.pads), so the time taken tells neither
+// which names exist nor how much of one matched.
 func (u *Users) Check(name, password string) bool {
-	hash := u.dummy
+	ok, _ := u.verify(name, password)
+	return ok
+}
+
+// verify is Check saying too whether the name is in the file, for the log
+// and the metrics.
+func (u *Users) verify(name, password string) (ok, known bool) {
+	hash, cost := u.pads[u.maxCost], u.maxCost
 	found := 0
 	for i, n := range u.names {
 		if subtle.ConstantTimeCompare(n, []byte(name)) == 1 {
-			hash, found = u.hashes[i], 1
+			hash, cost, found = u.hashes[i], u.costs[i], 1
 		}
 	}
-	ok := bcrypt.CompareHashAndPassword(hash, []byte(password)) == nil
-	return ok && found == 1
+	pw := []byte(password)
+	ok = u.compare(hash, pw) == nil
+	for c := cost; c < u.maxCost; c++ {
+		_ = u.compare(u.pads[c], pw) // only for the work: its answer is not used
+	}
+	return ok && found == 1, found == 1
 }
