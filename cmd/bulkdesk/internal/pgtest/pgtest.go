@@ -129,6 +129,13 @@ func (c *Cluster) Start() {
 	})
 }
 
+// Stop stops the cluster as an outage would, ending the connections
+// open to it; Start starts it again, on the same port.
+func (c *Cluster) Stop() {
+	c.tb.Helper()
+	c.run(time.Minute, filepath.Join(c.bin, "pg_ctl"), "-D", c.data, "-m", "fast", "-w", "stop")
+}
+
 // run runs one of PostgreSQL's programs, as its user when the test runs
 // as root, failing the test with the program's output and the log.
 func (c *Cluster) run(timeout time.Duration, args ...string) {

@@ -155,59 +155,89 @@ func (e *Events) Older(ctx context.Context, before uint64, types []string, n int
 	return collect(rows)
 }
 
+// followTimeout bounds each read of a follower, its connection and its
+// LISTEN included: a database that does not answer within it counts as
+// lost, so that the receiver answers 503 rather than from a ring that
+// falls behind.
+const followTimeout = 5 * time.Second
+
 // Follow calls publish with every event stored after seq, in order: told
 // by a notification, or at the latest after the poll interval; a lost
-// connection is replaced, with a growing pause, until ctx ends.
-func (e *Events) Follow(ctx context.Context, after uint64, publish func(receiver.SharedEvent)) error {
+// connection is replaced, with a growing pause, until ctx ends. It tells
+// status nil after each read that brought it up to date, and the error
+// when it loses the database (within followTimeout of its last answer).
+func (e *Events) Follow(ctx context.Context, after uint64, publish func(receiver.SharedEvent), status func(error)) error {
 	var pause backoff.Pause
-	for ctx.Err() == nil {
-		if err := e.follow(ctx, &after, publish); err == nil {
+	for {
+		inStep, err := e.follow(ctx, &after, publish, status)
+		if ctx.Err() != nil {
+			return nil
+		}
+		status(fmt.Errorf("following the events of %s: %w", e.db.where, err))
+		if inStep {
 			pause.Reset() // it followed for a while: reconnect soon
 		}
-		pause.Wait(ctx)
+		if !pause.Wait(ctx) {
+			return nil
+		}
 	}
-	return nil
 }
 
-// follow listens on one connection until it fails or ctx ends.
-func (e *Events) follow(ctx context.Context, after *uint64, publish func(receiver.SharedEvent)) error {
-	conn, err := e.db.pool.Acquire(ctx)
+// follow listens on one connection until it fails or ctx ends; it says
+// whether it was ever in step.
+func (e *Events) follow(ctx context.Context, after *uint64, publish func(receiver.SharedEvent), status func(error)) (inStep bool, err error) {
+	start, cancel := context.WithTimeout(ctx, followTimeout)
+	defer cancel()
+	conn, err := e.db.pool.Acquire(start)
 	if err != nil {
-		return err
+		return false, err
 	}
 	// The connection listened on: it goes back to the pool closed, not
 	// listening.
 	defer conn.Release()
 	defer conn.Conn().Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+eventsChannel); err != nil {
-		return err
+	if _, err := conn.Exec(start, "LISTEN "+eventsChannel); err != nil {
+		return false, err
 	}
 	for {
-		rows, err := conn.Query(ctx, `SELECT seq, type, event FROM events WHERE seq > $1 ORDER BY seq LIMIT 1000`, int64(*after))
+		evs, err := e.newer(ctx, conn.Conn(), *after)
 		if err != nil {
-			return err
-		}
-		evs, err := collect(rows)
-		if err != nil {
-			return err
+			return inStep, err
 		}
 		for _, ev := range evs {
 			publish(ev)
 			*after = ev.Seq
 		}
-		if len(evs) == 1000 {
+		if len(evs) == followBatch {
 			continue
 		}
+		status(nil)
+		inStep = true
 		wait, cancel := context.WithTimeout(ctx, e.poll)
 		_, err = conn.Conn().WaitForNotification(wait)
 		cancel()
 		if err != nil && ctx.Err() != nil {
-			return ctx.Err()
+			return inStep, ctx.Err()
 		}
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return err
+			return inStep, err
 		}
 	}
+}
+
+// followBatch is the most events a follower reads at once.
+const followBatch = 1000
+
+// newer reads up to followBatch events stored after seq, oldest first,
+// within followTimeout.
+func (e *Events) newer(ctx context.Context, conn *pgx.Conn, seq uint64) ([]receiver.SharedEvent, error) {
+	ctx, cancel := context.WithTimeout(ctx, followTimeout)
+	defer cancel()
+	rows, err := conn.Query(ctx, `SELECT seq, type, event FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, int64(seq), followBatch)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows)
 }
 
 func collect(rows pgx.Rows) ([]receiver.SharedEvent, error) {

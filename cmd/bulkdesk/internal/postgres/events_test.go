@@ -32,7 +32,7 @@ func TestEventsAreNumberedOnceAndFollowedInOrder(t *testing.T) {
 	followed := make([]chan receiver.SharedEvent, 2)
 	for i, e := range []*postgres.Events{one, two} {
 		followed[i] = make(chan receiver.SharedEvent, n)
-		go e.Follow(ctx, 0, func(ev receiver.SharedEvent) { followed[i] <- ev })
+		go e.Follow(ctx, 0, func(ev receiver.SharedEvent) { followed[i] <- ev }, func(error) {})
 	}
 	var wg sync.WaitGroup
 	dups := make(chan uint64, n)

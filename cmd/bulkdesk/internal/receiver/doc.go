@@ -90,6 +90,15 @@
 // across a restart. A line cut short by a crash is dropped. One server at
 // a time may use a directory.
 //
+// With a shared store ([Config.Shared], the database of "-store") the
+// store numbers the events and keeps them for every server: each receiver
+// fills its ring from the newest and follows the rest as they are stored.
+// A ring that does not follow the store would miss what other servers
+// store, so until the receiver has joined the store, and whenever its
+// follower loses it, GET /events and the stream answer 503 with
+// Retry-After and the open streams end; they come back once the follower
+// has caught up again.
+//
 // # Configuration
 //
 // [Config.RegisterFlags] and [Config.ApplyEnv] give "bulkdesk serve" its

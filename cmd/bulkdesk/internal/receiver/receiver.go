@@ -54,9 +54,12 @@ type Receiver struct {
 
 	// stopFollow ends the follower of shared events, whose end closes
 	// followDone (shared.go).
-	stopFollow  func()
-	followDone  chan struct{}
-	sharedReady atomic.Bool
+	stopFollow func()
+	followDone chan struct{}
+	// inStep says whether the ring holds what the shared store does (but
+	// for the events of the last moment): set once joined and at each
+	// read of the follower, cleared when the follower loses the store.
+	inStep atomic.Bool
 }
 
 // New returns a receiver for cfg. With cfg.Dir set, it reloads the events

@@ -3,6 +3,7 @@ package receiver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -29,8 +30,11 @@ type Shared interface {
 	// what the ring holds.
 	Older(ctx context.Context, before uint64, types []string, n int) ([]SharedEvent, error)
 	// Follow calls publish with every event stored after seq, in order,
-	// as soon as it is stored, until ctx ends.
-	Follow(ctx context.Context, after uint64, publish func(SharedEvent)) error
+	// as soon as it is stored, until ctx ends. After each read it tells
+	// status whether it is in step: nil once it has every event stored
+	// so far, the error when it has lost the store, which it goes on
+	// trying to reach, within seconds either way.
+	Follow(ctx context.Context, after uint64, publish func(SharedEvent), status func(error)) error
 	// Prune removes the events stored before a time, and says how many.
 	Prune(ctx context.Context, before time.Time) (int64, error)
 }
@@ -62,8 +66,9 @@ type SharedEvent struct {
 }
 
 // startShared joins the shared events: at once when the store answers,
-// else in the background, trying again with a growing pause; until then
-// the receiver answers 503 (notReady), which senders and consoles retry.
+// else in the background, trying again with a growing pause; until then,
+// and whenever its follower loses the store, the receiver answers 503
+// (notReady), which senders and consoles retry.
 func (r *Receiver) startShared() {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.stopFollow = cancel
@@ -82,11 +87,31 @@ func (r *Receiver) startShared() {
 			if e, ok := r.sharedEntry(ev); ok {
 				r.publish(e)
 			}
-		})
-		if err != nil && ctx.Err() == nil {
+		}, r.followed)
+		if ctx.Err() == nil {
 			r.log.Error("webhook receiver: following the shared events stopped", "err", err)
+			r.followed(errFollowEnded)
 		}
 	}()
+}
+
+var errFollowEnded = errors.New("the follower of the shared events ended")
+
+// followed records what the follower says of the shared store after each
+// read: in step (nil) or lost. Without the store the ring misses what
+// other servers store meanwhile, so the receiver stops serving it: the
+// open streams end, and their consoles are answered 503 until it is back.
+func (r *Receiver) followed(err error) {
+	if err == nil {
+		if !r.inStep.Swap(true) {
+			r.log.Info("webhook receiver: following the shared events again")
+		}
+		return
+	}
+	if r.inStep.Swap(false) {
+		r.log.Warn("webhook receiver: lost the shared events; answering 503 until they answer again", "err", err)
+		r.endStreams()
+	}
 }
 
 // joinShared fills the ring with the newest shared events and takes the
@@ -113,7 +138,7 @@ func (r *Receiver) joinShared(ctx context.Context) (uint64, bool) {
 			}
 			r.nextSeq, r.id = after+1, id
 			r.mu.Unlock()
-			r.sharedReady.Store(true)
+			r.inStep.Store(true)
 			return after, true
 		}
 		if ctx.Err() != nil {
@@ -127,18 +152,22 @@ func (r *Receiver) joinShared(ctx context.Context) (uint64, bool) {
 }
 
 // Ready says whether the receiver takes and serves events: always, but
-// with a shared store only once it has joined it.
-func (r *Receiver) Ready() bool { return r.cfg.Shared == nil || r.sharedReady.Load() }
+// with a shared store only once it has joined it and while it follows it.
+func (r *Receiver) Ready() bool { return r.cfg.Shared == nil || r.inStep.Load() }
 
-// notReady says, in shared mode, whether the receiver is still waiting
-// for its store; it then answers w with 503 and Retry-After.
+// notReady says, in shared mode, whether the receiver is waiting for its
+// store; it then answers w with 503 and Retry-After.
 func (r *Receiver) notReady(w http.ResponseWriter) bool {
 	if r.Ready() {
 		return false
 	}
-	unavailable(w, "the events' shared store is not reachable yet; try again shortly")
+	unavailable(w, storeUnreachable)
 	return true
 }
+
+// storeUnreachable is the reason of a 503 while the shared store does
+// not answer.
+const storeUnreachable = "the events' shared store does not answer; try again shortly"
 
 // unavailable answers 503 with msg and asks the client to try again in a
 // few seconds.

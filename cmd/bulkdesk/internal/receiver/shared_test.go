@@ -65,7 +65,7 @@ func (g *gatedShared) Older(context.Context, uint64, []string, int) ([]receiver.
 	return nil, nil
 }
 
-func (g *gatedShared) Follow(ctx context.Context, after uint64, publish func(receiver.SharedEvent)) error {
+func (g *gatedShared) Follow(ctx context.Context, after uint64, publish func(receiver.SharedEvent), status func(error)) error {
 	g.once.Do(func() { close(g.following) })
 	for {
 		g.mu.Lock()

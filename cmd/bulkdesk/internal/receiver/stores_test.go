@@ -42,7 +42,12 @@ func eachStore(t *testing.T, test func(t *testing.T, s store)) {
 
 // databaseStore is a database of its own on a cluster of the test's.
 func databaseStore(t *testing.T) store {
-	dsn := pgtest.NewDatabase(t, pgtest.Start(t), "events")
+	return sharedStore(pgtest.NewDatabase(t, pgtest.Start(t), "events"))
+}
+
+// sharedStore is the database dsn names, each receiver on it a server of
+// its own.
+func sharedStore(dsn string) store {
 	return store{config: func(t *testing.T) receiver.Config {
 		db, err := postgres.Open(context.Background(), dsn, 10*time.Second)
 		if err != nil {

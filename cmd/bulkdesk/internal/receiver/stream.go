@@ -43,6 +43,16 @@ func (r *Receiver) broadcast(e *entry) {
 	}
 }
 
+// endStreams ends every open stream; their clients reconnect.
+func (r *Receiver) endStreams() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for s := range r.subs {
+		delete(r.subs, s)
+		close(s.ch)
+	}
+}
+
 func (r *Receiver) unsubscribe(s *subscriber) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -90,6 +100,13 @@ func (r *Receiver) serveStream(w http.ResponseWriter, req *http.Request) {
 
 	s := &subscriber{ch: make(chan *entry, subscriberBuffer), keep: keep}
 	r.mu.Lock()
+	// Checked again under the lock: a store lost since the first check
+	// has ended the streams (endStreams) without this one.
+	if !r.Ready() {
+		r.mu.Unlock()
+		unavailable(w, storeUnreachable)
+		return
+	}
 	var backlog []*entry
 	var oldest uint64
 	if resume {
