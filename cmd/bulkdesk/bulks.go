@@ -14,6 +14,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -70,7 +71,7 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	c, err := api.client(ctx)
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk bulks:", err)
+		termsafe.Fprintln(stderr, "bulkdesk bulks:", err)
 		return exitUsage
 	}
 	if verb == "review" {
@@ -109,7 +110,7 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	default:
-		fmt.Fprintf(stderr, "bulkdesk bulks: unknown action %q\n\n", verb)
+		termsafe.Fprintf(stderr, "bulkdesk bulks: unknown action %q\n\n", verb)
 		usage()
 		return exitUsage
 	}
@@ -118,7 +119,7 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	if out == nil {
-		fmt.Fprintf(stdout, "bulk %s: %s accepted\n", id, verb)
+		termsafe.Fprintf(stdout, "bulk %s: %s accepted\n", id, verb)
 		return exitOK
 	}
 	if *format == "json" {
@@ -140,7 +141,7 @@ func waitForEnd(ctx context.Context, c *bulkapi.Client, id string, w io.Writer) 
 			return nil, err
 		}
 		if done := b.Done(); done != last {
-			fmt.Fprintf(w, "bulk %s: %s, %d of %d operations done\n", id, b.Status, done, b.SubmittedItemsCount)
+			termsafe.Fprintf(w, "bulk %s: %s, %d of %d operations done\n", id, b.Status, done, b.SubmittedItemsCount)
 			last = done
 		}
 		if b.Status.Final() || b.Status == bulkapi.Submitted || b.Status == bulkapi.Paused {
@@ -159,26 +160,26 @@ func writeTable(w io.Writer, out any) {
 	defer tw.Flush()
 	switch v := out.(type) {
 	case *bulkapi.BulkProcess:
-		fmt.Fprintf(tw, "bulk\t%s\nstatus\t%s\noperation\t%s\noperations\t%d\n", v.BulkID, v.Status, v.Operation, v.SubmittedItemsCount)
+		termsafe.Fprintf(tw, "bulk\t%s\nstatus\t%s\noperation\t%s\noperations\t%d\n", v.BulkID, v.Status, v.Operation, v.SubmittedItemsCount)
 		for _, sc := range v.OperationStatusCounts {
-			fmt.Fprintf(tw, "  %s\t%d\n", sc.Status, sc.Count)
+			termsafe.Fprintf(tw, "  %s\t%d\n", sc.Status, sc.Count)
 		}
 		if len(v.Status.Actions()) > 0 {
 			var acts []string
 			for _, a := range v.Status.Actions() {
 				acts = append(acts, string(a))
 			}
-			fmt.Fprintf(tw, "allowed\t%s\n", strings.Join(acts, ", "))
+			termsafe.Fprintf(tw, "allowed\t%s\n", strings.Join(acts, ", "))
 		}
 	case []bulkapi.BulkProcess:
 		fmt.Fprintln(tw, "BULK\tSTATUS\tOPERATIONS\tOPERATION")
 		for _, b := range v {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", b.BulkID, b.Status, b.SubmittedItemsCount, b.Operation)
+			termsafe.Fprintf(tw, "%s\t%s\t%d\t%s\n", b.BulkID, b.Status, b.SubmittedItemsCount, b.Operation)
 		}
 	case []bulkapi.Operation:
 		fmt.Fprintln(tw, "SEQUENCE\tSTATUS\tOPERATION\tERROR")
 		for _, op := range v {
-			fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s\n", op.Sequence, op.Status, op.Method, op.Path, op.Failure())
+			termsafe.Fprintf(tw, "%d\t%s\t%s %s\t%s\n", op.Sequence, op.Status, op.Method, op.Path, op.Failure())
 		}
 	}
 }
@@ -249,7 +250,7 @@ type repeatJSON struct {
 // before it is executed.
 func runReview(ctx context.Context, c *bulkapi.Client, id string, rf *reviewFlags, format string, stdout, stderr io.Writer) int {
 	fail := func(code int, f string, a ...any) int {
-		fmt.Fprintf(stderr, "bulkdesk bulks review: "+f+"\n", a...)
+		termsafe.Fprintf(stderr, "bulkdesk bulks review: "+f+"\n", a...)
 		return code
 	}
 	var rc *bulkreview.Receipt
@@ -341,13 +342,13 @@ func reviewRepeats(ctx context.Context, c *bulkapi.Client, rv *bulkreview.Review
 }
 
 func writeReview(w io.Writer, r *reviewJSON, rc *bulkreview.Receipt) {
-	fmt.Fprintf(w, "bulk %s: %s on the %s API, %s\n", r.BulkID, r.Kind, r.API, r.Status)
+	termsafe.Fprintf(w, "bulk %s: %s on the %s API, %s\n", r.BulkID, r.Kind, r.API, r.Status)
 	fmt.Fprintf(w, "operations: %d\n", r.Operations)
 	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+		termsafe.Fprintf(w, "note: %s\n", n)
 	}
 	for _, t := range r.Totals {
-		fmt.Fprintf(w, "total: %s in %s\n", amountText(t), plural(t.Count, "amount", "amounts"))
+		termsafe.Fprintf(w, "total: %s in %s\n", amountText(t), plural(t.Count, "amount", "amounts"))
 	}
 	for _, s := range r.Sources[:min(maxReviewLines, len(r.Sources))] {
 		parts := make([]string, len(s.Totals))
@@ -358,19 +359,19 @@ func writeReview(w io.Writer, r *reviewJSON, rc *bulkreview.Receipt) {
 		if len(parts) > 0 {
 			line += ", " + strings.Join(parts, ", ")
 		}
-		fmt.Fprintln(w, line)
+		termsafe.Fprintln(w, line)
 	}
 	if len(r.Sources) > maxReviewLines {
 		fmt.Fprintf(w, "and %d more sources (-format json lists them all)\n", len(r.Sources)-maxReviewLines)
 	}
-	fmt.Fprintf(w, "body sha256: %s\n", r.BodySHA256)
+	termsafe.Fprintf(w, "body sha256: %s\n", r.BodySHA256)
 	if len(r.Invalid) == 0 {
-		fmt.Fprintf(w, "valid: every element (%s)\n", plural(r.Warnings, "warning", "warnings"))
+		termsafe.Fprintf(w, "valid: every element (%s)\n", plural(r.Warnings, "warning", "warnings"))
 	} else {
 		fmt.Fprintf(w, "invalid: %d of %d elements\n", len(r.Invalid), r.Operations)
 		for _, in := range r.Invalid[:min(maxReviewLines, len(r.Invalid))] {
 			for _, p := range in.Problems[:min(3, len(in.Problems))] {
-				fmt.Fprintf(w, "  sequence %d: %s\n", in.Sequence, p.Message)
+				termsafe.Fprintf(w, "  sequence %d: %s\n", in.Sequence, p.Message)
 			}
 		}
 		if len(r.Invalid) > maxReviewLines {
@@ -378,7 +379,7 @@ func writeReview(w io.Writer, r *reviewJSON, rc *bulkreview.Receipt) {
 		}
 	}
 	for _, rp := range r.Repeats[:min(maxReviewLines, len(r.Repeats))] {
-		fmt.Fprintf(w, "repeat: sequence %d was submitted before in %s\n", rp.Sequence, rp.Earlier)
+		termsafe.Fprintf(w, "repeat: sequence %d was submitted before in %s\n", rp.Sequence, rp.Earlier)
 	}
 	if len(r.Repeats) > maxReviewLines {
 		fmt.Fprintf(w, "repeat: and %d more elements\n", len(r.Repeats)-maxReviewLines)
@@ -388,16 +389,16 @@ func writeReview(w io.Writer, r *reviewJSON, rc *bulkreview.Receipt) {
 		if rc.SubmittedBy != "" {
 			by = " by " + rc.SubmittedBy
 		}
-		fmt.Fprintf(w, "receipt: %s, submission %s, submitted%s at %s\n", rc.File, rc.Submission, by, rc.SubmittedAt.Format(time.RFC3339))
+		termsafe.Fprintf(w, "receipt: %s, submission %s, submitted%s at %s\n", rc.File, rc.Submission, by, rc.SubmittedAt.Format(time.RFC3339))
 		for _, line := range rc.Reading {
-			fmt.Fprintf(w, "receipt reading: %s\n", line)
+			termsafe.Fprintf(w, "receipt reading: %s\n", line)
 		}
 		if len(rc.Chunks) > 1 {
-			fmt.Fprintf(w, "receipt: the submission made bulks %s: review each\n", strings.Join(rc.BulkIDs(), ", "))
+			termsafe.Fprintf(w, "receipt: the submission made bulks %s: review each\n", strings.Join(rc.BulkIDs(), ", "))
 		}
 	}
 	for _, d := range r.Differences {
-		fmt.Fprintf(w, "DIFFERENCE (%s): %s\n", d.What, d.Text)
+		termsafe.Fprintf(w, "DIFFERENCE (%s): %s\n", d.What, d.Text)
 	}
 	if r.Matches {
 		fmt.Fprintln(w, "matches: every element is valid and nothing differs")

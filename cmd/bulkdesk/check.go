@@ -15,6 +15,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/reading"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -40,13 +41,13 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	limitMemory()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk check:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
 	}
 	cf.onDemand = true
 	checked, err := readBulkFile(&cf.inputFlags, cf.kind, path, data, "check", stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk check:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
 	}
 	if cf.saveMap != "" {
@@ -59,12 +60,12 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			err = os.WriteFile(cf.saveMap, data, 0o644)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "bulkdesk check:", err)
+			termsafe.Fprintln(stderr, "bulkdesk check:", err)
 			return exitUsage
 		}
 	}
 	if err := writeRequests(cf, path, checked, stderr); err != nil {
-		fmt.Fprintln(stderr, "bulkdesk check:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check:", err)
 		return exitUsage
 	}
 	if cf.format == "json" {
@@ -73,7 +74,7 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		err = writeTextReport(stdout, path, checked)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk check: writing the report:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check: writing the report:", err)
 		return exitUsage
 	}
 	if !checked.valid(cf.split != "") {
@@ -122,7 +123,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool
 		err = cf.inputFlags.parsed(fs)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk check:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check:", err)
 		return nil, "", false
 	}
 	cf.kind = kind
@@ -165,7 +166,7 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 	if !r.Valid() {
 		verdict = "INVALID"
 	}
-	if _, err := fmt.Fprintf(w, "%s: %s, %s: %d of %d elements invalid, %s, %s\n",
+	if _, err := termsafe.Fprintf(w, "%s: %s, %s: %d of %d elements invalid, %s, %s\n",
 		path, r.Kind, verdict, len(r.InvalidElements()), r.Elements, count(len(errs), "error"), count(len(warns), "warning")); err != nil {
 		return err
 	}
@@ -183,17 +184,17 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 				mapped++
 			}
 		}
-		if _, err := fmt.Fprintf(w, "read %s, header row %d, %d of %d columns mapped; %s\n", where, s.HeaderRow, mapped, len(s.Columns), s.Settings); err != nil {
+		if _, err := termsafe.Fprintf(w, "read %s, header row %d, %d of %d columns mapped; %s\n", where, s.HeaderRow, mapped, len(s.Columns), s.Settings); err != nil {
 			return err
 		}
 	}
 	for _, line := range readingLines(c) {
-		if _, err := fmt.Fprintln(w, line); err != nil {
+		if _, err := termsafe.Fprintln(w, line); err != nil {
 			return err
 		}
 	}
 	for _, p := range r.Problems {
-		if _, err := fmt.Fprintf(w, "%s: %s: %s\n", problemPlace(p), p.Severity, p.Message); err != nil {
+		if _, err := termsafe.Fprintf(w, "%s: %s: %s\n", problemPlace(p), p.Severity, p.Message); err != nil {
 			return err
 		}
 	}
@@ -240,7 +241,7 @@ func writeRequests(cf *checkFlags, path string, c *checked, stderr io.Writer) er
 		if err := writeRequest(name, c, lo, hi); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "bulkdesk check: wrote %s (%d elements)\n", name, hi-lo)
+		termsafe.Fprintf(stderr, "bulkdesk check: wrote %s (%d elements)\n", name, hi-lo)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 )
 
 // Environment variables of the commands that call the API. Credentials
@@ -101,13 +102,13 @@ var interrupted = func() (context.Context, context.CancelFunc) {
 
 // printAPIError writes an API error with every syntax error on its own line.
 func printAPIError(w io.Writer, cmd string, err error) {
-	fmt.Fprintf(w, "bulkdesk %s: %v\n", cmd, err)
+	termsafe.Fprintf(w, "bulkdesk %s: %v\n", cmd, err)
 	if e, ok := bulkapi.AsError(err); ok {
 		for _, f := range e.InvalidFields {
 			if i, ok := f.Element(); ok {
-				fmt.Fprintf(w, "  element %d: %s\n", i, f.String())
+				termsafe.Fprintf(w, "  element %d: %s\n", i, f.String())
 			} else {
-				fmt.Fprintf(w, "  %s\n", f.String())
+				termsafe.Fprintf(w, "  %s\n", f.String())
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
 	"github.com/bulkdesk/bulkdesk/schema/contract/load"
@@ -74,7 +75,7 @@ func (c *contractFlags) validator(command string, stderr io.Writer) (*schema.Val
 		}
 		for _, n := range ct.Notes {
 			if n.Action == "not understood" {
-				fmt.Fprintf(stderr, "bulkdesk %s: %s: %s: %s\n", command, c.file, n.Place, n.Text)
+				termsafe.Fprintf(stderr, "bulkdesk %s: %s: %s: %s\n", command, c.file, n.Place, n.Text)
 			}
 		}
 		src = load.Source(ct)
@@ -121,14 +122,14 @@ func runContract(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return contractDiff(args[1:], stdout, stderr, usage)
 	case "overlay":
 		for _, e := range schema.TheOverlay().Entries {
-			fmt.Fprintf(stdout, "%-30s %-8s %s: %s\n  %s\n", e.ID, e.Severity, strings.Join(e.Kinds, ", "), e.Rule.Describe(), e.Why)
+			termsafe.Fprintf(stdout, "%-30s %-8s %s: %s\n  %s\n", e.ID, e.Severity, strings.Join(e.Kinds, ", "), e.Rule.Describe(), e.Why)
 		}
 		return exitOK
 	case "-h", "-help", "--help", "help":
 		usage()
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "bulkdesk contract: unknown subcommand %q\n", args[0])
+	termsafe.Fprintf(stderr, "bulkdesk contract: unknown subcommand %q\n", args[0])
 	usage()
 	return exitUsage
 }
@@ -150,16 +151,16 @@ func contractDerive(args []string, stdout, stderr io.Writer, usage func()) int {
 		err = ct.WriteDir(*out)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk contract derive:", err)
+		termsafe.Fprintln(stderr, "bulkdesk contract derive:", err)
 		return exitInvalid
 	}
 	for _, n := range ct.Notes {
-		fmt.Fprintf(stderr, "%s %s: %s\n", n.Action, n.Place, n.Text)
+		termsafe.Fprintf(stderr, "%s %s: %s\n", n.Action, n.Place, n.Text)
 	}
 	for _, m := range ct.Missing {
-		fmt.Fprintf(stderr, "no %s bulk (%s %s) in %s\n", m.Kind, m.Method, m.Path, fs.Arg(0))
+		termsafe.Fprintf(stderr, "no %s bulk (%s %s) in %s\n", m.Kind, m.Method, m.Path, fs.Arg(0))
 	}
-	fmt.Fprintf(stdout, "wrote %d schemas to %s\n", len(ct.Schemas), *out)
+	termsafe.Fprintf(stdout, "wrote %d schemas to %s\n", len(ct.Schemas), *out)
 	return exitOK
 }
 
@@ -174,32 +175,32 @@ func contractDiff(args []string, stdout, stderr io.Writer, usage func()) int {
 		newer, err = schema.NewValidatorFor(load.Source(ct), schema.Options{})
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk contract diff:", err)
+		termsafe.Fprintln(stderr, "bulkdesk contract diff:", err)
 		return exitInvalid
 	}
-	fmt.Fprintf(stdout, "%s (%s %s) against the built-in contract:\n", args[0], ct.Title, ct.Version)
+	termsafe.Fprintf(stdout, "%s (%s %s) against the built-in contract:\n", args[0], ct.Title, ct.Version)
 	for _, k := range schema.Kinds() {
 		changes := schema.Compare(k, schema.Default(), newer)
 		skipped := newer.Skipped(k)
 		if len(changes) == 0 && len(skipped) == 0 {
-			fmt.Fprintf(stdout, "  %s: the same\n", k.ID)
+			termsafe.Fprintf(stdout, "  %s: the same\n", k.ID)
 			continue
 		}
-		fmt.Fprintf(stdout, "  %s:\n", k.ID)
+		termsafe.Fprintf(stdout, "  %s:\n", k.ID)
 		for _, c := range changes {
 			field := c.Field
 			if field == "" {
 				field = "(the kind)"
 			}
-			fmt.Fprintf(stdout, "    %s: %s\n", field, c.What)
+			termsafe.Fprintf(stdout, "    %s: %s\n", field, c.What)
 		}
 		for _, s := range skipped {
-			fmt.Fprintf(stdout, "    overlay entry not applied: %s\n", s)
+			termsafe.Fprintf(stdout, "    overlay entry not applied: %s\n", s)
 		}
 	}
 	for _, n := range ct.Notes {
 		if n.Action == "not understood" {
-			fmt.Fprintf(stdout, "  not understood, left out: %s: %s\n", n.Place, n.Text)
+			termsafe.Fprintf(stdout, "  not understood, left out: %s: %s\n", n.Place, n.Text)
 		}
 	}
 	return exitOK

@@ -12,6 +12,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -195,7 +196,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			name, d := f.ChooseSheetByMapping(k, v, *saved)
 			sheet, chosen = name, &d
 			if saved.Sheet != "" {
-				fmt.Fprintf(stderr, "bulkdesk %s: %s: the workbook has no sheet %q; sheet %q has the mapping's headers\n", command, in.mapping, saved.Sheet, name)
+				termsafe.Fprintf(stderr, "bulkdesk %s: %s: the workbook has no sheet %q; sheet %q has the mapping's headers\n", command, in.mapping, saved.Sheet, name)
 			}
 		}
 	}
@@ -213,7 +214,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			return nil, fmt.Errorf("%s: %w", in.mapping, err)
 		}
 		if len(missing) > 0 {
-			fmt.Fprintf(stderr, "bulkdesk %s: %s: the file has no column %s\n", command, in.mapping, strings.Join(missing, ", "))
+			termsafe.Fprintf(stderr, "bulkdesk %s: %s: the file has no column %s\n", command, in.mapping, strings.Join(missing, ", "))
 		}
 	}
 	if err := im.SetSettings(in.overrideSettings(im.Settings()), in.chosenSettings()...); err != nil {

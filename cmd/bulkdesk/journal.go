@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 )
 
 // defaultRetention is how long a submission stays in the command line's
@@ -137,7 +138,7 @@ func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "bulkdesk journal "+verb+": "+format+"\n", a...)
+		termsafe.Fprintf(stderr, "bulkdesk journal "+verb+": "+format+"\n", a...)
 		return code
 	}
 	ctx, stop := interrupted()
@@ -160,7 +161,7 @@ func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitInvalid, "%v (journal %s)", err, j.Path())
 	}
-	fmt.Fprintf(stderr, "submission %s\n", describeSubmission(s))
+	termsafe.Fprintf(stderr, "submission %s\n", describeSubmission(s))
 	if !*yes {
 		if !stdinIsTerminal(stdin) {
 			return fail(exitUsage, "standard input is not a terminal, so nobody can confirm: pass -yes to forget submission %s", s.ID)
@@ -175,7 +176,7 @@ func runJournal(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	fmt.Fprintf(stdout, "forgot submission %s (%d entries)\n", s.ID, n)
+	termsafe.Fprintf(stdout, "forgot submission %s (%d entries)\n", s.ID, n)
 	return exitOK
 }
 
@@ -303,8 +304,8 @@ func writeSubmissions(w io.Writer, format string, subs []submission.Submission) 
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "submission %s\n", describeSubmission(s))
-		fmt.Fprintf(w, "  created %s, updated %s\n", j.Created.Local().Format(when), j.Updated.Local().Format(when))
+		termsafe.Fprintf(w, "submission %s\n", describeSubmission(s))
+		termsafe.Fprintf(w, "  created %s, updated %s\n", j.Created.Local().Format(when), j.Updated.Local().Format(when))
 		for _, e := range j.Entries {
 			line := fmt.Sprintf("  part %d/%d: %d elements, %s", e.Chunk, j.Chunks, e.Elements, e.State)
 			if e.BulkID != "" {
@@ -320,7 +321,7 @@ func writeSubmissions(w io.Writer, format string, subs []submission.Submission) 
 			if e.Error != "" {
 				line += ": " + e.Error
 			}
-			fmt.Fprintln(w, line)
+			termsafe.Fprintln(w, line)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 )
 
 // Exit codes shared by the subcommands.
@@ -56,7 +58,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return cmd.run(args[1:], stdin, stdout, stderr)
+	// Every command prints text from outside (file names, cells, receipts,
+	// the API's answers): none of it may reach the terminal as a control
+	// character it would obey.
+	out, errOut := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
+	defer errOut.Flush()
+	defer out.Flush()
+	return cmd.run(args[1:], stdin, out, errOut)
 }
 
 func usage(w io.Writer) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,17 +99,11 @@ func TestReviewABulkAgainstTheMakersReceipt(t *testing.T) {
 
 func TestReviewNamesInvalidElements(t *testing.T) {
 	api := fakeapi.New()
-	srv := httptest.NewServer(api)
-	t.Cleanup(srv.Close)
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
-		t.Fatalf("the test server listens at %s", srv.URL)
-	}
-	t.Setenv(envAPIKey, fakeapi.Key)
-	t.Setenv(envToken, fakeapi.Token)
+	url := fakeAPIServer(t, api)
 	id := api.Add(bulkapi.Submitted, time.Time{},
 		`{"profileId":"110321","source":{"type":"managed_accounts","id":"1000000"},"destination":{"type":"managed_cards","id":"2000000"},"destinationAmount":{"currency":"EUR","amount":100}}`,
 		`{"profileId":"110321","source":{"type":"managed_accounts","id":"1000001"},"destination":{"type":"managed_cards","id":"2000001"},"destinationAmount":{"currency":"eur","amount":5}}`)
-	code, out, errOut := runCLI(t, "bulks", "review", "-api-url", srv.URL+"/multi", "-timeout", "10s", id)
+	code, out, errOut := runCLI(t, "bulks", "review", "-api-url", url, "-timeout", "10s", id)
 	if code != exitInvalid || !strings.Contains(out, "invalid: 1 of 2 elements") || !strings.Contains(out, "  sequence 1: ") || !strings.Contains(out, `total: invalid currency eur: 5 in minor units in 1 amount`) {
 		t.Errorf("review: %d\n%s\n%s", code, out, errOut)
 	}

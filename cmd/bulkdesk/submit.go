@@ -21,6 +21,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -77,7 +78,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "bulkdesk submit: "+format+"\n", a...)
+		termsafe.Fprintf(stderr, "bulkdesk submit: "+format+"\n", a...)
 		return code
 	}
 	kind, err := schema.Lookup(*kindID)
@@ -102,7 +103,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// How the file is read goes with the notes, before anything is sent:
 	// stdout holds the chunks submitted, as text or JSON.
 	for _, line := range readingLines(read) {
-		fmt.Fprintln(stderr, line)
+		termsafe.Fprintln(stderr, line)
 	}
 	elements, report := read.elements, read.report
 	// More than 10,000 elements is no problem here: the plan splits them.
@@ -111,12 +112,12 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !report.Valid() {
 		if report.RequestErrors() || !*validOnly {
 			for _, p := range firstErrors(report, 10) {
-				fmt.Fprintf(stderr, "%s: %s\n", problemPlace(p), p.Message)
+				termsafe.Fprintf(stderr, "%s: %s\n", problemPlace(p), p.Message)
 			}
 			return fail(exitInvalid, "%s: %d of %d elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, len(report.InvalidElements()), len(elements))
 		}
 		only = report.ValidElements()
-		fmt.Fprintf(stderr, "leaving out %d invalid elements: %s\n", len(report.InvalidElements()), indexList(report.InvalidElements(), 20))
+		termsafe.Fprintf(stderr, "leaving out %d invalid elements: %s\n", len(report.InvalidElements()), indexList(report.InvalidElements(), 20))
 	}
 	writePlausibility(stderr, report, 10)
 
@@ -151,7 +152,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(priors) > 0 {
 		if *newBulk {
 			for _, p := range priors {
-				fmt.Fprintf(stderr, "submitting again as a new bulk: %s\n", p.Warning())
+				termsafe.Fprintf(stderr, "submitting again as a new bulk: %s\n", p.Warning())
 				deliberate[p.Chunk] = true
 			}
 			opts.Salt = submission.NewSalt()
@@ -167,11 +168,11 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			writeEntries(stdout, *format, nil, read.reading)
 			fmt.Fprintln(stderr, "every element was submitted before: nothing was sent")
 			if *receiptFile != "" {
-				fmt.Fprintf(stderr, "no receipt was written to %s: there is no bulk to name\n", *receiptFile)
+				termsafe.Fprintf(stderr, "no receipt was written to %s: there is no bulk to name\n", *receiptFile)
 			}
 			return exitOK
 		}
-		fmt.Fprintln(stderr, "bulkdesk submit:", err)
+		termsafe.Fprintln(stderr, "bulkdesk submit:", err)
 		return exitInvalid
 	}
 
@@ -189,20 +190,20 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := writeReceipt(*receiptFile, plan, entries, elements, read, *submittedBy); err != nil {
 			return fail(exitInvalid, "the bulks were submitted, but the receipt was not written: %v", err)
 		}
-		fmt.Fprintf(stderr, "receipt: %s\n", *receiptFile)
+		termsafe.Fprintf(stderr, "receipt: %s\n", *receiptFile)
 	}
 	if *execute {
 		for _, e := range entries {
 			if err := client.Execute(ctx, e.BulkID, bulkapi.ExecuteOptions{Mode: bulkapi.Mode(*mode)}); err != nil {
 				var ae *bulkapi.Error
 				if errors.As(err, &ae) && ae.Code == "INVALID_STATE" {
-					fmt.Fprintf(stderr, "bulk %s is not SUBMITTED any more: left as it is\n", e.BulkID)
+					termsafe.Fprintf(stderr, "bulk %s is not SUBMITTED any more: left as it is\n", e.BulkID)
 					continue
 				}
 				printAPIError(stderr, "submit", err)
 				return exitInvalid
 			}
-			fmt.Fprintf(stderr, "bulk %s: executing\n", e.BulkID)
+			termsafe.Fprintf(stderr, "bulk %s: executing\n", e.BulkID)
 		}
 	}
 	return exitOK
@@ -216,11 +217,11 @@ func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission
 	now := time.Now()
 	all, err := journal.Entries(ctx)
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk submit:", err)
+		termsafe.Fprintln(stderr, "bulkdesk submit:", err)
 		return exitInvalid, true
 	}
 	if err := submission.CheckOld(ctx, client, priors, all, now); err != nil {
-		fmt.Fprintln(stderr, "bulkdesk submit:", err)
+		termsafe.Fprintln(stderr, "bulkdesk submit:", err)
 		return exitInvalid, true
 	}
 	blocked := false
@@ -230,7 +231,7 @@ func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission
 			// a new bulk, and the repeat check names its elements.
 			continue
 		}
-		fmt.Fprintf(stderr, "already: %s\n", p.Warning())
+		termsafe.Fprintf(stderr, "already: %s\n", p.Warning())
 		if p.Old(now) && p.Reached() && p.Entry.State != submission.Submitted {
 			blocked = true
 		}
@@ -247,11 +248,11 @@ func progressPrinter(w io.Writer) func(submission.Progress) {
 		e := p.Entry
 		switch {
 		case p.Wait > 0:
-			fmt.Fprintf(w, "part %d/%d: %s; retrying in %s with the same ref\n", e.Chunk+1, e.Chunks, e.LastError, p.Wait.Round(time.Millisecond))
+			termsafe.Fprintf(w, "part %d/%d: %s; retrying in %s with the same ref\n", e.Chunk+1, e.Chunks, e.LastError, p.Wait.Round(time.Millisecond))
 		case e.State == submission.Sending:
 			fmt.Fprintf(w, "part %d/%d: sending %d elements (attempt %d)\n", e.Chunk+1, e.Chunks, e.Elements.Len(), e.Attempts)
 		case e.State == submission.Submitted:
-			fmt.Fprintf(w, "part %d/%d: bulk %s, %d operations (%d of %d parts done)\n", e.Chunk+1, e.Chunks, e.BulkID, e.OperationCount, p.Done, e.Chunks)
+			termsafe.Fprintf(w, "part %d/%d: bulk %s, %d operations (%d of %d parts done)\n", e.Chunk+1, e.Chunks, e.BulkID, e.OperationCount, p.Done, e.Chunks)
 		}
 	}
 }
@@ -290,7 +291,7 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry, r *rea
 		if e.BulkID != "" {
 			line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
 		}
-		fmt.Fprintln(w, line)
+		termsafe.Fprintln(w, line)
 	}
 }
 
@@ -306,7 +307,7 @@ func writePlausibility(w io.Writer, r *schema.Report, n int) {
 			continue
 		}
 		if k < n {
-			fmt.Fprintf(w, "warning: %s: %s\n", problemPlace(p), p.Message)
+			termsafe.Fprintf(w, "warning: %s: %s\n", problemPlace(p), p.Message)
 		}
 		k++
 	}
@@ -361,7 +362,7 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 		if !allow {
 			return nil, fmt.Errorf("checking for elements submitted before, against the API's record of bulks: %w; nothing was sent (-allow-repeats submits without this check)", err)
 		}
-		fmt.Fprintf(stderr, "warning: the API's record of bulks could not be read (%v): only this journal was checked for repeats\n", err)
+		termsafe.Fprintf(stderr, "warning: the API's record of bulks could not be read (%v): only this journal was checked for repeats\n", err)
 		record = nil
 	}
 	repeats := slices.DeleteFunc(submission.FindRepeats(plan, all, record, now), func(r submission.Repeat) bool { return deliberate[r.Chunk] })
@@ -378,14 +379,14 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 	summary := fmt.Sprintf("%d of the %d elements to send were submitted before, in %s %s", len(repeats), toSend, plural(len(bulks), "bulk", "bulks"), indexWords(bulks, 10))
 	switch {
 	case allow:
-		fmt.Fprintf(stderr, "submitting again (-allow-repeats): %s\n", summary)
+		termsafe.Fprintf(stderr, "submitting again (-allow-repeats): %s\n", summary)
 		return plan, nil
 	case skip:
 		drop := make([]int, len(repeats))
 		for i, r := range repeats {
 			drop[i] = r.Element
 		}
-		fmt.Fprintf(stderr, "leaving out (-skip-repeats): %s\n", summary)
+		termsafe.Fprintf(stderr, "leaving out (-skip-repeats): %s\n", summary)
 		left, err := plan.Without(drop)
 		if err != nil {
 			return nil, err
@@ -400,7 +401,7 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 		if r.Others > 0 {
 			line += fmt.Sprintf(" (and in %s more)", plural(r.Others, "bulk", "bulks"))
 		}
-		fmt.Fprintln(stderr, line)
+		termsafe.Fprintln(stderr, line)
 	}
 	if len(repeats) > repeatLines {
 		fmt.Fprintf(stderr, "repeat: and %d more elements\n", len(repeats)-repeatLines)

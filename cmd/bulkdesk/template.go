@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -39,7 +40,7 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		_, err = kind.Endpoint(*backOffice)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk template:", err)
+		termsafe.Fprintln(stderr, "bulkdesk template:", err)
 		return exitUsage
 	}
 	v, err := cf.validator("template", stderr)
@@ -47,7 +48,7 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		err = v.Has(kind)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk template:", err)
+		termsafe.Fprintln(stderr, "bulkdesk template:", err)
 		return exitInvalid
 	}
 	fields := v.Fields(kind)
@@ -58,16 +59,16 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case ".csv":
 		data, err = workbook.TemplateCSV(kind, fields)
 	default:
-		fmt.Fprintf(stderr, "bulkdesk template: %s: the file must end in .xlsx or .csv\n", *out)
+		termsafe.Fprintf(stderr, "bulkdesk template: %s: the file must end in .xlsx or .csv\n", *out)
 		return exitUsage
 	}
 	if err == nil {
 		err = os.WriteFile(*out, data, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "bulkdesk template:", err)
+		termsafe.Fprintln(stderr, "bulkdesk template:", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "wrote %s: the %s template\n", *out, kind.Title)
+	termsafe.Fprintf(stdout, "wrote %s: the %s template\n", *out, kind.Title)
 	return exitOK
 }

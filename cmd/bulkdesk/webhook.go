@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 )
 
 // runWebhook implements "bulkdesk webhook": checking, making and sending
@@ -29,7 +30,7 @@ func runWebhook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 || sub[args[0]] == nil {
 		if len(args) > 0 && args[0] != "-h" && args[0] != "-help" && args[0] != "--help" {
-			fmt.Fprintf(stderr, "bulkdesk webhook: unknown subcommand %q\n\n", args[0])
+			termsafe.Fprintf(stderr, "bulkdesk webhook: unknown subcommand %q\n\n", args[0])
 		}
 		fmt.Fprint(stderr, `usage: bulkdesk webhook <subcommand> [flags]
 
@@ -107,7 +108,7 @@ unreadable input.`, stderr)
 		return exitUsage
 	}
 	fail := func(err error) int {
-		fmt.Fprintln(stderr, "bulkdesk webhook verify:", err)
+		termsafe.Fprintln(stderr, "bulkdesk webhook verify:", err)
 		return exitUsage
 	}
 	key, err := keyFromEnv(*keyEnv)
@@ -196,13 +197,13 @@ func writeVerifyJSON(w io.Writer, res *webhook.Result) error {
 func writeVerifyText(w io.Writer, res *webhook.Result, keyEnv string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, vd := range res.Verdicts() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", vd.Header, vd.Status, vd.Reason)
+		termsafe.Fprintf(tw, "%s\t%s\t%s\n", vd.Header, vd.Status, vd.Reason)
 		for _, hint := range vd.Hints {
-			fmt.Fprintf(tw, "\t\thint: %s\n", hint)
+			termsafe.Fprintf(tw, "\t\thint: %s\n", hint)
 		}
 		if vd.Status == webhook.StatusMismatch {
-			fmt.Fprintf(tw, "\t\treceived: %s\n", vd.Value)
-			fmt.Fprintf(tw, "\t\texpected: %s (with the key in $%s)\n", vd.Expected, keyEnv)
+			termsafe.Fprintf(tw, "\t\treceived: %s\n", vd.Value)
+			termsafe.Fprintf(tw, "\t\texpected: %s (with the key in $%s)\n", vd.Expected, keyEnv)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -210,16 +211,16 @@ func writeVerifyText(w io.Writer, res *webhook.Result, keyEnv string) error {
 	}
 	if res.SignatureV2.Status != webhook.StatusValid {
 		s := res.Signed
-		fmt.Fprintf(w, "\nsigned message (%d bytes), call-ref + body + published-timestamp:\n  %s\n", len(s.Message), quote(s.Message))
-		fmt.Fprintf(w, "  call-ref:            %s (%d bytes)\n", quote([]byte(s.CallRef)), len(s.CallRef))
-		fmt.Fprintf(w, "  body:                %d bytes, SHA-256 %s\n", s.BodyLength, s.BodySHA256)
-		fmt.Fprintf(w, "  published-timestamp: %s\n", quote([]byte(s.Timestamp)))
+		termsafe.Fprintf(w, "\nsigned message (%d bytes), call-ref + body + published-timestamp:\n  %s\n", len(s.Message), quote(s.Message))
+		termsafe.Fprintf(w, "  call-ref:            %s (%d bytes)\n", quote([]byte(s.CallRef)), len(s.CallRef))
+		termsafe.Fprintf(w, "  body:                %d bytes, SHA-256 %s\n", s.BodyLength, s.BodySHA256)
+		termsafe.Fprintf(w, "  published-timestamp: %s\n", quote([]byte(s.Timestamp)))
 	}
 	verdict := "accepted"
 	if !res.OK() {
 		verdict = fmt.Sprintf("REFUSED (%s): %s", faultName(res.Fault()), res.Reason())
 	}
-	_, err := fmt.Fprintf(w, "\nverdict: %s\n", verdict)
+	_, err := termsafe.Fprintf(w, "\nverdict: %s\n", verdict)
 	return err
 }
 
@@ -277,7 +278,7 @@ input.`, stderr)
 		return exitUsage
 	}
 	fail := func(err error) int {
-		fmt.Fprintln(stderr, "bulkdesk webhook sign:", err)
+		termsafe.Fprintln(stderr, "bulkdesk webhook sign:", err)
 		return exitUsage
 	}
 	key, err := keyFromEnv(*keyEnv)
@@ -315,7 +316,7 @@ input.`, stderr)
 		err = enc.Encode(obj)
 	} else {
 		for _, h := range headers {
-			if _, err = fmt.Fprintf(stdout, "%s: %s\n", h.name, h.value); err != nil {
+			if _, err = termsafe.Fprintf(stdout, "%s: %s\n", h.name, h.value); err != nil {
 				break
 			}
 		}
@@ -348,7 +349,7 @@ receiver's answer is printed), 2 usage error or no answer.`, stderr)
 		return exitUsage
 	}
 	fail := func(err error) int {
-		fmt.Fprintln(stderr, "bulkdesk webhook send:", err)
+		termsafe.Fprintln(stderr, "bulkdesk webhook send:", err)
 		return exitUsage
 	}
 	key, err := keyFromEnv(*keyEnv)
@@ -368,12 +369,12 @@ receiver's answer is printed), 2 usage error or no answer.`, stderr)
 	var refused *webhook.DeliveryError
 	switch {
 	case errors.As(err, &refused):
-		fmt.Fprintln(stderr, "bulkdesk webhook send:", err)
+		termsafe.Fprintln(stderr, "bulkdesk webhook send:", err)
 		return exitInvalid
 	case err != nil:
 		return fail(err)
 	}
-	fmt.Fprintf(stdout, "%s: accepted\n", strings.TrimRight(*base, "/")+t.Path)
+	termsafe.Fprintf(stdout, "%s: accepted\n", strings.TrimRight(*base, "/")+t.Path)
 	return exitOK
 }
 
@@ -384,7 +385,7 @@ func runWebhookTypes(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for _, t := range webhook.Types() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Path, t.Title, t.Group)
+		termsafe.Fprintf(tw, "%s\t%s\t%s\n", t.Path, t.Title, t.Group)
 	}
 	if err := tw.Flush(); err != nil {
 		return exitUsage
