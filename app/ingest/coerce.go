@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -113,6 +114,17 @@ func (rd *reader) coerce(c Cell, col *column, r *Row) (any, *cellProblem) {
 	if c.Empty() {
 		return nil, nil
 	}
+	v, p := rd.coerceValue(c, col, r)
+	if p != nil && c.Flags&NumberText != 0 && !col.target.DateParts && (isAmount(col.target.Field) || col.target.Field.Type == "integer" || col.target.Field.Type == "number") {
+		// Said plainly: the parsers' own words ("has '"' after the
+		// decimal separator") would puzzle over "=HYPERLINK(…)".
+		p = cellError(p.code, "the file stores the cell as a number, but it holds the text %q, which is not a number", text(c))
+	}
+	return v, p
+}
+
+// coerceValue is coerce for a cell that holds a value.
+func (rd *reader) coerceValue(c Cell, col *column, r *Row) (any, *cellProblem) {
 	f := col.target.Field
 	switch {
 	case col.target.DateParts:
@@ -159,13 +171,9 @@ func itoaNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 // text returns a text cell's value without surrounding spaces, and
 // without the apostrophe that CSV exports put before a leading = + - @
 // (or tab, or carriage return) to keep spreadsheets from running it as a
-// formula.
+// formula (see app/inert).
 func text(c Cell) string {
-	s := c.Value
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
-		s = s[1:]
-	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(inert.Strip(c.Value))
 }
 
 func (rd *reader) readString(c Cell, col *column) (any, *cellProblem) {

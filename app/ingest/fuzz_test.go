@@ -197,6 +197,7 @@ func FuzzXLSXSheet(f *testing.F) {
 		if shared != "" {
 			data = xlsxgen.Book{Sheets: []xlsxgen.Sheet{{Name: "S", RawData: sheetXML}, {Name: "T", Rows: []xlsxgen.Row{xlsxgen.Texts(shared)}}}}.Bytes()
 		}
+		numbersHoldNumbers(t, data)
 		buildAll(t, "f.xlsx", data, "card_blocks")
 	})
 }

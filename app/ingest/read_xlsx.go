@@ -52,6 +52,9 @@ func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Ta
 				cell.Kind = Number
 			case xlsx.String:
 				cell.Kind = Text
+				if c.NumberText {
+					cell.Flags |= NumberText
+				}
 			case xlsx.Bool:
 				cell.Kind = Bool
 				cell.Value = "FALSE"

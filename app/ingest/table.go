@@ -38,6 +38,8 @@ const (
 	// MergedPart marks a cell covered by a merged range other than its
 	// top-left cell: it shows the range's value but holds none.
 	MergedPart
+	// NumberText marks a text cell that its file stores as a number.
+	NumberText
 )
 
 // A Cell is one cell of a table. Its fields are ordered to keep it at 24

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/inert"
 )
 
 // CellType is what a cell holds, as the file stores it.
@@ -13,7 +16,8 @@ type CellType uint8
 const (
 	// Number cells hold a decimal number as the file writes it ("1050",
 	// "12.34", "1.2345678901234568E+18"); dates are numbers too, told apart
-	// by their number format.
+	// by their number format. A cell stored as a number whose value is not
+	// one is read as String.
 	Number CellType = iota
 	// String cells hold text (shared, inline or a formula's text result).
 	String
@@ -39,6 +43,8 @@ type Cell struct {
 	Cached  bool
 	// FormulaText is the formula as written, when the cell has its own.
 	FormulaText string
+	// NumberText marks a String cell that the file stores as a number.
+	NumberText bool
 }
 
 // A Row is one row of a sheet with its non-empty cells in column order.
@@ -502,7 +508,17 @@ func (r *sheetReader) endCell() error {
 	case "d":
 		c.Type = Date
 	default:
+		// A cell without a type, or t="n", is a number only when it holds
+		// one: a file can put any text in its <v>, and "=HYPERLINK(…)"
+		// taken for a number would skip every check of text and reach the
+		// operator's exports as it is. It is the text it holds.
+		// (XML Schema lets a number have spaces around it.)
 		c.Type = Number
+		if n := strings.Trim(c.Value, " \t\r\n"); inert.Number(n) {
+			c.Value = n
+		} else if c.Value != "" {
+			c.Type, c.NumberText = String, true
+		}
 	}
 	if c.Value == "" && !c.Formula {
 		return nil // a styled empty cell

