@@ -80,16 +80,26 @@ func HeaderWith(header string, trusted []netip.Prefix, refusals Refusals, next h
 // peerTrusted reports whether the TCP peer (http.Request.RemoteAddr) is in
 // one of the prefixes.
 func peerTrusted(remoteAddr string, trusted []netip.Prefix) bool {
+	a, ok := peerAddr(remoteAddr)
+	return ok && inPrefixes(a, trusted)
+}
+
+// peerAddr reads the address of the TCP peer (http.Request.RemoteAddr),
+// an IPv4 address seen through an IPv6 socket as IPv4.
+func peerAddr(remoteAddr string) (netip.Addr, bool) {
 	host, _, err := net.SplitHostPort(remoteAddr)
 	if err != nil {
-		return false
+		return netip.Addr{}, false
 	}
 	a, err := netip.ParseAddr(host)
 	if err != nil {
-		return false
+		return netip.Addr{}, false
 	}
-	a = a.Unmap().WithZone("")
-	for _, p := range trusted {
+	return a.Unmap().WithZone(""), true
+}
+
+func inPrefixes(a netip.Addr, prefixes []netip.Prefix) bool {
+	for _, p := range prefixes {
 		if p.Contains(a) {
 			return true
 		}
