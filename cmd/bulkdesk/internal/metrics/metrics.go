@@ -24,6 +24,9 @@ type Metrics struct {
 	calls  *prometheus.HistogramVec
 	// refusals counts the executions the four-eyes rule refused.
 	refusals *prometheus.CounterVec
+	// authFailures counts the sign-ins refused, authThrottled the
+	// attempts answered 429 because a name or address failed too often.
+	authFailures, authThrottled *prometheus.CounterVec
 }
 
 // New returns the metrics of one server; streams, when not nil, counts
@@ -44,8 +47,16 @@ func New(streams func() int) *Metrics {
 			Name: "bulkdesk_four_eyes_refusals_total",
 			Help: "Bulk executions the four-eyes rule refused, by reason (same_operator, unknown_bulk, no_user, record_unreadable).",
 		}, []string{"reason"}),
+		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bulkdesk_auth_failures_total",
+			Help: "Sign-ins refused, by reason (unknown_user, wrong_password, bad_name, bad_user_header).",
+		}, []string{"reason"}),
+		authThrottled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "bulkdesk_auth_throttled_total",
+			Help: "Sign-in attempts answered 429 unchecked, by what had failed too often (name, address).",
+		}, []string{"by"}),
 	}
-	m.reg.MustRegister(m.events, m.calls, m.refusals, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.events, m.calls, m.refusals, m.authFailures, m.authThrottled, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if streams != nil {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "bulkdesk_event_streams_open",
@@ -69,6 +80,17 @@ func (m *Metrics) ProxyCall(api string, status int, d time.Duration) {
 // FourEyesRefusal counts one execution the four-eyes rule refused.
 func (m *Metrics) FourEyesRefusal(reason string) {
 	m.refusals.WithLabelValues(reason).Inc()
+}
+
+// AuthFailure counts one sign-in refused for reason.
+func (m *Metrics) AuthFailure(reason string) {
+	m.authFailures.WithLabelValues(reason).Inc()
+}
+
+// AuthThrottled counts one sign-in attempt answered 429 because its name
+// or its address ("name", "address") had failed too often.
+func (m *Metrics) AuthThrottled(by string) {
+	m.authThrottled.WithLabelValues(by).Inc()
 }
 
 // Handler serves the metrics; mount it behind the console's
