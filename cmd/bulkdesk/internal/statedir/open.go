@@ -3,7 +3,9 @@
 // Package statedir opens the bbolt databases a single server keeps in its
 // state folder (-state-dir): each stays open, and locked against other
 // processes, until it is closed, since two servers writing one record
-// would each trust its own view.
+// would each trust its own view. A Guard (Watch) tells when the folder or
+// a database was removed or replaced under the open files, which the lock
+// cannot see.
 package statedir
 
 import (
@@ -11,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -33,11 +36,24 @@ func Open(dir, name, what string, lockWait time.Duration) (*bbolt.DB, error) {
 		return nil, fmt.Errorf("creating the state folder %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, name)
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: lockWait})
+	// The file bbolt opens first is the database: kept to learn what it
+	// is, since a path names whatever is there when it is read.
+	var file *os.File
+	var first sync.Once
+	openFile := func(name string, flag int, mode os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, mode)
+		first.Do(func() { file = f })
+		return f, err
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: lockWait, OpenFile: openFile})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%s %s is in use by another process (waited %s): each server needs a -state-dir of its own", what, path, lockWait)
 	}
 	if err != nil {
+		return nil, fmt.Errorf("opening %s %s: %w", what, path, err)
+	}
+	if err := remember(dir, path, file); err != nil {
+		db.Close()
 		return nil, fmt.Errorf("opening %s %s: %w", what, path, err)
 	}
 	return db, nil
