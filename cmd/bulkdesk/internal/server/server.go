@@ -85,7 +85,8 @@ func New(o Options) (*Server, error) {
 	s.mux.Handle("/healthz", HealthOf(o.Check))
 	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
-	s.mux.Handle("/favicon.ico", favicon(res.Resolve("/web/icon.svg")))
+	// Relative to the prefix, as every location inside (underPrefix).
+	s.mux.Handle("/favicon.ico", favicon("/"+strings.TrimPrefix(res.Resolve("/web/icon.svg"), prefix)))
 	s.mux.Handle("/", pages)
 	s.handler = secure(csp, s.underPrefix(s.mux))
 	return s, nil
@@ -121,8 +122,11 @@ func (s *Server) Version() string { return s.version }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // underPrefix serves h below the prefix and answers everything else with
-// 404, except the prefix without its final slash, which redirects.
+// 404, except the prefix without its final slash, which redirects. The
+// locations h redirects to, relative to the prefix as its paths are, are
+// put below it (keepRedirectsUnder).
 func (s *Server) underPrefix(h http.Handler) http.Handler {
+	h = keepRedirectsUnder(s.prefix, h)
 	if s.prefix == "/" {
 		return h
 	}
@@ -205,8 +209,9 @@ func noReceiver(w http.ResponseWriter, r *http.Request) {
 }
 
 // favicon answers the icon browsers ask for beside any page that names
-// none (robots.txt, a JSON answer opened in a tab) with the console's own.
-// The redirect is temporary: the icon's hashed name changes with the build.
+// none (robots.txt, a JSON answer opened in a tab) with the console's own,
+// at icon, relative to the prefix. The redirect is temporary: the icon's
+// hashed name changes with the build.
 func favicon(icon string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
