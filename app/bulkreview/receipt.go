@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/submission"
@@ -173,12 +174,15 @@ func NewReceipt(plan *submission.Plan, entries []submission.Entry, elements []an
 }
 
 // MarshalIndent writes the receipt as indented JSON with a final newline.
+// The formula characters of its strings that could begin a spreadsheet
+// cell are written as \u escapes (see inert.JSON): the values are the
+// same to every JSON reader.
 func (r *Receipt) MarshalIndent() ([]byte, error) {
 	data, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return append(inert.JSON(data), '\n'), nil
 }
 
 // ReadReceipt reads a receipt and checks it: its version, kind, API and

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -24,6 +25,9 @@ var receiptTemplate = template.Must(template.New("receipt").Funcs(template.FuncM
 		return strings.Join(parts, " · ")
 	},
 	"count": func(n int) string { return schema.Thousands(int64(n)) },
+	// inert puts an apostrophe before a value that a spreadsheet program
+	// opening the page would run as a formula (a source, a file name).
+	"inert": inert.Text,
 }).Parse(receiptPage))
 
 // pageSources is how many sources a receipt's page lists: a salary run

@@ -14,12 +14,12 @@ package export
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/review"
@@ -36,8 +36,9 @@ func RequestBody(d *review.Document) ([]byte, error) {
 }
 
 // ErrorCSV writes the operator's rows back as CSV with an Errors column,
-// every cell made inert for spreadsheets (see ingest.Inert). It reads back
-// through app/ingest unchanged: the apostrophes are removed on import. A
+// every cell made inert for spreadsheets (see app/inert), whatever kind
+// the table says it is. It reads back through app/ingest unchanged: the
+// apostrophes are removed on import. A
 // request body's elements are written one per row, a column per field,
 // which imports again with no mapping. (The error workbook, the same as
 // an xlsx file, is written by app/workbook.) The severities are written
@@ -53,7 +54,7 @@ func TableCSV(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([]byte
 	width := t.Width()
 	var buf bytes.Buffer
 	buf.WriteString("\ufeff")
-	w := csv.NewWriter(&buf)
+	w := inert.NewCSVWriter(&buf)
 	next := 1
 	if t.Keyed {
 		next = 0
@@ -67,17 +68,16 @@ func TableCSV(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([]byte
 		next = row.Number + 1
 		rec := make([]string, width+1)
 		for c, cell := range row.Cells {
-			rec[c] = ingest.Inert(cell.Value, cell.Kind == ingest.Number)
+			rec[c] = cell.Value
 		}
 		switch rp := byRow[row.Number]; {
 		case row.Number == header:
 			rec[width] = ingest.ErrorsColumn
 		case rp != nil && row.Number > 0:
-			rec[width] = ingest.Inert(rp.ErrorsText(l), false)
+			rec[width] = rp.ErrorsText(l)
 		}
 		w.Write(rec)
 	}
-	w.Flush()
 	return buf.Bytes(), w.Error()
 }
 
@@ -96,13 +96,13 @@ func Manifest(d *review.Document, now time.Time) ([]byte, error) {
 	ep, _ := d.Kind.Endpoint(d.BackOffice)
 
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := inert.NewCSVWriter(&buf)
 	rec := func(section, name, currency string, count int, minor, amount string) {
 		n := ""
 		if count >= 0 {
 			n = strconv.Itoa(count)
 		}
-		w.Write([]string{section, ingest.Inert(name, false), currency, n, minor, amount})
+		w.Write([]string{section, name, currency, n, minor, amount})
 	}
 	w.Write([]string{"section", "name", "currency", "count", "amount_minor", "amount"})
 	rec("file", d.FileName, "", s.Elements, "", "")
@@ -127,7 +127,6 @@ func Manifest(d *review.Document, now time.Time) ([]byte, error) {
 			rec("source", st.Source, t.Label(), t.Count, t.Minor.String(), t.String())
 		}
 	}
-	w.Flush()
 	if err := w.Error(); err != nil {
 		return nil, fmt.Errorf("writing the manifest: %w", err)
 	}

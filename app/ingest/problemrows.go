@@ -49,19 +49,3 @@ func (rp *RowProblems) ErrorsText(l lang.Tag) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
-// Inert makes a value written to a CSV file harmless to spreadsheets: a
-// text starting with =, +, -, @, a tab or a carriage return would be run
-// as a formula when the file is opened, so it gets a leading apostrophe,
-// which spreadsheets show as text and this package removes on import.
-// Numbers stay as they are.
-func Inert(v string, number bool) string {
-	if v == "" || number {
-		return v
-	}
-	switch v[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + v
-	}
-	return v
-}

@@ -23,7 +23,7 @@ func ElementsWorkbook(k *schema.Kind, fields []schema.Field, elements []any, not
 	if err := f.SetSheetName("Sheet1", k.ID); err != nil {
 		return nil, err
 	}
-	if err := writeElementSheet(f, k.ID, k, fields, elements, notes); err != nil {
+	if err := writeElementSheet(newQuotedText(f), k.ID, k, fields, elements, notes); err != nil {
 		return nil, err
 	}
 	return writeBytes(f)
@@ -175,7 +175,8 @@ func cellValue(element any, c elementColumn) (any, bool) {
 }
 
 // writeElementSheet writes elements on sheet, under a header row.
-func writeElementSheet(f *excelize.File, sheet string, k *schema.Kind, fields []schema.Field, elements []any, notes []string) error {
+func writeElementSheet(q *quotedText, sheet string, k *schema.Kind, fields []schema.Field, elements []any, notes []string) error {
+	f := q.f
 	cols := elementColumns(k, fields, elements)
 	header := make([]any, 0, len(cols)+1)
 	for _, c := range cols {
@@ -195,7 +196,7 @@ func writeElementSheet(f *excelize.File, sheet string, k *schema.Kind, fields []
 	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
 		return err
 	}
-	if err := sw.SetRow("A1", header, excelize.RowOpts{StyleID: bold}); err != nil {
+	if err := setStreamRow(q, sw, 1, header, bold); err != nil {
 		return err
 	}
 	row := make([]any, len(header))
@@ -209,10 +210,23 @@ func writeElementSheet(f *excelize.File, sheet string, k *schema.Kind, fields []
 		if notes != nil {
 			row[len(cols)] = notes[i]
 		}
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		if err := sw.SetRow(cell, row); err != nil {
+		if err := setStreamRow(q, sw, i+2, row, 0); err != nil {
 			return err
 		}
 	}
 	return sw.Flush()
+}
+
+// setStreamRow writes a row of a stream from column A, its cells of style
+// base, the text quoted where it begins like a formula.
+func setStreamRow(q *quotedText, sw *excelize.StreamWriter, n int, values []any, base int) error {
+	values, err := q.rowValues(values, base)
+	if err != nil {
+		return err
+	}
+	cell, err := excelize.CoordinatesToCellName(1, n)
+	if err != nil {
+		return err
+	}
+	return sw.SetRow(cell, values, excelize.RowOpts{StyleID: base})
 }

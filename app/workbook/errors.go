@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
 	"github.com/bulkdesk/bulkdesk/app/lang"
@@ -37,6 +38,7 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([
 	if err != nil {
 		return nil, err
 	}
+	q := newQuotedText(f)
 	byRow := ingest.ProblemsByRow(t, r)
 	width := t.Width()
 	errCol, _ := excelize.ColumnNumberToName(width + 1)
@@ -51,29 +53,32 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([
 				continue
 			}
 			name := fmt.Sprintf("%s%d", xlsx.ColumnName(c), n)
-			if err := writeCell(f, sheet, name, cell); err != nil {
+			if err := writeCell(q, sheet, name, cell); err != nil {
 				return nil, fmt.Errorf("writing %s: %w", name, err)
 			}
 		}
 		rp := byRow[row.Number]
 		if row.Number == header {
-			if err := f.SetCellStr(sheet, fmt.Sprintf("%s%d", errCol, n), ingest.ErrorsColumn); err != nil {
+			cell := fmt.Sprintf("%s%d", errCol, n)
+			if err := q.setStr(sheet, cell, ingest.ErrorsColumn); err != nil {
 				return nil, err
 			}
-			f.SetCellStyle(sheet, fmt.Sprintf("%s%d", errCol, n), fmt.Sprintf("%s%d", errCol, n), st.header)
+			if err := q.setStyle(sheet, cell, st.header); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if rp == nil || row.Number == 0 {
 			continue
 		}
-		if err := markRow(f, sheet, n, errCol, rp, st, l); err != nil {
+		if err := markRow(q, sheet, n, errCol, rp, st, l); err != nil {
 			return nil, err
 		}
 	}
 	if err := f.SetColWidth(sheet, errCol, errCol, 60); err != nil {
 		return nil, err
 	}
-	if err := writeProblemsSheet(f, r, l); err != nil {
+	if err := writeProblemsSheet(q, r, l); err != nil {
 		return nil, err
 	}
 	f.SetActiveSheet(0)
@@ -82,7 +87,8 @@ func ErrorWorkbook(t *ingest.Table, header int, r *schema.Report, l lang.Tag) ([
 
 // markRow colours and comments the cells of one row and fills its Errors
 // cell.
-func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.RowProblems, st *errorStyles, l lang.Tag) error {
+func markRow(q *quotedText, sheet string, n int, errCol string, rp *ingest.RowProblems, st *errorStyles, l lang.Tag) error {
+	f := q.f
 	for c, ps := range rp.ByColumn {
 		name := fmt.Sprintf("%s%d", xlsx.ColumnName(c), n)
 		style := st.warning
@@ -93,7 +99,7 @@ func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.Ro
 			}
 			lines = append(lines, l.T(string(p.Severity))+": "+p.Message)
 		}
-		if err := f.SetCellStyle(sheet, name, name, style); err != nil {
+		if err := q.setStyle(sheet, name, style); err != nil {
 			return err
 		}
 		if err := f.AddComment(sheet, excelize.Comment{Cell: name, Author: "Bulkdesk", Text: strings.Join(lines, "\n"), Width: 320, Height: 120}); err != nil {
@@ -101,23 +107,24 @@ func markRow(f *excelize.File, sheet string, n int, errCol string, rp *ingest.Ro
 		}
 	}
 	cell := fmt.Sprintf("%s%d", errCol, n)
-	if err := f.SetCellStr(sheet, cell, rp.ErrorsText(l)); err != nil {
+	if err := q.setStr(sheet, cell, rp.ErrorsText(l)); err != nil {
 		return err
 	}
-	return f.SetCellStyle(sheet, cell, cell, st.errorsText)
+	return q.setStyle(sheet, cell, st.errorsText)
 }
 
 // writeCell writes a cell with the type it had: numbers as the file
 // stored them, text as text, booleans as booleans. Formulas are written
-// as their last value.
-func writeCell(f *excelize.File, sheet, name string, c ingest.Cell) error {
-	switch c.Kind {
-	case ingest.Number:
-		return f.SetCellDefault(sheet, name, c.Value)
-	case ingest.Bool:
-		return f.SetCellBool(sheet, name, c.Value == "TRUE")
+// as their last value, never as formulas. A cell marked as a number that
+// does not hold one is written as text, like any other (see quotedText).
+func writeCell(q *quotedText, sheet, name string, c ingest.Cell) error {
+	switch {
+	case c.Kind == ingest.Number && inert.Number(c.Value):
+		return q.f.SetCellDefault(sheet, name, c.Value)
+	case c.Kind == ingest.Bool:
+		return q.f.SetCellBool(sheet, name, c.Value == "TRUE")
 	}
-	return f.SetCellStr(sheet, name, c.Value)
+	return q.setStr(sheet, name, c.Value)
 }
 
 type errorStyles struct{ error, warning, header, errorsText int }
@@ -133,7 +140,8 @@ func newErrorStyles(f *excelize.File) (*errorStyles, error) {
 	return &st, m.err
 }
 
-func writeProblemsSheet(f *excelize.File, r *schema.Report, l lang.Tag) error {
+func writeProblemsSheet(q *quotedText, r *schema.Report, l lang.Tag) error {
+	f := q.f
 	if _, err := f.NewSheet(problemsSheet); err != nil {
 		return err
 	}
@@ -142,8 +150,7 @@ func writeProblemsSheet(f *excelize.File, r *schema.Report, l lang.Tag) error {
 		rows = append(rows, []any{ingest.Where(p), p.Field, l.T(string(p.Severity)), p.Message})
 	}
 	for i, row := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(problemsSheet, cell, &row); err != nil {
+		if err := q.setRow(problemsSheet, i+1, row); err != nil {
 			return err
 		}
 	}

@@ -50,22 +50,24 @@ func ResultWorkbook(k *schema.Kind, fields []schema.Field, results []Result, fai
 	if err := f.SetSheetName("Sheet1", first); err != nil {
 		return nil, err
 	}
+	q := newQuotedText(f)
 	if len(failed) > 0 {
-		if err := writeElementSheet(f, failedSheet, k, fields, failed, failedNotes); err != nil {
+		if err := writeElementSheet(q, failedSheet, k, fields, failed, failedNotes); err != nil {
 			return nil, err
 		}
 		if _, err := f.NewSheet(resultsSheet); err != nil {
 			return nil, err
 		}
 	}
-	if err := writeResultsSheet(f, results); err != nil {
+	if err := writeResultsSheet(q, results); err != nil {
 		return nil, err
 	}
 	f.SetActiveSheet(0)
 	return writeBytes(f)
 }
 
-func writeResultsSheet(f *excelize.File, results []Result) error {
+func writeResultsSheet(q *quotedText, results []Result) error {
+	f := q.f
 	sheets := false
 	for _, r := range results {
 		sheets = sheets || r.Sheet != ""
@@ -92,7 +94,7 @@ func writeResultsSheet(f *excelize.File, results []Result) error {
 	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
 		return err
 	}
-	if err := sw.SetRow("A1", header, excelize.RowOpts{StyleID: bold}); err != nil {
+	if err := setStreamRow(q, sw, 1, header, bold); err != nil {
 		return err
 	}
 	for i, r := range results {
@@ -109,8 +111,7 @@ func writeResultsSheet(f *excelize.File, results []Result) error {
 			bulk, seq = r.BulkID, r.Sequence
 		}
 		row = append(row, bulk, seq, status, r.Error, r.Response, r.OperationID)
-		cell, _ := excelize.CoordinatesToCellName(1, i+2)
-		if err := sw.SetRow(cell, row); err != nil {
+		if err := setStreamRow(q, sw, i+2, row, 0); err != nil {
 			return err
 		}
 	}

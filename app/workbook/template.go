@@ -1,7 +1,9 @@
 // Package workbook writes the files Bulkdesk hands back to operators:
 // templates to fill in, error workbooks that show every problem at its
 // cell, and CSV exports that a spreadsheet cannot run as formulas. Each
-// writes to bytes in memory, so it works in the browser too.
+// writes to bytes in memory, so it works in the browser too. No cell is
+// ever a formula, and text that begins like one is written so that a
+// spreadsheet program shows it as text (quotedText, app/inert).
 //
 // Whatever it writes reads back through app/ingest with no mapping step:
 // headers are field paths (or names the import knows), and the columns it
@@ -10,10 +12,10 @@ package workbook
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -47,17 +49,18 @@ func TemplateXLSX(k *schema.Kind, fields []schema.Field, l lang.Tag) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	lists := &listWriter{f: f}
+	q := newQuotedText(f)
+	lists := &listWriter{q: q}
 	for i, c := range cols {
 		name, _ := excelize.ColumnNumberToName(i + 1)
-		if err := writeTemplateColumn(f, sheet, name, c, st, lists, l); err != nil {
+		if err := writeTemplateColumn(q, sheet, name, c, st, lists, l); err != nil {
 			return nil, fmt.Errorf("column %s (%s): %w", name, c.Path, err)
 		}
 	}
 	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
 		return nil, err
 	}
-	if err := writeFieldsSheet(f, k, cols, st, l); err != nil {
+	if err := writeFieldsSheet(q, k, cols, st, l); err != nil {
 		return nil, err
 	}
 	if lists.used {
@@ -105,7 +108,8 @@ func newTemplateStyles(f *excelize.File) (*templateStyles, error) {
 	return &st, m.err
 }
 
-func writeTemplateColumn(f *excelize.File, sheet, name string, c ingest.TemplateColumn, st *templateStyles, lists *listWriter, l lang.Tag) error {
+func writeTemplateColumn(q *quotedText, sheet, name string, c ingest.TemplateColumn, st *templateStyles, lists *listWriter, l lang.Tag) error {
+	f := q.f
 	header := st.header
 	if c.Required {
 		header = st.required
@@ -126,16 +130,16 @@ func writeTemplateColumn(f *excelize.File, sheet, name string, c ingest.Template
 			return err
 		}
 	}
-	if err := f.SetCellStr(sheet, name+"1", c.Header); err != nil {
+	if err := q.setStr(sheet, name+"1", c.Header); err != nil {
 		return err
 	}
-	if err := f.SetCellStyle(sheet, name+"1", name+"1", header); err != nil {
+	if err := q.setStyle(sheet, name+"1", header); err != nil {
 		return err
 	}
 	if err := f.SetColWidth(sheet, name, name, float64(min(40, max(14, len(c.Header)+2)))); err != nil {
 		return err
 	}
-	if err := writeExample(f, sheet, name+"2", c); err != nil {
+	if err := writeExample(q, sheet, name+"2", c); err != nil {
 		return err
 	}
 	values := c.Field.Enum
@@ -163,29 +167,29 @@ func writeTemplateColumn(f *excelize.File, sheet, name string, c ingest.Template
 }
 
 // writeExample writes the example value with the type the column takes.
-func writeExample(f *excelize.File, sheet, cell string, c ingest.TemplateColumn) error {
+func writeExample(q *quotedText, sheet, cell string, c ingest.TemplateColumn) error {
 	switch {
 	case c.Example == "":
 		return nil
 	case c.Field.Type == "boolean":
-		return f.SetCellBool(sheet, cell, c.Example == "TRUE")
-	case c.Field.Type == "integer" || c.Field.Type == "number":
-		return f.SetCellDefault(sheet, cell, c.Example)
+		return q.f.SetCellBool(sheet, cell, c.Example == "TRUE")
+	case (c.Field.Type == "integer" || c.Field.Type == "number") && inert.Number(c.Example):
+		return q.f.SetCellDefault(sheet, cell, c.Example)
 	}
-	return f.SetCellStr(sheet, cell, c.Example)
+	return q.setStr(sheet, cell, c.Example)
 }
 
 // listWriter puts long lists of values on a hidden sheet, since a list
 // typed into a dropdown is limited to 255 characters.
 type listWriter struct {
-	f    *excelize.File
+	q    *quotedText
 	used bool
 	col  int
 }
 
 func (l *listWriter) add(values []string) (string, error) {
 	if !l.used {
-		if _, err := l.f.NewSheet(listsSheet); err != nil {
+		if _, err := l.q.f.NewSheet(listsSheet); err != nil {
 			return "", err
 		}
 		l.used = true
@@ -193,7 +197,7 @@ func (l *listWriter) add(values []string) (string, error) {
 	l.col++
 	name, _ := excelize.ColumnNumberToName(l.col)
 	for i, v := range values {
-		if err := l.f.SetCellStr(listsSheet, fmt.Sprintf("%s%d", name, i+1), v); err != nil {
+		if err := l.q.setStr(listsSheet, fmt.Sprintf("%s%d", name, i+1), v); err != nil {
 			return "", err
 		}
 	}
@@ -201,7 +205,8 @@ func (l *listWriter) add(values []string) (string, error) {
 }
 
 // writeFieldsSheet explains every column of the template in words.
-func writeFieldsSheet(f *excelize.File, k *schema.Kind, cols []ingest.TemplateColumn, st *templateStyles, l lang.Tag) error {
+func writeFieldsSheet(q *quotedText, k *schema.Kind, cols []ingest.TemplateColumn, st *templateStyles, l lang.Tag) error {
+	f := q.f
 	if _, err := f.NewSheet(fieldsSheet); err != nil {
 		return err
 	}
@@ -226,12 +231,8 @@ func writeFieldsSheet(f *excelize.File, k *schema.Kind, cols []ingest.TemplateCo
 		}
 		rows = append(rows, []any{name, c.Header, c.Path, req, rules, strings.Join(c.Field.Enum, ", "), l.T(c.Field.Description)})
 	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow(fieldsSheet, cell, &r); err != nil {
-			return err
-		}
-	}
+	// Styled first: a cell written after keeps its style, quoted where
+	// its text begins like a formula.
 	if err := f.SetCellStyle(fieldsSheet, "A1", "A1", st.title); err != nil {
 		return err
 	}
@@ -240,6 +241,11 @@ func writeFieldsSheet(f *excelize.File, k *schema.Kind, cols []ingest.TemplateCo
 	}
 	if err := f.SetCellStyle(fieldsSheet, "A5", fmt.Sprintf("G%d", len(rows)), st.wrap); err != nil {
 		return err
+	}
+	for i, r := range rows {
+		if err := q.setRow(fieldsSheet, i+1, r); err != nil {
+			return err
+		}
 	}
 	for col, w := range map[string]float64{"A": 8, "B": 28, "C": 36, "D": 12, "E": 40, "F": 30, "G": 60} {
 		if err := f.SetColWidth(fieldsSheet, col, col, w); err != nil {
@@ -256,14 +262,13 @@ func TemplateCSV(k *schema.Kind, fields []schema.Field) ([]byte, error) {
 	header := make([]string, len(cols))
 	example := make([]string, len(cols))
 	for i, c := range cols {
-		header[i], example[i] = c.Header, ingest.Inert(c.Example, false)
+		header[i], example[i] = c.Header, c.Example
 	}
 	var buf bytes.Buffer
 	buf.WriteString("\ufeff") // spreadsheets then open the file as UTF-8
-	w := csv.NewWriter(&buf)
+	w := inert.NewCSVWriter(&buf)
 	w.Write(header)
 	w.Write(example)
-	w.Flush()
 	return buf.Bytes(), w.Error()
 }
 
