@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -189,7 +190,8 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 				return
 			}
 			name := "bulk-" + id + ".review.json"
-			download(app.ValueOf(string(data)+"\n"), name, "application/json")
+			// The record quotes the operator's data: inert for spreadsheets.
+			download(app.ValueOf(string(inert.JSON(data))+"\n"), name, "application/json")
 			r.recordNote = tf("%s: the review of bulk %s.", name, id)
 			if rec.ApprovedBy != "" {
 				r.recordNote = tf("%s: the review of bulk %s, approved by %s.", name, id, rec.ApprovedBy)
