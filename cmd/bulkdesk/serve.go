@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
@@ -69,7 +70,10 @@ type serveConfig struct {
 	// stateDir is a single server's folder for the four-eyes record and
 	// the record of bulks (-state-dir); "" for none.
 	stateDir string
-	options  server.Options
+	// stateDirCheck is how often serve checks that stateDir is still the
+	// folder it opened (watchStateDir); 0 means statedir.DefaultCheckEvery.
+	stateDirCheck time.Duration
+	options       server.Options
 	// apiURL and backOfficeURL are where the same-origin proxy forwards
 	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
 	apiURL, backOfficeURL string
@@ -304,6 +308,11 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	if f, ok := bulks.(io.Closer); ok {
 		defer f.Close() // after the servers have shut down
 	}
+	stopWatch, err := cfg.watchStateDir(ctx, rule, &bulks)
+	if err != nil {
+		return err
+	}
+	defer stopWatch()
 	cfg.options.API = consoleAPI(cfg)
 	s, err := server.New(cfg.options)
 	if err != nil {

@@ -32,12 +32,20 @@ type securedServe struct {
 // test ends.
 func startSecured(t testing.TB, args ...string) *securedServe {
 	t.Helper()
+	return startSecuredWith(t, func(*serveConfig) {}, args...)
+}
+
+// startSecuredWith is startSecured with set changing what the flags say
+// (what no flag sets, such as how often the state folder is checked).
+func startSecuredWith(t testing.TB, set func(*serveConfig), args ...string) *securedServe {
+	t.Helper()
 	logs := newLineLog()
 	cfg, err := parseServe(append([]string{"-addr", "127.0.0.1:0", "-sandbox"}, args...), func(string) string { return "" }, logs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.options.Assets = miniConsole(t)
+	set(&cfg)
 	webhookURLs := make(chan string, 1)
 	cfg.webhookReady = func(u string) { webhookURLs <- u }
 	ctx, cancel := context.WithCancel(context.Background())
