@@ -318,7 +318,14 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	if err != nil {
 		return err
 	}
-	console, err := cfg.access.protect(cfg.addr, s.Prefix(), s)
+	var rcv *receiver.Receiver
+	m := metrics.New(func() int {
+		if rcv == nil {
+			return 0
+		}
+		return rcv.Streams()
+	})
+	console, err := cfg.access.protect(cfg.addr, s.Prefix(), s, auth.Refusals{Logger: cfg.logger, Failed: m.AuthFailure, Throttled: m.AuthThrottled})
 	if err != nil {
 		return err
 	}
@@ -391,13 +398,6 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		}
 	}
 	// The metrics, on the console listener behind its sign-in.
-	var rcv *receiver.Receiver
-	m := metrics.New(func() int {
-		if rcv == nil {
-			return 0
-		}
-		return rcv.Streams()
-	})
 	s.Handle("GET metrics", m.Handler())
 	// The console asks here whether its operator may execute a bulk; with
 	// the rule off it answers {"rule":false}.

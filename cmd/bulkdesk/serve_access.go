@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 )
@@ -22,13 +23,18 @@ const howToChoose = "choose who may use it: -auth header -trusted-proxies CIDRS 
 
 // access says who may use the console listener and under which names.
 type access struct {
-	mode    string // authNone, authHeader or authBasic; "" is authNone
-	header  string
+	mode   string // authNone, authHeader or authBasic; "" is authNone
+	header string
+	// trusted are the portal's addresses with -auth header, the load
+	// balancer's with -auth basic.
 	trusted []netip.Prefix
 	users   *auth.Users
 	// hosts are the Host headers the console listener answers; empty
 	// means the default for its address (see allowedHosts).
 	hosts []string
+	// now is the clock of the Basic sessions and throttle; time.Now
+	// when nil (tests stop it).
+	now func() time.Time
 }
 
 // parseAccess reads -auth and the flags that go with it. The password
@@ -57,6 +63,11 @@ func parseAccess(mode, header, trusted, file, hosts string) (access, error) {
 		}
 		if a.users, err = auth.LoadHtpasswd(file); err != nil {
 			return access{}, fmt.Errorf("-auth-file: %w", err)
+		}
+		// Optional here: a load balancer whose X-Forwarded-For names the
+		// client whose failed sign-ins are counted.
+		if a.trusted, err = auth.ParsePrefixes(trusted); err != nil {
+			return access{}, fmt.Errorf("-trusted-proxies: %w", err)
 		}
 	default:
 		return access{}, fmt.Errorf("-auth %q: use none, header or basic", mode)
@@ -115,14 +126,15 @@ func allowedHosts(addr string) ([]string, error) {
 // only: Chromium sometimes fetches a web app manifest without cookies or
 // Basic credentials whatever its link asks, and the manifest holds the
 // console's name, colours and icons' paths, nothing an operator entered.
-func (a access) protect(addr, prefix string, console http.Handler) (http.Handler, error) {
+// The sign-ins refused go to the log and the metrics in refusals.
+func (a access) protect(addr, prefix string, console http.Handler, refusals auth.Refusals) (http.Handler, error) {
 	h := console
 	switch a.mode {
 	case authHeader:
-		h = auth.Header(a.header, a.trusted, h)
+		h = auth.HeaderWith(a.header, a.trusted, refusals, h)
 	case authBasic:
 		var err error
-		if h, err = auth.Basic(a.users, auth.BasicOptions{CookiePath: prefix}, h); err != nil {
+		if h, err = auth.Basic(a.users, auth.BasicOptions{CookiePath: prefix, TrustedProxies: a.trusted, Refusals: refusals, Now: a.now}, h); err != nil {
 			return nil, err
 		}
 	}
