@@ -9,12 +9,12 @@ import (
 	"syscall/js"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/idb/idbtest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 )
 
-// shims stand in for the browser's storage under Node, which has neither.
-// They follow the browser's asynchronous contract: results arrive in
-// later tasks, transactions complete after their requests.
+// shims stand in for the browser's localStorage under Node, which has
+// none (idbtest stands in for IndexedDB).
 const shims = `(() => {
   const later = (f) => setTimeout(f, 0);
   globalThis.__fakeLocalStorage = (quota) => {
@@ -23,43 +23,6 @@ const shims = `(() => {
       getItem: (k) => data.has(k) ? data.get(k) : null,
       setItem: (k, v) => { if (String(v).length > quota) throw new DOMException("over quota", "QuotaExceededError"); data.set(k, String(v)); },
       removeItem: (k) => data.delete(k),
-    };
-  };
-  globalThis.__fakeIndexedDB = () => {
-    const dbs = new Map();
-    return {
-      open(name, version) {
-        const req = {};
-        later(() => {
-          let db = dbs.get(name);
-          const fresh = !db;
-          if (fresh) {
-            const stores = new Map();
-            db = { stores,
-              objectStoreNames: { contains: (n) => stores.has(n) },
-              createObjectStore(n, opts) { stores.set(n, { keyPath: opts.keyPath, rows: new Map() }); },
-              transaction(n, mode) {
-                const st = stores.get(n);
-                const tx = { pending: 0 };
-                const finish = () => later(() => { if (tx.oncomplete) tx.oncomplete(); });
-                const request = (f) => { const r = {}; tx.pending++; later(() => { r.result = f(); if (r.onsuccess) r.onsuccess(); if (--tx.pending === 0) finish(); }); return r; };
-                tx.objectStore = () => ({
-                  put: (v) => { if (mode !== "readwrite") throw new DOMException("read-only", "ReadOnlyError"); return request(() => { st.rows.set(v[st.keyPath], structuredClone(v)); return v[st.keyPath]; }); },
-                  getAll: () => request(() => Array.from(st.rows.values()).map((v) => structuredClone(v))),
-                  delete: (k) => request(() => { st.rows.delete(k); }),
-                });
-                later(() => { if (tx.pending === 0) finish(); });
-                return tx;
-              },
-            };
-            dbs.set(name, db);
-          }
-          req.result = db;
-          if (fresh && req.onupgradeneeded) req.onupgradeneeded();
-          if (req.onsuccess) req.onsuccess();
-        });
-        return req;
-      },
     };
   };
 })()`
@@ -71,10 +34,7 @@ func shim(expr string) js.Value {
 }
 
 func TestBrowserJournalInIndexedDB(t *testing.T) {
-	idb := js.Global().Get("indexedDB")
-	if idb.IsUndefined() { // Node: a stand-in; a browser tests the real one
-		idb = shim("__fakeIndexedDB()")
-	}
+	idb := idbtest.Factory()
 	ctx := context.Background()
 	name := "test-" + t.Name()
 	testJournal(t, func() submission.Journal {

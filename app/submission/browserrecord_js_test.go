@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/idb/idbtest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/submission/recordcachetest"
 )
 
 func TestBrowserRecordKeepsTheCachesBehaviour(t *testing.T) {
-	idb := shim("__fakeIndexedDB()")
+	idb := idbtest.Fake()
 	n := 0
 	recordcachetest.Run(t, func(t *testing.T) (submission.RecordCache, func() submission.RecordCache) {
 		n++
@@ -28,7 +29,7 @@ func TestBrowserRecordKeepsTheCachesBehaviour(t *testing.T) {
 // check does.
 func BenchmarkBrowserRecordLoad(b *testing.B) {
 	ctx := context.Background()
-	idb := shim("__fakeIndexedDB()")
+	idb := idbtest.Fake()
 	var bulks []submission.RecordedBulk
 	for i := range 100 {
 		id := fmt.Sprint(1000 + i)
