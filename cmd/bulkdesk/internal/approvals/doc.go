@@ -6,6 +6,14 @@
 // store.go opens the database and holds its file lock; types.go is a
 // bulk's record and record.go writes and reads it; rule.go is the
 // decision; handler.go answers the console's question about one bulk.
+//
+// The API makes a bulk before it answers the submission that names it,
+// so a submission is recorded as in flight before it is sent
+// (flight.go: Rule.Submitting, then Rule.Answered; inflight.go keeps
+// them in the file): while an operator's submission is in flight, their
+// execution of a bulk the record does not know is refused, even where
+// unknown bulks are allowed. A record that cannot be written once the
+// API has answered is held in memory and written again (held.go).
 // store_js.go lets the WebAssembly build compile: bbolt needs flock and
 // mmap, so only the native server can enforce the rule.
 //

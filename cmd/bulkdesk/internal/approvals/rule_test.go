@@ -5,6 +5,7 @@ package approvals_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -77,5 +78,50 @@ func TestTheStatusEndpoint(t *testing.T) {
 	}
 	if code, m, _ := ask(nil, "", "b-1"); code != 200 || len(m) != 1 || m["rule"] != false {
 		t.Errorf("the rule off, no sign-in: %d %v", code, m)
+	}
+}
+
+// TestAScopedRuleKeepsItsBulksApart: the sandbox beside a real API shares
+// the records; a bulk id of one names another bulk at the other.
+func TestAScopedRuleKeepsItsBulksApart(t *testing.T) {
+	store := mustOpen(t, t.TempDir())
+	defer store.Close()
+	api := &approvals.Rule{Records: store}
+	sandbox := &approvals.Rule{Records: store, Scope: "sandbox"}
+	if err := api.Submitted("500", "alice", "standard"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sandbox.Submitted("500", "bob", "standard"); err != nil {
+		t.Fatal(err)
+	}
+	if d := api.MayExecute("500", "bob"); !d.Allowed || d.Record.SubmittedBy != "alice" || d.Record.BulkID != "500" {
+		t.Errorf("bob, the API's bulk 500: %+v", d)
+	}
+	if d := sandbox.MayExecute("500", "bob"); d.Reason != approvals.RefusedSameOperator || d.Record.BulkID != "500" {
+		t.Errorf("bob, the sandbox's bulk 500: %+v", d)
+	}
+	if d := sandbox.MayExecute("501", "alice"); d.Reason != approvals.RefusedUnknown {
+		t.Errorf("alice, the sandbox's unknown bulk 501: %+v", d)
+	}
+}
+
+// TestTheStatusOfABulkASubmissionMayHaveMade: with unknown bulks allowed,
+// the maker asking about an unknown bulk while a submission of theirs is
+// in flight reads that it may not be executed, and why.
+func TestTheStatusOfABulkASubmissionMayHaveMade(t *testing.T) {
+	store := mustOpen(t, t.TempDir())
+	defer store.Close()
+	rule := &approvals.Rule{Records: store, AllowUnknown: true}
+	defer rule.Close()
+	if _, err := rule.Submitting("alice", "standard", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /four-eyes/bulks/{id}", approvals.Handler(rule, func(context.Context) string { return "alice" }))
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest("GET", "/four-eyes/bulks/500", nil))
+	var m map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil || rec.Code != http.StatusNotFound || m["known"] != false || m["mayExecute"] != false || !strings.Contains(fmt.Sprint(m["message"]), "still awaits its answer") {
+		t.Errorf("%d %s", rec.Code, rec.Body)
 	}
 }

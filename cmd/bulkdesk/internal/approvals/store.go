@@ -14,7 +14,10 @@ import (
 // FileName is the database's name inside the state folder.
 const FileName = "four-eyes.db"
 
-var bucketBulks = []byte("bulks")
+var (
+	bucketBulks    = []byte("bulks")
+	bucketInFlight = []byte("in-flight")
+)
 
 // A Store is the record of submitted bulks, in a bbolt database that stays
 // open, and locked against other processes, until Close: two servers
@@ -34,8 +37,12 @@ func Open(dir string, lockWait time.Duration) (*Store, error) {
 	}
 	path := filepath.Join(dir, FileName)
 	err = db.Update(func(tx *bbolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(bucketBulks)
-		return err
+		for _, b := range [][]byte{bucketBulks, bucketInFlight} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		db.Close()

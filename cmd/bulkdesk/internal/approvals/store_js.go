@@ -35,3 +35,12 @@ func (*Store) Get(string) (Record, bool, error) { return Record{}, false, errNat
 
 // Executed fails under WebAssembly.
 func (*Store) Executed(string, string, time.Time) error { return errNative }
+
+// BeginFlight fails under WebAssembly.
+func (*Store) BeginFlight(InFlight) error { return errNative }
+
+// EndFlight fails under WebAssembly.
+func (*Store) EndFlight(string) error { return errNative }
+
+// Flights fails under WebAssembly.
+func (*Store) Flights(time.Time) ([]InFlight, error) { return nil, errNative }

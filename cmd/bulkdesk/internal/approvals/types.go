@@ -15,6 +15,15 @@ type Records interface {
 	// Executed records user's execution of a recorded bulk that has none
 	// yet: the first accepted execution is the approval.
 	Executed(bulkID, user string, at time.Time) error
+
+	// BeginFlight keeps f until EndFlight or until f.Until, and forgets
+	// the flights that lapsed before f.Since.
+	BeginFlight(f InFlight) error
+	// EndFlight forgets the flight id names; an unknown id is no error.
+	EndFlight(id string) error
+	// Flights returns the flights begun and not ended whose Until is
+	// after at: few, one per call on its way to the API.
+	Flights(at time.Time) ([]InFlight, error)
 }
 
 // A Record says who submitted a bulk, when, and to which API ("standard"
@@ -29,4 +38,22 @@ type Record struct {
 	// execution of the bulk by ExecutedBy.
 	ExecutedBy string     `json:"executedBy,omitempty"`
 	ExecutedAt *time.Time `json:"executedAt,omitempty"`
+}
+
+// InFlight is a call on its way to the API that the rule must know of
+// before it goes, since the API acts on it before it answers: a
+// submission (BulkID "") makes a bulk that is unknown until its answer is
+// recorded; an execution of a bulk the record does not know (BulkID) must
+// not reach the API after a submission of the same operator's made that
+// bulk. It ends once its answer is recorded; a server that stops without
+// ending it leaves it to lapse at Until.
+type InFlight struct {
+	// ID names the call, unique among the servers sharing the records.
+	ID   string `json:"id"`
+	User string `json:"user"`
+	API  string `json:"api,omitempty"`
+	// BulkID is the bulk an execution names; "" for a submission.
+	BulkID string    `json:"bulkId,omitempty"`
+	Since  time.Time `json:"since"`
+	Until  time.Time `json:"until"`
 }

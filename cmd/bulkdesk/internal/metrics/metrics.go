@@ -45,7 +45,7 @@ func New(streams func() int) *Metrics {
 		}, []string{"api", "status"}),
 		refusals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "bulkdesk_four_eyes_refusals_total",
-			Help: "Bulk executions the four-eyes rule refused, by reason (same_operator, unknown_bulk, no_user, record_unreadable).",
+			Help: "Bulk executions the four-eyes rule refused, by reason (same_operator, unknown_bulk, submission_in_flight, no_user, record_unreadable).",
 		}, []string{"reason"}),
 		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "bulkdesk_auth_failures_total",

@@ -45,6 +45,17 @@ var migrations = []string{
 		fingerprints    bytea NOT NULL,
 		PRIMARY KEY (scope, bulk_id)
 	)`,
+	// 8: the four-eyes calls on their way to the API (submissions, and
+	// executions of bulks the record does not know, which name bulk_id),
+	// each until it is answered or lapses.
+	`CREATE TABLE four_eyes_in_flight (
+		id        text PRIMARY KEY,
+		operator  text NOT NULL,
+		api       text NOT NULL,
+		bulk_id   text NOT NULL,
+		since     timestamptz NOT NULL,
+		until     timestamptz NOT NULL
+	)`,
 }
 
 // migrationLock is the advisory lock that lets one server at a time bring
