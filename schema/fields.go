@@ -37,6 +37,12 @@ type Field struct {
 	// object (one kind of beneficiary, say) and its rules apply there.
 	Required, Conditional bool
 	Deprecated            bool
+	// Timestamp marks a field that takes a moment as milliseconds since
+	// 1 January 1970 UTC (written as digits or as a whole number): the
+	// overlay names them, and a contract loaded at run time marks one by
+	// its name and description (see isEpochMillis). A reader takes dates
+	// and date-times for it, in a time zone the operator chose.
+	Timestamp bool
 }
 
 // Rules describes the field's constraints in one short phrase in l, for
@@ -337,9 +343,25 @@ func enumStrings(vs []any) []string {
 // what the contract says of it, or its path.
 func (v *Validator) describeFields(k *Kind, fields []Field) []Field {
 	for i := range fields {
-		if w, ok := v.overlay.WordsFor(k, fields[i].Path); ok {
-			fields[i].Title, fields[i].Description = w.Title, w.Description
+		f := &fields[i]
+		f.Timestamp = v.overlay.IsTimestamp(k, f.Path) || isEpochMillis(f)
+		if w, ok := v.overlay.WordsFor(k, f.Path); ok {
+			f.Title, f.Description = w.Title, w.Description
 		}
 	}
 	return fields
+}
+
+// isEpochMillis reports a field the contract itself describes as epoch
+// milliseconds: its name ends in "Timestamp", it is digits or a whole
+// number, and its description speaks of milliseconds since the epoch
+// (1970, Unix). A newer contract's new timestamp fields are read as
+// dates without a change to the overlay.
+func isEpochMillis(f *Field) bool {
+	name := f.Path[strings.LastIndexAny(f.Path, ".]")+1:]
+	if !strings.HasSuffix(name, "Timestamp") || f.Type != "integer" && f.Type != "string" {
+		return false
+	}
+	d := strings.ToLower(f.Description)
+	return strings.Contains(d, "millisecond") && (strings.Contains(d, "epoch") || strings.Contains(d, "1970") || strings.Contains(d, "unix"))
 }

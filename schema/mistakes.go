@@ -17,6 +17,7 @@ var checks = map[string]checkFunc{
 	"non-positive-amount":  nonPositiveAmount,
 	"timestamp-in-seconds": timestampInSeconds,
 	"scheduled-in-past":    scheduledInPast,
+	"scheduled-far-ahead":  scheduledFarAhead,
 	"no-change":            spendRulesNoChange,
 	"min-above-max":        spendRulesMinAboveMax,
 	"negative-limit":       spendRulesNegativeLimit,
@@ -72,7 +73,27 @@ func scheduledInPast(v *Validator, _ *Kind, id string, i int, element map[string
 		return out
 	}
 	return append(out, warning(i, scheduleLoc, id, v.w.F(
-		"scheduledTimestamp %s is %s, which is in the past", ts, at.Format("2006-01-02 15:04 MST"))))
+		"scheduledTimestamp %s is %s, which is in the past", ts, v.w.Moment(at))))
+}
+
+// farAhead is how many years ahead a scheduled time is taken for a
+// mistake in its year (2062 for 2026, a two-digit year read in the wrong
+// century, a digit too many): payments are scheduled days or months
+// ahead. It leaves room for the runs planned a few years out that test
+// files and rehearsals use.
+const farAhead = 5
+
+func scheduledFarAhead(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
+	ts, ms, ok := scheduledAt(element)
+	if !ok || len(ts) <= 10 {
+		return out // seconds, or 1970: the other checks say more
+	}
+	at := time.UnixMilli(ms).UTC()
+	if !at.After(v.Now().AddDate(farAhead, 0, 0)) {
+		return out
+	}
+	return append(out, warning(i, scheduleLoc, id, v.w.F(
+		"scheduledTimestamp %s is %s, more than %d years ahead: check its year", ts, v.w.Moment(at), farAhead)))
 }
 
 func spendRulesNoChange(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {

@@ -89,12 +89,15 @@ type Words struct {
 }
 
 // Overlay is the whole file: the entries, the names of the shapes a
-// oneOf chooses between, and the words of each field by kind ("*" for
-// every kind) and field path (as Field.Path writes it).
+// oneOf chooses between, the words of each field by kind ("*" for every
+// kind) and field path (as Field.Path writes it), and the fields that take
+// epoch milliseconds, by kind and path too (the contract says only
+// "digits" or "int64" of them).
 type Overlay struct {
-	Entries []OverlayEntry              `json:"entries"`
-	Shapes  map[string]string           `json:"shapes"`
-	Fields  map[string]map[string]Words `json:"fields"`
+	Entries    []OverlayEntry              `json:"entries"`
+	Shapes     map[string]string           `json:"shapes"`
+	Fields     map[string]map[string]Words `json:"fields"`
+	Timestamps map[string][]string         `json:"timestamps"`
 }
 
 // TheOverlay returns the project's overlay. It is part of the binary; an
@@ -127,6 +130,12 @@ func (o *Overlay) WordsFor(k *Kind, path string) (Words, bool) {
 	}
 	w, ok := o.Fields["*"][path]
 	return w, ok
+}
+
+// IsTimestamp reports whether the overlay says a field of kind k takes
+// epoch milliseconds.
+func (o *Overlay) IsTimestamp(k *Kind, path string) bool {
+	return slices.Contains(o.Timestamps[k.ID], path) || slices.Contains(o.Timestamps["*"], path)
 }
 
 // applyOverlay changes a kind's decoded schema document in place by the

@@ -38,6 +38,7 @@ func TestEveryOverlayEntryDoesWhatItSays(t *testing.T) {
 		"non-positive-amount":          {"transfers", transfer, set("/requestBody/destinationAmount/amount", json.Number("0")), "/requestBody/destinationAmount/amount", "non-positive-amount"},
 		"timestamp-in-seconds":         {"transfers", transfer, set("/requestBody/scheduledTimestamp", "1893456000"), "/requestBody/scheduledTimestamp", "timestamp-in-seconds"},
 		"scheduled-in-past":            {"transfers", transfer, set("/requestBody/scheduledTimestamp", "1700000000000"), "/requestBody/scheduledTimestamp", "scheduled-in-past"},
+		"scheduled-far-ahead":          {"transfers", transfer, set("/requestBody/scheduledTimestamp", "2933107200000"), "/requestBody/scheduledTimestamp", "scheduled-far-ahead"},
 		"no-change":                    {"card_spend_rules", spend, set("/requestBody", map[string]any{}), "/requestBody", "no-change"},
 		"min-above-max":                {"card_spend_rules", spend, set("/requestBody/minTransactionAmount", json.Number("50000")), "/requestBody/minTransactionAmount", "min-above-max"},
 		"negative-limit":               {"card_spend_rules", spend, set("/requestBody/spendLimit/0/value/amount", json.Number("-1")), "/requestBody/spendLimit/0/value/amount", "negative-limit"},

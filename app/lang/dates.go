@@ -1,6 +1,9 @@
 package lang
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // dateTimeLayouts write a moment as each language does, to the second,
 // in 24 hours: operators compare these with the API's logs.
@@ -22,4 +25,42 @@ func (l Tag) DateTime(t time.Time) string {
 		layout = dateTimeLayouts[English]
 	}
 	return t.Format(layout)
+}
+
+// monthAbbreviations are the months as each language abbreviates them in
+// a date written out (CLDR's abbreviated forms).
+var monthAbbreviations = map[Tag][12]string{
+	English: {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
+	German:  {"Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.", "Nov.", "Dez."},
+	French:  {"janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."},
+}
+
+// Day writes the calendar day of t, in its own location, in words: "15
+// Dec 2026", "15. Dez. 2026", "15 déc. 2026". A month in words cannot be
+// read as another day, whatever order the reader expects.
+func (l Tag) Day(t time.Time) string {
+	months, ok := monthAbbreviations[l]
+	if !ok {
+		months = monthAbbreviations[English]
+	}
+	if l == German {
+		return fmt.Sprintf("%d. %s %d", t.Day(), months[t.Month()-1], t.Year())
+	}
+	return fmt.Sprintf("%d %s %d", t.Day(), months[t.Month()-1], t.Year())
+}
+
+// Moment writes t, in its own location, in words with the location's
+// name, to the minute, or to the second or millisecond when it has them:
+// "15 Dec 2026, 00:00 Europe/Berlin", "15. Dez. 2026, 14:30
+// Europe/Berlin", "15 déc. 2026, 14:30:05 Europe/Berlin". It is how a
+// timestamp read from a date is shown back before it is sent.
+func (l Tag) Moment(t time.Time) string {
+	clock := t.Format("15:04")
+	switch {
+	case t.Nanosecond()/1e6 != 0:
+		clock = t.Format("15:04:05") + string(l.Separators().Decimal) + fmt.Sprintf("%03d", t.Nanosecond()/1e6)
+	case t.Second() != 0:
+		clock = t.Format("15:04:05")
+	}
+	return l.Day(t) + ", " + clock + " " + t.Location().String()
 }

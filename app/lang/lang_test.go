@@ -95,3 +95,30 @@ func TestCatalogsDecode(t *testing.T) {
 		}
 	}
 }
+
+// A moment is written in words in each language, with its zone, to the
+// minute unless it has seconds.
+func TestMoment(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	midnight := time.Date(2026, 12, 15, 0, 0, 0, 0, berlin)
+	march := time.Date(2026, 3, 2, 14, 30, 5, 250e6, berlin)
+	for _, tc := range []struct {
+		l    lang.Tag
+		at   time.Time
+		want string
+	}{
+		{lang.English, midnight, "15 Dec 2026, 00:00 Europe/Berlin"},
+		{lang.German, midnight, "15. Dez. 2026, 00:00 Europe/Berlin"},
+		{lang.French, midnight, "15 déc. 2026, 00:00 Europe/Berlin"},
+		{lang.German, march, "2. März 2026, 14:30:05,250 Europe/Berlin"},
+		{lang.French, march.Truncate(time.Second).In(time.UTC), "2 mars 2026, 13:30:05 UTC"},
+		{lang.English, march.Truncate(time.Second), "2 Mar 2026, 14:30:05 Europe/Berlin"},
+	} {
+		if got := tc.l.Moment(tc.at); got != tc.want {
+			t.Errorf("%s: Moment(%v) = %q, want %q", tc.l, tc.at, got, tc.want)
+		}
+	}
+}
