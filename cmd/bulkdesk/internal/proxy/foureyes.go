@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 )
@@ -16,33 +19,58 @@ import (
 // find its bulk id: the contract's answer is a few short fields.
 const maxSubmissionAnswer = 64 << 10
 
+// recordTime is how long a submission in flight outlives its call's
+// limit: the time its answer's record takes to write (the database gives
+// a statement 10 s). Past both, a server that stopped mid-call no longer
+// holds back its operator's executions of unknown bulks.
+const recordTime = 30 * time.Second
+
 // submissionKey marks, in a request's context, a call whose 201 answer
-// names a bulk to record.
+// names a bulk to record; its value is the approvals.Flight.
 type submissionKey struct{}
 
-type submission struct{ user, api string }
+// bulkAction returns the bulk and the action a path below an API's base
+// names: "/bulks/ID/execute", also below another API's base (the
+// back-office API under the standard one's, "/backoffice/bulks/ID/execute"),
+// with a trailing or doubled slash. Case is ignored, so that a lenient
+// API's /BULKS/ID/EXECUTE cannot slip past the rule.
+func bulkAction(rest string) (id string, action bulkapi.Action, ok bool) {
+	parts := strings.FieldsFunc(rest, func(r rune) bool { return r == '/' })
+	n := len(parts)
+	if n < 3 || !strings.EqualFold(parts[n-3], "bulks") {
+		return "", "", false
+	}
+	for _, a := range bulkapi.Actions() {
+		if strings.EqualFold(parts[n-1], string(a)) {
+			return parts[n-2], a, true
+		}
+	}
+	return "", "", false
+}
 
-// bulkPath splits a path below an API's base ("/bulks/ID/execute") into
-// its segments when it lies under /bulks/. Case is ignored, so that a
-// lenient API's /BULKS/ID/EXECUTE cannot slip past the rule.
-func bulkPath(rest string) ([]string, bool) {
-	parts := strings.Split(strings.Trim(rest, "/"), "/")
-	return parts, len(parts) >= 2 && strings.EqualFold(parts[0], "bulks")
+// readOnly says whether a method leaves the API as it was: only those
+// neither submit nor execute.
+func readOnly(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }
 
 // checkFourEyes applies the rule to a call on its way to the API. It
-// answers a refused execution itself and returns false; a submission's
-// context is marked so that its answer is recorded.
+// answers a refused call itself and returns false. Any other call that
+// changes something and is not an action on a bulk may make one (POST
+// submits most kinds, PATCH card spend rules): it is recorded as in
+// flight before it goes, and its context is marked so that its answer is
+// recorded.
 func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest string) (context.Context, bool) {
-	parts, ok := bulkPath(rest)
-	if r.Method != http.MethodPost || !ok {
+	if readOnly(r.Method) {
 		return r.Context(), true
 	}
 	user := auth.User(r.Context())
-	if len(parts) == 3 && strings.EqualFold(parts[2], "execute") {
-		d := p.fourEyes.MayExecute(parts[1], user)
+	id, action, isAction := bulkAction(rest)
+	lifetime := p.callTimeout + recordTime
+	if isAction && action == bulkapi.Execute {
+		d, f := p.fourEyes.Executing(id, user, lifetime)
 		if d.Allowed {
-			return context.WithValue(r.Context(), executionKey{}, execution{bulkID: parts[1], user: user}), true
+			return context.WithValue(r.Context(), executionKey{}, execution{bulkID: id, user: user, flight: f}), true
 		}
 		if p.refused != nil {
 			p.refused(d.Reason)
@@ -54,24 +82,48 @@ func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest strin
 		answer(w, status, d.Message)
 		return nil, false
 	}
-	// Pause, resume and cancel answer 204, so only submissions, answered
-	// 201 with a bulk id, are recorded.
-	if user == "" {
+	// Pause, resume and cancel answer 204: they make no bulk.
+	if isAction || user == "" {
 		return r.Context(), true
 	}
-	return context.WithValue(r.Context(), submissionKey{}, submission{user: user, api: apiName(r.URL.Path)}), true
+	f, err := p.fourEyes.Submitting(user, apiName(r.URL.Path), lifetime)
+	switch {
+	case errors.Is(err, approvals.ErrExecutionInFlight):
+		w.Header().Set("Retry-After", "1")
+		answer(w, http.StatusServiceUnavailable, err.Error())
+		return nil, false
+	case err != nil:
+		if p.log != nil {
+			p.log.Warn("four eyes: a submission was not sent, since it could not be recorded as on its way", "path", r.URL.Path, "error", err)
+		}
+		answer(w, http.StatusServiceUnavailable, "four eyes: this submission could not be recorded before it was sent, so it was not sent; try again")
+		return nil, false
+	}
+	return context.WithValue(r.Context(), submissionKey{}, f), true
 }
 
 // executionKey marks, in a request's context, an allowed execution whose
 // accepted answer records who approved the bulk.
 type executionKey struct{}
 
-type execution struct{ bulkID, user string }
+type execution struct {
+	bulkID, user string
+	// flight follows the execution of a bulk the record did not know
+	// until the API answers it.
+	flight approvals.Flight
+}
 
-// recordExecution records who executed a bulk the API agreed to run.
+// recordExecution records who executed a bulk the API agreed to run, and
+// that the API answered the execution: whatever it did, it received it.
 func (p *proxy) recordExecution(resp *http.Response) {
 	ex, ok := resp.Request.Context().Value(executionKey{}).(execution)
-	if !ok || resp.StatusCode < 200 || resp.StatusCode > 299 || ex.user == "" {
+	if !ok {
+		return
+	}
+	if err := p.fourEyes.End(ex.flight); err != nil {
+		p.warn("four eyes: the execution's end was not recorded; it lapses", resp, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || ex.user == "" {
 		return
 	}
 	if err := p.fourEyes.Executed(ex.bulkID, ex.user); err != nil {
@@ -79,34 +131,61 @@ func (p *proxy) recordExecution(resp *http.Response) {
 	}
 }
 
-// recordSubmission records who submitted the bulk a 201 answer names.
-// Only that small answer is buffered, and it is passed on unchanged. A
-// bulk whose record fails is logged and stays unknown, which the rule
-// refuses to execute unless told to allow unknown bulks.
+// recordSubmission records what the API answered a call that may make a
+// bulk, before the answer goes on: the bulk a 2xx answer names, with its
+// maker; no bulk for a 2xx that names none, or a 4xx. Only a small 2xx
+// answer is buffered, and it is passed on unchanged. An answer that
+// cannot be read, a 201 that names no bulk, a 5xx (the API may have made
+// the bulk before failing) or no answer at all leaves the call in flight
+// until it lapses.
 func (p *proxy) recordSubmission(resp *http.Response) {
-	sub, ok := resp.Request.Context().Value(submissionKey{}).(submission)
-	if !ok || resp.StatusCode != http.StatusCreated {
+	f, ok := resp.Request.Context().Value(submissionKey{}).(approvals.Flight)
+	switch {
+	case !ok, resp.StatusCode >= 500, resp.StatusCode < 200, resp.StatusCode >= 300 && resp.StatusCode < 400:
+		return
+	case resp.StatusCode >= 400:
+		p.answered(resp, f, "")
 		return
 	}
+	id, problem := p.bulkIDOf(resp)
+	switch {
+	case problem != "":
+		p.warn("four eyes: "+problem+"; the submission stays in flight until it lapses", resp, nil)
+	case id == "" && resp.StatusCode == http.StatusCreated:
+		p.warn("four eyes: the submission's answer names no bulkId; it stays in flight until it lapses", resp, nil)
+	default:
+		p.answered(resp, f, id)
+	}
+}
+
+// bulkIDOf reads the bulk id a 2xx answer names, "" for none, and puts
+// what it read back in front of the body; problem says why it could not.
+func (p *proxy) bulkIDOf(resp *http.Response) (id, problem string) {
 	head, err := io.ReadAll(io.LimitReader(resp.Body, maxSubmissionAnswer+1))
 	resp.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-	var created struct {
+	var named struct {
 		BulkID string `json:"bulkId"`
 	}
 	switch {
 	case err != nil:
-		p.warn("four eyes: reading the submission's answer", resp, err)
+		return "", "reading the submission's answer: " + err.Error()
 	case len(head) > maxSubmissionAnswer:
-		p.warn("four eyes: the submission's answer is too long to read its bulk id", resp, nil)
-	case json.Unmarshal(head, &created) != nil || created.BulkID == "":
-		p.warn("four eyes: the submission's answer names no bulkId", resp, nil)
-	default:
-		if err := p.fourEyes.Submitted(created.BulkID, sub.user, sub.api); err != nil {
-			p.warn("four eyes: the submitter was not recorded; the bulk counts as unknown", resp, err)
-		}
+		return "", "the submission's answer is too long to read its bulk id"
+	case len(bytes.TrimSpace(head)) == 0:
+		return "", ""
+	case json.Unmarshal(head, &named) != nil:
+		return "", "the submission's answer is not a JSON object"
+	}
+	return named.BulkID, ""
+}
+
+// answered records the bulk a call made, or that it made none.
+func (p *proxy) answered(resp *http.Response, f approvals.Flight, bulkID string) {
+	if err := p.fourEyes.Answered(f, bulkID); err != nil {
+		p.warn("four eyes: the submission's answer was not recorded yet", resp, err)
 	}
 }
 

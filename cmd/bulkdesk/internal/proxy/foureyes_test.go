@@ -3,8 +3,10 @@
 package proxy_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -24,12 +26,15 @@ import (
 
 // fourEyesAPI is the proxy with the rule in front of the fake API, behind
 // header sign-in from 127.0.0.1; executed counts the executions that
-// reached the API.
+// reached the API. The API reads an execution's body before it acts on
+// it, as most do; arriving is told of each execution as it arrives,
+// before its body is read.
 type fourEyesAPI struct {
 	url      string
 	api      *fakeapi.API
 	rule     *approvals.Rule
 	log      *fixture.LogBuffer
+	arriving chan string
 	mu       sync.Mutex
 	executed []string
 	refused  []string
@@ -37,10 +42,23 @@ type fourEyesAPI struct {
 
 func startFourEyes(t *testing.T, allowUnknown bool) *fourEyesAPI {
 	t.Helper()
-	f := &fourEyesAPI{api: fakeapi.New(), log: &fixture.LogBuffer{}}
+	return startFourEyesOn(t, allowUnknown, nil)
+}
+
+// startFourEyesOn is startFourEyes with the records wrap returns around
+// the file's, when wrap is not nil.
+func startFourEyesOn(t *testing.T, allowUnknown bool, wrap func(approvals.Records) approvals.Records) *fourEyesAPI {
+	t.Helper()
+	f := &fourEyesAPI{api: fakeapi.New(), log: &fixture.LogBuffer{}, arriving: make(chan string, 1)}
 	f.api.Key, f.api.Token = secretKey, secretToken
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/execute") {
+			select {
+			case f.arriving <- r.URL.Path:
+			default: // nobody is waiting
+			}
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			f.mu.Lock()
 			f.executed = append(f.executed, r.URL.Path)
 			f.mu.Unlock()
@@ -53,7 +71,12 @@ func startFourEyes(t *testing.T, allowUnknown bool) *fourEyesAPI {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	f.rule = &approvals.Rule{Records: store, AllowUnknown: allowUnknown}
+	var records approvals.Records = store
+	if wrap != nil {
+		records = wrap(store)
+	}
+	f.rule = &approvals.Rule{Records: records, AllowUnknown: allowUnknown}
+	t.Cleanup(f.rule.Close)
 	h, err := proxy.New(proxy.Config{
 		APIURL: upstream.URL + "/multi", BackOfficeURL: upstream.URL + "/multi/backoffice",
 		Logger:   slog.New(slog.NewTextHandler(f.log, nil)),
@@ -76,11 +99,20 @@ func startFourEyes(t *testing.T, allowUnknown bool) *fourEyesAPI {
 // do sends one call as user and returns the status and body.
 func (f *fourEyesAPI) do(t *testing.T, user, method, path, body string, setup ...func(*http.Request)) (int, string) {
 	t.Helper()
+	status, answer, err := f.send(user, method, path, body, setup...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, answer
+}
+
+// send is do for a goroutine other than the test's.
+func (f *fourEyesAPI) send(user, method, path, body string, setup ...func(*http.Request)) (int, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, f.url+path, strings.NewReader(body))
 	if err != nil {
-		t.Fatal(err)
+		return 0, "", err
 	}
 	req.Header.Set(auth.DefaultHeader, user)
 	req.Header.Set("api-key", secretKey)
@@ -91,11 +123,11 @@ func (f *fourEyesAPI) do(t *testing.T, user, method, path, body string, setup ..
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
+		return 0, "", fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp.StatusCode, string(b), nil
 }
 
 // submit submits a bulk of one transfer as user and returns its id.

@@ -10,9 +10,9 @@
 // never a header value or a body.
 //
 // With a four-eyes rule (Config.FourEyes), the proxy also records who
-// submitted each bulk, from the submission's 201 answer, and refuses to
-// forward the execution of a bulk by the operator who submitted it (see
-// foureyes.go).
+// submitted each bulk, as in flight before the call goes and from its
+// answer after, and refuses to forward the execution of a bulk by the
+// operator who submitted it, on any path that names it (see foureyes.go).
 package proxy
 
 import (
