@@ -55,6 +55,10 @@ type Prepare struct {
 	Columns []ColumnChoice `json:"columns,omitempty"`
 	// SavedMapping is the text of a mapping file to apply.
 	SavedMapping string `json:"savedMapping,omitempty"`
+	// Automatic reads the table again as it was first opened: the header
+	// row, the mapping and the settings detected, none chosen (undoing a
+	// remembered mapping). Sheet, Encoding and Delimiter still apply.
+	Automatic bool `json:"automatic,omitempty"`
 	// Settings replaces the settings. Chosen names the settings the
 	// operator decided (SettingAmounts, SettingDecimal, SettingGroup,
 	// SettingDates, SettingCurrency): each is recorded as their choice

@@ -240,6 +240,10 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.M
 		return nil
 	}
 	stale := false
+	if req.Automatic {
+		d.im = ingest.NewImport(d.table, d.Kind, s.validator)
+		stale = true
+	}
 	if req.HeaderRow > 0 && req.HeaderRow != d.im.Mapping().HeaderRow {
 		if err := d.im.SetHeaderRow(req.HeaderRow); err != nil {
 			return err
