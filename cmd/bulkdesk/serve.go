@@ -358,43 +358,30 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	// scope names the proxied API's bulks in the record of bulks; "" names
 	// them by the API's URL.
 	scope := ""
+	// apiTransport reaches the proxied API; nil: over the network.
+	var apiTransport http.RoundTripper
+	var inside *sandboxInside // the sandbox, in memory (serve_sandbox.go)
 	if cfg.sandbox {
 		if cfg.webhooks.Key.IsZero() {
 			if cfg.webhooks.Key, err = webhook.NewRandomKey(); err != nil {
 				return fmt.Errorf("making a webhook key for the sandbox: %w", err)
 			}
 		}
-		// The proxy and the sandbox's webhooks reach the sandbox and the
-		// receiver over a loopback listener of their own: a call made by
-		// the server itself could not pass the console listener's sign-in
-		// or Host check.
-		iln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return fmt.Errorf("the sandbox's loopback listener: %w", err)
+		receiver := "" // the sandbox posts its events in memory…
+		if webhooks != nil {
+			receiver = webhookBase // …or to the webhook listener
 		}
-		defer iln.Close()
-		internal := http.NewServeMux()
-		listeners = append(listeners, listener{ln: iln, h: internal})
-		internalBase := "http://" + iln.Addr().String()
+		if inside, err = startSandbox(cfg.webhooks.Key, receiver, cfg.logger); err != nil {
+			return err
+		}
+		defer inside.close()
+		listeners = append(listeners, listener{ln: inside.ln, h: inside.mux})
 		if webhooks == nil {
-			sandboxWebhooks, webhookBase = internal, internalBase+"/webhooks"
+			sandboxWebhooks = inside.mux
 		}
-		sb, err := sandbox.New(sandbox.Config{
-			APIKey:    sandbox.DefaultAPIKey,
-			Token:     sandbox.DefaultToken,
-			SendEvent: sandbox.WebhookSender(webhookBase, cfg.webhooks.Key, nil),
-			Logger:    cfg.logger,
-		})
-		if err != nil {
-			return fmt.Errorf("starting the sandbox: %w", err)
-		}
-		defer sb.Close()
-		inSandbox := http.StripPrefix(sandboxMount, sb) // handlers see paths below the prefix
-		s.Handle(sandboxMount+"/", inSandbox)
-		internal.Handle(sandboxMount+"/", inSandbox)
 		if cfg.apiURL == "" {
-			cfg.apiURL, cfg.backOfficeURL = internalBase+sandboxMount+sandbox.StandardBase, internalBase+sandboxMount+sandbox.BackOfficeBase
-			scope = sandboxScope
+			cfg.apiURL, cfg.backOfficeURL = inside.urls()
+			apiTransport, scope = inside.transport(), sandboxScope
 		}
 	}
 	// The metrics, on the console listener behind its sign-in.
@@ -403,7 +390,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	// the rule off it answers {"rule":false}.
 	s.Handle("GET four-eyes/bulks/{id}", approvals.Handler(rule, auth.User))
 	if cfg.apiURL != "" {
-		pc := proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Logger: cfg.logger, Observe: m.ProxyCall}
+		pc := proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Transport: apiTransport, Logger: cfg.logger, Observe: m.ProxyCall}
 		if rule != nil {
 			pc.FourEyes, pc.Refused = rule, m.FourEyesRefusal
 		}
@@ -414,9 +401,16 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		s.Handle("api/", h)
 		s.Handle("backoffice/", h)
 		if bulks != nil {
-			rc := bulkrecord.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Cache: bulks, Scope: scope}
+			rc := bulkrecord.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Transport: apiTransport, Cache: bulks, Scope: scope}
 			s.Handle("POST record/{api}", bulkrecord.Handler(rc))
 		}
+	}
+	if inside != nil {
+		h, err := inside.consoleRoutes(rule, scope == sandboxScope, m.FourEyesRefusal, cfg.logger)
+		if err != nil {
+			return err
+		}
+		s.Handle(sandboxMount+"/", h)
 	}
 	if cfg.webhooks.Enabled() {
 		cfg.webhooks.OnEvent = m.Event

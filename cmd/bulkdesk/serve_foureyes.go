@@ -63,19 +63,36 @@ func (cfg serveConfig) checkFourEyes() error {
 
 // openFourEyes opens the record of submissions, when the rule is on: in
 // db when serve has one (-store), else under -state-dir. A nil rule with
-// a nil error means it is off. The caller closes the closer, if any.
+// a nil error means it is off. The caller closes the closer, if any: the
+// rule, then the file.
 func (cfg serveConfig) openFourEyes(db *postgres.DB) (*approvals.Rule, io.Closer, error) {
 	if !cfg.fourEyes.on {
 		return nil, nil, nil
 	}
 	if db != nil {
-		return &approvals.Rule{Records: db.Approvals(), AllowUnknown: cfg.fourEyes.allowUnknown}, nil, nil
+		rule := &approvals.Rule{Records: db.Approvals(), AllowUnknown: cfg.fourEyes.allowUnknown}
+		return rule, closeRule{rule, nil}, nil
 	}
 	store, err := approvals.Open(cfg.stateDir, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-state-dir: %w", err)
 	}
-	return &approvals.Rule{Records: store, AllowUnknown: cfg.fourEyes.allowUnknown}, store, nil
+	rule := &approvals.Rule{Records: store, AllowUnknown: cfg.fourEyes.allowUnknown}
+	return rule, closeRule{rule, store}, nil
+}
+
+// closeRule stops a rule's writes before its file, if any, is closed.
+type closeRule struct {
+	rule *approvals.Rule
+	file io.Closer
+}
+
+func (c closeRule) Close() error {
+	c.rule.Close()
+	if c.file == nil {
+		return nil
+	}
+	return c.file.Close()
 }
 
 // waitForStore brings the database up to date once it answers, saying in

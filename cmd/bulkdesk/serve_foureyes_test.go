@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -153,4 +157,120 @@ func TestServeFourEyesOffSaysSo(t *testing.T) {
 	if res, _ := call(t, "GET", s.url+"four-eyes/bulks/123"); res.StatusCode != http.StatusUnauthorized {
 		t.Errorf("without a user: %d, want 401", res.StatusCode)
 	}
+}
+
+// slowAPI is the fake API whose submissions make their bulk at once but
+// answer only when the test lets them: the moment a bulk exists that no
+// server has recorded yet. Its bulk ids are predictable
+// (fakeapi.FirstBulkID, then up), as an attacker would wish.
+type slowAPI struct {
+	url  string
+	api  *fakeapi.API
+	made chan string // each bulk's id, as it is made
+	// answer lets one held submission answer per value sent.
+	answer chan struct{}
+}
+
+func startSlowAPI(t *testing.T) *slowAPI {
+	t.Helper()
+	s := &slowAPI{api: fakeapi.New(), made: make(chan string, 4), answer: make(chan struct{})}
+	s.api.Key, s.api.Token = "", "" // any: the operators send the sandbox's
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/bulks/transfers") {
+			s.api.ServeHTTP(w, r)
+			return
+		}
+		made := httptest.NewRecorder()
+		s.api.ServeHTTP(made, r)
+		var created struct {
+			BulkID string `json:"bulkId"`
+		}
+		_ = json.Unmarshal(made.Body.Bytes(), &created)
+		s.made <- created.BulkID
+		select {
+		case <-s.answer:
+		case <-r.Context().Done():
+			return
+		}
+		maps.Copy(w.Header(), made.Header())
+		w.WriteHeader(made.Code)
+		w.Write(made.Body.Bytes())
+	}))
+	t.Cleanup(srv.Close)
+	s.url = srv.URL
+	return s
+}
+
+// status reads a bulk's state at the fake API, around the proxy.
+func (s *slowAPI) status(t *testing.T, id string) bulkapi.Status {
+	t.Helper()
+	b, err := fakeapi.Client(s.api).Get(context.Background(), id)
+	if err != nil {
+		t.Fatalf("bulk %s at the API: %v", id, err)
+	}
+	return b.Status
+}
+
+// checkNoOvertaking has alice submit a bulk through via while the API
+// holds its answer, and execute it through every server meanwhile and
+// after: each is refused and never reaches the API; bob's execution is
+// accepted.
+func checkNoOvertaking(t *testing.T, api *slowAPI, via *securedServe, servers ...*securedServe) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	kind, _ := schema.Lookup("transfers")
+	maker := operator(t, via, "alice")
+	type submitted struct {
+		receipt *bulkapi.Receipt
+		err     error
+	}
+	answered := make(chan submitted, 1)
+	go func() {
+		r, err := maker.Submit(ctx, kind, fixture.SampleBody(1), "overtake-1")
+		answered <- submitted{r, err}
+	}()
+	var id string
+	select {
+	case id = <-api.made:
+	case got := <-answered:
+		t.Fatalf("the submission was answered before the API held it: %+v, %v", got.receipt, got.err)
+	case <-ctx.Done():
+		t.Fatal("the submission never reached the API")
+	}
+	// refused checks that alice's execute through each server is refused
+	// with want, and never reaches the API.
+	refused := func(when, want string) {
+		t.Helper()
+		for i, s := range servers {
+			err := operator(t, s, "alice").Execute(ctx, id, bulkapi.ExecuteOptions{})
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("server %d: alice executing bulk %s %s: %v", i+1, id, when, err)
+			}
+		}
+		if st := api.status(t, id); st != bulkapi.Submitted {
+			t.Fatalf("alice's execute %s reached the API: bulk %s is %s", when, id, st)
+		}
+	}
+	refused("while its answer is on its way", "four eyes")
+	api.answer <- struct{}{}
+	got := <-answered
+	if got.err != nil || got.receipt.BulkID != id {
+		t.Fatalf("the submission: %+v, %v", got.receipt, got.err)
+	}
+	refused("once it is answered", "was submitted by alice")
+	if err := operator(t, servers[len(servers)-1], "bob").Execute(ctx, id, bulkapi.ExecuteOptions{}); err != nil {
+		t.Fatalf("bob executing alice's bulk: %v", err)
+	}
+}
+
+// TestServeFourEyesAnExecuteCannotOvertakeItsSubmission: under
+// -four-eyes-unknown allow, a bulk the API has made but not yet answered
+// for is not "unknown" to its maker: alice cannot execute it before its
+// record is written, nor after.
+func TestServeFourEyesAnExecuteCannotOvertakeItsSubmission(t *testing.T) {
+	api := startSlowAPI(t)
+	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.url+"/multi",
+		"-four-eyes", "-four-eyes-unknown", "allow", "-state-dir", t.TempDir())
+	checkNoOvertaking(t, api, s, s)
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/schema"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -454,5 +460,127 @@ func TestServeRefusesToExposeTheConsoleWithoutAuth(t *testing.T) {
 	// With authentication, a network address is fine.
 	if _, err := parseServe([]string{"-addr", "0.0.0.0:8080", "-auth", "header", "-trusted-proxies", "10.0.0.0/8", "-allowed-hosts", "bulkdesk.example", "-webhook-addr", "0.0.0.0:8081", "-webhook-key", "k"}, noEnv, io.Discard); err != nil {
 		t.Errorf("a network setup with header auth: %v", err)
+	}
+}
+
+// operatorAt is user's client of the API at base, a path below the
+// console's root; with backOffice, of the back-office API there, with a
+// token the API issued for the sandbox's identity.
+func operatorAt(t *testing.T, s *securedServe, user, base string, backOffice bool) *bulkapi.Client {
+	t.Helper()
+	cfg := bulkapi.Config{BaseURL: s.url + base, APIKey: sandbox.DefaultAPIKey, Token: sandbox.DefaultToken, Transport: asUser{user}}
+	if !backOffice {
+		c, err := bulkapi.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	cfg.BaseURL, cfg.BackOfficeURL = s.url+"api", s.url+base
+	c, err := bulkapi.New(cfg)
+	if err == nil {
+		c, err = c.BackOffice()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tok, err := c.AccessToken(ctx, sandbox.DefaultIdentity)
+	if err != nil {
+		t.Fatalf("%s's back-office token at %s: %v", user, base, err)
+	}
+	return c.WithToken(tok.Token)
+}
+
+// TestServeFourEyesHoldsOnEveryRouteToTheSandbox: with -sandbox
+// -four-eyes, a bulk submitted through any route of the console listener
+// that leads to the sandbox is recorded, and its maker's execute is
+// refused on every route that leads to the sandbox's execute: the
+// proxy's api/… and backoffice/…, the back-office API below api/, and the
+// sandbox's own sandbox/multi/…, sandbox/multi/backoffice/… and
+// sandbox/backoffice/…. The checker's execute goes through.
+func TestServeFourEyesHoldsOnEveryRouteToTheSandbox(t *testing.T) {
+	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-four-eyes", "-state-dir", t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	spendRules, err := os.ReadFile(filepath.Join("..", "..", "schema", "testdata", "valid", "card_spend_rules.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		kind            string
+		submit, execute string
+		backOffice      bool
+	}{
+		{"transfers", "api", "sandbox/multi", false},
+		{"transfers", "sandbox/multi", "sandbox/multi", false},
+		{"transfers", "sandbox/multi", "api", false},
+		{"transfers", "backoffice", "sandbox/multi/backoffice", true},
+		{"transfers", "backoffice", "sandbox/backoffice", true},
+		{"transfers", "backoffice", "api/backoffice", true},
+		{"transfers", "sandbox/backoffice", "backoffice", true},
+		// Card spend rules are submitted with PATCH.
+		{"card_spend_rules", "backoffice", "backoffice", true},
+		{"card_spend_rules", "api", "api", false},
+	} {
+		kind, _ := schema.Lookup(c.kind)
+		body := fixture.SampleBody(1)
+		if c.kind == "card_spend_rules" {
+			body = spendRules
+		}
+		receipt, err := operatorAt(t, s, "alice", c.submit, c.backOffice).Submit(ctx, kind, body, fmt.Sprint("every-route-", i))
+		if err != nil {
+			t.Fatalf("alice submitting %s through %s: %v", c.kind, c.submit, err)
+		}
+		id := receipt.BulkID
+		alice, bob := operatorAt(t, s, "alice", c.execute, c.backOffice), operatorAt(t, s, "bob", c.execute, c.backOffice)
+		err = alice.Execute(ctx, id, bulkapi.ExecuteOptions{})
+		if err == nil || !strings.Contains(err.Error(), "four eyes: bulk "+id+" was submitted by alice") {
+			t.Errorf("%s submitted through %s, alice executing through %s: %v", c.kind, c.submit, c.execute, err)
+		}
+		if b, err := bob.Get(ctx, id); err != nil || b.Status != bulkapi.Submitted {
+			t.Errorf("%s submitted through %s, alice's execute through %s reached the sandbox: %+v, %v", c.kind, c.submit, c.execute, b, err)
+			continue
+		}
+		if err := bob.Execute(ctx, id, bulkapi.ExecuteOptions{}); err != nil {
+			t.Errorf("%s submitted through %s, bob executing through %s: %v", c.kind, c.submit, c.execute, err)
+		}
+	}
+}
+
+// TestServeFourEyesHoldsOnTheSandboxBesideAnAPI: with -api-url, the
+// sandbox under sandbox/… is an API of its own; its bulks are recorded
+// and its execute gated all the same.
+func TestServeFourEyesHoldsOnTheSandboxBesideAnAPI(t *testing.T) {
+	api := httptest.NewServer(fakeapi.New())
+	defer api.Close()
+	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.URL+"/multi", "-four-eyes", "-state-dir", t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	kind, _ := schema.Lookup("transfers")
+	for i, c := range []struct {
+		base       string
+		backOffice bool
+	}{{"sandbox/multi", false}, {"sandbox/backoffice", true}} {
+		receipt, err := operatorAt(t, s, "alice", c.base, c.backOffice).Submit(ctx, kind, fixture.SampleBody(1), fmt.Sprint("beside-", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := receipt.BulkID
+		err = operatorAt(t, s, "alice", c.base, c.backOffice).Execute(ctx, id, bulkapi.ExecuteOptions{})
+		if err == nil || !strings.Contains(err.Error(), "four eyes: bulk "+id+" was submitted by alice") {
+			t.Errorf("alice executing her sandbox bulk through %s: %v", c.base, err)
+		}
+		if err := operatorAt(t, s, "bob", c.base, c.backOffice).Execute(ctx, id, bulkapi.ExecuteOptions{}); err != nil {
+			t.Errorf("bob executing alice's sandbox bulk through %s: %v", c.base, err)
+		}
+	}
+	// The sandbox's fault switch is served as before.
+	if res, body := call(t, "POST", s.url+"sandbox/sandbox/faults", header("X-Forwarded-User", "bob"), apiCredentials); res.StatusCode != http.StatusBadRequest || !strings.Contains(body, "the body must be") {
+		t.Errorf("the fault switch: %d %q", res.StatusCode, body)
+	}
+	if res, _ := call(t, "GET", s.url+"sandbox/elsewhere", header("X-Forwarded-User", "bob"), apiCredentials); res.StatusCode != http.StatusNotFound {
+		t.Errorf("a path of no API of the sandbox: %d", res.StatusCode)
 	}
 }

@@ -1,0 +1,24 @@
+//go:build !js
+
+package main
+
+import (
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
+)
+
+// TestTwoServersKeepAnExecuteFromOvertakingItsSubmission: two servers on
+// one database; while the API holds its answer to alice's submission
+// through the first, alice cannot execute the bulk it made through either
+// server, nor once it is answered.
+func TestTwoServersKeepAnExecuteFromOvertakingItsSubmission(t *testing.T) {
+	dsn := pgtest.Start(t)
+	api := startSlowAPI(t)
+	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.url + "/multi",
+		"-four-eyes", "-four-eyes-unknown", "allow", "-store", dsn}
+	one, two := startSecured(t, args...), startSecured(t, args...)
+	waitHealthy(t, one)
+	waitHealthy(t, two)
+	checkNoOvertaking(t, api, one, one, two)
+}
