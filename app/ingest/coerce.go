@@ -387,6 +387,9 @@ func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			n, err = money.ParseMajor(s, digits, rd.settings.separators())
 		}
 	} else {
+		if p := rd.unitsAsked(c, col, r, s); p != nil {
+			return nil, p
+		}
 		if c.Kind == Number {
 			if canonicalInteger(s) {
 				return json.Number(s), nil
@@ -395,7 +398,7 @@ func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			if err != nil {
 				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
 				if rd.mixedUnits != nil {
-					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, rd.mixedUnits(r.Number))
+					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
 				}
 			}
 		} else {
@@ -410,7 +413,7 @@ func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 	}
 	if err != nil {
 		if rd.mixedUnits != nil && rd.settings.Amounts == Minor && isDecimal(c, s) {
-			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, rd.mixedUnits(r.Number))
+			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
 		}
 		return nil, cellFailure("amount", err)
 	}

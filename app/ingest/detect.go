@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -22,12 +21,20 @@ type detected struct {
 	decimal  reading.Decision
 	group    reading.Decision
 	dates    reading.Decision
+	// w is the language evidence is told in; headerRow the row of the
+	// headers, and majorHeaders the amount columns whose header names
+	// the currency (see unitsQuestion).
+	w            lang.Tag
+	headerRow    int
+	majorHeaders map[int]bool
 }
 
 // detect reads every non-empty cell of the mapped amount and date
 // columns, once, and decides the settings they agree on.
 func (rd *reader) detect() detected {
+	w := rd.v.Language()
 	var units, dec, grp, dates reading.Tally
+	var shown shownWhole
 	// ambiguous keeps amounts such as "1,500" that no other cell
 	// explains: with nothing else to go by, they make the separators
 	// undecided.
@@ -46,6 +53,7 @@ func (rd *reader) detect() detected {
 		}
 		sources = append(sources, s)
 	}
+	majorHeaders := rd.unitsHeaders(&units, unitCols)
 	fixed := -1
 	if d, ok := money.Digits(rd.settings.Currency); ok {
 		fixed = d
@@ -63,7 +71,7 @@ func (rd *reader) detect() detected {
 				}
 				if o := dateOrderEvidence(c.Value); o == DMY || o == MDY {
 					if dates.Count1(o) {
-						dates.Keep(rd.evidence(r, src.col.index, c, o, dateWhy[o]))
+						dates.Keep(rd.evidence(r, src.col.index, c, o, w.T(dateWhy[o])))
 					}
 					dateCols[rd.Table.ColumnName(src.col.index)] = true
 				}
@@ -84,9 +92,12 @@ func (rd *reader) detect() detected {
 			if c.Kind == Text {
 				d, g = separatorEvidence(text(c))
 			}
-			if vote, why := rd.unitsEvidence(c, digits, d); vote != "" {
+			if vote, why := rd.unitsEvidence(c, digits, d); vote == shownVote {
+				shown.add(rd.evidence(r, src.col.index, c, "", ""), why.decimals)
+				unitCols[rd.Table.ColumnName(src.col.index)] = true
+			} else if vote != "" {
 				if units.Count1(vote) {
-					units.Keep(rd.evidence(r, src.col.index, c, vote, why.String()))
+					units.Keep(rd.evidence(r, src.col.index, c, vote, why.text(w)))
 					unitCols[rd.Table.ColumnName(src.col.index)] = true
 				}
 			}
@@ -95,47 +106,40 @@ func (rd *reader) detect() detected {
 					ambiguous = append(ambiguous, rd.evidence(r, src.col.index, c, "", ""))
 				}
 				if d != "" && dec.Count1(d) {
-					dec.Keep(rd.evidence(r, src.col.index, c, d, "the decimal separator"))
+					dec.Keep(rd.evidence(r, src.col.index, c, d, w.T("the decimal separator")))
 				}
 				if g != "" && grp.Count1(g) {
-					grp.Keep(rd.evidence(r, src.col.index, c, g, "the digit-group separator"))
+					grp.Keep(rd.evidence(r, src.col.index, c, g, w.T("the digit-group separator")))
 				}
 			}
 		}
 	}
-	var out detected
+	shown.vote(&units, w)
+	out := detected{w: w, headerRow: rd.mapping.HeaderRow, majorHeaders: majorHeaders}
 	out.units = units.Decide(Minor)
 	out.units.Column = columnNames(unitCols)
-	out.decimal, out.group = decideSeparators(&dec, &grp, ambiguous)
+	out.decimal, out.group = decideSeparators(&dec, &grp, ambiguous, w)
 	out.dates = dates.Decide("")
 	out.dates.Column = columnNames(dateCols)
 	out.settings = Settings{Amounts: out.units.Value, Decimal: out.decimal.Value, Group: out.group.Value, DateOrder: out.dates.Value}
 	return out
 }
 
-var dateWhy = map[string]string{DMY: "the first number is above 12: a day", MDY: "the second number is above 12: a day"}
+var dateWhy = map[string]string{DMY: lang.Mark("the first number is above 12: a day"), MDY: lang.Mark("the second number is above 12: a day")}
 
 // evidence describes cell c of row r, column col, as evidence.
 func (rd *reader) evidence(r *Row, col int, c Cell, suggests, why string) reading.Cell {
 	return reading.Cell{Sheet: rd.Table.Sheet, Row: r.Number, Column: rd.Table.ColumnName(col), Raw: rd.Table.Display(c), Suggests: suggests, Why: why}
 }
 
-// mixedUnits says, when the units are undecided, which amounts are not
-// written with decimals, for the messages of those that are; nil when
-// the units are decided.
-func (d detected) mixedUnits() func(n int) string {
+// mixedUnits is what the reader needs to say, when the units are
+// undecided, why an amount read otherwise is an error; nil when the units
+// are decided.
+func (d detected) mixedUnits() *unitsQuestion {
 	if !d.units.Undecided {
 		return nil
 	}
-	ev := d.units.Evidence
-	return func(n int) string {
-		for _, c := range ev {
-			if c.Suggests == reading.Minor && c.Row != n {
-				return fmt.Sprintf("other amounts of the file are not written with their currency's decimals (%s %q: %s)", c.Place(lang.English), c.Raw, c.Why)
-			}
-		}
-		return "other amounts of the file are not written with their currency's decimals"
-	}
+	return &unitsQuestion{w: d.w, evidence: d.units.Evidence, headerRow: d.headerRow, majorHeaders: d.majorHeaders}
 }
 
 // keepAmbiguous is how many amounts that read two ways are kept to show.
@@ -150,7 +154,7 @@ const keepAmbiguous = 5
 // Amounts that read two ways ("1,500") and that no other cell explains
 // make the decimal separator undecided: each is an error at its cell
 // until the operator says which mark is the decimal one.
-func decideSeparators(dec, grp *reading.Tally, ambiguous []reading.Cell) (d, g reading.Decision) {
+func decideSeparators(dec, grp *reading.Tally, ambiguous []reading.Cell, w lang.Tag) (d, g reading.Decision) {
 	defer func() {
 		if d.How != reading.Default || d.Undecided || len(ambiguous) == 0 {
 			return
@@ -162,8 +166,8 @@ func decideSeparators(dec, grp *reading.Tally, ambiguous []reading.Cell) (d, g r
 				mark = "."
 			}
 			asDecimal, asGroups := c, c
-			asDecimal.Suggests, asDecimal.Why = "decimal "+mark, "if "+mark+" is the decimal separator"
-			asGroups.Suggests, asGroups.Why = "groups "+mark, "if "+mark+" groups digits"
+			asDecimal.Suggests, asDecimal.Why = "decimal "+mark, w.F("if %s is the decimal separator", mark)
+			asGroups.Suggests, asGroups.Why = "groups "+mark, w.F("if %s groups digits", mark)
 			d.Evidence = append(d.Evidence, asDecimal, asGroups)
 		}
 	}()
@@ -220,29 +224,32 @@ type unitsWhy struct {
 	decimals, digits                       int
 }
 
-func (w unitsWhy) String() string {
+// text says why in l.
+func (w unitsWhy) text(l lang.Tag) string {
 	switch {
 	case w.whole:
-		return "a whole number"
+		return l.T("a whole number")
 	case w.grouped:
-		return "a whole number with digit groups, or 3 decimals, which the currency does not have"
+		return l.T("a whole number with digit groups, or 3 decimals, which the currency does not have")
 	case w.shown:
-		return "shown with " + decimals(w.decimals)
+		return l.F("shown with %s", plainDecimals(l, w.decimals))
 	case w.stored && w.digits >= 0 && w.decimals > w.digits:
-		return decimals(w.decimals) + ", more than the currency has"
+		return l.F("%s, more than the currency has", plainDecimals(l, w.decimals))
 	case w.stored:
-		return "a number with decimals"
+		return l.T("a number with decimals")
 	case w.digits >= 0 && w.decimals != w.digits:
-		return fmt.Sprintf("written with %s, not the currency's %d", decimals(w.decimals), w.digits)
+		return l.F("written with %s, not the currency's %d", plainDecimals(l, w.decimals), w.digits)
 	}
-	return "written with " + decimals(w.decimals)
+	return l.F("written with %s", plainDecimals(l, w.decimals))
 }
 
 // unitsEvidence says what one amount cell tells about the units of the
 // file, given its currency's minor digits (-1 when not known): "major"
 // when it is written with exactly the currency's decimals, "minor" when
 // it cannot be (a whole number, or other decimals), "" when it reads the
-// same either way (a whole number of yen) or cannot tell.
+// same either way (a whole number of yen) or cannot tell, and shownVote
+// for a whole number whose format shows the currency's decimals (see
+// shownWhole): a format alone never decides.
 // dec is the decimal separator the cell's text shows, if any.
 func (rd *reader) unitsEvidence(c Cell, digits int, dec string) (string, unitsWhy) {
 	why := unitsWhy{digits: digits}
@@ -252,11 +259,16 @@ func (rd *reader) unitsEvidence(c Cell, digits int, dec string) (string, unitsWh
 		if rd.Table.IsDate(c) {
 			return "", why
 		}
-		if fd := formatDecimals(rd.Table.NumberFormat(c)); fd > 0 && (digits < 0 || fd == digits) {
-			why.shown, why.decimals = true, fd
+		frac := storedDecimals(s)
+		if format := rd.Table.NumberFormat(c); showsDecimals(format, digits) {
+			why.shown, why.decimals = true, formatDecimals(format)
+			if frac == 0 {
+				return shownVote, why
+			}
+			// Decimals in the value and its format: major units (more
+			// decimals than the currency has are an error at the cell).
 			return reading.Major, why
 		}
-		frac := storedDecimals(s)
 		why.stored, why.decimals = true, frac
 		switch {
 		case frac < 0:
@@ -296,22 +308,36 @@ func (rd *reader) unitsEvidence(c Cell, digits int, dec string) (string, unitsWh
 	return "", why
 }
 
-// formatDecimals returns the decimals a number format shows ("#,##0.00"
-// shows 2), or 0.
+// formatDecimals returns the decimals a number format's first section
+// shows ("#,##0.00" and "#,##0.00 [$€-407]" show 2), or 0; quoted text,
+// escaped characters and bracketed codes are not part of the number.
 func formatDecimals(format string) int {
-	section, _, _ := strings.Cut(format, ";")
-	_, frac, ok := strings.Cut(section, ".")
-	if !ok {
-		return 0
-	}
-	n := 0
-	for _, r := range frac {
-		if r != '0' && r != '#' {
-			break
+	for i := 0; i < len(format); i++ {
+		switch format[i] {
+		case ';':
+			return 0
+		case '"':
+			if end := strings.IndexByte(format[i+1:], '"'); end >= 0 {
+				i += end + 1
+			}
+		case '[':
+			if end := strings.IndexByte(format[i:], ']'); end >= 0 {
+				i += end
+			}
+		case '\\', '_', '*':
+			i++
+		case '.':
+			n := 0
+			for _, r := range format[i+1:] {
+				if r != '0' && r != '#' && r != '?' {
+					break
+				}
+				n++
+			}
+			return n
 		}
-		n++
 	}
-	return n
+	return 0
 }
 
 // storedDecimals returns the decimals of a number as a file stores it,
@@ -398,11 +424,4 @@ func columnNames(set map[string]bool) string {
 		return c
 	}
 	return ""
-}
-
-func decimals(n int) string {
-	if n == 1 {
-		return "1 decimal"
-	}
-	return fmt.Sprintf("%d decimals", n)
 }

@@ -40,10 +40,9 @@ type reader struct {
 	settings Settings
 	cols     []column
 	hasLists bool
-	// mixedUnits, when the file's amounts disagree about their units,
-	// says so for the message of a decimal one in row n, naming another
-	// row's amount that is not written with decimals.
-	mixedUnits func(n int) string
+	// mixedUnits, when the file leaves its units undecided, says why the
+	// amounts read otherwise are errors (see unitsQuestion).
+	mixedUnits *unitsQuestion
 	// scratch is reused by every check of this reader and its copies.
 	scratch *scratch
 }
@@ -116,6 +115,7 @@ func (im *Import) SetMapping(m Mapping) error {
 		np.settings = *m.Settings
 		im.chosen = map[string]bool{"amounts": true, "decimal": true, "group": true, "dates": true, "currency": m.Settings.Currency != ""}
 	}
+	np.mixedUnits = np.mixedUnits.settledIf(im.chosen["amounts"])
 	np.profile()
 	im.p = &np
 	return nil
@@ -186,6 +186,7 @@ func (im *Import) SetSettings(s Settings, chosen ...string) error {
 	}
 	np := *im.p
 	np.settings = s
+	np.mixedUnits = np.mixedUnits.settledIf(im.chosen["amounts"])
 	im.p = &np
 	return nil
 }

@@ -158,7 +158,7 @@ func (rd *reader) examples(first []reading.Cell) []Example {
 		shown := make(map[int]bool)
 		for _, c := range first {
 			k := rd.Table.RowIndex(c.Row)
-			if len(lead) == maxFirst || c.Column != rd.Table.ColumnName(col.index) || k < 0 || shown[c.Row] {
+			if len(lead) == maxFirst || c.Column != rd.Table.ColumnName(col.index) || k < 0 || shown[c.Row] || c.Row <= rd.mapping.HeaderRow {
 				continue
 			}
 			if c.Sheet != "" && c.Sheet != rd.Table.Sheet || rd.Table.Rows[k].Cell(col.index).Empty() {

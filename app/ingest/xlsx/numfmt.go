@@ -7,6 +7,10 @@ import "strings"
 // reading values: the rest show numbers as General does.
 var builtinFormats = map[int]string{
 	1: "0", 2: "0.00", 3: "#,##0", 4: "#,##0.00",
+	// Currency, in the dollars of the specification; each Excel shows
+	// its own locale's currency.
+	5: `"$"#,##0_);("$"#,##0)`, 6: `"$"#,##0_);[Red]("$"#,##0)`,
+	7: `"$"#,##0.00_);("$"#,##0.00)`, 8: `"$"#,##0.00_);[Red]("$"#,##0.00)`,
 	9: "0%", 10: "0.00%", 11: "0.00E+00", 12: "# ?/?", 13: "# ??/??",
 	14: "mm-dd-yy", 15: "d-mmm-yy", 16: "d-mmm", 17: "mmm-yy",
 	18: "h:mm AM/PM", 19: "h:mm:ss AM/PM", 20: "h:mm", 21: "h:mm:ss", 22: "m/d/yy h:mm",

@@ -30,7 +30,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	if !u.Undecided || u.Value != reading.Minor || u.How != reading.Default || !p.Reading.NeedsLook() {
 		t.Fatalf("units = %+v", u)
 	}
-	if len(u.Evidence) != 5 || u.Evidence[0].Raw != "30.50" || u.Evidence[0].Suggests != reading.Major || u.Evidence[0].Row != 6 {
+	if len(u.Evidence) != 6 || u.Evidence[0].Raw != "30.50" || u.Evidence[0].Suggests != reading.Major || u.Evidence[0].Row != 6 {
 		t.Errorf("evidence = %+v", u.Evidence)
 	}
 	// The preview starts with the cell that disagrees, then the others

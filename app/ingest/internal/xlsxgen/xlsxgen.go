@@ -18,6 +18,11 @@ type Book struct {
 	// Formats are the number format codes of the cell styles 1, 2, …
 	// (style 0 is General); a Cell's Style picks one.
 	Formats []string
+	// Builtin are the built-in number format ids of the cell styles that
+	// follow Formats' (len(Formats)+1, …): Excel and exceljs refer to
+	// "#,##0.00" (4) or a currency format (7, 8) by id without declaring
+	// it.
+	Builtin []int
 	// Inline writes text as inline strings instead of shared strings.
 	Inline bool
 }
@@ -229,9 +234,12 @@ func (b Book) stylesXML() string {
 		x.WriteString(`</numFmts>`)
 	}
 	x.WriteString(`<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>`)
-	fmt.Fprintf(&x, `<cellXfs count="%d"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>`, len(b.Formats)+1)
+	fmt.Fprintf(&x, `<cellXfs count="%d"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>`, len(b.Formats)+len(b.Builtin)+1)
 	for i := range b.Formats {
 		fmt.Fprintf(&x, `<xf numFmtId="%d" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`, 164+i)
+	}
+	for _, id := range b.Builtin {
+		fmt.Fprintf(&x, `<xf numFmtId="%d" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`, id)
 	}
 	x.WriteString(`</cellXfs></styleSheet>`)
 	return x.String()
