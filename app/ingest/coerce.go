@@ -133,6 +133,8 @@ func (rd *reader) coerceValue(c Cell, col *column, r *Row) (any, *cellProblem) {
 			return nil, p
 		}
 		return map[string]any{"year": itoaNumber(d.y), "month": itoaNumber(d.m), "day": itoaNumber(d.d)}, nil
+	case f.Timestamp:
+		return rd.readTimestamp(c, col)
 	case isAmount(f):
 		return rd.readAmount(c, col, r)
 	}

@@ -31,26 +31,42 @@ func (d date) valid() bool {
 // 1900 (with Excel's phantom 29 February 1900) or, in 1904 workbooks, from
 // 1904.
 func serialDate(raw string, date1904 bool) (date, error) {
+	w, err := serialMoment(raw, date1904)
+	return w.date, err
+}
+
+// serialMoment converts a spreadsheet date serial to the date and time of
+// day it stands for: the whole part counts days (see serialDate), the
+// fraction is the time of day, kept to the millisecond.
+func serialMoment(raw string, date1904 bool) (wallTime, error) {
 	f, err := strconv.ParseFloat(raw, 64)
 	if err != nil || f < 0 || f > 2958465 {
-		return date{}, fmt.Errorf("%s is not a date serial", raw)
+		return wallTime{}, fmt.Errorf("%s is not a date serial", raw)
 	}
 	days := int(f)
+	ms := int((f-float64(days))*86400000 + 0.5)
+	if ms >= 86400000 {
+		days, ms = days+1, 0
+	}
 	var t time.Time
 	switch {
 	case date1904:
 		t = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
 	case days == 60:
-		return date{1900, 2, 29}, fmt.Errorf("serial 60 is 29 February 1900, a day that did not exist")
+		return wallTime{date: date{1900, 2, 29}}, fmt.Errorf("serial 60 is 29 February 1900, a day that did not exist")
 	case days < 60:
 		t = time.Date(1899, 12, 31, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
 	default:
 		t = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
 	}
 	if days == 0 && !date1904 {
-		return date{}, fmt.Errorf("the serial 0 is no date")
+		return wallTime{}, fmt.Errorf("the serial 0 is no date")
 	}
-	return date{t.Year(), int(t.Month()), t.Day()}, nil
+	return wallTime{
+		date:    date{t.Year(), int(t.Month()), t.Day()},
+		clock:   clock{hour: ms / 3600000, minute: ms / 60000 % 60, second: ms / 1000 % 60, milli: ms % 1000},
+		hasTime: ms != 0,
+	}, nil
 }
 
 // parseTextDate reads a text date: ISO 8601 (with or without a time), or
@@ -63,23 +79,15 @@ func parseTextDate(s, order string) (date, error) {
 			return date{t.Year(), int(t.Month()), t.Day()}, nil
 		}
 	}
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '.' || r == '-' || r == ' ' })
-	if len(parts) != 3 {
+	n, w, ok := dateFields(s)
+	if !ok {
 		return date{}, fmt.Errorf("%q is not a date: write it as YYYY-MM-DD", s)
-	}
-	n := make([]int, 3)
-	for i, p := range parts {
-		v, err := strconv.Atoi(p)
-		if err != nil || len(p) > 4 {
-			return date{}, fmt.Errorf("%q is not a date: write it as YYYY-MM-DD", s)
-		}
-		n[i] = v
 	}
 	var d date
 	switch {
-	case len(parts[0]) == 4:
+	case w[0] == 4:
 		d = date{n[0], n[1], n[2]}
-	case len(parts[2]) != 4:
+	case w[2] != 4:
 		return date{}, fmt.Errorf("%q has a two-digit year, which could be of any century: write it as YYYY-MM-DD", s)
 	case order == DMY:
 		d = date{n[2], n[1], n[0]}
@@ -101,6 +109,36 @@ func parseTextDate(s, order string) (date, error) {
 	return d, nil
 }
 
+// dateFields splits a text date into its three numbers and their widths,
+// at runs of '/', '.', '-' and ' ', without allocating: it runs on every
+// date of a file. It reports false unless there are exactly three fields
+// of one to four digits.
+func dateFields(s string) (n, w [3]int, ok bool) {
+	k := -1
+	inField := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '/' || c == '.' || c == '-' || c == ' ':
+			inField = false
+		case c >= '0' && c <= '9':
+			if !inField {
+				if k++; k == 3 {
+					return n, w, false
+				}
+				inField = true
+			}
+			if w[k]++; w[k] > 4 {
+				return n, w, false
+			}
+			n[k] = n[k]*10 + int(c-'0')
+		default:
+			return n, w, false
+		}
+	}
+	return n, w, k == 2
+}
+
 func (d date) words() string {
 	if !d.valid() {
 		return d.String()
@@ -110,24 +148,21 @@ func (d date) words() string {
 
 // dateOrderEvidence says what a text date tells about the order: DMY when
 // the first number cannot be a month, MDY when the second cannot, YMD for
-// four digits first, "" when it does not tell.
+// four digits first, "" when it does not tell. A time of day after the
+// date ("15.12.2026 14:30") is left aside.
 func dateOrderEvidence(s string) string {
-	parts := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool { return r == '/' || r == '.' || r == '-' || r == ' ' })
-	if len(parts) != 3 {
+	day, _ := splitMoment(strings.TrimSpace(s))
+	n, w, ok := dateFields(day)
+	if !ok {
 		return ""
 	}
-	if len(parts[0]) == 4 {
+	if w[0] == 4 {
 		return YMD
 	}
-	a, err1 := strconv.Atoi(parts[0])
-	b, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil {
-		return ""
-	}
 	switch {
-	case a > 12 && b <= 12:
+	case n[0] > 12 && n[1] <= 12:
 		return DMY
-	case b > 12 && a <= 12:
+	case n[1] > 12 && n[0] <= 12:
 		return MDY
 	}
 	return ""

@@ -21,6 +21,8 @@ type detected struct {
 	decimal  reading.Decision
 	group    reading.Decision
 	dates    reading.Decision
+	// zone is the time zone the dates of timestamp columns need.
+	zone reading.Decision
 	// w is the language evidence is told in; headerRow the row of the
 	// headers, and majorHeaders the amount columns whose header names
 	// the currency (see unitsQuestion).
@@ -40,6 +42,7 @@ func (rd *reader) detect() detected {
 	// undecided.
 	var ambiguous []reading.Cell
 	unitCols, dateCols := map[string]bool{}, map[string]bool{}
+	zone := zoneEvidence{columns: map[string]bool{}}
 	type source struct {
 		col    *column
 		amount bool
@@ -48,7 +51,7 @@ func (rd *reader) detect() detected {
 	for ci := range rd.cols {
 		col := &rd.cols[ci]
 		s := source{col: col, amount: isAmount(col.target.Field)}
-		if !s.amount && col.target.Field.Format != "date" && !col.target.DateParts {
+		if !s.amount && col.target.Field.Format != "date" && !col.target.DateParts && !col.target.Field.Timestamp {
 			continue
 		}
 		sources = append(sources, s)
@@ -66,6 +69,9 @@ func (rd *reader) detect() detected {
 				continue
 			}
 			if !src.amount {
+				if src.col.target.Field.Timestamp {
+					rd.noteMoment(&zone, r, src.col.index, c)
+				}
 				if c.Kind != Text {
 					continue
 				}
@@ -121,6 +127,7 @@ func (rd *reader) detect() detected {
 	out.decimal, out.group = decideSeparators(&dec, &grp, ambiguous, w)
 	out.dates = dates.Decide("")
 	out.dates.Column = columnNames(dateCols)
+	out.zone = zone.decision()
 	out.settings = Settings{Amounts: out.units.Value, Decimal: out.decimal.Value, Group: out.group.Value, DateOrder: out.dates.Value}
 	return out
 }

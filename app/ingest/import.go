@@ -112,8 +112,13 @@ func (im *Import) SetMapping(m Mapping) error {
 	np.mixedUnits = im.found.mixedUnits()
 	np.keepChosen(im.p.settings, im.chosen)
 	if m.Settings != nil {
+		zone := np.settings.TimeZone
 		np.settings = *m.Settings
-		im.chosen = map[string]bool{"amounts": true, "decimal": true, "group": true, "dates": true, "currency": m.Settings.Currency != ""}
+		if np.settings.TimeZone == "" && im.chosen["timeZone"] {
+			// A mapping saved without a zone keeps the one chosen.
+			np.settings.TimeZone = zone
+		}
+		im.chosen = map[string]bool{"amounts": true, "decimal": true, "group": true, "dates": true, "currency": m.Settings.Currency != "", "timeZone": np.settings.TimeZone != ""}
 	}
 	np.mixedUnits = np.mixedUnits.settledIf(im.chosen["amounts"])
 	np.profile()
@@ -159,7 +164,7 @@ func (im *Import) DetectedSettings() Settings { return im.found.settings }
 
 // SetSettings replaces the settings, as overridden by the operator. A
 // setting that differs from the detected one, and each one named in
-// chosen ("amounts", "decimal", "group", "dates", "currency"), is the
+// chosen ("amounts", "decimal", "group", "dates", "currency", "timeZone"), is the
 // operator's decision from then on, even where it equals the default: it
 // settles a reading the file left undecided.
 func (im *Import) SetSettings(s Settings, chosen ...string) error {
@@ -173,7 +178,7 @@ func (im *Import) SetSettings(s Settings, chosen ...string) error {
 	d := im.found.settings
 	marks := map[string]bool{
 		"amounts": s.Amounts != d.Amounts, "decimal": s.Decimal != d.Decimal, "group": s.Group != d.Group,
-		"dates": s.DateOrder != d.DateOrder, "currency": s.Currency != d.Currency,
+		"dates": s.DateOrder != d.DateOrder, "currency": s.Currency != d.Currency, "timeZone": s.TimeZone != d.TimeZone,
 	}
 	for _, c := range chosen {
 		marks[c] = true

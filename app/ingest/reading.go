@@ -9,7 +9,8 @@ import (
 // Reading returns every decision taken to read the table: those its
 // values decided, those the operator chose, the file's own (encoding,
 // delimiter, sheet) and the header row. Decisions about amounts or dates
-// are left zero when no column holds them.
+// are left zero when no column holds them; the time zone, when no
+// timestamp column holds a date.
 func (im *Import) Reading() reading.Reading {
 	r := im.Table.Reading
 	f, s := im.found, im.p.settings
@@ -28,6 +29,16 @@ func (im *Import) Reading() reading.Reading {
 		r.Units = chosen(f.units, "amounts", s.Amounts)
 		r.Decimal = chosen(f.decimal, "decimal", s.Decimal)
 		r.Group = chosen(f.group, "group", s.Group)
+	}
+	if f.zone.How != "" {
+		dates = true
+		r.TimeZone = f.zone
+		if s.TimeZone != "" {
+			r.TimeZone = reading.Decision{Value: s.TimeZone, How: reading.Chosen, Column: f.zone.Column}
+			if e, ok := im.p.zoneExample(f.zone); ok {
+				r.TimeZone.Evidence = []reading.Cell{e}
+			}
+		}
 	}
 	if dates {
 		r.DateOrder = chosen(f.dates, "dates", s.DateOrder)
@@ -54,5 +65,8 @@ func (rd *reader) keepChosen(old Settings, chosen map[string]bool) {
 	}
 	if chosen["currency"] {
 		rd.settings.Currency = old.Currency
+	}
+	if chosen["timeZone"] {
+		rd.settings.TimeZone = old.TimeZone
 	}
 }

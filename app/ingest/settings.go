@@ -37,6 +37,11 @@ type Settings struct {
 	// their own in the element (card spend rules' transaction limits); it
 	// is needed only to read them in major units.
 	Currency string `json:"currency,omitempty"`
+	// TimeZone is the IANA name of the time zone the dates and times of
+	// timestamp fields are in ("Europe/Berlin"); "" when not chosen, and
+	// then such a date is an error. It is never detected: a file does not
+	// say which zone its dates are in.
+	TimeZone string `json:"timeZone,omitempty"`
 }
 
 // Check reports settings that cannot be used.
@@ -67,6 +72,11 @@ func (s Settings) Check() error {
 	if s.Currency != "" {
 		if _, ok := money.Digits(s.Currency); !ok {
 			return fmt.Errorf("%q is not an ISO 4217 currency code", s.Currency)
+		}
+	}
+	if s.TimeZone != "" {
+		if _, err := loadZone(s.TimeZone); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -100,13 +110,17 @@ func (s Settings) String() string {
 	if s.Currency != "" {
 		parts = append(parts, "currency "+s.Currency)
 	}
+	if s.TimeZone != "" {
+		parts = append(parts, "times in "+s.TimeZone)
+	}
 	return strings.Join(parts, ", ")
 }
 
 // sampleRows bounds the rows the examples of one column look at.
 const sampleRows = 500
 
-// Examples returns, for each mapped amount and date column, up to three
+// Examples returns, for each mapped amount and date column (a timestamp
+// column when it holds dates), up to three
 // raw → parsed examples under the current settings, errors first, so the
 // operator can see the settings are right before building. When the
 // file's cells disagree on how to read them, the cells behind each
@@ -140,7 +154,7 @@ func (rd *reader) examples(first []reading.Cell) []Example {
 	var out []Example
 	for ci := range rd.cols {
 		col := &rd.cols[ci]
-		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts {
+		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts && !rd.holdsMoments(col) {
 			continue
 		}
 		example := func(r *Row) Example {
@@ -220,6 +234,9 @@ func (rd *reader) describeValue(v any, col *column, r *Row) string {
 	}
 	if x, ok := v.(map[string]any); ok {
 		return fmt.Sprintf("year %v, month %v, day %v", x["year"], x["month"], x["day"])
+	}
+	if col.target.Field.Timestamp {
+		return rd.describeTimestamp(v, rd.v.Language())
 	}
 	return fmt.Sprint(v)
 }

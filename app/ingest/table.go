@@ -164,15 +164,16 @@ func (t *Table) IsDate(c Cell) bool {
 }
 
 // Display returns a cell's value as an operator recognises it: text as
-// written, a date cell as YYYY-MM-DD, a number padded as its format pads
+// written, a date cell as YYYY-MM-DD (and HH:MM when it holds a time of
+// day), a number padded as its format pads
 // it ("000123"), other numbers as stored.
 func (t *Table) Display(c Cell) string {
 	if c.Kind != Number {
 		return c.Value
 	}
 	if t.IsDate(c) {
-		if d, err := serialDate(c.Value, t.Date1904); err == nil {
-			return d.String()
+		if w, err := serialMoment(c.Value, t.Date1904); err == nil {
+			return w.String()
 		}
 		return c.Value
 	}

@@ -107,6 +107,12 @@ type Reading struct {
 	Decimal   Decision `json:"decimal"`
 	Group     Decision `json:"group"`
 	DateOrder Decision `json:"dateOrder"`
+	// TimeZone is the zone the dates of timestamp fields are read in: an
+	// IANA name the operator chose, or, while they have not, undecided
+	// with the date cells that need it as evidence (a file never says
+	// its zone). Chosen, the first evidence cell's Why is its date read
+	// in that zone, in words.
+	TimeZone  Decision `json:"timeZone"`
 	Encoding  Decision `json:"encoding"`
 	Delimiter Decision `json:"delimiter"`
 	HeaderRow Decision `json:"headerRow"`
@@ -114,7 +120,7 @@ type Reading struct {
 }
 
 // Names lists the decisions of a Reading in the order people read them.
-var Names = []string{"units", "decimal", "group", "dateOrder", "encoding", "delimiter", "headerRow", "sheet"}
+var Names = []string{"units", "decimal", "group", "dateOrder", "timeZone", "encoding", "delimiter", "headerRow", "sheet"}
 
 // Get returns the decision of a name of Names.
 func (r *Reading) Get(name string) *Decision {
@@ -127,6 +133,8 @@ func (r *Reading) Get(name string) *Decision {
 		return &r.Group
 	case "dateOrder":
 		return &r.DateOrder
+	case "timeZone":
+		return &r.TimeZone
 	case "encoding":
 		return &r.Encoding
 	case "delimiter":

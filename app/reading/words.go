@@ -76,6 +76,9 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 			add("dateOrder", d, lang.Mark("date order not known: a date such as 03/04/2025 is an error at its cell."), false)
 		}
 	}
+	if d := r.TimeZone; d.How != "" {
+		out = append(out, zoneStatement(d, w))
+	}
 	if d := r.Encoding; d.How != "" && d.Value != "" {
 		add("encoding", d, w.F("text in %s.", strings.ToUpper(d.Value)), false)
 	}
@@ -89,6 +92,33 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 		add("headerRow", d, w.F("headers on row %s.", d.Value), false)
 	}
 	return out
+}
+
+// zoneStatement says in which time zone dates and times are read, with
+// a date of the file read in it; undecided, that the zone is not chosen
+// and what that does to the file's dates.
+func zoneStatement(d Decision, w lang.Tag) Statement {
+	var first *Cell
+	if len(d.Evidence) > 0 {
+		first = &d.Evidence[0]
+	}
+	if d.Undecided || d.Value == "" {
+		text := w.T("time zone not chosen: the file's dates are errors at their cells until you choose the time zone they are in.")
+		if first != nil {
+			text = w.F("time zone not chosen: a date such as %q (%s) is an error at its cell until you choose the time zone the file's dates are in.", first.Raw, first.Place(w))
+		}
+		return Statement{Name: "timeZone", Text: text, Marked: true, Undecided: true}
+	}
+	text := w.F("dates and times in %s.", d.Value)
+	if first != nil && first.Why != "" {
+		text = w.F("dates and times in %s: %q is %s.", d.Value, first.Raw, first.Why)
+	}
+	if d.How == Chosen {
+		text = w.F("%s, as you chose.", strings.TrimSuffix(text, "."))
+	} else if d.How == Declared {
+		text = w.F("%s, as the template says.", strings.TrimSuffix(text, "."))
+	}
+	return Statement{Name: "timeZone", Text: text}
 }
 
 // undecidedNote says why a decision is undecided, naming the first cells

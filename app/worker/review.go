@@ -220,6 +220,9 @@ type Settings struct {
 	Group     string `json:"group,omitempty"`
 	DateOrder string `json:"dateOrder,omitempty"`
 	Currency  string `json:"currency,omitempty"`
+	// TimeZone is the IANA time zone of the dates of timestamp fields,
+	// "" when not chosen (see ingest.Settings.TimeZone).
+	TimeZone string `json:"timeZone,omitempty"`
 }
 
 // How amounts are written (Settings.Amounts).
