@@ -91,7 +91,9 @@ func parseTextMoment(s, order string) (wallTime, error) {
 // badClock is a text date-time whose time of day does not read.
 type badClock struct{ s, tod string }
 
-func (b badClock) Error() string { return fmt.Sprintf("%q has the time of day %q, which is not a time", b.s, b.tod) }
+func (b badClock) Error() string {
+	return fmt.Sprintf("%q has the time of day %q, which is not a time", b.s, b.tod)
+}
 
 // parseClock reads a time of day, H:MM, H:MM:SS or H:MM:SS.fff, with a
 // UTC offset or not (Z, +01:00, +0100, +01), into w.

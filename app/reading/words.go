@@ -115,8 +115,6 @@ func zoneStatement(d Decision, w lang.Tag) Statement {
 	}
 	if d.How == Chosen {
 		text = w.F("%s, as you chose.", strings.TrimSuffix(text, "."))
-	} else if d.How == Declared {
-		text = w.F("%s, as the template says.", strings.TrimSuffix(text, "."))
 	}
 	return Statement{Name: "timeZone", Text: text}
 }
