@@ -42,6 +42,7 @@ func TestEveryOverlayEntryDoesWhatItSays(t *testing.T) {
 		"no-change":                    {"card_spend_rules", spend, set("/requestBody", map[string]any{}), "/requestBody", "no-change"},
 		"min-above-max":                {"card_spend_rules", spend, set("/requestBody/minTransactionAmount", json.Number("50000")), "/requestBody/minTransactionAmount", "min-above-max"},
 		"negative-limit":               {"card_spend_rules", spend, set("/requestBody/spendLimit/0/value/amount", json.Number("-1")), "/requestBody/spendLimit/0/value/amount", "negative-limit"},
+		"iso-4217-currency":            {"transfers", transfer, set("/requestBody/destinationAmount/currency", "EUD"), "/requestBody/destinationAmount/currency", "iso-4217-currency"},
 	}
 	with := fixture.Validator()
 	for _, e := range schema.TheOverlay().Entries {
