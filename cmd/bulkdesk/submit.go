@@ -296,15 +296,19 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry, r *rea
 }
 
 // writePlausibility writes the first n plausibility warnings (amounts
-// far above the others or above -max-amount, ids of different lengths):
-// they do not stop a submission, but the operator sees them.
+// far above the others or above -max-amount, ids of different lengths,
+// currencies that are not ISO 4217 codes): they do not stop a
+// submission, but the operator sees them.
 func writePlausibility(w io.Writer, r *schema.Report, n int) {
 	k := 0
 	for _, p := range r.Problems {
 		switch p.Code {
-		case ingest.AmountOutlierCode, ingest.AmountAboveLimitCode, ingest.IDLengthCode:
+		case ingest.AmountOutlierCode, ingest.AmountAboveLimitCode, ingest.IDLengthCode, schema.CurrencyCode:
 		default:
 			continue
+		}
+		if p.Severity != schema.Warning {
+			continue // -strict made it an error: the element is not sent
 		}
 		if k < n {
 			termsafe.Fprintf(w, "warning: %s: %s\n", problemPlace(p), p.Message)
