@@ -42,7 +42,7 @@ func (cfg *serveConfig) watchStateDir(ctx context.Context, rule *approvals.Rule,
 		return nil, fmt.Errorf("-state-dir: %w", err)
 	}
 	if rule != nil {
-		rule.Records = guardedRecords{Records: rule.Records, guard: guard}
+		rule.Records = guardedRecords{records: rule.Records, guard: guard}
 	}
 	if *bulks != nil {
 		*bulks = guardedBulks{bulks: *bulks, guard: guard}
@@ -71,33 +71,53 @@ func (cfg *serveConfig) watchStateDir(ctx context.Context, rule *approvals.Rule,
 }
 
 // guardedRecords are the four-eyes records while the state folder is the
-// one opened, and errStateDirLost after: who submitted a bulk is read and
-// written through the methods below, which the rule's decisions rest on;
-// the others pass through.
+// one opened, and errStateDirLost after: every method, since the rule's
+// decisions rest on the record and on the calls in flight alike.
 type guardedRecords struct {
-	approvals.Records
-	guard *statedir.Guard
+	records approvals.Records
+	guard   *statedir.Guard
 }
 
 func (r guardedRecords) Put(rec approvals.Record) (bool, error) {
 	if r.guard.Check() != nil {
 		return false, errStateDirLost
 	}
-	return r.Records.Put(rec)
+	return r.records.Put(rec)
 }
 
 func (r guardedRecords) Get(bulkID string) (approvals.Record, bool, error) {
 	if r.guard.Check() != nil {
 		return approvals.Record{}, false, errStateDirLost
 	}
-	return r.Records.Get(bulkID)
+	return r.records.Get(bulkID)
 }
 
 func (r guardedRecords) Executed(bulkID, user string, at time.Time) error {
 	if r.guard.Check() != nil {
 		return errStateDirLost
 	}
-	return r.Records.Executed(bulkID, user, at)
+	return r.records.Executed(bulkID, user, at)
+}
+
+func (r guardedRecords) BeginFlight(f approvals.InFlight) error {
+	if r.guard.Check() != nil {
+		return errStateDirLost
+	}
+	return r.records.BeginFlight(f)
+}
+
+func (r guardedRecords) EndFlight(id string) error {
+	if r.guard.Check() != nil {
+		return errStateDirLost
+	}
+	return r.records.EndFlight(id)
+}
+
+func (r guardedRecords) Flights(at time.Time) ([]approvals.InFlight, error) {
+	if r.guard.Check() != nil {
+		return nil, errStateDirLost
+	}
+	return r.records.Flights(at)
 }
 
 // guardedBulks is the record of bulks while the state folder is the one

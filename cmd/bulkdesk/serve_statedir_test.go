@@ -53,6 +53,11 @@ func TestServeNoticesItsStateDirRemoved(t *testing.T) {
 	if b, err := bob.Get(ctx, receipt.BulkID); err != nil || b.Status != bulkapi.Submitted {
 		t.Errorf("the sandbox's bulk after the refused execute: %+v, %v", b, err)
 	}
+	// A submission's flight cannot be kept either: it is not sent, since
+	// its bulk would be one nobody can tell the maker of.
+	if r, err := alice.Submit(ctx, kind, []byte(`[{"pathParams":{"_id_":"2"}}]`), "state-dir-2"); err == nil {
+		t.Errorf("alice's submission on a record nobody keeps was sent: %+v", r)
+	}
 	if code, m := fourEyesStatus(t, s, "bob", receipt.BulkID); code != http.StatusServiceUnavailable || m["mayExecute"] == true {
 		t.Errorf("the console asking whether bob may execute: %d %v", code, m)
 	}
