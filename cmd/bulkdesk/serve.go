@@ -285,7 +285,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 				return err
 			}
 			if r := joined.Load(); r != nil && !r.Ready() {
-				return errors.New("the webhook receiver has not joined the shared events yet")
+				return errors.New("the webhook receiver is not following the shared events")
 			}
 			return nil
 		}
