@@ -22,7 +22,7 @@ import (
 // other packages with a lang.Tag's T, F and Plural (and counted's two
 // forms, and a cell's problem's format), and all of them a text kept for
 // later with lang.Mark.
-var translatedCode = []string{"../ui", "../apifailure", "../../schema", "../reading", "../workbook", "../ingest", "../webhook", "../worker/apijobs", "../worker/handoff"}
+var translatedCode = []string{"../ui", "../apifailure", "../../schema", "../reading", "../workbook", "../ingest", "../webhook", "../worker/apijobs", "../worker/handoff", "../worker/jobs"}
 
 // codeTexts reads dir's code for every text it translates.
 func codeTexts(t *testing.T, dir string) map[string]string {

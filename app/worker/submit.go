@@ -60,6 +60,19 @@ type Confirmation struct {
 	// Reading says in words how the file's values were read, as the
 	// review's header does (Summary.Reading).
 	Reading []reading.Statement `json:"reading,omitempty"`
+	// Warnings are the warnings of the elements sent and of the file as
+	// a whole, by sort: the operator accepts them before anything is sent.
+	Warnings []WarningKind `json:"warnings,omitempty"`
+}
+
+// A WarningKind is one sort of warning among the elements to send: its
+// title in the operator's language, the code of its first warning, how
+// many there are, and the first few, each at its cell.
+type WarningKind struct {
+	Title string    `json:"title"`
+	Code  string    `json:"code"`
+	Count int       `json:"count"`
+	First []Problem `json:"first"`
 }
 
 // The states of a submission and of its chunks in the journal

@@ -81,6 +81,9 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (ou
 	if out.Blocked == "" && len(invalid) > 0 {
 		only = report.ValidElements()
 	}
+	if out.Blocked == "" {
+		out.Warnings = warningKinds(report, only, w)
+	}
 	return out, only
 }
 
