@@ -29,6 +29,10 @@ type Open struct {
 	// Encoding and Delimiter override what is detected in a text file.
 	Encoding  string `json:"encoding,omitempty"`
 	Delimiter string `json:"delimiter,omitempty"`
+	// TimeZone is the time zone the operator chose in Settings (an IANA
+	// name), in which the file's dates are read unless they choose
+	// another for it; "" leaves it to be chosen (Settings.TimeZone).
+	TimeZone string `json:"timeZone,omitempty"`
 	// Auto builds the document at once when its reading needs no
 	// confirmation (see Prepared.Ready).
 	Auto bool `json:"auto,omitempty"`
@@ -61,7 +65,7 @@ type Prepare struct {
 	Automatic bool `json:"automatic,omitempty"`
 	// Settings replaces the settings. Chosen names the settings the
 	// operator decided (SettingAmounts, SettingDecimal, SettingGroup,
-	// SettingDates, SettingCurrency): each is recorded as their choice
+	// SettingDates, SettingCurrency, SettingTimeZone): each is recorded as their choice
 	// even where it equals what was detected or the default, which
 	// settles a reading the file left undecided.
 	Settings *Settings `json:"settings,omitempty"`
@@ -80,6 +84,7 @@ const (
 	SettingGroup    = "group"
 	SettingDates    = "dates"
 	SettingCurrency = "currency"
+	SettingTimeZone = "timeZone"
 	// SettingSeparators, in SettingsMatter only, stands for
 	// SettingDecimal and SettingGroup, which are chosen together.
 	SettingSeparators = "separators"
@@ -137,7 +142,8 @@ type Prepared struct {
 	Settings Settings `json:"settings"`
 	Detected Settings `json:"detected"`
 	// SettingsMatter says which settings change how this file reads:
-	// SettingAmounts, SettingSeparators, SettingDates, SettingCurrency.
+	// SettingAmounts, SettingSeparators, SettingDates, SettingCurrency,
+	// SettingTimeZone.
 	SettingsMatter []string `json:"settingsMatter,omitempty"`
 	// Examples are raw → parsed values under the settings, the cells
 	// behind an undecided reading first.
@@ -268,6 +274,9 @@ type Summary struct {
 	// statements to look at twice marked (reading.Describe); none for a
 	// JSON request body.
 	Reading []reading.Statement `json:"reading,omitempty"`
+	// Schedule says when the elements' timestamps fall, in words (see
+	// Schedule).
+	Schedule []string `json:"schedule,omitempty"`
 	// Version grows with every change to the elements, so that the page
 	// knows the rows it holds are stale.
 	Version int `json:"version"`

@@ -60,6 +60,10 @@ type Confirmation struct {
 	// Reading says in words how the file's values were read, as the
 	// review's header does (Summary.Reading).
 	Reading []reading.Statement `json:"reading,omitempty"`
+	// Schedule says when the timestamps of the elements sent fall, in
+	// words in the operator's language and time zone: each distinct time
+	// with its count, or the first and the last of many.
+	Schedule []string `json:"schedule,omitempty"`
 	// Warnings are the warnings of the elements sent and of the file as
 	// a whole, by sort: the operator accepts them before anything is sent.
 	Warnings []WarningKind `json:"warnings,omitempty"`

@@ -70,7 +70,7 @@ func (s *Server) restoreContract(ctx context.Context) {
 		st.storeErr = "the contract kept in this browser could not be used: " + err.Error()
 		return
 	}
-	s.validator, st.source, st.strict, st.stored = v, rec.Source, rec.Strict, true
+	s.validator, st.source, st.strict, st.stored = s.clocked(v), rec.Source, rec.Strict, true
 }
 
 // setContract is JobContract.
@@ -96,7 +96,7 @@ func (s *Server) setContract(c *runner.Call) (any, error) {
 			return nil, err
 		}
 		kept := source != st.source || req.Strict != st.strict
-		s.validator, st.source, st.strict, st.lang = v, source, req.Strict, req.Lang
+		s.validator, st.source, st.strict, st.lang = s.clocked(v), source, req.Strict, req.Lang
 		if kept {
 			st.save(c.Context())
 		}

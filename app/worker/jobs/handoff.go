@@ -26,6 +26,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	out, only := confirmation(doc, req, s.language())
+	out.Schedule = s.schedule(doc, only, s.language())
 	if out.Blocked != "" {
 		return out, nil
 	}

@@ -26,6 +26,9 @@ type LoadedFile struct {
 	data []byte
 	text string
 	opts ingest.Options
+	// timeZone is the time zone the operator chose for the file's dates,
+	// in Settings or while reading it: every import of it starts there.
+	timeZone string
 
 	file        *ingest.File
 	table       *ingest.Table

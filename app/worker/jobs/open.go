@@ -42,6 +42,10 @@ func (s *Server) open(c *runner.Call) (any, error) {
 func (s *Server) openDocument(c *runner.Call, req worker.Open, data []byte) (*LoadedFile, worker.Prepared, error) {
 	d := &LoadedFile{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
 	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter}
+	if err := (ingest.Settings{TimeZone: req.TimeZone}).Check(); err != nil {
+		return nil, worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	d.timeZone = req.TimeZone
 	if req.Text != "" && d.FileName == "" {
 		d.FileName = "Pasted rows"
 	}
@@ -188,7 +192,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 		}
 	}
 	if d.im == nil && d.table != nil && d.Kind != nil {
-		d.im = ingest.NewImport(d.table, d.Kind, s.validator)
+		d.im = s.newImport(d, d.table)
 	}
 	if err := s.applyMapping(d, req, saved); err != nil {
 		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
@@ -241,7 +245,7 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.M
 	}
 	stale := false
 	if req.Automatic {
-		d.im = ingest.NewImport(d.table, d.Kind, s.validator)
+		d.im = s.newImport(d, d.table)
 		stale = true
 	}
 	if req.HeaderRow > 0 && req.HeaderRow != d.im.Mapping().HeaderRow {
@@ -290,6 +294,9 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.M
 		}
 		if err := d.im.SetSettings(settings, req.Chosen...); err != nil {
 			return err
+		}
+		if slices.Contains(req.Chosen, worker.SettingTimeZone) {
+			d.timeZone = settings.TimeZone
 		}
 		stale = true
 	}
@@ -386,7 +393,7 @@ func (s *Server) readTable(c *runner.Call, d *LoadedFile, sheet string) error {
 	}
 	d.table, d.im, d.review = t, nil, nil
 	if d.Kind != nil {
-		d.im = ingest.NewImport(t, d.Kind, s.validator)
+		d.im = s.newImport(d, t)
 	}
 	return nil
 }
@@ -480,7 +487,7 @@ func (s *Server) sheetForKind(c *runner.Call, d *LoadedFile) error {
 		}
 		d.table.Reading.Sheet = decision
 	}
-	d.im = ingest.NewImport(d.table, d.Kind, s.validator)
+	d.im = s.newImport(d, d.table)
 	return nil
 }
 

@@ -81,6 +81,9 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	}
 	p.SettingsMatter = settingsMatter(d, p.Examples)
 	p.Reading = im.Reading()
+	if p.Reading.TimeZone.How != "" {
+		p.SettingsMatter = append(p.SettingsMatter, worker.SettingTimeZone)
+	}
 	p.Statements = reading.Describe(p.Reading, d.currency(nil, p.Examples), s.language())
 	choosable := 0
 	for _, sh := range p.Sheets {

@@ -11,7 +11,7 @@ import (
 
 // settingNames are the names of the settings an operator decides
 // (worker.Prepare.Chosen).
-var settingNames = []string{"amounts", "decimal", "group", "dates", "currency"}
+var settingNames = []string{"amounts", "decimal", "group", "dates", "currency", "timeZone"}
 
 // statements says in words how the document's values are read, for the
 // review's header and the confirmation before a submission; nil for a

@@ -84,6 +84,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 		currencies[i] = t.Currency
 	}
 	out.Reading = d.statements(currencies, s.language())
+	out.Schedule = s.schedule(d, nil, s.language())
 	out.Draft = s.draftOf(d)
 	out.SourceCount = len(sum.Sources)
 	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {

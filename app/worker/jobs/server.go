@@ -11,6 +11,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
@@ -40,6 +41,9 @@ type Server struct {
 	limits ingest.AmountLimits
 	// draft is the import in progress, kept in the browser.
 	draft draftState
+	// clock, when set, is what the validation compares dates against
+	// (SetClock).
+	clock func() time.Time
 }
 
 // NewServer returns a Server with every reading job of the console

@@ -1,0 +1,152 @@
+package jobs
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// newImport prepares the import of table t as d's kind, in the time zone
+// the operator chose for d's dates (in Settings, or while reading it),
+// unless the table declares its own.
+func (s *Server) newImport(d *LoadedFile, t *ingest.Table) *ingest.Import {
+	im := ingest.NewImport(t, d.Kind, s.validator)
+	if d.timeZone != "" && im.Settings().TimeZone == "" {
+		st := im.Settings()
+		st.TimeZone = d.timeZone
+		// The zone was checked when it was chosen.
+		_ = im.SetSettings(st, worker.SettingTimeZone)
+	}
+	return im
+}
+
+// maxTimes is how many distinct times a schedule names one by one; of
+// more, it names the first and the last.
+const maxTimes = 3
+
+// schedule says when the timestamps of d's elements fall (those of only,
+// when not nil), one line per timestamp field of the kind that some
+// element fills: the field's name, then each distinct moment in words in
+// the document's time zone (UTC when it has none) with how many elements
+// it is, or the first and the last of many, and how many leave it out.
+func (s *Server) schedule(d *LoadedFile, only []int, w lang.Tag) []string {
+	if d.Kind == nil || d.review == nil {
+		return nil
+	}
+	loc := time.UTC
+	if d.im != nil {
+		if z, err := time.LoadLocation(d.im.Settings().TimeZone); err == nil && d.im.Settings().TimeZone != "" {
+			loc = z
+		}
+	}
+	elements := d.Elements()
+	if only != nil {
+		picked := make([]any, len(only))
+		for i, k := range only {
+			picked[i] = elements[k]
+		}
+		elements = picked
+	}
+	var out []string
+	for _, f := range s.validator.Fields(d.Kind) {
+		if !f.Timestamp {
+			continue
+		}
+		if line := scheduleLine(f, elements, loc, w); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// scheduleLine says when one timestamp field's values fall; "" when no
+// element fills it.
+func scheduleLine(f schema.Field, elements []any, loc *time.Location, w lang.Tag) string {
+	counts := map[int64]int{}
+	without := 0
+	in, parts := "requestBody", strings.Split(f.Path, ".")
+	if parts[0] == "pathParams" {
+		in, parts = "pathParams", parts[1:]
+	}
+	for _, e := range elements {
+		found := false
+		m, _ := e.(map[string]any)
+		for _, v := range valuesAt(m[in], parts) {
+			if ms, ok := millis(v); ok {
+				counts[ms]++
+				found = true
+			}
+		}
+		if !found {
+			without++
+		}
+	}
+	if len(counts) == 0 {
+		return ""
+	}
+	times := make([]int64, 0, len(counts))
+	for ms := range counts {
+		times = append(times, ms)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	moment := func(ms int64) string { return w.Moment(time.UnixMilli(ms).In(loc)) }
+	var said []string
+	if len(times) <= maxTimes {
+		for _, ms := range times {
+			said = append(said, w.F("%s (%s)", moment(ms), w.Plural(counts[ms], "element", "elements")))
+		}
+	} else {
+		said = append(said, w.F("from %s to %s, %s", moment(times[0]), moment(times[len(times)-1]), w.Plural(len(times), "different time", "different times")))
+	}
+	line := w.F("%s: %s", w.T(f.Title), strings.Join(said, "; "))
+	if without > 0 {
+		line += "; " + w.F("none for %s", w.Plural(without, "element", "elements"))
+	}
+	return line
+}
+
+// valuesAt returns the values at a path's parts below v, every item's
+// of a list ("spendLimit[]", "startTimestamp").
+func valuesAt(v any, parts []string) []any {
+	cur := []any{v}
+	for _, part := range parts {
+		name, list := strings.CutSuffix(part, "[]")
+		var next []any
+		for _, c := range cur {
+			m, _ := c.(map[string]any)
+			x, ok := m[name]
+			if !ok {
+				continue
+			}
+			if items, isList := x.([]any); list && isList {
+				next = append(next, items...)
+			} else if !list {
+				next = append(next, x)
+			}
+		}
+		cur = next
+	}
+	return cur
+}
+
+// millis reads epoch milliseconds written as digits or as a number.
+func millis(v any) (int64, bool) {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case json.Number:
+		s = string(x)
+	default:
+		return 0, false
+	}
+	ms, err := strconv.ParseInt(s, 10, 64)
+	return ms, err == nil
+}
