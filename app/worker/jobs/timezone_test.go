@@ -92,4 +92,3 @@ func TestTheWorkersClockDecidesThePast(t *testing.T) {
 		}
 	}
 }
-
