@@ -73,6 +73,9 @@ type importPage struct {
 	// draft is what the worker last said of the draft of the open file
 	// (import-draft.go).
 	draft worker.DraftState
+	// memory recalls how files with the same headers were read
+	// (remembered-mapping.go).
+	memory mappingMemory
 	// run numbers the loading jobs; the answers of a replaced one are
 	// ignored.
 	run int
@@ -101,7 +104,7 @@ type replaceForm struct {
 	note string
 }
 
-func newImportPage() *importPage { return &importPage{step: stepChoose} }
+func newImportPage() *importPage { return &importPage{step: stepChoose, memory: newMappingMemory()} }
 
 func (p *importPage) OnInit() {
 	p.kinds = loadConfig().Kinds
@@ -110,6 +113,7 @@ func (p *importPage) OnInit() {
 func (p *importPage) OnMount(ctx app.Context) {
 	p.ctx = ctx
 	guardLeaving()
+	p.memory.warm(ctx)
 	if p.prep == nil {
 		p.restoreDraft(ctx)
 	}
@@ -129,6 +133,7 @@ func (p *importPage) Render() app.UI {
 		p.renderDraft(),
 		p.renderChoose(),
 		p.renderStatus(),
+		p.memory.render(p),
 		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
 		app.If(p.step == stepReview && p.sum != nil, p.renderReview),
 	)
@@ -334,7 +339,7 @@ func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
 	p.stop()
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
 	p.errorsOnly = false
-	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, true
+	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, p.memory.buildAtOnce()
 	load(p, tf("Reading %s", req.FileName), worker.JobOpen, req, file, p.prepared)
 }
 
@@ -361,6 +366,7 @@ func (p *importPage) validate(ctx app.Context, e app.Event) {
 		return
 	}
 	p.mappingSeq++ // the choices go with this request
+	p.memory.validating(p.prep.Document)
 	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, tf("Validating %s", p.fileName))
 }
 
@@ -404,7 +410,7 @@ func load[T any](p *importPage, label, job string, req any, file app.Value, done
 // prepared shows how the document is read, or its review when the worker
 // built it at once.
 func (p *importPage) prepared(ctx app.Context, pr worker.Prepared) {
-	p.showPrepared(ctx, &pr)
+	p.memory.prepared(p, &pr)
 }
 
 // showPrepared shows how a document is read, or its review when built.

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/reading"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// A reading is remembered only when the operator chose some of it: a
+// column's field, or a decision such as the units or the header row.
+func TestOnlyAReadingTheOperatorChoseIsRemembered(t *testing.T) {
+	auto := &worker.Prepared{
+		Columns: []worker.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount", Match: worker.MatchAlias}, {Header: "Notiz"}},
+		Reading: reading.Reading{Units: reading.Decision{Value: reading.Major, How: reading.Detected}},
+	}
+	if operatorChose(auto) {
+		t.Error("an automatic reading counts as chosen")
+	}
+	column := *auto
+	column.Columns = []worker.ColumnView{auto.Columns[0], {Header: "Notiz", Field: "description", Match: worker.MatchManual}}
+	setting := *auto
+	setting.Reading.DateOrder = reading.Decision{Value: "DMY", How: reading.Chosen}
+	for name, pr := range map[string]*worker.Prepared{"a column": &column, "a setting": &setting} {
+		if !operatorChose(pr) {
+			t.Errorf("%s chosen does not count", name)
+		}
+	}
+}
+
+// The notice says how the file is read in the operator's language: the
+// columns, the header row and the settings that matter to it.
+func TestTheNoticeSaysHowTheFileIsRead(t *testing.T) {
+	defer setLanguage(consoleLang)
+	pr := &worker.Prepared{
+		HeaderRow:      1,
+		Columns:        []worker.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount"}, {Header: "Notiz"}, {Header: "Währung", Field: "destinationAmount.currency"}},
+		Settings:       worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: "."},
+		SettingsMatter: []string{worker.SettingAmounts, worker.SettingSeparators},
+	}
+	for l, want := range map[lang.Tag]string{
+		lang.English: "Read as last time for these headers: 2 columns mapped, headers on row 1, amounts in major units, decimal comma.",
+		lang.German:  "Wie beim letzten Mal für diese Spaltenköpfe gelesen: 2 Spalten zugeordnet, Spaltenköpfe in Zeile 1, Beträge in Haupteinheiten, Dezimalkomma.",
+		lang.French:  "Lu comme la dernière fois pour ces en-têtes : 2 colonnes associées, en-têtes en ligne 1, montants en unités principales, virgule décimale.",
+	} {
+		setLanguage(l)
+		if got := rememberedText(pr); got != want {
+			t.Errorf("%s: %q, want %q", l, got, want)
+		}
+	}
+	if h := headersOf(pr); !slices.Equal(h, []string{"Betrag", "Notiz", "Währung"}) {
+		t.Errorf("headers %q", h)
+	}
+}
