@@ -146,6 +146,9 @@ type File struct {
 	wb      *xlsx.Workbook
 	text    string // decoded text of a CSV file
 	json    *jsonFile
+	// mark is a template's mark, once looked for (markRead).
+	mark     *TemplateMark
+	markRead bool
 }
 
 // Open reads a file's bytes; name is its file name, whose extension is
@@ -359,6 +362,9 @@ func (f *File) TableContext(ctx context.Context, sheet string, progress Progress
 				t.Reading.Sheet = reading.Decision{Value: sheet, How: reading.Default}
 				if picked {
 					t.Reading.Sheet.How = reading.Chosen
+				}
+				if sheet != TemplateMarkSheet {
+					t.template = f.Template()
 				}
 				return t, nil
 			}

@@ -34,7 +34,11 @@ func (im *Import) Reading() reading.Reading {
 		dates = true
 		r.TimeZone = f.zone
 		if s.TimeZone != "" {
-			r.TimeZone = reading.Decision{Value: s.TimeZone, How: reading.Chosen, Column: f.zone.Column}
+			how := reading.Chosen
+			if f.zone.How == reading.Declared && f.zone.Value == s.TimeZone {
+				how = reading.Declared // a template's own zone
+			}
+			r.TimeZone = reading.Decision{Value: s.TimeZone, How: how, Column: f.zone.Column}
 			if e, ok := im.p.zoneExample(f.zone); ok {
 				r.TimeZone.Evidence = []reading.Cell{e}
 			}

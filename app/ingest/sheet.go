@@ -47,6 +47,9 @@ func (f *File) chooseSheet(mt *matcher) (string, reading.Decision) {
 	if f.Format != XLSX {
 		return def, decision
 	}
+	if name, d, ok := f.templateSheet(mt.cat.kind.ID); ok {
+		return name, d
+	}
 	var candidates []int
 	for i, s := range f.Sheets() {
 		if !s.Hidden && !s.Empty {

@@ -110,6 +110,9 @@ type Table struct {
 	Reading reading.Reading
 
 	keys []string
+	// template is the mark of the template the table was read from, if
+	// it was (see templateFor).
+	template *TemplateMark
 }
 
 // Width returns the number of columns of the widest row.

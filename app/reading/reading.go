@@ -35,6 +35,10 @@ const (
 	// Default is the documented default, taken when the file tells
 	// nothing, or when its cells disagree (then Undecided is set).
 	Default How = "default"
+	// Declared is a decision the file itself states: the mark of a
+	// Bulkdesk template says which sheet and row hold its data and how
+	// its columns are typed.
+	Declared How = "template"
 )
 
 // A Cell is one place of the file behind a decision, and what it points
@@ -160,9 +164,9 @@ func (r Reading) Undecided() []string {
 
 // NeedsLook reports whether the operator should see how the file is read
 // before its review: a decision is undecided, or amounts are read other
-// than by default (in major units).
+// than by default (in major units) without the file saying so.
 func (r Reading) NeedsLook() bool {
-	return len(r.Undecided()) > 0 || r.Units.Value == Major
+	return len(r.Undecided()) > 0 || r.Units.Value == Major && r.Units.How != Declared
 }
 
 // Amount units.

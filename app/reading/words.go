@@ -38,6 +38,8 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 			text += " " + note
 		} else if d.How == Chosen {
 			text = w.F("%s, as you chose.", strings.TrimSuffix(text, "."))
+		} else if d.How == Declared {
+			text = w.F("%s, as the template says.", strings.TrimSuffix(text, "."))
 		}
 		out = append(out, Statement{Name: name, Text: text, Marked: marked || d.Undecided, Undecided: d.Undecided, Note: note})
 	}
@@ -115,6 +117,8 @@ func zoneStatement(d Decision, w lang.Tag) Statement {
 	}
 	if d.How == Chosen {
 		text = w.F("%s, as you chose.", strings.TrimSuffix(text, "."))
+	} else if d.How == Declared {
+		text = w.F("%s, as the template says.", strings.TrimSuffix(text, "."))
 	}
 	return Statement{Name: "timeZone", Text: text}
 }

@@ -5,9 +5,14 @@
 // ever a formula, and text that begins like one is written so that a
 // spreadsheet program shows it as text (quotedText, app/inert).
 //
-// Whatever it writes reads back through app/ingest with no mapping step:
-// headers are field paths (or names the import knows), and the columns it
-// adds (Errors) are ignored on import.
+// Whatever it writes reads back through app/ingest with no mapping step.
+// A template's data sheet is headed in the operator's words and typed as
+// people type (amounts with their decimals, dates in date cells, choices
+// from dropdowns in words); a hidden sheet carries its mark
+// (ingest.TemplateMark), which tells the reader exactly how its columns
+// read. Workbooks of elements and error workbooks are headed with the
+// fields' paths (or names the import knows), and the columns they add
+// (Errors) are ignored on import.
 package workbook
 
 import (
@@ -26,26 +31,48 @@ import (
 // formats: a bulk holds at most this many elements.
 const templateRows = schema.MaxElements
 
-// Sheet names of a template.
-const (
-	fieldsSheet = "Fields"
-	listsSheet  = "Lists"
-)
+// listsSheet is the hidden sheet of a template's dropdown lists; its
+// Fields sheet is named in its language.
+const listsSheet = "Lists"
 
-// TemplateXLSX writes kind k's template as an xlsx workbook: a sheet named
-// after the kind with a header row of its fields (required ones marked
-// with *), one example row, dropdowns for lists of values and booleans,
-// text-formatted id columns and a frozen header; a Fields sheet explains
-// every column.
+// Template says how to write a template.
+type Template struct {
+	// Lang is the language of its headers, words and formats.
+	Lang lang.Tag
+	// TimeZone, when set, is the IANA time zone its dates and times are
+	// in: the workbook says so and reads back in it.
+	TimeZone string
+}
+
+// TemplateXLSX writes kind k's template in language l (see WriteTemplate).
 func TemplateXLSX(k *schema.Kind, fields []schema.Field, l lang.Tag) ([]byte, error) {
+	return WriteTemplate(k, fields, Template{Lang: l})
+}
+
+// WriteTemplate writes kind k's template as an xlsx workbook: a sheet
+// named after the kind whose header row names the fields in the
+// operator's words (required ones marked with *), with each column typed
+// as people type it (amounts in the currency's units with its decimals,
+// dates and times in date cells, choices from dropdowns in words, ids as
+// text), a frozen header and a filter; a Fields sheet that explains
+// every column, with its field's path and an example; and the hidden
+// mark that reads it back as it was typed.
+func WriteTemplate(k *schema.Kind, fields []schema.Field, o Template) ([]byte, error) {
+	l := o.Lang
 	cols := ingest.TemplateColumns(k, fields)
+	words := ingest.TemplateWords(cols, l)
 	f := excelize.NewFile()
 	defer f.Close()
-	sheet := k.ID
+	sheet := sheetName(l.T(k.Title))
 	if err := f.SetSheetName("Sheet1", sheet); err != nil {
 		return nil, err
 	}
-	st, err := newTemplateStyles(f)
+	// The Fields sheet comes second, before the hidden ones the columns
+	// add; it is filled once they are written.
+	if _, err := f.NewSheet(l.T("Fields")); err != nil {
+		return nil, err
+	}
+	st, err := newTemplateStyles(f, l)
 	if err != nil {
 		return nil, err
 	}
@@ -53,14 +80,19 @@ func TemplateXLSX(k *schema.Kind, fields []schema.Field, l lang.Tag) ([]byte, er
 	lists := &listWriter{q: q}
 	for i, c := range cols {
 		name, _ := excelize.ColumnNumberToName(i + 1)
-		if err := writeTemplateColumn(q, sheet, name, c, st, lists, l); err != nil {
+		tc := templateColumn{TemplateColumn: c, letter: name, header: words[i], currency: currencyLetter(cols, c)}
+		if err := writeTemplateColumn(q, sheet, tc, st, lists, l); err != nil {
 			return nil, fmt.Errorf("column %s (%s): %w", name, c.Path, err)
 		}
 	}
 	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
 		return nil, err
 	}
-	if err := writeFieldsSheet(q, k, cols, st, l); err != nil {
+	last, _ := excelize.ColumnNumberToName(len(cols))
+	if err := f.AutoFilter(sheet, "A1:"+last+"1", nil); err != nil {
+		return nil, err
+	}
+	if err := writeFieldsSheet(q, k, cols, words, st, o); err != nil {
 		return nil, err
 	}
 	if lists.used {
@@ -68,13 +100,69 @@ func TemplateXLSX(k *schema.Kind, fields []schema.Field, l lang.Tag) ([]byte, er
 			return nil, err
 		}
 	}
+	if err := writeMark(f, k, sheet, cols, words, o); err != nil {
+		return nil, err
+	}
 	f.SetActiveSheet(0)
 	return writeBytes(f)
 }
 
+// sheetName makes a title a sheet's name: at most 31 characters, none of
+// those a sheet's name cannot hold.
+func sheetName(title string) string {
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`[]:*?/\`, r) {
+			return ' '
+		}
+		return r
+	}, title)
+	if r := []rune(name); len(r) > 31 {
+		name = strings.TrimSpace(string(r[:31]))
+	}
+	return name
+}
+
+// A templateColumn is a column of the data sheet as it is written.
+type templateColumn struct {
+	ingest.TemplateColumn
+	letter, header string
+	// currency is the letter of the column that gives an amount's
+	// currency, "" when none does.
+	currency string
+}
+
+// currencyLetter returns the letter of the column that gives amount
+// column c its currency: its sibling, or for an amount without one (a
+// card's transaction limits) the template's only currency column, as
+// the reader takes it.
+func currencyLetter(cols []ingest.TemplateColumn, c ingest.TemplateColumn) string {
+	if c.Reads() != ingest.ReadsAmount {
+		return ""
+	}
+	sibling := c.Path[:strings.LastIndexByte(c.Path, '.')+1] + "currency"
+	only, n := -1, 0
+	for i, o := range cols {
+		if o.Path == sibling {
+			name, _ := excelize.ColumnNumberToName(i + 1)
+			return name
+		}
+		if strings.HasSuffix(o.Path, "currency") {
+			only, n = i, n+1
+		}
+	}
+	if n != 1 || strings.Contains(c.Path, ".") {
+		return ""
+	}
+	name, _ := excelize.ColumnNumberToName(only + 1)
+	return name
+}
+
 // templateStyles are the cell styles a template uses.
 type templateStyles struct {
-	header, required, text, whole, date, example, title, wrap int
+	header, required, text, number, amount, moment, date, title, wrap, note int
+	// wholeAmount and fineAmount show an amount of a currency without
+	// minor units (JPY) and of one with three (BHD).
+	wholeAmount, fineAmount int
 }
 
 // styleMaker registers styles, keeping the first error.
@@ -92,95 +180,153 @@ func (m *styleMaker) style(s *excelize.Style) int {
 	return id
 }
 
-func newTemplateStyles(f *excelize.File) (*templateStyles, error) {
+func (m *styleMaker) conditional(s *excelize.Style) int {
+	if m.err != nil {
+		return 0
+	}
+	id, err := m.f.NewConditionalStyle(s)
+	m.err = err
+	return id
+}
+
+// dateFormats are the number formats of dates and of dates with a time,
+// in the order each language writes them.
+var dateFormats = map[lang.Tag][2]string{
+	lang.English: {"yyyy-mm-dd", "yyyy-mm-dd hh:mm"},
+	lang.German:  {"dd.mm.yyyy", "dd.mm.yyyy hh:mm"},
+	lang.French:  {"dd/mm/yyyy", "dd/mm/yyyy hh:mm"},
+}
+
+// amountFormat shows an amount with two decimals, the usual currency's;
+// currencies with other minor units get theirs through conditional
+// formats (amountFormats).
+const amountFormat = "#,##0.00"
+
+func newTemplateStyles(f *excelize.File, l lang.Tag) (*templateStyles, error) {
 	var st templateStyles
 	m := &styleMaker{f: f}
 	mk := m.style
-	textFmt := "@"
+	textFmt, amount, whole, fine := "@", amountFormat, "#,##0", "#,##0.000"
+	dates, ok := dateFormats[l]
+	if !ok {
+		dates = dateFormats[lang.English]
+	}
 	st.header = mk(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}}, NumFmt: 49})
 	st.required = mk(&excelize.Style{Font: &excelize.Font{Bold: true, Color: "9C0006"}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FCE4D6"}}, NumFmt: 49})
 	st.text = mk(&excelize.Style{CustomNumFmt: &textFmt})
-	st.whole = mk(&excelize.Style{NumFmt: 1})
-	st.date = mk(&excelize.Style{CustomNumFmt: &textFmt})
-	st.example = mk(&excelize.Style{Font: &excelize.Font{Italic: true, Color: "808080"}, CustomNumFmt: &textFmt})
+	st.number = mk(&excelize.Style{NumFmt: 1})
+	st.amount = mk(&excelize.Style{CustomNumFmt: &amount})
+	st.date = mk(&excelize.Style{CustomNumFmt: &dates[0]})
+	st.moment = mk(&excelize.Style{CustomNumFmt: &dates[1]})
 	st.title = mk(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 13}})
 	st.wrap = mk(&excelize.Style{Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
+	st.note = mk(&excelize.Style{Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}, Font: &excelize.Font{Color: "404040"}})
+	st.wholeAmount = m.conditional(&excelize.Style{CustomNumFmt: &whole})
+	st.fineAmount = m.conditional(&excelize.Style{CustomNumFmt: &fine})
 	return &st, m.err
 }
 
-func writeTemplateColumn(q *quotedText, sheet, name string, c ingest.TemplateColumn, st *templateStyles, lists *listWriter, l lang.Tag) error {
+// bodyStyle is the style of a column's cells: how people type its values.
+func (st *templateStyles) bodyStyle(c ingest.TemplateColumn) int {
+	switch c.Reads() {
+	case ingest.ReadsAmount:
+		return st.amount
+	case ingest.ReadsMoment:
+		return st.moment
+	case ingest.ReadsDate:
+		return st.date
+	case ingest.ReadsNumber:
+		return st.number
+	case ingest.ReadsYesNo:
+		return 0
+	}
+	return st.text // text keeps ids' digits and leading zeros as typed
+}
+
+func writeTemplateColumn(q *quotedText, sheet string, c templateColumn, st *templateStyles, lists *listWriter, l lang.Tag) error {
 	f := q.f
+	name := c.letter
 	header := st.header
 	if c.Required {
 		header = st.required
 	}
-	body := st.text // text keeps ids' digits and leading zeros as typed
-	switch {
-	case c.Field.Type == "integer" || c.Field.Type == "number":
-		body = st.whole
-	case c.Field.Type == "boolean":
-		body = 0
-	case c.DateParts || c.Field.Format == "date":
-		body = st.date // dates typed as 1990-01-31 stay text, read exactly
-	}
-	if body != 0 {
+	if body := st.bodyStyle(c.TemplateColumn); body != 0 {
 		// A column style formats every cell typed later without writing
 		// ten thousand empty cells.
 		if err := f.SetColStyle(sheet, name, body); err != nil {
 			return err
 		}
 	}
-	if err := q.setStr(sheet, name+"1", c.Header); err != nil {
+	if err := q.setStr(sheet, name+"1", c.header); err != nil {
 		return err
 	}
 	if err := q.setStyle(sheet, name+"1", header); err != nil {
 		return err
 	}
-	if err := f.SetColWidth(sheet, name, name, float64(min(40, max(14, len(c.Header)+2)))); err != nil {
+	if err := f.SetColWidth(sheet, name, name, float64(min(40, max(14, len([]rune(c.header))+4)))); err != nil {
 		return err
 	}
-	if err := writeExample(q, sheet, name+"2", c); err != nil {
-		return err
+	if c.currency != "" {
+		if err := amountFormats(f, sheet, c, st); err != nil {
+			return err
+		}
 	}
-	values := c.Field.Enum
-	if c.Field.Type == "boolean" {
-		values = []string{"TRUE", "FALSE"}
+	return dropdown(f, sheet, c, lists, l)
+}
+
+// otherDigits are the currencies whose minor units are not two: an
+// amount column shows their amounts with their own decimals.
+var otherDigits = map[int][]string{
+	0: {"BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF"},
+	3: {"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"},
+}
+
+// amountFormats shows the amounts of a row whose currency has no minor
+// units, or three, with as many decimals as it has: 1,000 JPY, not
+// 1,000.00.
+func amountFormats(f *excelize.File, sheet string, c templateColumn, st *templateStyles) error {
+	ref := fmt.Sprintf("%s2:%s%d", c.letter, c.letter, templateRows+1)
+	var rules []excelize.ConditionalFormatOptions
+	for _, n := range []int{0, 3} {
+		var tests []string
+		for _, code := range otherDigits[n] {
+			tests = append(tests, fmt.Sprintf(`$%s2="%s"`, c.currency, code))
+		}
+		style := st.wholeAmount
+		if n == 3 {
+			style = st.fineAmount
+		}
+		rules = append(rules, excelize.ConditionalFormatOptions{Type: "formula", Criteria: "=", Format: &style, Value: "OR(" + strings.Join(tests, ",") + ")"})
 	}
-	if len(values) == 0 || c.Field.Type == "array" {
+	return f.SetConditionalFormat(sheet, ref, rules)
+}
+
+// dropdown offers a column's choices, or yes and no, in the operator's
+// words; anything else typed is refused by the spreadsheet, and by the
+// reader when it is pasted in.
+func dropdown(f *excelize.File, sheet string, c templateColumn, lists *listWriter, l lang.Tag) error {
+	var words []string
+	switch c.Reads() {
+	case ingest.ReadsChoice:
+		words = ingest.Choices(c.Field, l)
+	case ingest.ReadsYesNo:
+		words = []string{l.T("Yes"), l.T("No")}
+	default:
 		return nil
 	}
 	dv := excelize.NewDataValidation(true)
-	dv.Sqref = fmt.Sprintf("%s2:%s%d", name, name, templateRows+1)
-	if len(strings.Join(values, ",")) <= 250 {
-		if err := dv.SetDropList(values); err != nil {
-			return err
-		}
-	} else {
-		ref, err := lists.add(values)
-		if err != nil {
-			return err
-		}
-		dv.SetSqrefDropList(ref)
+	dv.Sqref = fmt.Sprintf("%s2:%s%d", c.letter, c.letter, templateRows+1)
+	ref, err := lists.add(words)
+	if err != nil {
+		return err
 	}
-	dv.SetError(excelize.DataValidationErrorStyleWarning, c.Path, l.T("Choose one of the listed values."))
+	dv.SetSqrefDropList(ref)
+	dv.SetError(excelize.DataValidationErrorStyleStop, strings.TrimSuffix(c.header, " *"), l.F("Choose one of: %s.", strings.Join(words, ", ")))
 	return f.AddDataValidation(sheet, dv)
 }
 
-// writeExample writes the example value with the type the column takes.
-func writeExample(q *quotedText, sheet, cell string, c ingest.TemplateColumn) error {
-	switch {
-	case c.Example == "":
-		return nil
-	case c.Field.Type == "boolean":
-		return q.f.SetCellBool(sheet, cell, c.Example == "TRUE")
-	case (c.Field.Type == "integer" || c.Field.Type == "number") && inert.Number(c.Example):
-		return q.f.SetCellDefault(sheet, cell, c.Example)
-	}
-	return q.setStr(sheet, cell, c.Example)
-}
-
-// listWriter puts long lists of values on a hidden sheet, since a list
-// typed into a dropdown is limited to 255 characters.
+// listWriter puts the words of dropdowns on a hidden sheet: a list typed
+// into a dropdown is limited to 255 characters and split at commas.
 type listWriter struct {
 	q    *quotedText
 	used bool
@@ -204,59 +350,9 @@ func (l *listWriter) add(values []string) (string, error) {
 	return fmt.Sprintf("%s!$%s$1:$%s$%d", listsSheet, name, name, len(values)), nil
 }
 
-// writeFieldsSheet explains every column of the template in words.
-func writeFieldsSheet(q *quotedText, k *schema.Kind, cols []ingest.TemplateColumn, st *templateStyles, l lang.Tag) error {
-	f := q.f
-	if _, err := f.NewSheet(fieldsSheet); err != nil {
-		return err
-	}
-	rows := [][]any{
-		{l.F("%s: one row per operation, up to %s rows. Columns marked * are required.", l.T(k.Title), l.Count(schema.MaxElements))},
-		{l.T("Amounts are whole numbers in the currency's smallest unit (1050 = EUR 10.50) unless you choose major units when importing. Leave a cell empty to leave the field out. Row 2 is an example: it is left out of the bulk while unchanged.")},
-		{},
-		{l.T("Column"), l.T("Header"), l.T("Field"), l.T("Required"), l.T("What it takes"), l.T("Allowed values"), l.T("Description")},
-	}
-	for i, c := range cols {
-		name, _ := excelize.ColumnNumberToName(i + 1)
-		req := ""
-		switch {
-		case c.Required:
-			req = l.T("required")
-		case c.Field.Required && c.Field.Conditional:
-			req = l.T("required in some forms")
-		}
-		rules := c.Field.Rules(l)
-		if c.DateParts {
-			rules = l.T("date (YYYY-MM-DD)")
-		}
-		rows = append(rows, []any{name, c.Header, c.Path, req, rules, strings.Join(c.Field.Enum, ", "), l.T(c.Field.Description)})
-	}
-	// Styled first: a cell written after keeps its style, quoted where
-	// its text begins like a formula.
-	if err := f.SetCellStyle(fieldsSheet, "A1", "A1", st.title); err != nil {
-		return err
-	}
-	if err := f.SetCellStyle(fieldsSheet, "A4", "G4", st.header); err != nil {
-		return err
-	}
-	if err := f.SetCellStyle(fieldsSheet, "A5", fmt.Sprintf("G%d", len(rows)), st.wrap); err != nil {
-		return err
-	}
-	for i, r := range rows {
-		if err := q.setRow(fieldsSheet, i+1, r); err != nil {
-			return err
-		}
-	}
-	for col, w := range map[string]float64{"A": 8, "B": 28, "C": 36, "D": 12, "E": 40, "F": 30, "G": 60} {
-		if err := f.SetColWidth(fieldsSheet, col, col, w); err != nil {
-			return err
-		}
-	}
-	return f.SetPanes(fieldsSheet, &excelize.Panes{Freeze: true, YSplit: 4, TopLeftCell: "A5", ActivePane: "bottomLeft"})
-}
-
-// TemplateCSV writes kind k's template as CSV: the header row and the
-// example row.
+// TemplateCSV writes kind k's template as CSV in the API's own form, for
+// files a program writes: the fields' paths as headers, amounts in minor
+// units, and an example row, which an import leaves out while unchanged.
 func TemplateCSV(k *schema.Kind, fields []schema.Field) ([]byte, error) {
 	cols := ingest.TemplateColumns(k, fields)
 	header := make([]string, len(cols))
