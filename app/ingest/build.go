@@ -277,7 +277,9 @@ func dropProblems(ps []schema.Problem, drop func(schema.Problem) bool) []schema.
 	return out
 }
 
-// rowHasMappedValues reports whether a row fills at least one field.
+// rowHasMappedValues reports whether a row fills at least one field
+// from its own cells: a value set for every row, in no cell of the row
+// (its column's index is -1), makes no row an element.
 func (rd *reader) rowHasMappedValues(r *Row) bool {
 	for _, col := range rd.cols {
 		c := r.Cell(col.index)
@@ -315,15 +317,19 @@ func (rd *reader) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem
 	}
 	for ci := range rd.cols {
 		col := &rd.cols[ci]
-		c := r.Cell(col.index)
+		c := col.cell(r)
 		v, p := rd.coerce(c, col, r)
 		if s != nil {
 			s.vals[ci] = v
 		}
 		if p != nil {
+			msg := col.target.Path + ": " + p.message(rd.v.Language())
+			if col.set {
+				msg = setValueMessage(rd.v.Language(), msg)
+			}
 			problems = append(problems, schema.Problem{
 				Pointer: col.target.Pointer(), Field: col.target.Path, Code: p.code, Severity: p.severity,
-				Message: col.target.Path + ": " + p.message(rd.v.Language()), Value: truncate(c.Value, 60),
+				Message: msg, Value: truncate(c.Value, 60),
 			})
 			continue
 		}
@@ -353,6 +359,9 @@ func (rd *reader) check(i int, r *Row) ([]schema.Problem, []any) {
 	for _, p := range rd.v.ValidateElement(rd.Kind, i, elem) {
 		if slices.ContainsFunc(problems[:cellProblems], func(q schema.Problem) bool { return q.Pointer == p.Pointer }) {
 			continue // the cell's own problem says more
+		}
+		if rd.hasSet && rd.isSetValue(p.Pointer) {
+			p.Message = setValueMessage(rd.v.Language(), p.Message)
 		}
 		problems = append(problems, p)
 	}

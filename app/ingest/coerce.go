@@ -23,6 +23,11 @@ import (
 type column struct {
 	index  int
 	target target
+	// set marks a value set for every row (Mapping.Values): a column of
+	// the import, not of the file (index is -1), whose cell in every row
+	// is value.
+	set   bool
+	value Cell
 	// currency is the target path of an amount's currency, or "";
 	// currencyPos is the position among the reader's columns of the
 	// column mapped to it, or -1 when none is.
@@ -219,9 +224,6 @@ func (rd *reader) readString(c Cell, col *column) (any, *cellProblem) {
 		}
 		return d.String(), nil
 	}
-	if len(f.Enum) > 0 {
-		return rd.readChoice(s, col)
-	}
 	return col.box(s), nil
 }
 
@@ -334,9 +336,6 @@ func (rd *reader) readList(c Cell, col *column) (any, *cellProblem) {
 			}
 			items = append(items, v)
 		default:
-			if v, ok := choiceOf(col.target.Field, part); ok {
-				part = v
-			}
 			items = append(items, part)
 		}
 	}
@@ -453,7 +452,7 @@ func (rd *reader) rowCurrency(col *column, r *Row) (string, bool) {
 	if col.currencyPos < 0 {
 		return "", false
 	}
-	c := r.Cell(rd.cols[col.currencyPos].index)
+	c := rd.cols[col.currencyPos].cell(r)
 	if c.Empty() {
 		return "", false
 	}

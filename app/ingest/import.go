@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -40,11 +41,11 @@ type reader struct {
 	settings Settings
 	cols     []column
 	hasLists bool
+	// hasSet says some of cols are values set for every row.
+	hasSet bool
 	// mixedUnits, when the file leaves its units undecided, says why the
 	// amounts read otherwise are errors (see unitsQuestion).
 	mixedUnits *unitsQuestion
-	// template is how a template's mark reads the table, or nil.
-	template *templateReading
 	// scratch is reused by every check of this reader and its copies.
 	scratch *scratch
 }
@@ -57,13 +58,9 @@ func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	p := &reader{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
 	var header reading.Decision
 	p.mapping, header = autoMapping(t, p.mt)
-	if p.template = templateFor(t, p.mt); p.template != nil {
-		p.mapping, header = p.template.mapping(t, p.mt)
-	}
 	p.compile()
 	im := &Import{Kind: k, Table: t, p: p, header: header}
 	im.found = p.detect()
-	p.declare(&im.found)
 	p.settings = im.found.settings
 	p.mixedUnits = im.found.mixedUnits()
 	p.profile()
@@ -74,11 +71,13 @@ func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 func (im *Import) Mapping() Mapping {
 	m := im.p.mapping
 	m.Columns = slices.Clone(m.Columns)
+	m.Values = maps.Clone(m.Values)
 	return m
 }
 
 // SetMapping replaces the mapping, as edited by the operator. Every field
-// must exist in the kind and be filled by one column only. The settings
+// must exist in the kind and be filled by one column only, or by one
+// value for every row (Mapping.Values) that no column fills. The settings
 // are detected again for the new columns, unless the mapping carries
 // settings of its own.
 func (im *Import) SetMapping(m Mapping) error {
@@ -104,6 +103,11 @@ func (im *Import) SetMapping(m Mapping) error {
 		ptrs = append(ptrs, p)
 		seen[t.Path] = c.Letter
 	}
+	values, err := im.p.checkValues(m.Values, seen, ptrs)
+	if err != nil {
+		return err
+	}
+	m.Values = values
 	if m.Settings != nil {
 		if err := m.Settings.Check(); err != nil {
 			return fmt.Errorf("the mapping's settings: %w", err)
@@ -114,7 +118,6 @@ func (im *Import) SetMapping(m Mapping) error {
 	np.mapping = m
 	np.compile()
 	im.found = np.detect()
-	np.declare(&im.found)
 	np.settings = im.found.settings
 	np.mixedUnits = im.found.mixedUnits()
 	np.keepChosen(im.p.settings, im.chosen)
@@ -205,15 +208,26 @@ func (im *Import) SetSettings(s Settings, chosen ...string) error {
 
 // A TargetInfo is a field a column can be mapped to, for menus.
 type TargetInfo struct {
-	Path     string `json:"path"`
+	Path string `json:"path"`
+	// Title is the field's name in the validator's language.
 	Title    string `json:"title"`
 	Required bool   `json:"required"`
 	Rules    string `json:"rules"`
+	// Choices are the values the contract allows, API value and the
+	// operator's words for it (ChoiceWords), when it lists them.
+	Choices []TargetChoice `json:"choices,omitempty"`
+}
+
+// A TargetChoice is one value a field allows: Value as the API takes it,
+// Words as the operator reads it.
+type TargetChoice struct {
+	Value string `json:"value"`
+	Words string `json:"words"`
 }
 
 // Targets lists the fields a column can be mapped to, list fields with
-// position 0 (positions 1, 2, … are accepted too), their rules in the
-// validator's language.
+// position 0 (positions 1, 2, … are accepted too), their names and rules
+// in the validator's language.
 func (im *Import) Targets() []TargetInfo {
 	l := im.p.v.Language()
 	out := make([]TargetInfo, 0, len(im.p.mt.listed))
@@ -222,7 +236,7 @@ func (im *Import) Targets() []TargetInfo {
 		if err != nil {
 			continue
 		}
-		info := TargetInfo{Path: p, Title: t.Field.Title, Required: t.Field.Required, Rules: t.Field.Rules(l)}
+		info := TargetInfo{Path: p, Title: l.T(t.Field.Title), Required: t.Field.Required, Rules: t.Field.Rules(l)}
 		if t.DateParts {
 			info.Title, info.Rules = l.F("Date (%s)", p), l.T("date; split into year, month and day")
 		}
@@ -235,7 +249,14 @@ func (im *Import) Targets() []TargetInfo {
 // possible from a hand-made Mapping) are left out.
 func (rd *reader) compile() {
 	rd.cols = nil
-	rd.hasLists = false
+	rd.hasLists, rd.hasSet = false, false
+	add := func(col column) {
+		if isAmount(col.target.Field) {
+			col.currency = rd.cat.currencyPath(col.target)
+		}
+		rd.cols = append(rd.cols, col)
+		rd.hasLists = rd.hasLists || strings.Contains(col.target.Path, "[")
+	}
 	for _, c := range rd.mapping.Columns {
 		if c.Field == "" {
 			continue
@@ -244,12 +265,15 @@ func (rd *reader) compile() {
 		if err != nil {
 			continue
 		}
-		col := column{index: c.Column, target: t, currencyPos: -1, boxes: make(map[string]any)}
-		if isAmount(t.Field) {
-			col.currency = rd.cat.currencyPath(t)
+		add(column{index: c.Column, target: t, currencyPos: -1, boxes: make(map[string]any)})
+	}
+	for _, path := range slices.Sorted(maps.Keys(rd.mapping.Values)) {
+		t, err := rd.cat.resolve(path)
+		if err != nil {
+			continue
 		}
-		rd.cols = append(rd.cols, col)
-		rd.hasLists = rd.hasLists || strings.Contains(t.Path, "[")
+		add(setColumn(t, rd.mapping.Values[path]))
+		rd.hasSet = true
 	}
 	// Amounts last: reading one needs its row's currency.
 	slices.SortStableFunc(rd.cols, func(a, b column) int {
@@ -260,7 +284,6 @@ func (rd *reader) compile() {
 			rd.cols[i].currencyPos = slices.IndexFunc(rd.cols, func(o column) bool { return o.target.Path == cur })
 		}
 	}
-	rd.linkTemplateCurrencies()
 }
 
 func btoi(b bool) int {
@@ -312,8 +335,7 @@ func (rd *reader) firstDataRow() int {
 
 // DataRows returns how many rows with values lie below the header: the
 // number of elements a build will give, at most. A file of more than
-// schema.MaxElements rows must be split into several bulks. A template's
-// example row, unchanged, is not one of them (see dataRows).
+// schema.MaxElements rows must be split into several bulks.
 func (im *Import) DataRows() int {
-	return im.p.dataRows()
+	return len(im.Table.Rows) - im.p.firstDataRow()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/reading"
@@ -24,6 +25,10 @@ type Mapping struct {
 	HeaderRow int `json:"headerRow"`
 	// Columns holds one entry per column with a header or with values.
 	Columns []ColumnMapping `json:"columns"`
+	// Values gives fields that no column fills one value for every row,
+	// by the field's path: {"profileId": "110321"}. Each is read as a
+	// cell of its field would be.
+	Values map[string]string `json:"values,omitempty"`
 	// Settings, when present, are the import settings to use with it.
 	Settings *Settings `json:"settings,omitempty"`
 	// Sheet, when present, is the sheet of a workbook to read.
@@ -75,7 +80,8 @@ func (m Mapping) Unmapped() []ColumnMapping {
 }
 
 // Set maps column col to field (a target path, or "" to unmap it), as an
-// operator does.
+// operator does. A value set for every row of that field goes: the
+// column fills it now.
 func (m *Mapping) Set(col int, field string) error {
 	for i := range m.Columns {
 		if m.Columns[i].Column == col {
@@ -84,10 +90,32 @@ func (m *Mapping) Set(col int, field string) error {
 			if field == "" {
 				m.Columns[i].Match = ""
 			}
+			m.SetValue(field, "")
 			return nil
 		}
 	}
 	return fmt.Errorf("there is no column %d", col)
+}
+
+// SetValue gives field (a target path) one value for every row, as the
+// operator types it; "" (or only spaces) removes it.
+// [Import.SetMapping] refuses a field that a column fills.
+func (m *Mapping) SetValue(field, value string) {
+	field = strings.TrimSpace(field)
+	if field == "" {
+		return
+	}
+	if strings.TrimSpace(value) == "" {
+		delete(m.Values, field)
+		if len(m.Values) == 0 {
+			m.Values = nil
+		}
+		return
+	}
+	if m.Values == nil {
+		m.Values = make(map[string]string)
+	}
+	m.Values[field] = value
 }
 
 // SavedMapping returns the mapping to save to a mapping file: the
@@ -190,7 +218,7 @@ func applySaved(t *Table, mt *matcher, saved Mapping) (Mapping, []string) {
 	if t.RowIndex(headerRow) < 0 {
 		headerRow = detectHeader(t, mt)
 	}
-	m := mapColumns(t, mt, headerRow, Mapping{Kind: saved.Kind, Settings: saved.Settings})
+	m := mapColumns(t, mt, headerRow, Mapping{Kind: saved.Kind, Settings: saved.Settings, Values: maps.Clone(saved.Values)})
 	var missing []string
 	for _, s := range saved.Columns {
 		found := false
@@ -207,6 +235,15 @@ func applySaved(t *Table, mt *matcher, saved Mapping) (Mapping, []string) {
 		}
 		if !found && s.Field != "" {
 			missing = append(missing, fmt.Sprintf("%q (%s)", s.Header, s.Field))
+		}
+	}
+	// A field the saved mapping gives a value is not this file's column's
+	// by a guess from its header: the column is offered, not mapped.
+	for i := range m.Columns {
+		c := &m.Columns[i]
+		if _, set := m.Values[c.Field]; set && c.Match != MatchManual {
+			c.Suggestions = append([]string{c.Field}, c.Suggestions...)
+			c.Field, c.Match = "", ""
 		}
 	}
 	return m, missing

@@ -30,6 +30,9 @@ func (rd *reader) columnOf(ptr string) (int, bool) {
 	}
 	best, bestLen := -1, -1
 	for _, col := range rd.cols {
+		if col.set {
+			continue // a value set for every row has no column in the file
+		}
 		cp := col.target.Pointer()
 		if cp == ptr {
 			return col.index, true
@@ -43,7 +46,7 @@ func (rd *reader) columnOf(ptr string) (int, bool) {
 	}
 	first := -1
 	for _, col := range rd.cols {
-		if strings.HasPrefix(col.target.Pointer(), ptr+"/") && (first < 0 || col.index < first) {
+		if !col.set && strings.HasPrefix(col.target.Pointer(), ptr+"/") && (first < 0 || col.index < first) {
 			first = col.index
 		}
 	}

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -22,6 +23,10 @@ type Column struct {
 	// Field is the field the column fills.
 	Field    string
 	Required bool
+	// Set marks a value set for every row (ingest.Mapping.Values): Value
+	// is every row's, and only the mapping changes it.
+	Set   bool
+	Value string
 }
 
 // A source is where a Document's elements come from and how its cells
@@ -67,6 +72,8 @@ type Document struct {
 	cols     []Column
 	byLetter map[string]int
 	byField  map[string]int
+	// bySet finds the column of a value set for every row by its field.
+	bySet map[string]int
 
 	// amountPath and sourcePath find the amount and the source
 	// instrument in an element's body.
@@ -92,6 +99,12 @@ func newDocument(k *schema.Kind, backOffice bool, fileName string, src source) *
 	for i, c := range d.cols {
 		if c.Letter != "" {
 			d.byLetter[c.Letter] = i
+		}
+		if c.Set {
+			if d.bySet == nil {
+				d.bySet = make(map[string]int)
+			}
+			d.bySet[c.Field] = i
 		}
 		d.byField[c.Field] = i
 	}
@@ -147,12 +160,19 @@ func (d *Document) Edit(i, col int, text string) error {
 	if col < 0 || col >= len(d.cols) {
 		return fmt.Errorf("there is no column %d", col)
 	}
+	if d.cols[col].Set {
+		return ErrSetForEveryRow
+	}
 	if err := d.src.edit(i, d.cols[col], text); err != nil {
 		return err
 	}
 	d.refresh([]int{i})
 	return nil
 }
+
+// ErrSetForEveryRow refuses to change one row's value of a field set for
+// every row: the value is the mapping's.
+var ErrSetForEveryRow = errors.New("this value is set for every row: change it where the columns are mapped")
 
 // refresh brings the summary and the report up to date after the
 // elements listed changed; nil means any of them may have.

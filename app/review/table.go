@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -56,10 +58,17 @@ func (s *tableSource) columns() []Column {
 			Required: required[c.Field],
 		})
 	}
+	// The values set for every row follow, each a column of its own.
+	for _, field := range slices.Sorted(maps.Keys(m.Values)) {
+		cols = append(cols, Column{Index: -1, Header: field, Field: field, Required: required[field], Set: true, Value: m.Values[field]})
+	}
 	return cols
 }
 
 func (s *tableSource) cell(i int, c Column) string {
+	if c.Set {
+		return c.Value
+	}
 	t := s.im.Table
 	ri := t.RowIndex(s.res().Elements[i].Row)
 	if ri < 0 {

@@ -124,6 +124,11 @@ func (d *Document) columnOf(p schema.Problem) int {
 		if c, ok := d.byLetter[p.Column]; ok && p.Column != "" {
 			return c
 		}
+		// A value set for every row has no cell in the file: its
+		// problems name its field only.
+		if c, ok := d.bySet[p.Field]; ok && p.Column == "" && p.Element >= 0 {
+			return c
+		}
 		return -1
 	}
 	for f := p.Field; f != ""; f = parentPath(f) {
@@ -232,6 +237,9 @@ func (d *Document) Replace(col int, find, with string, matchCase, wholeCell bool
 		return 0, fmt.Errorf("say what to find")
 	}
 	c := d.cols[col]
+	if c.Set {
+		return 0, ErrSetForEveryRow
+	}
 	var edits []cellEdit
 	for i := range d.src.count() {
 		old := d.src.cell(i, c)

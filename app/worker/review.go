@@ -57,6 +57,9 @@ type Prepare struct {
 	HeaderRow int `json:"headerRow,omitempty"`
 	// Columns maps columns to fields ("" unmaps).
 	Columns []ColumnChoice `json:"columns,omitempty"`
+	// Values gives fields no column fills one value for every row (""
+	// removes it); the others set keep theirs.
+	Values []FieldValue `json:"values,omitempty"`
 	// SavedMapping is the text of a mapping file to apply.
 	SavedMapping string `json:"savedMapping,omitempty"`
 	// Automatic reads the table again as it was first opened: the header
@@ -104,6 +107,13 @@ type ColumnChoice struct {
 	Field  string `json:"field"`
 }
 
+// A FieldValue is one value for every row of a field (its path), as the
+// operator typed or chose it.
+type FieldValue struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
 // Prepared is how a document will be read: the result of JobOpen and
 // JobPrepare.
 type Prepared struct {
@@ -136,8 +146,12 @@ type Prepared struct {
 	Columns []ColumnView `json:"columns,omitempty"`
 	// Targets are the fields a column can fill.
 	Targets []Target `json:"targets,omitempty"`
-	// Missing names the required fields no column fills.
+	// Missing names the required fields no column fills and no value set
+	// for every row does.
 	Missing []string `json:"missing,omitempty"`
+	// Values are the values set for every row, in their fields' order,
+	// each as it reads in the first row.
+	Values []SetValue `json:"values,omitempty"`
 	// Settings are the ones in use; Detected what the file suggested.
 	Settings Settings `json:"settings"`
 	Detected Settings `json:"detected"`
@@ -212,10 +226,29 @@ type ColumnView struct {
 
 // A Target is a field a column can fill.
 type Target struct {
-	Path     string `json:"path"`
+	Path string `json:"path"`
+	// Title names the field in the console's language.
 	Title    string `json:"title,omitempty"`
 	Required bool   `json:"required,omitempty"`
 	Rules    string `json:"rules,omitempty"`
+	// Choices are the values the contract allows it, when it lists them.
+	Choices []Choice `json:"choices,omitempty"`
+}
+
+// A Choice is a value a field allows: Value as the API takes it, Words
+// as the operator reads it, in the console's language.
+type Choice struct {
+	Value string `json:"value"`
+	Words string `json:"words"`
+}
+
+// A SetValue is a value set for every row as it reads: Parsed is what it
+// becomes, or Error why it cannot be read or is refused.
+type SetValue struct {
+	Field  string `json:"field"`
+	Value  string `json:"value"`
+	Parsed string `json:"parsed,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Settings say how a file's values are read (see ingest.Settings).
@@ -361,6 +394,9 @@ type GridColumn struct {
 	// first identity field the table shows): it stays in sight beside the
 	// row numbers as the table scrolls sideways.
 	Pinned bool `json:"pinned,omitempty"`
+	// Set marks a value set for every row rather than a column of the
+	// file: its cells all hold it, and only the mapping step changes it.
+	Set bool `json:"set,omitempty"`
 }
 
 // FirstWindow is how many rows the table asks for at a time, and the size

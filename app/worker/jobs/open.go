@@ -238,7 +238,7 @@ func reread(d *LoadedFile, req worker.Prepare) bool {
 // makes the built document stale.
 func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.Mapping) error {
 	if d.im == nil {
-		if req.HeaderRow > 0 || len(req.Columns) > 0 || saved != nil || req.Settings != nil || len(req.Chosen) > 0 {
+		if req.HeaderRow > 0 || len(req.Columns) > 0 || len(req.Values) > 0 || saved != nil || req.Settings != nil || len(req.Chosen) > 0 {
 			return errors.New("choose the kind before the columns")
 		}
 		return nil
@@ -264,12 +264,15 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.M
 		}
 		stale = true
 	}
-	if len(req.Columns) > 0 {
+	if len(req.Columns) > 0 || len(req.Values) > 0 {
 		m := d.im.Mapping()
 		for _, ch := range req.Columns {
 			if err := m.Set(ch.Column, ch.Field); err != nil {
 				return err
 			}
+		}
+		for _, v := range req.Values {
+			m.SetValue(v.Field, v.Value)
 		}
 		settings, detected := d.im.Settings(), d.im.DetectedSettings()
 		if err := d.im.SetMapping(m); err != nil {

@@ -51,10 +51,20 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	p.HeaderRow, p.DataRows = m.HeaderRow, im.DataRows()
 	required := make(map[string]bool)
 	for _, t := range im.Targets() {
-		p.Targets = append(p.Targets, worker.Target{Path: t.Path, Title: t.Title, Required: t.Required, Rules: t.Rules})
+		tg := worker.Target{Path: t.Path, Title: t.Title, Required: t.Required, Rules: t.Rules}
+		for _, c := range t.Choices {
+			tg.Choices = append(tg.Choices, worker.Choice{Value: c.Value, Words: c.Words})
+		}
+		p.Targets = append(p.Targets, tg)
 		if t.Required {
 			required[t.Path] = true
 		}
+	}
+	valueError := false
+	for _, v := range im.Values() {
+		p.Values = append(p.Values, worker.SetValue(v))
+		delete(required, v.Field)
+		valueError = valueError || v.Error != ""
 	}
 	unknown := false
 	for _, c := range m.Columns {
@@ -94,7 +104,7 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	// Several sheets to choose from need the operator, unless one fits
 	// the kind better than every other or the operator picked it.
 	sheetKnown := choosable <= 1 || d.table.Reading.Sheet.How == reading.Detected || d.table.Reading.Sheet.How == reading.Chosen
-	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && sheetKnown && p.DataRows > 0 &&
+	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && !valueError && sheetKnown && p.DataRows > 0 &&
 		!p.Reading.NeedsLook()
 	return p
 }

@@ -91,7 +91,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: worker.TotalsOf(st.Totals)})
 	}
 	for _, col := range rd.Columns() {
-		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required})
+		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required, Set: col.Set})
 	}
 	pinIdentity(d.Kind, out.Columns)
 	var mem runtime.MemStats
