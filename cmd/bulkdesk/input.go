@@ -69,6 +69,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.settings.Group, "group", "", `digit-group separator of amounts: ",", ".", " ", "'" or "none" (default: detected)`)
 	fs.StringVar(&in.settings.DateOrder, "dates", "", "order of text dates such as 03/04/2025: DMY, MDY or YMD (default: detected)")
 	fs.StringVar(&in.settings.Currency, "currency", "", "currency of amounts whose row gives none (card spend rules), to read major units")
+	fs.StringVar(&in.settings.TimeZone, "time-zone", "", "time zone of the dates and times of timestamp fields (scheduledTimestamp), an IANA name such as Europe/Berlin: a date alone is 00:00 there (never guessed: without it, such a date is an error)")
 	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
 	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000 (repeatable, one per currency)")
 	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
@@ -270,6 +271,9 @@ func (cf *inputFlags) chosenSettings() []string {
 			out = append(out, name)
 		}
 	}
+	if cf.override["time-zone"] {
+		out = append(out, "timeZone")
+	}
 	return out
 }
 
@@ -311,6 +315,9 @@ func (cf *inputFlags) overrideSettings(s ingest.Settings) ingest.Settings {
 	}
 	if cf.override["currency"] {
 		s.Currency = cf.settings.Currency
+	}
+	if cf.override["time-zone"] {
+		s.TimeZone = cf.settings.TimeZone
 	}
 	return s
 }
