@@ -1,3 +1,5 @@
+//go:build js && wasm
+
 package main
 
 // The worker reads the dates of a file in the time zone the operator
