@@ -224,6 +224,9 @@ func (rd *reader) readString(c Cell, col *column) (any, *cellProblem) {
 		}
 		return d.String(), nil
 	}
+	if len(f.Enum) > 0 {
+		return rd.readChoice(s, col)
+	}
 	return col.box(s), nil
 }
 
@@ -336,6 +339,9 @@ func (rd *reader) readList(c Cell, col *column) (any, *cellProblem) {
 			}
 			items = append(items, v)
 		default:
+			if v, ok := choiceOf(col.target.Field, part); ok {
+				part = v
+			}
 			items = append(items, part)
 		}
 	}

@@ -46,6 +46,8 @@ type reader struct {
 	// mixedUnits, when the file leaves its units undecided, says why the
 	// amounts read otherwise are errors (see unitsQuestion).
 	mixedUnits *unitsQuestion
+	// template is how a template's mark reads the table, or nil.
+	template *templateReading
 	// scratch is reused by every check of this reader and its copies.
 	scratch *scratch
 }
@@ -58,9 +60,13 @@ func NewImport(t *Table, k *schema.Kind, v *schema.Validator) *Import {
 	p := &reader{Kind: k, Table: t, v: v, cat: cat, mt: newMatcher(cat), settings: Settings{Amounts: Minor}, scratch: newScratch()}
 	var header reading.Decision
 	p.mapping, header = autoMapping(t, p.mt)
+	if p.template = templateFor(t, p.mt); p.template != nil {
+		p.mapping, header = p.template.mapping(t, p.mt)
+	}
 	p.compile()
 	im := &Import{Kind: k, Table: t, p: p, header: header}
 	im.found = p.detect()
+	p.declare(&im.found)
 	p.settings = im.found.settings
 	p.mixedUnits = im.found.mixedUnits()
 	p.profile()
@@ -118,6 +124,7 @@ func (im *Import) SetMapping(m Mapping) error {
 	np.mapping = m
 	np.compile()
 	im.found = np.detect()
+	np.declare(&im.found)
 	np.settings = im.found.settings
 	np.mixedUnits = im.found.mixedUnits()
 	np.keepChosen(im.p.settings, im.chosen)
@@ -284,6 +291,7 @@ func (rd *reader) compile() {
 			rd.cols[i].currencyPos = slices.IndexFunc(rd.cols, func(o column) bool { return o.target.Path == cur })
 		}
 	}
+	rd.linkTemplateCurrencies()
 }
 
 func btoi(b bool) int {
@@ -335,7 +343,8 @@ func (rd *reader) firstDataRow() int {
 
 // DataRows returns how many rows with values lie below the header: the
 // number of elements a build will give, at most. A file of more than
-// schema.MaxElements rows must be split into several bulks.
+// schema.MaxElements rows must be split into several bulks. A template's
+// example row, unchanged, is not one of them (see dataRows).
 func (im *Import) DataRows() int {
-	return len(im.Table.Rows) - im.p.firstDataRow()
+	return im.p.dataRows()
 }

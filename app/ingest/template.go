@@ -9,8 +9,10 @@ import (
 // A TemplateColumn is one column of a kind's template: the header that
 // maps it without a mapping step, the field it fills and an example value.
 type TemplateColumn struct {
-	// Header is the column's header: the field's path (or for a path
-	// parameter its name, "Card id"), with " *" when it is required.
+	// Header is the column's header in the API's own words: the field's
+	// path (or for a path parameter its name, "Card id"), with " *" when
+	// it is required. Workbooks of elements use it; a template's data
+	// sheet is headed in the operator's words (TemplateWords).
 	Header string
 	// Path is the target the column fills.
 	Path string
@@ -167,4 +169,34 @@ func isExampleRow(r *Row, examples map[int]string) bool {
 		}
 	}
 	return true
+}
+
+// dataRows counts the rows below the header that hold a value, but for
+// the example row of an older template left unchanged: the build leaves
+// it out, so a count that took it in promised one element too many
+// ("Validate 51 rows" for 50 transfers). Rows a spreadsheet keeps without
+// a value (hidden, or styled) are not counted either.
+func (rd *reader) dataRows() int {
+	first := rd.firstDataRow()
+	n := 0
+	for i := first; i < len(rd.Table.Rows); i++ {
+		if rowHasValue(&rd.Table.Rows[i]) {
+			n++
+		}
+	}
+	if n > 0 && first < len(rd.Table.Rows) {
+		if ex := rd.exampleValues(); ex != nil && isExampleRow(&rd.Table.Rows[first], ex) {
+			n--
+		}
+	}
+	return n
+}
+
+func rowHasValue(r *Row) bool {
+	for _, c := range r.Cells {
+		if !c.Empty() {
+			return true
+		}
+	}
+	return false
 }
