@@ -247,13 +247,19 @@ func (im *Import) Targets() []TargetInfo {
 		if t.DateParts {
 			info.Title, info.Rules = l.F("Date (%s)", p), l.T("date; split into year, month and day")
 		}
+		if t.Field.Type != "array" && !t.DateParts {
+			for _, v := range t.Field.Enum {
+				info.Choices = append(info.Choices, TargetChoice{Value: v, Words: ChoiceWords(v, l)})
+			}
+		}
 		out = append(out, info)
 	}
 	return out
 }
 
-// compile resolves the mapped columns; fields that do not resolve (only
-// possible from a hand-made Mapping) are left out.
+// compile resolves the mapped columns and the values set for every row;
+// fields that do not resolve (only possible from a hand-made Mapping)
+// are left out.
 func (rd *reader) compile() {
 	rd.cols = nil
 	rd.hasLists, rd.hasSet = false, false

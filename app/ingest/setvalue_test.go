@@ -98,7 +98,7 @@ func TestAValueSetForEveryRowIsReadAsACellOfItsField(t *testing.T) {
 		}
 	}
 	m.SetValue("profileId", "110321")
-	m.SetValue("source.type", "managed_accounts")
+	m.SetValue("source.type", "Verwaltetes Konto")
 	m.SetValue("destination.type", "managed_cards")
 	m.SetValue("destinationAmount.amount", "12.50")
 	if err := im.SetMapping(m); err != nil {

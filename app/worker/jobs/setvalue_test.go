@@ -34,7 +34,7 @@ func TestValuesSetForEveryRowFillWhatTheFileLacks(t *testing.T) {
 			source = tg
 		}
 	}
-	if source.Title != "Instrumenttyp" {
+	if source.Title != "Instrumenttyp" || len(source.Choices) != 2 || source.Choices[1] != (worker.Choice{Value: "managed_accounts", Words: "Verwaltetes Konto"}) {
 		t.Errorf("source.type offered as %+v", source)
 	}
 	doc := p.Document
