@@ -235,6 +235,7 @@ func (p *importPage) renderKindPicker() app.UI {
 				app.Label().For("backoffice").Text(t("Submit through the back-office API")),
 			)
 		}),
+		app.If(hasKind, func() app.UI { return newTemplateDownload().Kind(p.kindID).BackOffice(p.backOffice) }),
 	)
 }
 

@@ -53,6 +53,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(handoff.PlanSubmissionJob, s.planSubmission)
 	s.Register(handoff.ElementsWorkbookJob, s.elementsWorkbook)
 	s.Register(handoff.ErrorWorkbookJob, s.errorWorkbook)
+	s.Register(handoff.TemplateJob, s.template)
 	s.RegisterConcurrent(worker.JobSubmit, s.submitPlan)
 	s.RegisterConcurrent(worker.JobResumeSubmission, s.resumeSubmission)
 	s.RegisterConcurrent(worker.JobJournal, s.listJournal)

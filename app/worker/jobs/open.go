@@ -414,6 +414,11 @@ func (s *Server) chooseKind(c *runner.Call, d *LoadedFile) error {
 		doc, _, _ := d.file.Request()
 		d.suggestions = suggestForRequest(doc, s.validator)
 	}
+	if k := templateKind(d); k != nil {
+		// A template names its kind: not a suggestion to check.
+		d.Kind, d.BackOffice = k, false
+		return s.sheetForKind(c, d)
+	}
 	if d.Kind != nil || len(d.suggestions) == 0 {
 		return nil
 	}

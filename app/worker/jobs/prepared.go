@@ -103,7 +103,7 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	}
 	// Several sheets to choose from need the operator, unless one fits
 	// the kind better than every other or the operator picked it.
-	sheetKnown := choosable <= 1 || d.table.Reading.Sheet.How == reading.Detected || d.table.Reading.Sheet.How == reading.Chosen
+	sheetKnown := choosable <= 1 || d.table.Reading.Sheet.How == reading.Detected || d.table.Reading.Sheet.How == reading.Chosen || d.table.Reading.Sheet.How == reading.Declared
 	p.Ready = !d.KindSuggested && len(p.Missing) == 0 && !unknown && !exampleError && !valueError && sheetKnown && p.DataRows > 0 &&
 		!p.Reading.NeedsLook()
 	return p

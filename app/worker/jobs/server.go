@@ -70,6 +70,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(worker.JobPrepareSubmission, s.prepareSubmission)
 	s.Register(worker.JobAsideWorkbook, s.asideWorkbook)
 	s.Register(worker.JobResultWorkbook, s.resultWorkbook)
+	s.Register(worker.JobTemplate, s.template)
 	s.Register(worker.JobReviewBulk, s.reviewBulk)
 	s.Forwarded = s.afterSecond
 	return s

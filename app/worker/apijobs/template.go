@@ -1,0 +1,33 @@
+package apijobs
+
+import (
+	"fmt"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/workbook"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// template runs handoff.TemplateJob (the page's worker.JobTemplate): the
+// kind's template in the operator's language, named for the kind.
+func (s *Server) template(c *runner.Call) (any, error) {
+	var ho handoff.Template
+	if err := c.Decode(&ho); err != nil {
+		return nil, err
+	}
+	req := ho.Request
+	k, err := schema.Lookup(req.Kind)
+	if err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	l, _ := lang.Parse(req.Lang)
+	data, err := workbook.WriteTemplate(k, ho.Fields, workbook.Template{Lang: l, TimeZone: req.TimeZone})
+	if err != nil {
+		return nil, fmt.Errorf("writing the template: %w", err)
+	}
+	c.SetData(data)
+	return worker.File{Name: l.F("%s-template.xlsx", k.ID), Type: worker.XLSXType}, nil
+}

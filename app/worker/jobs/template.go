@@ -1,0 +1,34 @@
+package jobs
+
+import (
+	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
+
+// template runs worker.JobTemplate: the second worker writes it, with the
+// kind's fields in the contract in use here.
+func (s *Server) template(c *runner.Call) (any, error) {
+	var req worker.TemplateRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	k, err := lookupKind(req.Kind, req.BackOffice)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.validator.Has(k); err != nil {
+		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+	}
+	return runner.Handoff{Job: handoff.TemplateJob, Request: handoff.Template{Request: req, Fields: s.validator.Fields(k)}}, nil
+}
+
+// templateKind returns the kind a template names when the operator chose
+// none: the file says what it is for.
+func templateKind(d *LoadedFile) *schema.Kind {
+	if d.Kind != nil || d.file == nil {
+		return nil
+	}
+	return d.file.TemplateKind()
+}
