@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
@@ -184,7 +186,14 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 				mapped++
 			}
 		}
-		if _, err := termsafe.Fprintf(w, "read %s, header row %d, %d of %d columns mapped; %s\n", where, s.HeaderRow, mapped, len(s.Columns), s.Settings); err != nil {
+		set := ""
+		for _, f := range slices.Sorted(maps.Keys(s.Values)) {
+			set += fmt.Sprintf(", %s=%s", f, s.Values[f])
+		}
+		if set != "" {
+			set = ", set for every row" + set
+		}
+		if _, err := termsafe.Fprintf(w, "read %s, header row %d, %d of %d columns mapped%s; %s\n", where, s.HeaderRow, mapped, len(s.Columns), set, s.Settings); err != nil {
 			return err
 		}
 	}

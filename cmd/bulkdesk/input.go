@@ -26,6 +26,9 @@ type inputFlags struct {
 	read     ingest.Options
 	// limits are the highest amounts expected per currency (-max-amount).
 	limits amountLimitsFlag
+	// set gives fields the file has no column for a value for every row
+	// (-set).
+	set setValuesFlag
 	// contract is the contract the file is checked against.
 	contract contractFlags
 	// onDemand leaves a table's elements unbuilt (checked.elements nil):
@@ -71,6 +74,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.settings.Currency, "currency", "", "currency of amounts whose row gives none (card spend rules), to read major units")
 	fs.StringVar(&in.settings.TimeZone, "time-zone", "", "time zone of the dates and times of timestamp fields (scheduledTimestamp), an IANA name such as Europe/Berlin: a date alone is 00:00 there (never guessed: without it, such a date is an error)")
 	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
+	fs.Var(&in.set, "set", "give a field the file has no column for one value for every row, read as a cell of that field: FIELD=VALUE, FIELD its path, such as profileId=110321 or source.type=managed_accounts (repeatable; wins over the mapping file's value)")
 	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000 (repeatable, one per currency)")
 	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
 	in.contract.register(fs)
@@ -120,6 +124,9 @@ type sourceInfo struct {
 	HeaderRow int                    `json:"headerRow"`
 	Settings  ingest.Settings        `json:"settings"`
 	Columns   []ingest.ColumnMapping `json:"columns"`
+	// Values are the values set for every row, by field (-set and the
+	// mapping file's).
+	Values map[string]string `json:"values,omitempty"`
 }
 
 // elementRange returns elements lo to hi (excluded), building them when
@@ -185,6 +192,9 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		return nil, err
 	}
 	if doc, dups, ok := f.Request(); ok {
+		if len(in.set.fields) > 0 {
+			return nil, fmt.Errorf("-set: %s is a JSON request body: its elements name their fields, it has no columns to add values to", path)
+		}
 		return checkRequestBody(v, k, doc, dups, ingest.AmountLimits(in.limits))
 	}
 	sheet := in.sheet
@@ -218,6 +228,9 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			termsafe.Fprintf(stderr, "bulkdesk %s: %s: the file has no column %s\n", command, in.mapping, strings.Join(missing, ", "))
 		}
 	}
+	if err := in.set.apply(im); err != nil {
+		return nil, err
+	}
 	if err := im.SetSettings(in.overrideSettings(im.Settings()), in.chosenSettings()...); err != nil {
 		return nil, err
 	}
@@ -243,7 +256,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		},
 		source: &sourceInfo{
 			File: f.Name, Format: f.Format, Sheet: table.Sheet, Encoding: f.Encoding, Delimiter: f.Delimiter,
-			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns,
+			HeaderRow: m.HeaderRow, Settings: im.Settings(), Columns: m.Columns, Values: m.Values,
 		},
 		reading:  &r,
 		currency: im.Settings().Currency,
