@@ -165,24 +165,14 @@ type ControlTotal struct {
 }
 
 // ParseControlTotal reads a typed total such as "EUR 1,234.56" or
-// "1234,56 EUR": a valid ISO 4217 code and an amount in major units. A
-// text that reads two ways ("EUR 1.000") is refused, never guessed.
-func ParseControlTotal(text string) (ControlTotal, error) {
-	fields := strings.Fields(text)
-	if len(fields) < 2 {
-		return ControlTotal{}, fmt.Errorf("control total %q: write a currency and an amount, as \"EUR 1,234.56\"", text)
-	}
-	cur, amount := fields[0], strings.Join(fields[1:], " ")
-	if !money.Valid(cur) {
-		cur, amount = fields[len(fields)-1], strings.Join(fields[:len(fields)-1], " ")
-	}
-	if !money.Valid(cur) {
-		return ControlTotal{}, fmt.Errorf("control total %q: no ISO 4217 currency code (such as EUR) in it", text)
-	}
-	digits, _ := money.Digits(cur)
-	minor, err := money.ParseMajor(amount, digits, money.Separators{})
+// "1.234,56 EUR": a valid ISO 4217 code and an amount in major units,
+// as the language whose separators sep are writes numbers or in the
+// plain form (money.ParseCurrencyAmount). A text that reads two ways
+// ("EUR 1.500" in French) is refused, never guessed, with how to type it.
+func ParseControlTotal(text string, sep money.Separators) (ControlTotal, error) {
+	cur, minor, err := money.ParseCurrencyAmount(text, sep)
 	if err != nil {
-		return ControlTotal{}, fmt.Errorf("control total %q: %w", text, err)
+		return ControlTotal{}, fmt.Errorf("control total: %w", err)
 	}
 	return ControlTotal{Currency: cur, Minor: big.NewInt(minor)}, nil
 }

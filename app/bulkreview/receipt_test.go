@@ -151,7 +151,7 @@ func TestTypedControlTotals(t *testing.T) {
 	api := fakeapi.New()
 	s := submit(t, api, api, fixture.SampleBody(10), 0)
 	r := fetch(t, s.client, s.entries[0].BulkID)
-	eur, err := bulkreview.ParseControlTotal("EUR 10.45")
+	eur, err := bulkreview.ParseControlTotal("EUR 10.45", money.Point)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,11 +161,11 @@ func TestTypedControlTotals(t *testing.T) {
 	if d := (bulkreview.Control{Count: -1}).Compare(r); len(d) != 0 {
 		t.Errorf("nothing typed: %v", d)
 	}
-	wrong, err := bulkreview.ParseControlTotal("10,46 EUR")
+	wrong, err := bulkreview.ParseControlTotal("10,46 EUR", money.Point)
 	if err != nil || wrong.Minor.Int64() != 1046 {
 		t.Fatalf("10,46 EUR: %v %v", wrong, err)
 	}
-	usd, _ := bulkreview.ParseControlTotal("USD 1")
+	usd, _ := bulkreview.ParseControlTotal("USD 1", money.Point)
 	d := (bulkreview.Control{Count: 9, Totals: []bulkreview.ControlTotal{wrong, usd}}).Compare(r)
 	if len(d) != 3 || d[0].What != bulkreview.DiffCount || !strings.Contains(d[1].Text, "EUR: the control total is EUR 10.46; the bulk holds EUR 10.45 in 10 amounts") || !strings.Contains(d[2].Text, "USD: the control total is USD 1.00; the bulk holds none") {
 		t.Errorf("wrong totals: %v", d)
@@ -174,10 +174,20 @@ func TestTypedControlTotals(t *testing.T) {
 		t.Errorf("an untyped currency: %v", d)
 	}
 	for _, bad := range []string{"EUR 1.000", "EUR", "XYZ 10", "EUR 10.001", "EUR ten"} {
-		if _, err := bulkreview.ParseControlTotal(bad); err == nil {
+		if _, err := bulkreview.ParseControlTotal(bad, money.Point); err == nil {
 			t.Errorf("%q was read", bad)
 		} else if bad == "EUR 1.000" && !errors.Is(err, money.ErrAmbiguous) {
 			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	// As the checker's language writes numbers.
+	for _, tc := range []struct {
+		sep  money.Separators
+		text string
+		want int64
+	}{{money.Comma, "EUR 1.000", 100000}, {money.Comma, "EUR 26.424,81", 2642481}, {money.Separators{Decimal: ',', Group: '\u202f'}, "16 620,13 EUR", 1662013}} {
+		if got, err := bulkreview.ParseControlTotal(tc.text, tc.sep); err != nil || got.Minor.Int64() != tc.want {
+			t.Errorf("%q: %v, %v", tc.text, got.Minor, err)
 		}
 	}
 }

@@ -81,11 +81,12 @@
 // file (code [AmountOutlierCode]; a currency needs
 // [MinAmountsForMedian] amounts), an amount above the operator's limit
 // for its currency ([Import.SetAmountLimits], code
-// [AmountAboveLimitCode]; [ParseAmountLimit] reads "EUR:10000"), and an
-// id column of digits whose values do not all have the common length
-// (code [IDLengthCode], at the first odd cell, naming a few and counting
-// the rest). The build keeps each element's amounts and id lengths in a
-// compact record, read while it builds the rows, so an edit compares the
+// [AmountAboveLimitCode]; [ParseAmountLimit] reads "EUR:10000", and
+// "EUR:10.000,00" in German), and an id column of digits whose values do
+// not all have the common length (code [IDLengthCode], at the first odd
+// cell, naming a few and counting the rest). The build keeps each
+// element's amounts and id lengths in a compact record, read while it
+// builds the rows, so an edit compares the
 // whole file again without building it: a corrected amount moves its
 // currency's median. A JSON request body gets the same checks, by element
 // rather than cell, through [RequestWarnings].

@@ -58,36 +58,37 @@ func isPlausibilityCode(code string) bool {
 // currency code, in minor units: {"EUR": 1000000} is EUR 10,000.00.
 type AmountLimits map[string]int64
 
-// Texts writes the limits as an operator does, in major units, sorted
-// by currency: ["EUR:10000.00", "JPY:500000"]; ParseAmountLimit reads
-// them back.
-func (l AmountLimits) Texts() []string {
+// Texts writes the limits in the plain form, in major units, sorted by
+// currency: ["EUR:10000.00", "JPY:500000"]. ParseAmountLimit reads them
+// back with money.Point, whatever the operator's language: what is kept
+// (a draft, a flag's value) is kept in this form.
+func (l AmountLimits) Texts() []string { return l.TextsIn(money.Separators{Decimal: '.'}) }
+
+// TextsIn writes the limits as sep writes numbers, for an operator:
+// ["EUR:10.000,00", "JPY:500.000"] in German. ParseAmountLimit reads
+// them back with sep.
+func (l AmountLimits) TextsIn(sep money.Separators) []string {
 	out := make([]string, 0, len(l))
 	for cur, minor := range l {
 		digits, _ := money.Digits(cur)
-		out = append(out, cur+":"+money.FormatWith(minor, digits, money.Separators{Decimal: '.'}))
+		out = append(out, cur+":"+money.FormatWith(minor, digits, sep))
 	}
 	slices.Sort(out)
 	return out
 }
 
-// ParseAmountLimit reads a limit as an operator writes it, in major
-// units: "EUR:10000", "EUR:10000.00" or "EUR:10,000.00". The code may be
-// written in lower case; the value must be positive and exact in the
-// currency's minor units.
-func ParseAmountLimit(s string) (currency string, minor int64, err error) {
-	code, value, ok := strings.Cut(strings.TrimSpace(s), ":")
-	if !ok {
-		return "", 0, fmt.Errorf("%q is not CURRENCY:AMOUNT, such as EUR:10000", s)
-	}
-	code = strings.ToUpper(strings.TrimSpace(code))
-	digits, ok := money.Digits(code)
-	if !ok {
-		return "", 0, fmt.Errorf("%q: %q is not an ISO 4217 currency code", s, code)
-	}
-	minor, err = money.ParseMajor(strings.TrimSpace(value), digits, money.Point)
+// ParseAmountLimit reads a limit as an operator writes it, a currency and
+// an amount in major units, the amount as the language whose separators
+// sep are writes numbers, or in the plain form: "EUR:10000",
+// "EUR:10000.00", "EUR:10,000.00" in English, "EUR:10.000,00" in German,
+// "EUR:10 000,00" in French, "EUR 10000" (money.ParseCurrencyAmount and
+// its rules). The code may be written in lower case; the value must be
+// positive and exact in the currency's minor units. A text that is not
+// such a limit is a *money.TypedError, which says how to type it.
+func ParseAmountLimit(s string, sep money.Separators) (currency string, minor int64, err error) {
+	code, minor, err := money.ParseCurrencyAmount(s, sep)
 	if err != nil {
-		return "", 0, fmt.Errorf("%q: %w", s, err)
+		return "", 0, err
 	}
 	if minor <= 0 {
 		return "", 0, fmt.Errorf("%q: the limit must be more than zero", s)

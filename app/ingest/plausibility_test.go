@@ -10,6 +10,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -207,27 +208,56 @@ func TestIDLengthAfterEdit(t *testing.T) {
 
 func TestParseAmountLimit(t *testing.T) {
 	for _, tc := range []struct {
+		lang  lang.Tag
 		in    string
 		cur   string
 		minor int64
 		err   bool
 	}{
-		{"EUR:10000", "EUR", 1000000, false},
-		{"EUR:10000.00", "EUR", 1000000, false},
-		{"eur:10,000.50", "EUR", 1000050, false},
-		{"JPY:500000", "JPY", 500000, false},
-		{"EUR:10.001", "", 0, true},
-		{"EURO:10", "", 0, true},
-		{"EUR", "", 0, true},
-		{"EUR:0", "", 0, true},
-		{"EUR:-5", "", 0, true},
-		{"EUR:abc", "", 0, true},
-		{":", "", 0, true},
+		{lang.English, "EUR:10000", "EUR", 1000000, false},
+		{lang.English, "EUR:10000.00", "EUR", 1000000, false},
+		{lang.English, "eur:10,000.50", "EUR", 1000050, false},
+		{lang.English, "JPY:500000", "JPY", 500000, false},
+		{lang.English, "BHD:1.500", "BHD", 1500, false},
+		{lang.German, "EUR:10.000,50", "EUR", 1000050, false},
+		{lang.German, "EUR:10000.50", "EUR", 1000050, false},
+		{lang.German, "EUR:1.500", "EUR", 150000, false},
+		{lang.French, "EUR:10 000,50", "EUR", 1000050, false},
+		{lang.French, "EUR 10\u202f000", "EUR", 1000000, false},
+		{lang.French, "EUR:1.500", "", 0, true},
+		{lang.English, "EUR:1.500", "", 0, true},
+		{lang.English, "EUR:10.001", "", 0, true},
+		{lang.English, "EURO:10", "", 0, true},
+		{lang.English, "EUR", "", 0, true},
+		{lang.English, "EUR:0", "", 0, true},
+		{lang.English, "EUR:-5", "", 0, true},
+		{lang.English, "EUR:abc", "", 0, true},
+		{lang.English, ":", "", 0, true},
 	} {
-		cur, minor, err := ingest.ParseAmountLimit(tc.in)
+		cur, minor, err := ingest.ParseAmountLimit(tc.in, tc.lang.Separators())
 		if cur != tc.cur || minor != tc.minor || (err != nil) != tc.err {
-			t.Errorf("%q: %q %d %v", tc.in, cur, minor, err)
+			t.Errorf("%s %q: %q %d %v", tc.lang, tc.in, cur, minor, err)
 		}
+	}
+	// What Texts keeps reads back in any language with money.Point, and
+	// what TextsIn writes for an operator reads back in theirs.
+	limits := ingest.AmountLimits{"EUR": 1000050, "BHD": 1500, "JPY": 500000}
+	for _, l := range lang.All {
+		for i, texts := range [][]string{limits.Texts(), limits.TextsIn(l.Separators())} {
+			sep := l.Separators()
+			if i == 0 {
+				sep = money.Point
+			}
+			for _, text := range texts {
+				cur, minor, err := ingest.ParseAmountLimit(text, sep)
+				if err != nil || minor != limits[cur] {
+					t.Errorf("%s: %q reads %s %d, %v", l, text, cur, minor, err)
+				}
+			}
+		}
+	}
+	if got := limits.TextsIn(lang.German.Separators()); !slices.Equal(got, []string{"BHD:1,500", "EUR:10.000,50", "JPY:500.000"}) {
+		t.Errorf("German texts %q", got)
 	}
 }
 

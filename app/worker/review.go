@@ -471,6 +471,11 @@ type AmountLimits struct {
 	// Limits are written in major units, one per currency: "EUR:10000",
 	// "USD:2500.50". None removes every limit.
 	Limits []string `json:"limits"`
+	// Lang is the language (app/lang) the limits are typed in: their
+	// amounts are read as it writes numbers ("EUR:10.000,50" in German),
+	// and the limits read are written back so. "" reads the plain form
+	// and English.
+	Lang string `json:"lang,omitempty"`
 }
 
 // AmountLimitsSet is the result of JobAmountLimits: the limits as read,

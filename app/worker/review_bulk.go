@@ -31,6 +31,10 @@ type ControlTotals struct {
 	Count *int `json:"count,omitempty"`
 	// Totals are one per currency, as "EUR 1,234.56".
 	Totals []string `json:"totals,omitempty"`
+	// Lang is the language (app/lang) the totals are typed in, as it
+	// writes numbers ("EUR 1.234,56" in German); "" reads the plain form
+	// and English.
+	Lang string `json:"lang,omitempty"`
 }
 
 // MaxReviewSources is how many sources a BulkReview lists: a salary run

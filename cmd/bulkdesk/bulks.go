@@ -61,6 +61,10 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args[1:]); err != nil {
 		return exitUsage
 	}
+	if err := rf.parse(); err != nil {
+		termsafe.Fprintln(stderr, "bulkdesk bulks:", err)
+		return exitUsage
+	}
 	needsID := verb != "list"
 	if needsID != (fs.NArg() == 1) || fs.NArg() > 1 || (*format != "text" && *format != "json") {
 		usage()
@@ -186,8 +190,11 @@ func writeTable(w io.Writer, out any) {
 
 // reviewFlags are the flags of "bulks review".
 type reviewFlags struct {
-	receipt  string
-	count    int
+	receipt string
+	count   int
+	// typed are the control totals as given; totals them read, once
+	// -lang is known (parse).
+	typed    []string
 	totals   []bulkreview.ControlTotal
 	repeats  bool
 	contract contractFlags
@@ -196,16 +203,25 @@ type reviewFlags struct {
 func (r *reviewFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.receipt, "receipt", "", "review: compare with the maker's receipt (bulkdesk submit -receipt)")
 	fs.IntVar(&r.count, "count", -1, "review: the control count of elements, as typed by the checker")
-	fs.Func("total", "review: a control total, as \"EUR 1,234.56\"; once per currency", func(s string) error {
-		t, err := bulkreview.ParseControlTotal(s)
-		if err != nil {
-			return err
-		}
-		r.totals = append(r.totals, t)
+	fs.Func("total", "review: a control total, as \"EUR 1,234.56\", or as -lang writes numbers (\"EUR 1.234,56\" with -lang de); once per currency", func(s string) error {
+		r.typed = append(r.typed, s)
 		return nil
 	})
 	fs.BoolVar(&r.repeats, "repeats", false, "review: name the elements other bulks hold too (the API's record, cached beside the journal)")
 	r.contract.register(fs)
+}
+
+// parse reads the control totals given, as -lang writes numbers.
+func (r *reviewFlags) parse() error {
+	r.totals = nil
+	for _, s := range r.typed {
+		t, err := bulkreview.ParseControlTotal(s, r.contract.lang.tag.Separators())
+		if err != nil {
+			return fmt.Errorf("invalid value %q for flag -total: %w", s, err)
+		}
+		r.totals = append(r.totals, t)
+	}
+	return nil
 }
 
 // maxReviewLines is how many invalid elements, and problems of each, the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -39,28 +40,42 @@ type inputFlags struct {
 }
 
 // amountLimitsFlag is -max-amount CUR:VALUE, repeatable: one limit per
-// currency, in major units.
-type amountLimitsFlag ingest.AmountLimits
+// currency, in major units. The values are read once -lang is known
+// (parse): in the plain form ("EUR:10000.50"), or as -lang's language
+// writes numbers ("EUR:10.000,50" with -lang de).
+type amountLimitsFlag struct {
+	texts  []string
+	limits ingest.AmountLimits
+}
 
 func (l *amountLimitsFlag) String() string {
 	if l == nil {
 		return ""
 	}
-	return strings.Join(ingest.AmountLimits(*l).Texts(), ",")
+	return strings.Join(l.texts, ",")
 }
 
 func (l *amountLimitsFlag) Set(s string) error {
-	cur, minor, err := ingest.ParseAmountLimit(s)
-	if err != nil {
-		return err
+	l.texts = append(l.texts, s)
+	return nil
+}
+
+// parse reads the limits given as sep writes numbers.
+func (l *amountLimitsFlag) parse(sep money.Separators) error {
+	l.limits = nil
+	for _, s := range l.texts {
+		cur, minor, err := ingest.ParseAmountLimit(s, sep)
+		if err != nil {
+			return fmt.Errorf("invalid value %q for flag -max-amount: %w", s, err)
+		}
+		if l.limits == nil {
+			l.limits = make(ingest.AmountLimits)
+		}
+		if old, dup := l.limits[cur]; dup && old != minor {
+			return fmt.Errorf("invalid value %q for flag -max-amount: %s already has a limit", s, cur)
+		}
+		l.limits[cur] = minor
 	}
-	if *l == nil {
-		*l = make(amountLimitsFlag)
-	}
-	if old, dup := (*l)[cur]; dup && old != minor {
-		return fmt.Errorf("%q: %s already has a limit", s, cur)
-	}
-	(*l)[cur] = minor
 	return nil
 }
 
@@ -75,7 +90,7 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&in.settings.TimeZone, "time-zone", "", "time zone of the dates and times of timestamp fields (scheduledTimestamp), an IANA name such as Europe/Berlin: a date alone is 00:00 there (never guessed: without it, such a date is an error)")
 	fs.StringVar(&in.read.Delimiter, "delimiter", "", `delimiter of a CSV file: ",", ";", "tab" or "|" (default: detected)`)
 	fs.Var(&in.set, "set", "give a field the file has no column for one value for every row, read as a cell of that field: FIELD=VALUE, FIELD its path, such as profileId=110321 or source.type=managed_accounts (repeatable; wins over the mapping file's value)")
-	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000 (repeatable, one per currency)")
+	fs.Var(&in.limits, "max-amount", "warn about amounts above this limit, in major units: CUR:VALUE such as EUR:10000, or as -lang writes numbers (EUR:10.000,00 with -lang de; repeatable, one per currency)")
 	fs.StringVar(&in.read.Encoding, "encoding", "", "encoding of a CSV file: utf-8, utf-16le, utf-16be or windows-1252 (default: detected)")
 	in.contract.register(fs)
 }
@@ -87,6 +102,9 @@ func (in *inputFlags) parsed(fs *flag.FlagSet) error {
 	fs.Visit(func(f *flag.Flag) { in.override[f.Name] = true })
 	if in.settings.Group == "none" {
 		in.settings.Group = ""
+	}
+	if err := in.limits.parse(in.contract.lang.tag.Separators()); err != nil {
+		return err
 	}
 	return in.settings.Check()
 }
@@ -195,7 +213,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		if len(in.set.fields) > 0 {
 			return nil, fmt.Errorf("-set: %s is a JSON request body: its elements name their fields, it has no columns to add values to", path)
 		}
-		return checkRequestBody(v, k, doc, dups, ingest.AmountLimits(in.limits))
+		return checkRequestBody(v, k, doc, dups, in.limits.limits)
 	}
 	sheet := in.sheet
 	var chosen *reading.Decision
@@ -234,7 +252,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if err := im.SetSettings(in.overrideSettings(im.Settings()), in.chosenSettings()...); err != nil {
 		return nil, err
 	}
-	im.SetAmountLimits(ingest.AmountLimits(in.limits))
+	im.SetAmountLimits(in.limits.limits)
 	res := im.Build(nil)
 	m := im.Mapping()
 	r := im.Reading()

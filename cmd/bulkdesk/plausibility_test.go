@@ -81,3 +81,30 @@ func TestCheckReportsOutliersAndIDLengths(t *testing.T) {
 		}
 	}
 }
+
+// -max-amount reads the plain form in any language, and the amount as
+// -lang writes numbers; a value that reads two ways there is refused
+// with how to type it.
+func TestMaxAmountInTheOperatorsLanguage(t *testing.T) {
+	file := writeFile(t, "pay.csv", limitsCSV)
+	for _, args := range [][]string{
+		{"-lang", "de", "-max-amount", "EUR:10.000,00"},
+		{"-lang", "de", "-max-amount", "EUR:10000.00"},
+		{"-lang", "fr", "-max-amount", "EUR:10 000,00"},
+		{"-lang", "fr", "-max-amount", "eur 10\u202f000"},
+		{"-max-amount", "EUR:10,000"},
+	} {
+		code, out, errOut := runCLI(t, append(append([]string{"check", "-kind", "transfers"}, args...), file)...)
+		if code != exitOK || errOut != "" || !strings.Contains(out, "pay!G3: ") || strings.Contains(out, "pay!G4") {
+			t.Errorf("%q: exit %d, %s%s", args, code, out, errOut)
+		}
+	}
+	code, _, errOut := runCLI(t, "check", "-kind", "transfers", "-lang", "fr", "-max-amount", "EUR:1.500", file)
+	if code != exitUsage || !strings.Contains(errOut, `"EUR:1.500" reads two ways: type 1`+"\u202f"+`500,00 or 1,50`) {
+		t.Errorf("a limit that reads two ways: exit %d, %s", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "check", "-kind", "transfers", "-lang", "de", "-max-amount", "EUR:1,500", file)
+	if code != exitUsage || !strings.Contains(errOut, "type 1.500,00 or 1,50") {
+		t.Errorf("a limit with more decimals than euros have: exit %d, %s", code, errOut)
+	}
+}

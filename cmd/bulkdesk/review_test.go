@@ -58,6 +58,9 @@ func TestReviewABulkAgainstTheMakersReceipt(t *testing.T) {
 	if code, _, _ := runCLI(t, "bulks", "review", "-api-url", api, "-count", "5", "-total", "EUR 6.10", chunks[2].BulkID); code != exitOK {
 		t.Errorf("right control totals: exit %d", code)
 	}
+	if code, out, _ := runCLI(t, "bulks", "review", "-api-url", api, "-lang", "de", "-count", "5", "-total", "6,10 EUR", chunks[2].BulkID); code != exitOK {
+		t.Errorf("right control totals in German: exit %d\n%s", code, out)
+	}
 
 	// A receipt that declares another amount than the bulk holds.
 	changed := strings.Replace(string(data), `"minor": "1045"`, `"minor": "1054"`, 1)

@@ -10,6 +10,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -50,8 +51,9 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 			control.Count = *n
 		}
 		seen := make(map[string]bool)
+		typed, _ := lang.Parse(req.Control.Lang)
 		for _, text := range req.Control.Totals {
-			t, err := bulkreview.ParseControlTotal(text)
+			t, err := bulkreview.ParseControlTotal(text, typed.Separators())
 			if err != nil {
 				out.Unread = append(out.Unread, worker.Sentence(err.Error()))
 				continue

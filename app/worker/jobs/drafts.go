@@ -217,7 +217,7 @@ func (s *Server) restored(c *runner.Call, d *LoadedFile) (worker.Restored, error
 	if err != nil {
 		return worker.Restored{}, err
 	}
-	return worker.Restored{Found: true, Prepared: &p, Edits: s.draftOf(d).Edits, Limits: s.limits.Texts()}, nil
+	return worker.Restored{Found: true, Prepared: &p, Edits: s.draftOf(d).Edits, Limits: s.limits.TextsIn(s.language().Separators())}, nil
 }
 
 // replay opens a draft's file again and applies its ops in order. An op
@@ -225,7 +225,7 @@ func (s *Server) restored(c *runner.Call, d *LoadedFile) (worker.Restored, error
 // leaves the document as it left it then: its error is not the replay's.
 func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 	ctx := c.Context()
-	if _, err := s.setLimits(dr.Meta.Limits, nil); err != nil {
+	if _, err := s.setLimits(dr.Meta.Limits, "", nil); err != nil {
 		return nil, err
 	}
 	d, _, err := s.openDocument(c, dr.Meta.Open, dr.Data)
@@ -254,7 +254,7 @@ func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 				_, _ = s.replaceIn(d, *o.Replace)
 			}
 		case o.Limits != nil:
-			_, _ = s.setLimits(o.Limits.Limits, d)
+			_, _ = s.setLimits(o.Limits.Limits, o.Limits.Lang, d)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -43,6 +43,20 @@ func TestAmountLimitsJob(t *testing.T) {
 	if e.Code != worker.CodeBadRequest || !strings.Contains(e.Message, "EURO:10") {
 		t.Errorf("bad limit: %+v", e)
 	}
+	// Typed as the operator's language writes numbers, and written back
+	// so; the plain form reads in every language.
+	h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Document: p.Document, Limits: []string{"EUR:10,00", "USD:2.500,5", "GBP:1000.50"}, Lang: "de"}, nil), &set)
+	if !slices.Equal(set.Limits, []string{"EUR:10,00", "GBP:1.000,50", "USD:2.500,50"}) || set.Summary.Warnings != 1 {
+		t.Fatalf("limits in German: %+v", set)
+	}
+	h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Limits: []string{"EUR:10 000,00"}, Lang: "fr"}, nil), &set)
+	if !slices.Equal(set.Limits, []string{"EUR:10\u202f000,00"}) {
+		t.Fatalf("limits in French: %+v", set)
+	}
+	e = h.failure(h.send(worker.JobAmountLimits, worker.AmountLimits{Limits: []string{"EUR:1.500"}, Lang: "fr"}, nil))
+	if e.Code != worker.CodeBadRequest || !strings.Contains(e.Message, "reads two ways") {
+		t.Errorf("a limit that reads two ways: %+v", e)
+	}
 	// None removes them.
 	h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Document: p.Document}, nil), &set)
 	if len(set.Limits) != 0 || set.Summary.Warnings != 0 {

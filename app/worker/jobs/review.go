@@ -9,6 +9,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/export"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -179,7 +180,7 @@ func (s *Server) amountLimits(c *runner.Call) (any, error) {
 			return nil, err
 		}
 	}
-	out, err := s.setLimits(req.Limits, d)
+	out, err := s.setLimits(req.Limits, req.Lang, d)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +190,7 @@ func (s *Server) amountLimits(c *runner.Call) (any, error) {
 	doc := s.draft.doc
 	s.draft.mu.Unlock()
 	if dd, err := s.documents.Get(doc); err == nil {
-		s.recordDraft(c.Context(), dd, draft.Op{Limits: &worker.AmountLimits{Limits: req.Limits}}, false)
+		s.recordDraft(c.Context(), dd, draft.Op{Limits: &worker.AmountLimits{Limits: req.Limits, Lang: req.Lang}}, false)
 	}
 	if d != nil {
 		sum := s.summary(d)
@@ -198,15 +199,18 @@ func (s *Server) amountLimits(c *runner.Call) (any, error) {
 	return out, nil
 }
 
-// setLimits reads amount limits and uses them, checking d again when
-// it is not nil.
-func (s *Server) setLimits(texts []string, d *LoadedFile) (worker.AmountLimitsSet, error) {
+// setLimits reads amount limits typed in the language typed (see
+// worker.AmountLimits.Lang) and uses them, checking d again when it is
+// not nil.
+func (s *Server) setLimits(texts []string, typed string, d *LoadedFile) (worker.AmountLimitsSet, error) {
+	l, _ := lang.Parse(typed)
+	sep := l.Separators()
 	limits := make(ingest.AmountLimits, len(texts))
 	for _, text := range texts {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		cur, minor, err := ingest.ParseAmountLimit(text)
+		cur, minor, err := ingest.ParseAmountLimit(text, sep)
 		if err != nil {
 			return worker.AmountLimitsSet{}, worker.Errorf(worker.CodeBadRequest, "amount limit: %v", err)
 		}
@@ -219,7 +223,10 @@ func (s *Server) setLimits(texts []string, d *LoadedFile) (worker.AmountLimitsSe
 	if d != nil && d.review != nil {
 		d.review.SetAmountLimits(limits)
 	}
-	return worker.AmountLimitsSet{Limits: limits.Texts()}, nil
+	if typed == "" {
+		return worker.AmountLimitsSet{Limits: limits.Texts()}, nil
+	}
+	return worker.AmountLimitsSet{Limits: limits.TextsIn(sep)}, nil
 }
 
 // replace runs worker.JobReplace.
