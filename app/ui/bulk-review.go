@@ -3,13 +3,12 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -409,26 +408,27 @@ func (p *bulkPage) reviewReceiptChosen(ctx app.Context, e app.Event) {
 	ctx.JSSrc().Set("value", "")
 }
 
-// countText reads a typed count: digits, grouped by commas or not.
-var countText = regexp.MustCompile(`^(\d+|\d{1,3}(,\d{3})+)$`)
-
-// controlTotals reads what the checker typed; nil when nothing was.
+// controlTotals reads what the checker typed, as they write numbers
+// (money.ParseTyped); nil when nothing was. A count or a total that
+// cannot be read is refused with how to type it.
 func (r *bulkReview) controlTotals() (*worker.ControlTotals, error) {
-	var c worker.ControlTotals
+	c := worker.ControlTotals{Lang: string(consoleLang)}
 	if s := strings.TrimSpace(r.count); s != "" {
-		if !countText.MatchString(s) {
+		n, err := money.ParseTyped(s, 0, typedSeparators())
+		if err != nil || n < 0 || n > 1<<31 {
 			return nil, errors.New(tf("the control count %q is not a number of elements", s))
 		}
-		n, err := strconv.Atoi(strings.ReplaceAll(s, ",", ""))
-		if err != nil {
-			return nil, errors.New(tf("the control count %q is not a number of elements", s))
-		}
-		c.Count = &n
+		count := int(n)
+		c.Count = &count
 	}
 	for _, t := range strings.FieldsFunc(r.totals, func(c rune) bool { return c == ';' || c == '\n' }) {
-		if t = strings.TrimSpace(t); t != "" {
-			c.Totals = append(c.Totals, t)
+		if t = strings.TrimSpace(t); t == "" {
+			continue
 		}
+		if _, _, err := money.ParseCurrencyAmount(t, typedSeparators()); err != nil {
+			return nil, errors.New(typedProblem(err, ""))
+		}
+		c.Totals = append(c.Totals, t)
 	}
 	if c.Count == nil && len(c.Totals) == 0 {
 		return nil, nil

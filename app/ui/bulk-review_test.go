@@ -1,6 +1,10 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+)
 
 // A typed count is read exactly or refused: "1.000" could be one or a
 // thousand, and is never guessed.
@@ -36,5 +40,16 @@ func TestReviewControlTotalsAreReadOrRefused(t *testing.T) {
 		case (tc.want == -1) != (c.Count == nil) || c.Count != nil && *c.Count != tc.want || len(c.Totals) != tc.ntotals:
 			t.Errorf("%q %q gives %+v", tc.count, tc.totals, c)
 		}
+	}
+	// In German, as the checker writes numbers.
+	defer setLanguage(lang.English)
+	setLanguage(lang.German)
+	r := bulkReview{count: "1.000", totals: "EUR 26.424,81; 1.000 USD"}
+	if c, err := r.controlTotals(); err != nil || c.Count == nil || *c.Count != 1000 || len(c.Totals) != 2 || c.Lang != "de" {
+		t.Errorf("German: %+v, %v", c, err)
+	}
+	r = bulkReview{totals: "EUR 1,500"}
+	if _, err := r.controlTotals(); err == nil || err.Error() != `"EUR 1,500" hat mehr Nachkommastellen als die Währung: Geben Sie 1.500,00 oder 1,50 ein.` {
+		t.Errorf("a total with three decimals: %v", err)
 	}
 }

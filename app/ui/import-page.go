@@ -66,8 +66,9 @@ type importPage struct {
 	foundColumn int
 	control     controlTotals
 	replace     replaceForm
-	// limits are the amount limits as typed: "EUR:10000 USD:2500".
-	limits string
+	// limits are the amount limits as typed: "EUR:10000 USD:2500";
+	// limitsProblem, when they cannot be read, why and how to type them.
+	limits, limitsProblem string
 
 	announcement string
 	// draft is what the worker last said of the draft of the open file
@@ -462,10 +463,6 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 	p.step = stepReview
 	if first {
 		p.errorsOnly = false
-		p.control.currency = ""
-		if len(s.Totals) > 0 && !s.Totals[0].Invalid {
-			p.control.currency = s.Totals[0].Currency
-		}
 	}
 	p.announcement = tf("%s validated: %s, %s valid, %s invalid, %s, %s.",
 		s.FileName, plural(s.Elements, "element", "elements"), count(s.Valid), count(s.Invalid),

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -80,31 +79,6 @@ func TestScrollToShowMovesAsLittleAsPossible(t *testing.T) {
 	}
 }
 
-func TestControlTotals(t *testing.T) {
-	s := worker.Summary{Elements: 3, Totals: []worker.Total{{Currency: "EUR", Count: 2, Minor: "123456"}, {Currency: "JPY", Count: 1, Minor: "500"}}}
-	for _, tc := range []struct {
-		c       controlTotals
-		count   string
-		total   string
-		okCount bool
-		okTotal bool
-	}{
-		{controlTotals{count: "3", total: "1,234.56", currency: "EUR"}, "3 elements, as expected.", "EUR 1,234.56, as expected.", true, true},
-		{controlTotals{count: "4", total: "1234.50", currency: "EUR"}, "3 elements loaded, 1 fewer than the 4 expected.", "EUR 1,234.56 loaded, EUR 0.06 more than the EUR 1,234.50 expected.", false, false},
-		{controlTotals{count: "2", total: "600", currency: "JPY"}, "3 elements loaded, 1 more than the 2 expected.", "JPY 500 loaded, JPY 100 less than the JPY 600 expected.", false, false},
-		{controlTotals{count: "three", total: "1.234,56", currency: "EUR"}, `"three" is not a count: type a whole number such as 1200.`, `"1.234,56" is not an amount in EUR: type it as 12,345.67.`, false, false},
-		{controlTotals{total: "12.345", currency: "EUR"}, "", `"12.345" is not an amount in EUR: type it as 12,345.67.`, false, false},
-	} {
-		c, tot := tc.c.checkCount(s), tc.c.checkTotal(s)
-		if c.message != tc.count || c.ok != tc.okCount || tot.message != tc.total || tot.ok != tc.okTotal {
-			t.Errorf("%+v:\n got %q %v / %q %v\nwant %q %v / %q %v", tc.c, c.message, c.ok, tot.message, tot.ok, tc.count, tc.okCount, tc.total, tc.okTotal)
-		}
-	}
-	if r := (controlTotals{}).checkCount(s); r.checked {
-		t.Error("an empty expected count was checked")
-	}
-}
-
 func TestMappingState(t *testing.T) {
 	cols := []worker.ColumnView{
 		{Column: 0, Letter: "A", Header: "profileId", Field: "profileId", Match: worker.MatchExact, Samples: []string{"1"}},
@@ -158,19 +132,5 @@ func TestGridColumnOfAProblem(t *testing.T) {
 	}
 	if c := gridColumnOf(request, worker.Problem{Field: "unknown"}); c != 0 {
 		t.Errorf("unknown: %d", c)
-	}
-}
-
-func TestSplitLimits(t *testing.T) {
-	for text, want := range map[string]string{
-		"":                           "",
-		"EUR:10000":                  "EUR:10000",
-		"EUR:10000, USD:2500.50":     "EUR:10000|USD:2500.50",
-		" EUR:10,000.00 ;JPY:500000": "EUR:10,000.00|JPY:500000",
-		",,":                         "",
-	} {
-		if got := strings.Join(splitLimits(text), "|"); got != want {
-			t.Errorf("%q: %q, want %q", text, got, want)
-		}
 	}
 }
