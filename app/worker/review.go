@@ -197,6 +197,10 @@ type KindSuggestion struct {
 	// RequiredTotal.
 	Required      int `json:"required"`
 	RequiredTotal int `json:"requiredTotal"`
+	// Evidence sums how surely the recognised headers name their fields
+	// (ingest.Import.HeaderEvidence): a field's path more surely than a
+	// name of it, a name more surely than the meaning of its words.
+	Evidence int `json:"evidence,omitempty"`
 }
 
 // How a column came to be mapped (ColumnView.Match).

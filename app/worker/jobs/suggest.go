@@ -15,7 +15,8 @@ import (
 const suggestRows = 50
 
 // suggestForTable ranks the kinds by how many of the table's headers they
-// recognise, then by how many of their required fields those fill.
+// recognise and how surely, then by how many of their required fields
+// those fill (see rank).
 func suggestForTable(t *ingest.Table, v *schema.Validator) []worker.KindSuggestion {
 	top := *t
 	top.Rows = t.Rows[:min(len(t.Rows), suggestRows)]
@@ -28,7 +29,7 @@ func suggestForTable(t *ingest.Table, v *schema.Validator) []worker.KindSuggesti
 				required[tg.Path] = true
 			}
 		}
-		ks := worker.KindSuggestion{Kind: k.ID, RequiredTotal: len(required)}
+		ks := worker.KindSuggestion{Kind: k.ID, RequiredTotal: len(required), Evidence: im.HeaderEvidence()}
 		for _, c := range im.Mapping().Columns {
 			if c.Header != "" && c.Match != ingest.MatchIgnored {
 				ks.Columns++
@@ -95,11 +96,15 @@ func suggestForRequest(doc any, v *schema.Validator) []worker.KindSuggestion {
 }
 
 // rank sorts suggestions best first: most columns recognised, then the
-// largest share of required fields filled, then the most required fields
-// filled (the kind the headers describe most precisely).
+// headers that name their fields most surely (a send's "Begünstigten-ID"
+// before the account a transfer's payee's words would make of it), then
+// the most required fields filled (the kind the headers describe most
+// precisely: a German export's "Empfängerkonto" fills a transfer's
+// required payee where a send's is one of two forms), then the largest
+// share of them.
 func rank(s []worker.KindSuggestion) {
 	slices.SortStableFunc(s, func(a, b worker.KindSuggestion) int {
-		return cmp.Or(b.Matched-a.Matched, cmp.Compare(share(b), share(a)), b.Required-a.Required)
+		return cmp.Or(b.Matched-a.Matched, b.Evidence-a.Evidence, b.Required-a.Required, cmp.Compare(share(b), share(a)))
 	})
 }
 
@@ -112,5 +117,5 @@ func share(s worker.KindSuggestion) float64 {
 
 // sameScore reports two suggestions the headers cannot tell apart.
 func sameScore(a, b worker.KindSuggestion) bool {
-	return share(a) == share(b) && a.Matched == b.Matched && a.Required == b.Required
+	return share(a) == share(b) && a.Matched == b.Matched && a.Required == b.Required && a.Evidence == b.Evidence
 }
