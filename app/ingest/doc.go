@@ -39,7 +39,12 @@
 //
 // [NewImport] finds the header row (title rows above it are skipped) and
 // maps the columns whose header is a field's path or a common name of it
-// ("Card ID", "amount", "IBAN"); the rest get [ColumnMapping.Suggestions].
+// in English, German or French ("Card ID", "Betrag", "Date d'exécution"),
+// or whose words say which side of a payment and what of it ("Konto
+// Empfänger", "IBAN du bénéficiaire"); the rest get
+// [ColumnMapping.Suggestions], the fields a header may mean first: one
+// that fits several fields, or a date that is not surely the day a
+// payment runs ("Valuta", "Date de valeur"), is the operator's choice.
 // [Import.Mapping] returns it for the operator to review; [Mapping.Set]
 // and [Import.SetMapping] apply their choices, [Import.SetHeaderRow]
 // starts again from another row. [Import.Targets] lists the fields a
