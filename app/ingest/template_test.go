@@ -108,6 +108,9 @@ func TestATemplateSaysHowItReads(t *testing.T) {
 	var says []string
 	for _, st := range reading.Describe(r, "EUR", lang.German) {
 		says = append(says, st.Text)
+		if st.Marked {
+			t.Errorf("%q is marked to look at twice", st.Text)
+		}
 	}
 	if all := strings.Join(says, " | "); !strings.Contains(all, "wie in der Vorlage angegeben") {
 		t.Errorf("the reading says: %s", all)

@@ -48,7 +48,8 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 		case r.Units.Undecided:
 			add("units", r.Units, w.F("amounts in minor units: 1050 is %s 10.50.", currency), false)
 		case r.Units.Value == Major:
-			add("units", r.Units, w.F("amounts in MAJOR units: 10.50 is %s 10.50, not %s 0.10.", currency, currency), true)
+			// Marked to look at twice, unless a template says so.
+			add("units", r.Units, w.F("amounts in MAJOR units: 10.50 is %s 10.50, not %s 0.10.", currency, currency), r.Units.How != Declared)
 		default:
 			add("units", r.Units, w.F("amounts in minor units: 1050 is %s 10.50.", currency), false)
 		}

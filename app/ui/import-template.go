@@ -60,6 +60,6 @@ func (d *templateDownload) download(ctx app.Context, e app.Event) {
 			return
 		}
 		download(data, f.Name, f.Type)
-		d.note = tf("%s is downloaded: fill it in and load it here.", f.Name)
+		d.note = tf("%s is downloaded.", f.Name)
 	})
 }
