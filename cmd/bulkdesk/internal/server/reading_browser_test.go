@@ -39,7 +39,8 @@ func TestConsoleAsksHowToReadAmountsThatDisagree(t *testing.T) {
 		t.Errorf("the question says %q", now)
 	}
 	cells := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#question-units-cells tbody tr")].map(tr => [...tr.children].map(c => c.textContent).join(" | "))`)
-	if len(cells) != 5 || !strings.HasPrefix(cells[0], "G6 | 30.50 | major units") {
+	// The header, the API's own path, says minor units too.
+	if len(cells) != 6 || !strings.HasPrefix(cells[0], "G6 | 30.50 | major units") || !strings.HasPrefix(cells[1], "G1 | destinationAmount.amount | minor units") {
 		t.Errorf("the cells behind the question: %q", cells)
 	}
 	choices := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#question-units .reading-choices button")].map(b => b.id)`)

@@ -52,10 +52,10 @@ func TestReviewScreenshot(t *testing.T) {
 	total := browsertest.Eval[string](b, 5*time.Second, `document.querySelector("#totals tbody td.amount").textContent`)
 	b.Do(10*time.Second,
 		chromedp.SendKeys(chromedp.ID("expected-count"), "200"),
-		chromedp.SendKeys(chromedp.ID("expected-total"), expectedTotal(t, total, rows[5].Amount)),
+		chromedp.SendKeys(chromedp.ID("expected-total-EUR"), expectedTotal(t, total, rows[5].Amount)),
 	)
 	b.WaitFor(10*time.Second, "the count to match", `document.querySelector("#count-check.control-ok") !== null`)
-	b.WaitFor(10*time.Second, "the total to differ", `document.querySelector("#total-check.control-bad") !== null`)
+	b.WaitFor(10*time.Second, "the total to differ", `document.querySelector("#total-check-EUR.control-bad") !== null`)
 
 	// The first problem in focus, its message under the table.
 	b.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 10`)
