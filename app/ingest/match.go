@@ -316,6 +316,7 @@ func newMatcher(cat *catalog) *matcher {
 	for _, h := range unsureDates {
 		m.unsure[normalizeHeader(h)] = true
 	}
+	m.addTemplateWords()
 	return m
 }
 

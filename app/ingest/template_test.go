@@ -286,3 +286,28 @@ func TestAnOlderTemplatesExampleRowIsNotCounted(t *testing.T) {
 		t.Errorf("%d data rows, %d elements", im.DataRows(), len(res.Elements))
 	}
 }
+
+// TestATemplatesHeadersMapWithoutItsMark: rows copied out of a template
+// into a file of the operator's own, without the template's mark, keep
+// its headers, which map by themselves in every language, but where a
+// word could mean several fields (an outgoing wire's beneficiary has
+// several forms, each with an account and a reference): that stays the
+// operator's choice.
+func TestATemplatesHeadersMapWithoutItsMark(t *testing.T) {
+	for _, l := range lang.All {
+		for _, k := range schema.Kinds() {
+			if k.ID == "outgoing_wire_transfers" {
+				continue
+			}
+			cols := ingest.TemplateColumns(k, fixture.Validator().Fields(k))
+			words := ingest.TemplateWords(cols, l)
+			csv := strings.Join(words, ";") + "\n" + strings.Repeat("x;", len(words)) + "\n"
+			m := importOf(t, "kopie.csv", []byte(csv), k.ID).Mapping()
+			for i, c := range m.Columns {
+				if i < len(cols) && c.Field != cols[i].Path {
+					t.Errorf("%s %s: %q maps to %q, want %s", l, k.ID, c.Header, c.Field, cols[i].Path)
+				}
+			}
+		}
+	}
+}

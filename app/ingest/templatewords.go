@@ -106,3 +106,37 @@ func TemplateWords(cols []TemplateColumn, l lang.Tag) []string {
 	}
 	return out
 }
+
+// addTemplateWords maps the headers of the kind's template, in each of
+// the console's languages, to their fields, where no other name of a
+// field already takes the header and its meaning points to no other
+// field: rows copied out of a template into a workbook of the operator's
+// own, without its mark, still map by themselves, and a word that could
+// mean several fields ("Konto") stays the operator's choice. A header
+// two columns of the template share in some language maps to neither.
+func (m *matcher) addTemplateWords() {
+	cols := TemplateColumns(m.cat.kind, m.cat.fields)
+	type word struct{ header, path string }
+	words := make(map[string]word)
+	for _, l := range lang.All {
+		for i, w := range TemplateWords(cols, l) {
+			n := normalizeHeader(w)
+			if got, ok := words[n]; ok && got.path != cols[i].Path {
+				words[n] = word{}
+				continue
+			}
+			words[n] = word{w, cols[i].Path}
+		}
+	}
+	for n, w := range words {
+		_, exact := m.exact[n]
+		_, alias := m.alias[n]
+		if w.path == "" || exact || alias || m.unsure[n] {
+			continue
+		}
+		if ps := m.byMeaning(w.header, false); len(ps) > 1 || len(ps) == 1 && ps[0] != w.path {
+			continue
+		}
+		m.alias[n] = w.path
+	}
+}
