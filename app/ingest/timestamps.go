@@ -306,13 +306,17 @@ func (rd *reader) readTimestamp(c Cell, col *column) (any, *cellProblem) {
 	return col.box(ms), nil
 }
 
+// TimeZoneCode is the code of the problem of a date read without a time
+// zone: the command line names its flag with it.
+const TimeZoneCode = "time-zone"
+
 // instant is the moment of a wall time in the chosen time zone.
 func (rd *reader) instant(w wallTime, raw string) (time.Time, *cellProblem) {
 	if w.hasOffset {
 		return w.at(time.UTC, raw)
 	}
 	if rd.settings.TimeZone == "" {
-		return time.Time{}, cellError("time-zone", "%q is a date, but no time zone is chosen to read it in: choose the time zone of the file's dates and times, such as Europe/Berlin (on the command line: -time-zone Europe/Berlin)", raw)
+		return time.Time{}, cellError(TimeZoneCode, "%q is a date, but no time zone is chosen to read it in: choose the time zone of the file's dates and times, such as Europe/Berlin", raw)
 	}
 	loc, err := loadZone(rd.settings.TimeZone)
 	if err != nil {

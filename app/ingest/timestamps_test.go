@@ -112,7 +112,7 @@ func TestTheTimeZoneIsNeverGuessed(t *testing.T) {
 		for _, p := range res.Problems(i) {
 			if p.Field == "scheduledTimestamp" && p.Severity == schema.Error {
 				codes = append(codes, p.Code)
-				if !strings.Contains(p.Message, "-time-zone Europe/Berlin") {
+				if !strings.Contains(p.Message, "choose the time zone of the file's dates and times, such as Europe/Berlin") {
 					t.Errorf("row %d: %q does not say how to choose the zone", i+2, p.Message)
 				}
 			}

@@ -342,6 +342,7 @@ func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
 	p.errorsOnly = false
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, p.memory.buildAtOnce()
+	req.TimeZone = storedTimeZone()
 	load(p, tf("Reading %s", req.FileName), worker.JobOpen, req, file, p.prepared)
 }
 

@@ -359,6 +359,7 @@ func (p *importPage) renderSettings() app.UI {
 				set([]string{worker.SettingDates}, func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
 			})
 		}),
+		app.If(p.matters(worker.SettingTimeZone), func() app.UI { return p.renderTimeZone("time-zone") }),
 		app.If(len(pr.Examples) > 0, p.renderExamples),
 	)
 }

@@ -19,6 +19,7 @@ func (p *importPage) renderReview() app.UI {
 		app.H2().ID("result-title").TabIndex(-1).Text(s.FileName),
 		p.renderReadAs(),
 		renderStatements("review-reading", s.Reading),
+		renderSchedule("review-schedule", s.Schedule),
 		app.Dl().Class("summary").Body(
 			summaryItem("count-elements", t("Elements"), s.Elements, ""),
 			summaryItem("count-valid", t("Valid"), s.Valid, "ok"),

@@ -26,6 +26,7 @@ var readingQuestions = map[string]string{
 	"decimal":   lang.Mark("Which mark separates the decimals of the amounts?"),
 	"group":     lang.Mark("Which mark groups the digits of the amounts?"),
 	"dateOrder": lang.Mark("Which comes first in dates such as 03/04/2025?"),
+	"timeZone":  lang.Mark("Which time zone are the file's dates and times in?"),
 	"encoding":  lang.Mark("Which encoding is the text in?"),
 	"delimiter": lang.Mark("Which character separates the values?"),
 	"headerRow": lang.Mark("Which row holds the headers?"),
@@ -245,7 +246,11 @@ func (p *importPage) renderReadingCheck() app.UI {
 	oneSheet := len(pr.Sheets) <= 1
 	return box.Class("callout", "reading-check").Role("group").Aria("labelledby", "reading-check-title").Body(
 		app.H3().ID("reading-check-title").Text(t("The file does not say how to read it: choose")),
-		app.P().Text(t("Its cells disagree. Nothing is guessed: until you choose, the default reading below is used, and the cells that read otherwise are errors at their place.")),
+		app.If(len(names) == 1 && names[0] == "timeZone", func() app.UI {
+			return app.P().Text(t("A date names a moment only in a time zone, and the file does not say which. Nothing is guessed: until you choose, its dates are errors at their place."))
+		}).Else(func() app.UI {
+			return app.P().Text(t("Its cells disagree. Nothing is guessed: until you choose, the default reading below is used, and the cells that read otherwise are errors at their place."))
+		}),
 		app.Range(names).Slice(func(i int) app.UI {
 			name := names[i]
 			d := *pr.Reading.Get(name)
@@ -264,6 +269,7 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 	}
 	choices := p.choices(name, d)
 	id := "question-" + name
+	zone := name == "timeZone"
 	return app.Div().ID(id).Class("reading-question").Body(
 		app.H4().Text(t(readingQuestions[name])),
 		app.If(now != "", func() app.UI {
@@ -271,11 +277,12 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 		}),
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID(id+"-cells").Class("examples", "evidence").Body(
-				app.Caption().Text(t("The cells behind it, the fewer side first")),
+				app.If(zone, func() app.UI { return app.Caption().Text(t("The dates that need a time zone")) }).
+					Else(func() app.UI { return app.Caption().Text(t("The cells behind it, the fewer side first")) }),
 				app.THead().Body(app.Tr().Body(
 					app.Th().Scope("col").Text(t("Cell")),
 					app.Th().Scope("col").Text(t("In the file")),
-					app.Th().Scope("col").Text(t("Suggests")),
+					app.If(!zone, func() app.UI { return app.Th().Scope("col").Text(t("Suggests")) }),
 					app.Th().Scope("col").Text(t("Because")),
 				)),
 				app.TBody().Body(app.Range(d.Evidence).Slice(func(i int) app.UI {
@@ -290,7 +297,8 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 					return tr.Body(
 						app.Th().Scope("row").Text(c.Place(consoleLang)),
 						app.Td().Class("raw").Text(c.Raw),
-						app.Td().Text(suggestsWords(name, c.Suggests)),
+						// A time zone has no sides: every date needs one.
+						app.If(!zone, func() app.UI { return app.Td().Text(suggestsWords(name, c.Suggests)) }),
 						app.Td().Class("why").Text(c.Why),
 					)
 				})),
@@ -305,6 +313,8 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 						OnClick(p.readingChosen)
 				}),
 			)
+		}).ElseIf(name == "timeZone", func() app.UI {
+			return p.renderTimeZone("question-time-zone")
 		}).Else(func() app.UI {
 			return app.P().Class("hint").Text(t("Choose it with the controls below."))
 		}),

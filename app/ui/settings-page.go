@@ -94,6 +94,7 @@ func (p *settingsPage) Render() app.UI {
 			app.If(p.tokenFailure != nil, func() app.UI { return failureView("token-failure", p.tokenFailure) }),
 		),
 		p.languageSection(),
+		p.timeZoneSection(),
 		p.contractSection(),
 	)
 }

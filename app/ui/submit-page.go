@@ -126,6 +126,7 @@ func (p *submitPage) renderSummary() app.UI {
 		app.Div().Class("confirm-reading").Body(
 			app.If(len(pr.Reading) > 0, func() app.UI { return app.P().Class("field-label").Text(t("How the file was read")) }),
 			renderStatements("confirm-reading", pr.Reading),
+			renderSchedule("confirm-schedule", pr.Schedule),
 		),
 		app.If(len(pr.Totals) > 0, func() app.UI {
 			return app.Table().ID("control-totals").Class("table").Body(

@@ -203,7 +203,7 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 		}
 	}
 	for _, p := range r.Problems {
-		if _, err := termsafe.Fprintf(w, "%s: %s: %s\n", problemPlace(p), p.Severity, p.Message); err != nil {
+		if _, err := termsafe.Fprintf(w, "%s: %s: %s\n", problemPlace(p), p.Severity, cliMessage(p)); err != nil {
 			return err
 		}
 	}

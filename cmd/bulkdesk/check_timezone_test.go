@@ -25,7 +25,7 @@ func TestCheckWantsATimeZoneForDates(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 	for _, cell := range []string{"bank!H2", "bank!H3"} {
-		if !strings.Contains(stdout, cell+": error: scheduledTimestamp: \"") || !strings.Contains(stdout, "choose the time zone of the file's dates and times, such as Europe/Berlin (on the command line: -time-zone Europe/Berlin)") {
+		if !strings.Contains(stdout, cell+": error: scheduledTimestamp: \"") || !strings.Contains(stdout, "choose the time zone of the file's dates and times, such as Europe/Berlin (-time-zone Europe/Berlin)") {
 			t.Errorf("no error at %s saying to choose a time zone:\n%s", cell, stdout)
 		}
 	}

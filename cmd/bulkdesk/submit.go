@@ -112,7 +112,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !report.Valid() {
 		if report.RequestErrors() || !*validOnly {
 			for _, p := range firstErrors(report, 10) {
-				termsafe.Fprintf(stderr, "%s: %s\n", problemPlace(p), p.Message)
+				termsafe.Fprintf(stderr, "%s: %s\n", problemPlace(p), cliMessage(p))
 			}
 			return fail(exitInvalid, "%s: %d of %d elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, len(report.InvalidElements()), len(elements))
 		}

@@ -36,7 +36,7 @@ func TestDatesWaitForATimeZone(t *testing.T) {
 	if st := statement(p.Statements, "timeZone"); !st.Undecided || !strings.HasPrefix(st.Text, "Zeitzone nicht gewählt") {
 		t.Errorf("statement %+v", st)
 	}
-	if len(p.Examples) == 0 || !strings.Contains(p.Examples[0].Error, "-time-zone Europe/Berlin") {
+	if len(p.Examples) == 0 || !strings.Contains(p.Examples[0].Error, "Wählen Sie die Zeitzone der Datums- und Zeitangaben der Datei, etwa Europe/Berlin") {
 		t.Errorf("examples %+v", p.Examples)
 	}
 
