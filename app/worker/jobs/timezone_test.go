@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
@@ -90,5 +91,31 @@ func TestTheWorkersClockDecidesThePast(t *testing.T) {
 		if p.Summary == nil || p.Summary.Warnings != tc.warnings {
 			t.Errorf("warnings %+v, want %d", p.Summary, tc.warnings)
 		}
+	}
+}
+
+// A draft keeps the zone: the file's zone from Settings, and the one
+// chosen while reading it, come back after a reload.
+func TestADraftKeepsTheTimeZone(t *testing.T) {
+	for _, tc := range []struct {
+		name, fromSettings, chosen, want string
+	}{
+		{"from Settings", "Europe/Paris", "", "Europe/Paris"},
+		{"chosen for the file", "", "Europe/Berlin", "Europe/Berlin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := draft.NewMemory()
+			h := newHarness(t, atNovember, withDrafts(store))
+			p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", TimeZone: tc.fromSettings}, []byte(datesCSV)))
+			if tc.chosen != "" {
+				s := p.Settings
+				s.TimeZone = tc.chosen
+				h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: &s, Chosen: []string{worker.SettingTimeZone}}, nil))
+			}
+			r := newHarness(t, atNovember, withDrafts(store)).restore()
+			if !r.Found || r.Prepared == nil || r.Prepared.Settings.TimeZone != tc.want || r.Prepared.Reading.TimeZone.How != reading.Chosen {
+				t.Fatalf("restored %+v", r)
+			}
+		})
 	}
 }
