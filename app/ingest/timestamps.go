@@ -407,15 +407,8 @@ func (rd *reader) zoneExample(d reading.Decision) (reading.Cell, bool) {
 // describeTimestamp writes a timestamp field's value for people: the
 // moment in words, in the chosen time zone (UTC when none is).
 func (rd *reader) describeTimestamp(v any, l lang.Tag) string {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = string(x)
-	case string:
-		s = x
-	}
-	ms, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
+	ms, ok := wholeNumber(v)
+	if !ok {
 		return fmt.Sprint(v)
 	}
 	loc := time.UTC
