@@ -311,3 +311,23 @@ func TestATemplatesHeadersMapWithoutItsMark(t *testing.T) {
 		}
 	}
 }
+
+// TestATemplatesHeaderCopiedMapsOnce: a template's column copied beside
+// itself, header and all, fills its field once; the copy is the
+// operator's to map.
+func TestATemplatesHeaderCopiedMapsOnce(t *testing.T) {
+	f, sheet := germanTransfers(t, "")
+	fillTransfer(t, f, sheet, 2, "Verwaltetes Konto", 10)
+	f.SetCellStr(sheet, "L1", "Betrag *")
+	f.SetCellFloat(sheet, "L2", 20, -1, 64)
+	_, im := openTable(t, saved(t, f), fixture.Kind("transfers"))
+	var amounts []string
+	for _, c := range im.Mapping().Columns {
+		if c.Field == "destinationAmount.amount" {
+			amounts = append(amounts, c.Letter)
+		}
+	}
+	if !slices.Equal(amounts, []string{"I"}) {
+		t.Errorf("the amount is filled by %v", amounts)
+	}
+}

@@ -42,9 +42,12 @@ func templateFor(t *Table, mt *matcher) *templateReading {
 	for i := range min(len(t.Rows), headerScan) {
 		r := &t.Rows[i]
 		found := make(map[int]MarkedColumn)
+		taken := make(map[string]bool)
 		for col, c := range r.Cells {
-			if mc, ok := byHeader[markedHeaderKey(c.Value)]; ok && c.Kind == Text {
-				found[col] = mc
+			// A header the operator copied into another column maps the
+			// first only: one field, one column.
+			if mc, ok := byHeader[markedHeaderKey(c.Value)]; ok && c.Kind == Text && !taken[mc.Field] {
+				found[col], taken[mc.Field] = mc, true
 			}
 		}
 		if len(found) > len(tr.columns) {
