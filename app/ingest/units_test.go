@@ -47,7 +47,12 @@ func amountsBook(h string, cells []amountCell) []byte {
 	rows := []xlsxgen.Row{xlsxgen.Texts("profileId", "source.id", "source.type", "destination.id", "destination.type", "destinationAmount.currency", h)}
 	for i, c := range cells {
 		r := xlsxgen.Texts("110321", fmt.Sprint(1000+i), "managed_accounts", fmt.Sprint(2000+i), "managed_cards", "EUR")
-		r.Cells = append(r.Cells, xlsxgen.Cell{Value: c.value, Style: c.style})
+		// LibreOffice types its number cells (t="n"), exceljs does not.
+		typ := ""
+		if i%2 == 1 {
+			typ = "n"
+		}
+		r.Cells = append(r.Cells, xlsxgen.Cell{Type: typ, Value: c.value, Style: c.style})
 		rows = append(rows, r)
 	}
 	b := amountFormats

@@ -86,9 +86,10 @@ func TestNumbersAreTypedAsTheOperatorWritesThem(t *testing.T) {
 			// A total that reads two ways is a format problem, with how
 			// to type it.
 			b.Do(10*time.Second, emptyInput("expected-total-EUR"), chromedp.SendKeys(chromedp.ID("expected-total-EUR"), tc.ambiguous))
-			b.WaitFor(10*time.Second, "the format problem", `document.querySelector("#total-check-EUR.control-format") !== null`)
+			// Each key typed is read at once: wait for the whole text.
+			b.WaitFor(10*time.Second, "the format problem", `document.getElementById("total-check-EUR").textContent.includes(`+browsertest.JSString(tc.hint)+`)`)
 			got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("total-check-EUR").textContent`)
-			if !strings.HasPrefix(got, "Format") || !strings.Contains(got, tc.hint) || strings.Contains(got, tc.expected) {
+			if !strings.HasPrefix(got, "Format") || !strings.Contains(got, tc.ambiguous) || strings.Contains(got, tc.expected) || !browsertest.Eval[bool](b, 5*time.Second, `document.querySelector("#total-check-EUR.control-format") !== null`) {
 				t.Errorf("the refused total says %q, want the format problem with %q", got, tc.hint)
 			}
 			if browsertest.Eval[bool](b, 5*time.Second, `document.querySelector("#total-check-EUR.control-bad") !== null`) {
