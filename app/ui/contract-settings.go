@@ -116,7 +116,7 @@ func (p *settingsPage) strictChoice() app.UI {
 		box,
 		app.Label().For("contract-strict").Body(
 			app.Span().Text(t("Treat the API documentation's rules as errors")),
-			app.Span().ID("contract-strict-hint").Class("hint").Text(t("Rules the documentation states but the contract does not enforce (a SEPA wire's reference, for one) are warnings by default; on, an element that breaks one cannot be submitted. Kept in this browser.")),
+			app.Span().ID("contract-strict-hint").Class("hint").Text(t("Rules the documentation states but the contract does not enforce (a SEPA wire's reference, currency codes from ISO 4217) are warnings by default; on, an element that breaks one cannot be submitted. Kept in this browser.")),
 		),
 	)
 }

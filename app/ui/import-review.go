@@ -151,9 +151,9 @@ func (p *importPage) renderToolbar() app.UI {
 			p.announcement = tf("Showing all %s.", plural(s.Elements, "row", "rows"))
 		}
 	})
-	if p.errorsOnly {
-		box = box.Checked(true)
-	}
+	// Always set: "Next problem" clears the filter to go on to the
+	// warnings, and an absent attribute would leave the box ticked.
+	box = box.Checked(p.errorsOnly)
 	cols := s.Columns
 	r := p.replace
 	fixes := currencyFixes(cols, p.problems)
@@ -229,14 +229,28 @@ func (p *importPage) jump(ctx app.Context, back bool) {
 		c := p.foundColumn
 		after, col = p.focus.Element, &c
 	}
-	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f worker.FoundProblem) {
-		if !f.Found {
-			p.announcement = t("No problem left.")
-			return
-		}
+	show := func(f worker.FoundProblem) {
 		p.announcement = tf("%s: %s", problemPlace(f.Problem), f.Problem.Message)
 		p.focusOn(f.Element, max(f.Column, 0))
 		p.foundColumn = f.Column
+	}
+	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f worker.FoundProblem) {
+		switch {
+		case f.Found:
+			show(f)
+		case p.errorsOnly && p.sum.Warnings > 0:
+			// No error is left, but warnings are, in the rows the filter
+			// hides: every row is shown again, from the first warning.
+			p.errorsOnly = false
+			nextProblem(p.ctx, p.sum.Document, -1, nil, back, false, func(f worker.FoundProblem) {
+				if f.Found {
+					show(f)
+					p.announcement = tf("No error is left; every row is shown again. %s", p.announcement)
+				}
+			})
+		default:
+			p.announcement = t("No problem left.")
+		}
 	})
 }
 
@@ -314,10 +328,19 @@ func (p *importPage) updateSummary(s *worker.Summary) {
 func (p *importPage) renderProblems() app.UI {
 	s := p.sum
 	total := s.Errors + s.Warnings
+	note, clear := validity(s)
+	if len(p.problems) == 0 && clear {
+		return app.P().ID("validity").Class("all-clear").Text(tf("Every element is valid. %s can be submitted as it is.", s.FileName))
+	}
+	// Without errors, what is left to check says so above the list.
+	validityNote := app.If(s.Errors == 0 && s.Elements > 0, func() app.UI {
+		return app.P().ID("validity").Class("warning-box").Text(note)
+	})
 	if len(p.problems) == 0 {
-		return app.P().Class("all-clear").Text(tf("Every element is valid. %s can be submitted as it is.", s.FileName))
+		return validityNote
 	}
 	return app.Div().Class("problem-list").Body(
+		validityNote,
 		app.H3().Text(tf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
 		problemList(p.problems, p.showProblem),
 		app.If(len(p.problems) < total, func() app.UI {
@@ -391,6 +414,9 @@ func submitHint(s *worker.Summary) string {
 		return t("There is nothing to submit.")
 	case s.Invalid > 0:
 		return tf("%s would be refused by the API. Fix them here, or submit only the valid ones on the next page.", plural(s.Invalid, "element", "elements"))
+	}
+	if note, clear := validity(s); !clear {
+		return note + " " + t("The next page shows what to check before the bulks are sent.")
 	}
 	return t("Every element is valid. The next page shows the bulks it makes and sends them once.")
 }

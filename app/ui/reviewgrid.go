@@ -771,6 +771,18 @@ func editNews(ed worker.Edited) string {
 			msgs = append(msgs, m.Messages...)
 		}
 	}
+	if ed.Row.Severity == worker.SeverityWarning {
+		// Valid, with something to check: the warnings are said too.
+		var warns []string
+		for _, m := range ed.Row.Marks {
+			warns = append(warns, m.Messages...)
+		}
+		warns = append(warns, ed.Row.Problems...)
+		if isElement {
+			return tf("Element %s has no error; to check: %s. %s left in the file.", element, strings.Join(warns, " · "), left)
+		}
+		return tf("Row %s has no error; to check: %s. %s left in the file.", ed.Row.Label, strings.Join(warns, " · "), left)
+	}
 	if ed.Row.Severity != worker.SeverityError {
 		if isElement {
 			return tf("Element %s is valid. %s left in the file.", element, left)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -42,6 +43,9 @@ type submitPage struct {
 	newBulk   bool
 	repeats   string
 	prepared  worker.Confirmation
+	// warningsAccepted is the operator's word that the plan's warnings
+	// were checked (see submit-warnings.go).
+	warningsAccepted bool
 
 	progress worker.Progress
 	cancel   func()
@@ -105,6 +109,7 @@ func (p *submitPage) renderDocument() app.UI {
 		p.renderSummary(),
 		p.renderTarget(),
 		p.renderPriors(),
+		p.renderWarnings(),
 		p.renderRepeats(),
 		p.renderChoice(),
 		p.renderAction(),
@@ -139,7 +144,7 @@ func (p *submitPage) renderSummary() app.UI {
 						row = row.Class("invalid-currency").Title(t("amounts whose currency is not a valid ISO 4217 code, summed in minor units"))
 					}
 					return row.Body(
-						app.Td().Text(totalLabel(tot)),
+						app.Td().Text(totalLabel(tot)+money.CodesNote(tot.Codes, tot.MoreCodes)),
 						app.Td().Class("num", "total-amount").Text(totalAmount(tot)),
 						app.Td().Class("num").Text(count(tot.Count)),
 					)
@@ -235,8 +240,8 @@ func (p *submitPage) renderRepeats() app.UI {
 		return box
 	}
 	return app.Div().Body(box, app.Div().Class("actions").Body(
-		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(tf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)),
-		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(tf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)),
+		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(tf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)).Disabled(p.awaitingAcceptance()),
+		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(tf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)).Disabled(p.awaitingAcceptance()),
 	))
 }
 
@@ -379,7 +384,7 @@ func (p *submitPage) renderAction() app.UI {
 	}
 	return app.Div().Class("actions").Body(
 		app.If(!p.submittedBefore() && !p.hasRepeats(), func() app.UI {
-			return app.Button().ID("confirm-submit").Type("button").Class("button").Text(label).OnClick(p.submit)
+			return app.Button().ID("confirm-submit").Type("button").Class("button").Text(label).OnClick(p.submit).Disabled(p.awaitingAcceptance())
 		}),
 		app.If(len(pr.Priors) > 0 && !pr.NewBulk, func() app.UI {
 			return app.Button().ID("submit-new-bulk").Type("button").Class("button", "button-quiet").Text(t("Submit again as a new bulk…")).OnClick(p.submitAsNew)
@@ -411,7 +416,7 @@ func (p *submitPage) submitAsNew(ctx app.Context, e app.Event) {
 // prepare asks the worker for the plan and the confirmation's figures.
 func (p *submitPage) prepare(ctx app.Context) {
 	p.step = submitPreparing
-	p.failure, p.message, p.repeats = nil, "", ""
+	p.failure, p.message, p.repeats, p.warningsAccepted = nil, "", "", false
 	conn := p.connection().forWorker(p.doc.BackOffice)
 	req := worker.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
 	runJob(p.page, worker.JobPrepareSubmission, req, nil, func(r worker.Confirmation, _ app.Value, err error) {
@@ -442,13 +447,16 @@ func (p *submitPage) confirmation() string {
 	if len(pr.Priors) > 0 {
 		s += " " + pr.Priors[0].Warning
 	}
+	if n := p.warningCount(); n > 0 {
+		s += " " + tf("%s to check: tick “I have checked these warnings” to submit.", plural(n, "warning", "warnings"))
+	}
 	return s
 }
 
 // submit sends the prepared plan; after a stop it sends the same plan
 // again, which resumes it.
 func (p *submitPage) submit(ctx app.Context, e app.Event) {
-	if p.step == submitSending || p.prepared.Plan == "" {
+	if p.step == submitSending || p.prepared.Plan == "" || p.awaitingAcceptance() {
 		return
 	}
 	p.step = submitSending
