@@ -44,6 +44,9 @@ type column struct {
 	// hits and misses count the look-ups in a full boxes: a column whose
 	// values seldom repeat (descriptions, references) stops looking.
 	hits, misses int
+	// stamps keeps what the dates of a timestamp column read as: a
+	// payment date repeats down the column (see readTimestamp).
+	stamps *stampCache
 }
 
 // maxBoxes bounds the values shared per column.

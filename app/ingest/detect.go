@@ -42,7 +42,7 @@ func (rd *reader) detect() detected {
 	// undecided.
 	var ambiguous []reading.Cell
 	unitCols, dateCols := map[string]bool{}, map[string]bool{}
-	zone := zoneEvidence{columns: map[string]bool{}}
+	zone := zoneEvidence{columns: map[int]bool{}}
 	type source struct {
 		col    *column
 		amount bool
@@ -127,7 +127,7 @@ func (rd *reader) detect() detected {
 	out.decimal, out.group = decideSeparators(&dec, &grp, ambiguous, w)
 	out.dates = dates.Decide("")
 	out.dates.Column = columnNames(dateCols)
-	out.zone = zone.decision()
+	out.zone = zone.decision(rd.Table)
 	out.settings = Settings{Amounts: out.units.Value, Decimal: out.decimal.Value, Group: out.group.Value, DateOrder: out.dates.Value}
 	return out
 }

@@ -280,6 +280,27 @@ func (rd *reader) readMoment(c Cell) (wallTime, *cellProblem) {
 	return w, nil
 }
 
+// A stampCache keeps what the dates of one column read as, for the
+// settings they were read with: most files repeat a few payment dates
+// down the whole column, and reading one takes a zone's rules.
+type stampCache struct {
+	zone, order string
+	values      map[stampKey]stampRead
+}
+
+type stampKey struct {
+	kind  CellKind
+	value string
+}
+
+type stampRead struct {
+	v any
+	p *cellProblem
+}
+
+// maxStamps bounds the dates a column keeps.
+const maxStamps = 4096
+
 // readTimestamp reads a cell of a timestamp field: digits as the field's
 // type reads them, a date or date-time as the milliseconds of that moment
 // in the chosen time zone.
@@ -291,6 +312,24 @@ func (rd *reader) readTimestamp(c Cell, col *column) (any, *cellProblem) {
 		}
 		return rd.readString(c, col)
 	}
+	s := col.stamps
+	if s == nil || s.zone != rd.settings.TimeZone || s.order != rd.settings.DateOrder {
+		s = &stampCache{zone: rd.settings.TimeZone, order: rd.settings.DateOrder, values: make(map[stampKey]stampRead)}
+		col.stamps = s
+	}
+	key := stampKey{c.Kind, c.Value}
+	if r, ok := s.values[key]; ok {
+		return r.v, r.p
+	}
+	v, p := rd.readMomentOf(c, col)
+	if len(s.values) < maxStamps {
+		s.values[key] = stampRead{v, p}
+	}
+	return v, p
+}
+
+// readMomentOf reads a date cell of a timestamp field as milliseconds.
+func (rd *reader) readMomentOf(c Cell, col *column) (any, *cellProblem) {
 	w, p := rd.readMoment(c)
 	if p != nil {
 		return nil, p
@@ -300,10 +339,10 @@ func (rd *reader) readTimestamp(c Cell, col *column) (any, *cellProblem) {
 		return nil, p
 	}
 	ms := strconv.FormatInt(t.UnixMilli(), 10)
-	if f.Type == "integer" {
+	if col.target.Field.Type == "integer" {
 		return json.Number(ms), nil
 	}
-	return col.box(ms), nil
+	return ms, nil
 }
 
 // TimeZoneCode is the code of the problem of a date read without a time
@@ -335,7 +374,7 @@ func hasDateFields(s string) bool {
 func namesOwnOffset(s string) bool {
 	_, tod := splitMoment(s)
 	var w wallTime
-	return tod != "" && parseClock(tod, &w) && w.hasOffset
+	return strings.ContainsAny(tod, "Z+-") && parseClock(tod, &w) && w.hasOffset
 }
 
 // zoneWhy is why a date cell asks for a time zone, as evidence.
@@ -351,7 +390,7 @@ func (rd *reader) noteMoment(zone *zoneEvidence, r *Row, col int, c Cell) {
 		return // it names its moment alone
 	}
 	zone.count++
-	zone.columns[rd.Table.ColumnName(col)] = true
+	zone.columns[col] = true
 	if len(zone.cells) < keepZoneCells {
 		zone.cells = append(zone.cells, rd.evidence(r, col, c, "", rd.v.Language().T(zoneWhy)))
 	}
@@ -360,21 +399,26 @@ func (rd *reader) noteMoment(zone *zoneEvidence, r *Row, col int, c Cell) {
 // keepZoneCells is how many date cells the time-zone decision shows.
 const keepZoneCells = 5
 
-// zoneEvidence gathers the date cells of the timestamp columns.
+// zoneEvidence gathers the date cells of the timestamp columns, and
+// the columns (by index) they are in.
 type zoneEvidence struct {
 	count   int
-	columns map[string]bool
+	columns map[int]bool
 	cells   []reading.Cell
 }
 
 // decision is the time-zone decision the dates of a file leave: none
 // when it has no dates in timestamp columns, else undecided until the
 // operator chooses a zone.
-func (z zoneEvidence) decision() reading.Decision {
+func (z zoneEvidence) decision(t *Table) reading.Decision {
 	if z.count == 0 {
 		return reading.Decision{}
 	}
-	return reading.Decision{How: reading.Default, Undecided: true, Column: columnNames(z.columns), Evidence: z.cells}
+	names := make(map[string]bool, len(z.columns))
+	for col := range z.columns {
+		names[t.ColumnName(col)] = true
+	}
+	return reading.Decision{How: reading.Default, Undecided: true, Column: columnNames(names), Evidence: z.cells}
 }
 
 // zoneExample is the first date cell of the time-zone evidence, its Why
