@@ -171,7 +171,9 @@ func TestAPICommandsExplainBadUse(t *testing.T) {
 func TestSubmitReadsSpreadsheetsAsCheckDoes(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
-	file := writeFile(t, "pay.csv", "profileId;source.type;source.id;destination.type;destination.id;destinationAmount.currency;destinationAmount.amount\n"+
+	// The amounts' header is a plain word: the API's own path would say
+	// minor units against the amounts' decimals (see ingest's units).
+	file := writeFile(t, "pay.csv", "profileId;source.type;source.id;destination.type;destination.id;destinationAmount.currency;amount\n"+
 		"110321;managed_accounts;1001;managed_cards;2001;EUR;1.234,56\n"+
 		"110321;managed_accounts;1001;managed_cards;2002;EUR;7,50\n"+
 		"110321;managed_accounts;1001;card;2003;EUR;1,00\n")
