@@ -127,7 +127,7 @@ func (rd *reader) detect() detected {
 	out.decimal, out.group = decideSeparators(&dec, &grp, ambiguous, w)
 	out.dates = dates.Decide("")
 	out.dates.Column = columnNames(dateCols)
-	out.zone = zone.decision(rd.Table)
+	out.zone = zone.decision(rd)
 	out.settings = Settings{Amounts: out.units.Value, Decimal: out.decimal.Value, Group: out.group.Value, DateOrder: out.dates.Value}
 	return out
 }

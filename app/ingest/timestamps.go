@@ -396,6 +396,22 @@ func (rd *reader) noteMoment(zone *zoneEvidence, r *Row, col int, c Cell) {
 	}
 }
 
+// noteSetMoments records, for the time-zone decision, a date set for
+// every row of a timestamp field (Mapping.Values): it needs a zone as a
+// cell does, and is shown by its field, having no cell.
+func (rd *reader) noteSetMoments(zone *zoneEvidence) {
+	for i := range rd.cols {
+		col := &rd.cols[i]
+		if !col.set || !col.target.Field.Timestamp || !rd.isMoment(col.value) || namesOwnOffset(text(col.value)) {
+			continue
+		}
+		zone.count++
+		if len(zone.cells) < keepZoneCells {
+			zone.cells = append(zone.cells, reading.Cell{Sheet: rd.Table.Sheet, Column: col.target.Path, Raw: rd.Table.Display(col.value), Why: rd.v.Language().T(zoneWhy)})
+		}
+	}
+}
+
 // keepZoneCells is how many date cells the time-zone decision shows.
 const keepZoneCells = 5
 
@@ -410,7 +426,9 @@ type zoneEvidence struct {
 // decision is the time-zone decision the dates of a file leave: none
 // when it has no dates in timestamp columns, else undecided until the
 // operator chooses a zone.
-func (z zoneEvidence) decision(t *Table) reading.Decision {
+func (z *zoneEvidence) decision(rd *reader) reading.Decision {
+	rd.noteSetMoments(z)
+	t := rd.Table
 	if z.count == 0 {
 		return reading.Decision{}
 	}

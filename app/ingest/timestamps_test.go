@@ -171,3 +171,28 @@ func hasCode(ps []schema.Problem, code string) bool {
 	}
 	return false
 }
+
+// A date set for every row (Mapping.Values) needs a zone as a cell does:
+// the reading asks for one, and once chosen the date reads in it.
+func TestADateSetForEveryRowNeedsAZone(t *testing.T) {
+	im := importOf(t, "de.csv", []byte("profileId;amount\n1;100\n2;200\n"), "transfers")
+	m := im.Mapping()
+	m.Values = map[string]string{"scheduledTimestamp": "15.12.2026"}
+	if err := im.SetMapping(m); err != nil {
+		t.Fatal(err)
+	}
+	if z := im.Reading().TimeZone; !z.Undecided || len(z.Evidence) != 1 || z.Evidence[0].Raw != "15.12.2026" {
+		t.Fatalf("time zone %+v", z)
+	}
+	s := im.Settings()
+	s.TimeZone = "Europe/Berlin"
+	if err := im.SetSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	res := im.Build(nil)
+	for i := range 2 {
+		if got, _ := valueAt(res.Value(i), "scheduledTimestamp"); got != "1797289200000" {
+			t.Errorf("row %d: %v; problems %v", i+2, got, res.Problems(i))
+		}
+	}
+}
