@@ -240,16 +240,18 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 		}
 		s.failing.Store(false)
 		deadline := time.Now().Add(20 * time.Second)
+		// The submission is written first, then the approval given while
+		// it was held: wait for both.
 		for {
 			r, found, err := s.Get("900")
-			if err == nil && found {
+			if err == nil && found && r.ExecutedBy != "" {
 				if r.SubmittedBy != "alice" || r.ExecutedBy != "bob" {
 					t.Errorf("written at last: %+v", r)
 				}
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("the held record was never written: %v", err)
+				t.Fatalf("the held record was never written whole: %+v, %v, %v", r, found, err)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
