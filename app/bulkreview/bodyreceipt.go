@@ -42,13 +42,17 @@ func ReceiptOfBody(k *schema.Kind, backOffice bool, body []byte, bulkID string, 
 
 // chunkOf is the receipt's chunk number n, bulk bulkID, that sent
 // elements as body: the hash of their record form (RecordForm), the hash
-// of body as sent, and their totals.
+// of body as sent, their totals and their fingerprints.
 func chunkOf(k *schema.Kind, n int, bulkID string, elements []any, body []byte) (ReceiptChunk, error) {
 	record, err := RecordBody(k, elements)
 	if err != nil {
 		return ReceiptChunk{}, fmt.Errorf("chunk %d (bulk %s): %w", n, bulkID, err)
 	}
+	fps, err := Fingerprints(k, elements)
+	if err != nil {
+		return ReceiptChunk{}, fmt.Errorf("chunk %d (bulk %s): %w", n, bulkID, err)
+	}
 	t := TotalsOf(k, elements)
 	return ReceiptChunk{Chunk: n, BulkID: bulkID, Elements: len(elements), SHA256: SHA256(record), SentSHA256: SHA256(body),
-		Totals: AmountsOf(t.Currencies), Sources: SourcesOf(t.Sources)}, nil
+		Totals: AmountsOf(t.Currencies), Sources: SourcesOf(t.Sources), Fingerprints: HexFingerprints(fps)}, nil
 }

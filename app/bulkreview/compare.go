@@ -30,20 +30,27 @@ type Difference struct {
 	What string `json:"what"`
 	// Text says it for operators.
 	Text string `json:"text"`
+	// Index is the place of the element a difference is about (What is
+	// DiffElement, DiffExtra, DiffMissing or DiffOrder), from 0, in the
+	// bulk's sequence; nil for a difference about the whole bulk.
+	Index *int `json:"index,omitempty"`
 }
 
 // Compare names every difference between a receipt and the review of one
-// of its bulks: kind, API, element count, body, and the totals of the
-// bulk's chunk per currency and per source. None means the bulk holds
-// what the maker declared.
+// of its bulks: kind, API, element count, body, each element that differs
+// by its index (when the receipt lists the elements' fingerprints), and
+// the totals of the bulk's chunk per currency and per source. None means
+// the bulk holds what the maker declared.
 func Compare(rc *Receipt, rv *Review) []Difference {
 	i := slices.IndexFunc(rc.Chunks, func(c ReceiptChunk) bool { return c.BulkID == rv.BulkID })
 	if i < 0 {
-		return []Difference{{DiffBulk, fmt.Sprintf("bulk %s is not in the receipt, which names %s", rv.BulkID, bulkWords(rc.BulkIDs()))}}
+		return []Difference{{What: DiffBulk, Text: fmt.Sprintf("bulk %s is not in the receipt, which names %s", rv.BulkID, bulkWords(rc.BulkIDs()))}}
 	}
 	c := rc.Chunks[i]
 	var out []Difference
-	add := func(what, format string, a ...any) { out = append(out, Difference{what, fmt.Sprintf(format, a...)}) }
+	add := func(what, format string, a ...any) {
+		out = append(out, Difference{What: what, Text: fmt.Sprintf(format, a...)})
+	}
 	if rc.Kind != rv.Kind.ID {
 		add(DiffKind, "the receipt declares a bulk of %s; bulk %s is of %s", rc.Kind, rv.BulkID, rv.Kind.ID)
 	}
@@ -56,6 +63,7 @@ func Compare(rc *Receipt, rv *Review) []Difference {
 	if c.SHA256 != rv.BodySHA256 {
 		add(DiffBody, "the content of bulk %s is not what was submitted: its body's SHA-256 is %s, the receipt declares %s", rv.BulkID, rv.BodySHA256, c.SHA256)
 	}
+	out = append(out, compareElements(c, rv)...)
 	for _, d := range compareTotals("", c.Totals, rv.Currencies, "the receipt declares") {
 		add(DiffTotal, "bulk %s: %s", rv.BulkID, d)
 	}
@@ -183,7 +191,7 @@ func ParseControlTotal(text string, sep money.Separators) (ControlTotal, error) 
 func (c Control) Compare(rv *Review) []Difference {
 	var out []Difference
 	if c.Count >= 0 && c.Count != len(rv.Elements) {
-		out = append(out, Difference{DiffCount, fmt.Sprintf("the control count is %d; bulk %s holds %d operations", c.Count, rv.BulkID, len(rv.Elements))})
+		out = append(out, Difference{What: DiffCount, Text: fmt.Sprintf("the control count is %d; bulk %s holds %d operations", c.Count, rv.BulkID, len(rv.Elements))})
 	}
 	if len(c.Totals) == 0 {
 		return out
@@ -193,7 +201,7 @@ func (c Control) Compare(rv *Review) []Difference {
 		declared[i] = Amount{Currency: t.Currency, Minor: t.Minor.String()}
 	}
 	for _, d := range compareSums(declared, rv.Currencies) {
-		out = append(out, Difference{DiffTotal, fmt.Sprintf("bulk %s: %s", rv.BulkID, d)})
+		out = append(out, Difference{What: DiffTotal, Text: fmt.Sprintf("bulk %s: %s", rv.BulkID, d)})
 	}
 	return out
 }

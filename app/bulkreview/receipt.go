@@ -1,9 +1,11 @@
 package bulkreview
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/inert"
@@ -55,6 +57,11 @@ type ReceiptChunk struct {
 	SentSHA256 string          `json:"sentSha256"`
 	Totals     []Amount        `json:"totals,omitempty"`
 	Sources    []SourceAmounts `json:"sources,omitempty"`
+	// Fingerprints are the fingerprints of the chunk's elements in order
+	// (submission.Fingerprint, in hex), so that a review names each
+	// element that differs by its index (see Compare). Receipts written
+	// before they existed have none, and compare by totals and hash.
+	Fingerprints []string `json:"fingerprints,omitempty"`
 }
 
 // An Amount is a control total of one currency in JSON.
@@ -158,19 +165,38 @@ func NewReceipt(plan *submission.Plan, entries []submission.Entry, elements []an
 		}
 		// The chunk's own elements, not its body read back: the body is
 		// their canonical form, so the record form is the same.
-		record, err := RecordBody(plan.Kind, part)
+		rc, err := chunkOf(plan.Kind, c.Index+1, e.BulkID, part, c.Body)
 		if err != nil {
-			return nil, fmt.Errorf("chunk %d (bulk %s): %w", c.Index+1, e.BulkID, err)
+			return nil, err
 		}
-		hash := SHA256(record)
-		t := TotalsOf(plan.Kind, part)
-		r.Chunks = append(r.Chunks, ReceiptChunk{Chunk: c.Index + 1, BulkID: e.BulkID, Elements: c.Count(), SHA256: hash, SentSHA256: SHA256(c.Body),
-			Totals: AmountsOf(t.Currencies), Sources: SourcesOf(t.Sources)})
+		r.Chunks = append(r.Chunks, rc)
 		all = append(all, part...)
 	}
 	t := TotalsOf(plan.Kind, all)
 	r.Totals, r.Sources = AmountsOf(t.Currencies), SourcesOf(t.Sources)
 	return r, nil
+}
+
+// Fingerprints returns the fingerprints of elements of kind k, in order.
+func Fingerprints(k *schema.Kind, elements []any) ([]submission.Fingerprint, error) {
+	out := make([]submission.Fingerprint, len(elements))
+	for i, el := range elements {
+		fp, err := submission.ElementFingerprint(k, el)
+		if err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
+		out[i] = fp
+	}
+	return out, nil
+}
+
+// HexFingerprints writes fingerprints as a receipt holds them.
+func HexFingerprints(fps []submission.Fingerprint) []string {
+	out := make([]string, len(fps))
+	for i, fp := range fps {
+		out[i] = hex.EncodeToString(fp[:])
+	}
+	return out
 }
 
 // MarshalIndent writes the receipt as indented JSON with a final newline.
@@ -242,8 +268,28 @@ func ReadReceipt(data []byte) (*Receipt, error) {
 		if err := checkSources(where, c.Sources); err != nil {
 			return nil, err
 		}
+		if err := checkFingerprints(where, c); err != nil {
+			return nil, err
+		}
 	}
 	return &r, nil
+}
+
+// checkFingerprints refuses a chunk's fingerprints that cannot name its
+// elements: one per element, each the hex of a fingerprint.
+func checkFingerprints(where string, c ReceiptChunk) error {
+	if c.Fingerprints == nil {
+		return nil
+	}
+	if len(c.Fingerprints) != c.Elements {
+		return fmt.Errorf("the receipt's %s lists %d fingerprints for %d elements", where, len(c.Fingerprints), c.Elements)
+	}
+	for i, fp := range c.Fingerprints {
+		if b, err := hex.DecodeString(fp); err != nil || len(b) != submission.FingerprintSize || fp != strings.ToLower(fp) {
+			return fmt.Errorf("the receipt's %s: the fingerprint of element %d is not %d bytes in lower-case hex", where, i, submission.FingerprintSize)
+		}
+	}
+	return nil
 }
 
 // BulkIDs returns the ids of the receipt's bulks, in chunk order.

@@ -162,11 +162,8 @@ func FromOperations(ctx context.Context, k *schema.Kind, backOffice bool, b *bul
 		return nil, fmt.Errorf("writing the body of bulk %s: %w", b.BulkID, err)
 	}
 	r.BodySHA256 = SHA256(body)
-	r.Fingerprints = make([]submission.Fingerprint, len(r.Elements))
-	for i, el := range r.Elements {
-		if r.Fingerprints[i], err = submission.ElementFingerprint(k, el); err != nil {
-			return nil, fmt.Errorf("operation %d of bulk %s: %w", i, b.BulkID, err)
-		}
+	if r.Fingerprints, err = Fingerprints(k, r.Elements); err != nil {
+		return nil, fmt.Errorf("bulk %s: %w", b.BulkID, err)
 	}
 	return r, nil
 }
