@@ -21,8 +21,8 @@ func warningKinds(r *schema.Report, only []int, w lang.Tag) []worker.WarningKind
 	var out []worker.WarningKind
 	at := make(map[string]int)
 	for _, p := range r.Problems {
-		if p.Severity != schema.Warning {
-			continue
+		if p.Severity != schema.Warning || p.Code == schema.TooManyElements {
+			continue // the parts a large file goes in are the plan's own news
 		}
 		if _, sent := slices.BinarySearch(only, p.Element); only != nil && p.Element != schema.RequestLevel && !sent {
 			continue
@@ -53,7 +53,6 @@ var warningTitles = map[string]string{
 	"non-positive-amount":       lang.Mark("Amounts of zero or less"),
 	"timestamp-in-seconds":      lang.Mark("Times that look like seconds"),
 	"scheduled-in-past":         lang.Mark("Execution dates in the past"),
-	schema.TooManyElements:      lang.Mark("More elements than one bulk takes"),
 	"example-row":               readingTitle,
 	"left-out-row":              readingTitle,
 	"hidden-row":                readingTitle,

@@ -41,4 +41,9 @@ func TestTheConfirmationListsTheWarningsToAccept(t *testing.T) {
 	if p := h.prepare(worker.PrepareSubmission{Document: clean.Document}); p.Plan == "" || len(p.Warnings) != 0 {
 		t.Errorf("a file without warnings: %+v", p)
 	}
+	// The parts a large file goes in are said by the plan, not accepted.
+	large := h.load(fixture.Run{}.Body(schema.MaxElements + 1))
+	if p := h.prepare(worker.PrepareSubmission{Document: large.Document}); len(p.Chunks) != 2 || len(p.Warnings) != 0 {
+		t.Errorf("a file of two parts: %d parts, warnings %+v", len(p.Chunks), p.Warnings)
+	}
 }
