@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/keyfields"
 )
 
 // An Endpoint is where a bulk request is submitted: an HTTP method and a path
@@ -38,6 +40,15 @@ type Kind struct {
 	Amount string
 	// Source is the dotted path of the instrument the money leaves, or "".
 	Source string
+	// Receiver is the dotted path of whom an element pays or what it acts
+	// on, below the requestBody or, beginning "pathParams.", below the
+	// element; "" is the requestBody itself. ReceiverType names what an
+	// id found there is ("managed_cards"), or is keyfields.Person for a
+	// person written out. See KeyFields.
+	Receiver     string
+	ReceiverType string
+	// Reference is the dotted path of a payment's reference, or "".
+	Reference string
 	// Identity are the fields that tell one element from the next for an
 	// operator (whom it pays, which card it blocks), the better first:
 	// the review table keeps the first it shows in sight as it scrolls
@@ -67,47 +78,59 @@ var kinds = []*Kind{
 		Standard:  Endpoint{"POST", "/bulks/users"},
 		Operation: Endpoint{"POST", "/users"},
 		Identity:  []string{"email", "surname"},
+		// Receiver "": the user the element creates.
+		ReceiverType: keyfields.Person,
 	},
 	{
-		ID:        "user_invites",
-		Title:     "Send user invites",
-		Standard:  Endpoint{"POST", "/bulks/users/_user_id_/invite"},
-		PathParam: "_user_id_",
-		Operation: Endpoint{"POST", "/users/{user_id}/invite"},
-		Identity:  []string{"pathParams._user_id_"},
+		ID:           "user_invites",
+		Title:        "Send user invites",
+		Standard:     Endpoint{"POST", "/bulks/users/_user_id_/invite"},
+		PathParam:    "_user_id_",
+		Operation:    Endpoint{"POST", "/users/{user_id}/invite"},
+		Identity:     []string{"pathParams._user_id_"},
+		Receiver:     "pathParams._user_id_",
+		ReceiverType: "users",
 	},
 	{
-		ID:        "card_blocks",
-		Title:     "Block cards",
-		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/block"},
-		PathParam: "_id_",
-		Operation: Endpoint{"POST", "/managed_cards/{id}/block"},
-		Identity:  []string{"pathParams._id_"},
+		ID:           "card_blocks",
+		Title:        "Block cards",
+		Standard:     Endpoint{"POST", "/bulks/managed_cards/_id_/block"},
+		PathParam:    "_id_",
+		Operation:    Endpoint{"POST", "/managed_cards/{id}/block"},
+		Identity:     []string{"pathParams._id_"},
+		Receiver:     "pathParams._id_",
+		ReceiverType: "managed_cards",
 	},
 	{
-		ID:        "card_unblocks",
-		Title:     "Unblock cards",
-		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/unblock"},
-		PathParam: "_id_",
-		Operation: Endpoint{"POST", "/managed_cards/{id}/unblock"},
-		Identity:  []string{"pathParams._id_"},
+		ID:           "card_unblocks",
+		Title:        "Unblock cards",
+		Standard:     Endpoint{"POST", "/bulks/managed_cards/_id_/unblock"},
+		PathParam:    "_id_",
+		Operation:    Endpoint{"POST", "/managed_cards/{id}/unblock"},
+		Identity:     []string{"pathParams._id_"},
+		Receiver:     "pathParams._id_",
+		ReceiverType: "managed_cards",
 	},
 	{
-		ID:        "card_removals",
-		Title:     "Remove cards",
-		Standard:  Endpoint{"POST", "/bulks/managed_cards/_id_/remove"},
-		PathParam: "_id_",
-		Operation: Endpoint{"POST", "/managed_cards/{id}/remove"},
-		Identity:  []string{"pathParams._id_"},
+		ID:           "card_removals",
+		Title:        "Remove cards",
+		Standard:     Endpoint{"POST", "/bulks/managed_cards/_id_/remove"},
+		PathParam:    "_id_",
+		Operation:    Endpoint{"POST", "/managed_cards/{id}/remove"},
+		Identity:     []string{"pathParams._id_"},
+		Receiver:     "pathParams._id_",
+		ReceiverType: "managed_cards",
 	},
 	{
-		ID:         "card_spend_rules",
-		Title:      "Update card spend rules",
-		Standard:   Endpoint{"PATCH", "/bulks/managed_cards/_id_/spend_rules"},
-		BackOffice: &Endpoint{"PATCH", "/bulks/managed_cards/_id_/spend_rules"},
-		PathParam:  "_id_",
-		Operation:  Endpoint{"PATCH", "/managed_cards/{id}/spend_rules"},
-		Identity:   []string{"pathParams._id_"},
+		ID:           "card_spend_rules",
+		Title:        "Update card spend rules",
+		Standard:     Endpoint{"PATCH", "/bulks/managed_cards/_id_/spend_rules"},
+		BackOffice:   &Endpoint{"PATCH", "/bulks/managed_cards/_id_/spend_rules"},
+		PathParam:    "_id_",
+		Operation:    Endpoint{"PATCH", "/managed_cards/{id}/spend_rules"},
+		Identity:     []string{"pathParams._id_"},
+		Receiver:     "pathParams._id_",
+		ReceiverType: "managed_cards",
 	},
 	{
 		ID:         "transfers",
@@ -118,6 +141,9 @@ var kinds = []*Kind{
 		Amount:     "destinationAmount",
 		Source:     "source",
 		Identity:   []string{"destination.id"},
+
+		Receiver:  "destination",
+		Reference: "description",
 	},
 	{
 		ID:        "sends",
@@ -127,6 +153,9 @@ var kinds = []*Kind{
 		Amount:    "destinationAmount",
 		Source:    "source",
 		Identity:  []string{"destination.beneficiaryId", "destination.id"},
+
+		Receiver:  "destination",
+		Reference: "description",
 	},
 	{
 		ID:        "outgoing_wire_transfers",
@@ -136,6 +165,8 @@ var kinds = []*Kind{
 		Amount:    "transferAmount",
 		Source:    "sourceInstrument",
 		Identity:  []string{"destinationBeneficiary.name", "destinationBeneficiary.iban", "destinationBeneficiary.accountNumber"},
+		Receiver:  "destinationBeneficiary",
+		Reference: "description",
 	},
 }
 

@@ -135,16 +135,16 @@ func AmountWarnings(w lang.Tag, field string, amounts []Amount, limits AmountLim
 }
 
 // RequestAmounts returns the amounts of the elements of a JSON request
-// body of kind k, found at k.Amount, in element order. Elements without a
-// whole amount and a currency are left out.
+// body of kind k, found where the kind holds them (k.AmountObject), in
+// element order. Elements without a whole amount and a currency are left
+// out.
 func RequestAmounts(k *schema.Kind, elements []any) []Amount {
 	if k.Amount == "" {
 		return nil
 	}
-	toks := elementTokens(k.Amount)
 	out := make([]Amount, 0, len(elements))
 	for i, e := range elements {
-		obj, ok := valueAt(e, toks).(map[string]any)
+		obj, ok := k.AmountObject(e).(map[string]any)
 		if !ok {
 			continue
 		}

@@ -75,12 +75,9 @@ type Document struct {
 	// bySet finds the column of a value set for every row by its field.
 	bySet map[string]int
 
-	// amountPath and sourcePath find the amount and the source
-	// instrument in an element's body.
-	amountPath, sourcePath []any
-	facts                  []facts
-	dupOf                  []int
-	report                 *schema.Report
+	facts  []facts
+	dupOf  []int
+	report *schema.Report
 	// starts[i] is where element i's problems begin in report.Problems;
 	// starts has one more entry than there are elements.
 	starts  []int
@@ -91,8 +88,7 @@ type Document struct {
 }
 
 func newDocument(k *schema.Kind, backOffice bool, fileName string, src source) *Document {
-	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src,
-		amountPath: pathTokens(k.Amount), sourcePath: pathTokens(k.Source)}
+	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src}
 	d.cols = src.columns()
 	d.byLetter = make(map[string]int, len(d.cols))
 	d.byField = make(map[string]int, len(d.cols))

@@ -63,40 +63,19 @@ var hashSeed = maphash.MakeSeed()
 
 func (d *Document) factsOf(v any, names sourceNames) facts {
 	f := facts{hash: hashOf(v)}
-	body := lookup(v, requestBody)
-	if d.amountPath != nil {
-		// A readable amount counts whatever its currency: one that is not
-		// valid ("eur", "EURO", none) goes to the invalid currency's total.
-		if cur, n, large, ok := money.SmallAmountOf(lookup(body, d.amountPath)); ok {
-			f.currency, f.hasAmount, f.minor, f.large = cur, true, n, large
-		}
+	// A readable amount counts whatever its currency: one that is not
+	// valid ("eur", "EURO", none) goes to the invalid currency's total.
+	if cur, n, large, ok := money.SmallAmountOf(d.Kind.AmountObject(v)); ok {
+		f.currency, f.hasAmount, f.minor, f.large = cur, true, n, large
 	}
-	if d.sourcePath != nil {
-		switch src := lookup(body, d.sourcePath).(type) {
-		case map[string]any:
-			f.source = names.name(display(src["type"]), display(src["id"]))
-		case nil:
-		default:
-			f.source = display(src)
-		}
+	switch src := d.Kind.SourceObject(v).(type) {
+	case map[string]any:
+		f.source = names.name(display(src["type"]), display(src["id"]))
+	case nil:
+	default:
+		f.source = display(src)
 	}
 	return f
-}
-
-// requestBody is the path of an element's body.
-var requestBody = []any{"requestBody"}
-
-// pathTokens splits a dotted path of object keys; "" gives nil.
-func pathTokens(path string) []any {
-	if path == "" {
-		return nil
-	}
-	parts := strings.Split(path, ".")
-	out := make([]any, len(parts))
-	for i, p := range parts {
-		out[i] = p
-	}
-	return out
 }
 
 // Tags keep values of different types apart in hashOf.

@@ -1,10 +1,7 @@
 package submission
 
 import (
-	"strings"
-
 	"github.com/bulkdesk/bulkdesk/app/money"
-	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // Totals are what the confirmation step shows before anything is sent.
@@ -32,25 +29,11 @@ func ControlTotals(p *Plan, elements []any) Totals {
 		for _, i := range c.Elements.Indexes() {
 			// An amount without a currency counts, in the invalid
 			// currencies' total.
-			if cur, amount, ok := money.AmountOf(amountObject(elements[i], p.Kind)); ok {
+			if cur, amount, ok := money.AmountOf(p.Kind.AmountObject(elements[i])); ok {
 				sums.Add(cur, amount)
 			}
 		}
 	}
 	t.Amounts = sums.List()
 	return t
-}
-
-// amountObject returns requestBody.<k.Amount>, the {currency, amount}
-// object, or nil.
-func amountObject(element any, k *schema.Kind) any {
-	v := element
-	for _, key := range append([]string{"requestBody"}, strings.Split(k.Amount, ".")...) {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = obj[key]
-	}
-	return v
 }
