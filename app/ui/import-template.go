@@ -7,8 +7,9 @@ import (
 
 // templateDownload is "Download a template" on the Import page: the
 // chosen kind's workbook, headed in the console's language, to fill in
-// and load back, which reads without a question. The second worker
-// writes it; it never leaves the browser.
+// and load back, which reads without a question, its dates in the time
+// zone chosen in Settings. The second worker writes it; it never leaves
+// the browser.
 type templateDownload struct {
 	app.Compo
 
@@ -52,7 +53,9 @@ func (d *templateDownload) download(ctx app.Context, e app.Event) {
 		return
 	}
 	d.busy, d.note = true, t("Writing the template…")
-	req := worker.TemplateRequest{Kind: d.Ikind, BackOffice: d.IbackOffice, Lang: string(consoleLang)}
+	// The time zone chosen in Settings, if any, is the template's: its
+	// dates then read back in it wherever it is checked.
+	req := worker.TemplateRequest{Kind: d.Ikind, BackOffice: d.IbackOffice, Lang: string(consoleLang), TimeZone: storedTimeZone()}
 	runJob(ctx, worker.JobTemplate, req, nil, func(f worker.File, data app.Value, err error) {
 		d.busy = false
 		if err != nil {

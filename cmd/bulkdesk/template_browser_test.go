@@ -20,8 +20,9 @@ import (
 
 // TestTheTemplateDownloadedInTheConsoleLoadsStraightToTheReview: in each
 // of the console's languages, "Download a template" on the Import page
-// gives the chosen kind's workbook headed in that language; filled in as
-// an operator types (amounts with their decimals, choices in words) and
+// gives the chosen kind's workbook headed in that language, its dates in
+// the time zone chosen in Settings; filled in as an operator types
+// (amounts with their decimals, choices in words, dates as dates) and
 // dropped on the page, it goes straight to the review, with no question
 // about how it is read, every row an element and the totals exact.
 func TestTheTemplateDownloadedInTheConsoleLoadsStraightToTheReview(t *testing.T) {
@@ -44,10 +45,15 @@ func TestTheTemplateDownloadedInTheConsoleLoadsStraightToTheReview(t *testing.T)
 			b.Do(30*time.Second, chromedp.Navigate(base))
 			waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
 
+			// The time zone chosen in Settings goes into the template, which
+			// then reads its dates in it wherever it is loaded: here, once
+			// the setting is gone.
+			browsertest.Eval[bool](b, 5*time.Second, `(localStorage.setItem("bulkdesk-time-zone", "Europe/Berlin"), true)`)
 			b.Do(10*time.Second, browsertest.Pick("kind", "transfers"))
 			waitShowing(t, b, 10*time.Second, "the template's button", `document.getElementById("download-template") !== null`)
 			b.Do(5*time.Second, browsertest.Press("#download-template"))
 			data := b.Downloaded(60*time.Second, downloads, w.file)
+			browsertest.Eval[bool](b, 5*time.Second, `(localStorage.removeItem("bulkdesk-time-zone"), true)`)
 			waitShowing(t, b, 10*time.Second, "the download's note", `document.getElementById("template-note")?.textContent.includes(`+browsertest.JSString(w.file)+`)`)
 			b.AssertAccessible("the Import page with a template downloaded (" + l.Name() + ")")
 			b.Shoot("template-" + string(l) + "-choose.png")
@@ -58,6 +64,9 @@ func TestTheTemplateDownloadedInTheConsoleLoadsStraightToTheReview(t *testing.T)
 			waitShowing(t, b, 60*time.Second, "the review", browsertest.ReviewShown)
 			if q := browsertest.Eval[int](b, 5*time.Second, `document.querySelectorAll(".reading-question").length`); q != 0 {
 				t.Errorf("%d questions about the reading", q)
+			}
+			if got := text(b, "main"); !strings.Contains(got, "Europe/Berlin") {
+				t.Errorf("the review does not say the dates are read in Europe/Berlin:\n%s", got)
 			}
 			if got := text(b, "#count-elements"); got != "12" {
 				t.Errorf("the element count reads %q, want 12", got)
@@ -125,6 +134,7 @@ func fillTemplate(t *testing.T, data []byte, l lang.Tag, amountHeader, currencyH
 		set(words[6], ingest.ChoiceWords("managed_cards", l))
 		set(currencyHeader, "EUR")
 		set(amountHeader, 1000.5+float64(i))
+		set(words[9], 46553.375) // 15.06.2027 09:00, a date cell of the column's format
 	}
 	var buf bytes.Buffer
 	if _, err := f.WriteTo(&buf); err != nil {
