@@ -57,6 +57,10 @@ type importPage struct {
 	// the changes, so that only the last one applies them.
 	pending    pendingMapping
 	mappingSeq int
+	// setExtra are the fields the operator added to those offered a
+	// value for every row, in document setExtraDoc (import-setvalues.go).
+	setExtra    []string
+	setExtraDoc int
 
 	// The review's controls.
 	errorsOnly bool
@@ -413,7 +417,7 @@ func load[T any](p *importPage, label, job string, req any, file app.Value, done
 // prepared shows how the document is read, or its review when the worker
 // built it at once.
 func (p *importPage) prepared(ctx app.Context, pr worker.Prepared) {
-	p.memory.prepared(p, &pr)
+	p.memory.readingArrived(p, &pr)
 }
 
 // showPrepared shows how a document is read, or its review when built.

@@ -73,8 +73,9 @@ type recalled struct {
 	// operator went back to it.
 	delimiter string
 	undone    bool
-	// told says the page announced it.
-	told bool
+	// arrived says the worker read the document as remembered: the
+	// notice waits for it. told says the page announced it.
+	arrived, told bool
 }
 
 func newMappingMemory() mappingMemory {
@@ -105,10 +106,10 @@ func (m *mappingMemory) buildAtOnce() bool {
 // validating asks to remember how document doc is read once it is built.
 func (m *mappingMemory) validating(doc int) { m.remember = doc }
 
-// prepared takes every reading the worker sends before the page shows it:
-// it remembers a validated one, and looks up the headers of a document
-// it has not looked up for its kind, applying what it finds.
-func (m *mappingMemory) prepared(p *importPage, pr *worker.Prepared) {
+// readingArrived takes every reading the worker sends before the page
+// shows it: it remembers a validated one, and looks up the headers of a
+// document it has not looked up for its kind, applying what it finds.
+func (m *mappingMemory) readingArrived(p *importPage, pr *worker.Prepared) {
 	m.rememberBuilt(p, pr)
 	if m.applied != nil && m.applied.document != pr.Document {
 		m.applied = nil
@@ -116,6 +117,9 @@ func (m *mappingMemory) prepared(p *importPage, pr *worker.Prepared) {
 	headers := headersOf(pr)
 	key := fmt.Sprint(pr.Document, "/", pr.Kind)
 	if pr.Request || len(headers) == 0 || m.looked[key] {
+		if m.applied != nil {
+			m.applied.arrived = true
+		}
 		p.showPrepared(p.ctx, pr)
 		m.announce(p)
 		return
@@ -146,7 +150,7 @@ func (m *mappingMemory) prepared(p *importPage, pr *worker.Prepared) {
 				m.looked[fmt.Sprint(pr.Document, "/", r.Kind)] = true
 				m.applied = &recalled{document: pr.Document, r: r, kind: pr.Kind, sheet: pr.Sheet, encoding: pr.Encoding, delimiter: pr.Delimiter}
 				p.prep = pr
-				p.prepare(ctx, m.applying(pr, r), tf("Reading %s as last time", pr.FileName))
+				p.prepare(ctx, m.applying(r), tf("Reading %s as last time", pr.FileName))
 			case held && pr.Ready && pr.Summary == nil:
 				p.prep = pr
 				p.prepare(ctx, worker.Prepare{Auto: true}, tf("Validating %s", pr.FileName))
@@ -173,13 +177,10 @@ func recall(kind string, headers []string) (mappingmemory.Remembered, bool) {
 	return r, ok
 }
 
-// applying is the request that reads a document as r says.
-func (m *mappingMemory) applying(pr *worker.Prepared, r mappingmemory.Remembered) worker.Prepare {
-	req := worker.Prepare{SavedMapping: r.Mapping, Auto: true}
-	if r.Kind != pr.Kind {
-		req.Kind = r.Kind
-	}
-	return req
+// applying is the request that reads a document as r says, as the kind
+// the operator read it as: a choice, no longer a suggestion.
+func (m *mappingMemory) applying(r mappingmemory.Remembered) worker.Prepare {
+	return worker.Prepare{SavedMapping: r.Mapping, Kind: r.Kind, Auto: true}
 }
 
 // toggle undoes the remembered reading of the open document, back to the
@@ -192,7 +193,7 @@ func (m *mappingMemory) toggle(p *importPage, ctx app.Context) {
 	p.focusNext = "remembered-toggle"
 	if a.undone {
 		a.undone = false
-		p.prepare(ctx, m.applying(pr, a.r), tf("Reading %s as last time", pr.FileName))
+		p.prepare(ctx, m.applying(a.r), tf("Reading %s as last time", pr.FileName))
 		return
 	}
 	a.undone = true
@@ -253,7 +254,7 @@ func (m *mappingMemory) rememberBuilt(p *importPage, pr *worker.Prepared) {
 // announce adds the notice of a remembered reading to what the page
 // announces, the first time the page shows it.
 func (m *mappingMemory) announce(p *importPage) {
-	if a := m.applied; a != nil && !a.told && p.prep != nil && p.prep.Document == a.document {
+	if a := m.applied; a != nil && a.arrived && !a.told && p.prep != nil && p.prep.Document == a.document {
 		a.told = true
 		p.announcement = rememberedText(p.prep) + " " + p.announcement
 	}
@@ -264,7 +265,7 @@ func (m *mappingMemory) render(p *importPage) app.UI {
 	n := newRememberedNotice()
 	pr := p.prep
 	switch a := m.applied; {
-	case pr == nil:
+	case pr == nil || m.applied != nil && !m.applied.arrived:
 	case a != nil && a.document == pr.Document && a.undone:
 		n.Text(t("Read automatically: what was remembered for these headers is not applied to this file.")).
 			Button(t("Read as last time"), func(ctx app.Context) { m.toggle(p, ctx) })
@@ -294,6 +295,9 @@ func readingParts(pr *worker.Prepared) []string {
 		}
 	}
 	parts := []string{plural(mapped, "column mapped", "columns mapped")}
+	if n := len(pr.Values); n > 0 {
+		parts = append(parts, plural(n, "value set for every row", "values set for every row"))
+	}
 	if pr.HeaderRow > 0 {
 		parts = append(parts, tf("headers on row %d", pr.HeaderRow))
 	}
@@ -309,6 +313,9 @@ func readingParts(pr *worker.Prepared) []string {
 	}
 	if slices.Contains(pr.SettingsMatter, worker.SettingCurrency) && pr.Settings.Currency != "" {
 		parts = append(parts, tf("currency %s", pr.Settings.Currency))
+	}
+	if slices.Contains(pr.SettingsMatter, worker.SettingTimeZone) && pr.Settings.TimeZone != "" {
+		parts = append(parts, tf("time zone %s", pr.Settings.TimeZone))
 	}
 	return parts
 }
@@ -343,8 +350,12 @@ func headersOf(pr *worker.Prepared) []string {
 }
 
 // operatorChose reports a reading the operator chose any of: a column's
-// field, or a decision such as the header row, the units or the dates.
+// field, a value for every row, or a decision such as the header row, the
+// units, the dates or their time zone.
 func operatorChose(pr *worker.Prepared) bool {
+	if len(pr.Values) > 0 {
+		return true
+	}
 	for _, c := range pr.Columns {
 		if c.Match == worker.MatchManual {
 			return true

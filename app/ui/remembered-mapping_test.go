@@ -23,7 +23,9 @@ func TestOnlyAReadingTheOperatorChoseIsRemembered(t *testing.T) {
 	column.Columns = []worker.ColumnView{auto.Columns[0], {Header: "Notiz", Field: "description", Match: worker.MatchManual}}
 	setting := *auto
 	setting.Reading.DateOrder = reading.Decision{Value: "DMY", How: reading.Chosen}
-	for name, pr := range map[string]*worker.Prepared{"a column": &column, "a setting": &setting} {
+	value := *auto
+	value.Values = []worker.SetValue{{Field: "profileId", Value: "110321"}}
+	for name, pr := range map[string]*worker.Prepared{"a column": &column, "a setting": &setting, "a value for every row": &value} {
 		if !operatorChose(pr) {
 			t.Errorf("%s chosen does not count", name)
 		}
@@ -37,13 +39,14 @@ func TestTheNoticeSaysHowTheFileIsRead(t *testing.T) {
 	pr := &worker.Prepared{
 		HeaderRow:      1,
 		Columns:        []worker.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount"}, {Header: "Notiz"}, {Header: "Währung", Field: "destinationAmount.currency"}},
-		Settings:       worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: "."},
-		SettingsMatter: []string{worker.SettingAmounts, worker.SettingSeparators},
+		Settings:       worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: ".", TimeZone: "Europe/Berlin"},
+		SettingsMatter: []string{worker.SettingAmounts, worker.SettingSeparators, worker.SettingTimeZone},
+		Values:         []worker.SetValue{{Field: "source.type", Value: "managed_accounts"}},
 	}
 	for l, want := range map[lang.Tag]string{
-		lang.English: "Read as last time for these headers: 2 columns mapped, headers on row 1, amounts in major units, decimal comma.",
-		lang.German:  "Wie beim letzten Mal für diese Spaltenköpfe gelesen: 2 Spalten zugeordnet, Spaltenköpfe in Zeile 1, Beträge in Haupteinheiten, Dezimalkomma.",
-		lang.French:  "Lu comme la dernière fois pour ces en-têtes : 2 colonnes associées, en-têtes en ligne 1, montants en unités principales, virgule décimale.",
+		lang.English: "Read as last time for these headers: 2 columns mapped, 1 value set for every row, headers on row 1, amounts in major units, decimal comma, time zone Europe/Berlin.",
+		lang.German:  "Wie beim letzten Mal für diese Spaltenköpfe gelesen: 2 Spalten zugeordnet, 1 Wert für alle Zeilen festgelegt, Spaltenköpfe in Zeile 1, Beträge in Haupteinheiten, Dezimalkomma, Zeitzone Europe/Berlin.",
+		lang.French:  "Lu comme la dernière fois pour ces en-têtes : 2 colonnes associées, 1 valeur fixée pour toutes les lignes, en-têtes en ligne 1, montants en unités principales, virgule décimale, fuseau horaire Europe/Berlin.",
 	} {
 		setLanguage(l)
 		if got := rememberedText(pr); got != want {
