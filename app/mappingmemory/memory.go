@@ -149,6 +149,12 @@ func (m *Memory) Remember(ctx context.Context, r Remembered) error {
 	return nil
 }
 
+// Len counts the sets of headers remembered.
+func (m *Memory) Len(ctx context.Context) (int, error) {
+	all, err := m.all(ctx)
+	return len(all), err
+}
+
 func (m *Memory) all(ctx context.Context) (map[string]Remembered, error) {
 	raw, err := m.records.All(ctx)
 	if err != nil {

@@ -45,6 +45,9 @@ func testMemory(t *testing.T, new func() mappingmemory.Records) {
 		if _, ok, err := m.Recall(ctx, "transfers", headers); ok || err != nil {
 			t.Fatalf("empty memory recalls: %v %v", ok, err)
 		}
+		if n, err := m.Len(ctx); n != 0 || err != nil {
+			t.Fatalf("empty memory holds %d: %v", n, err)
+		}
 		if err := m.Remember(ctx, mappingmemory.Remembered{Kind: "transfers", Headers: headers, Mapping: `{"kind":"transfers","v":1}`}); err != nil {
 			t.Fatal(err)
 		}
@@ -55,6 +58,9 @@ func testMemory(t *testing.T, new func() mappingmemory.Records) {
 		r, ok, err := m.Recall(ctx, "transfers", reordered)
 		if !ok || err != nil || r.Mapping != `{"kind":"transfers","v":1}` || !r.Saved.Equal(clock) || !slices.Equal(r.Headers, headers) {
 			t.Fatalf("recall: %+v %v %v", r, ok, err)
+		}
+		if n, _ := m.Len(ctx); n != 2 {
+			t.Errorf("%d sets remembered, want 2", n)
 		}
 		// Any kind: the one remembered last.
 		if r, ok, _ := m.Recall(ctx, "", reordered); !ok || r.Kind != "sends" {
