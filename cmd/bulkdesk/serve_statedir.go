@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/bulkrecord"
@@ -97,6 +98,27 @@ func (r guardedRecords) Executed(bulkID, user string, at time.Time) error {
 		return errStateDirLost
 	}
 	return r.records.Executed(bulkID, user, at)
+}
+
+func (r guardedRecords) Receipt(bulkID string) (*bulkreview.Receipt, bool, error) {
+	if r.guard.Check() != nil {
+		return nil, false, errStateDirLost
+	}
+	return r.records.Receipt(bulkID)
+}
+
+func (r guardedRecords) Cancelled(bulkID, user string, at time.Time) error {
+	if r.guard.Check() != nil {
+		return errStateDirLost
+	}
+	return r.records.Cancelled(bulkID, user, at)
+}
+
+func (r guardedRecords) Awaiting(p approvals.Page) ([]approvals.Record, error) {
+	if r.guard.Check() != nil {
+		return nil, errStateDirLost
+	}
+	return r.records.Awaiting(p)
 }
 
 func (r guardedRecords) BeginFlight(f approvals.InFlight) error {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/backoff"
 )
 
@@ -103,24 +104,54 @@ func (r *Rule) End(f Flight) error {
 	return r.Records.EndFlight(f.id)
 }
 
-// Answered records what the API answered the submission f: bulkID, the
-// bulk it made, with f's operator as its maker; "" when it made none (it
-// refused the call, or the call makes no bulk). Only then does the flight
-// end. A call whose answer never came, or does not say, is left to lapse.
+// Made is what the server knows of the bulk a submission made.
+type Made struct {
+	// BulkID is the bulk the API's answer names; "" for none.
+	BulkID string
+	// Kind is the bulk's kind, as the submission's path names it.
+	Kind string
+	// FileName is the file the console said it submitted.
+	FileName string
+	// Receipt is the maker's receipt computed from the submission's
+	// body, or nil; its maker and time are set to the record's.
+	Receipt *bulkreview.Receipt
+}
+
+// Answered records what the API answered the submission f: made.BulkID,
+// the bulk it made, with f's operator as its maker, and its receipt;
+// made.BulkID "" when it made none (it refused the call, or the call
+// makes no bulk). Only then does the flight end. A call whose answer
+// never came, or does not say, is left to lapse.
 //
 // When the record cannot be written, the rule holds it, decides by it,
 // and writes it again with a growing pause until it is stored or the
 // rule is closed; the flight ends once it is stored, so that other
 // servers sharing the records keep refusing the maker meanwhile.
-func (r *Rule) Answered(f Flight, bulkID string) error {
-	if bulkID != "" {
-		rec := Record{BulkID: r.key(bulkID), SubmittedBy: f.user, SubmittedAt: r.now().UTC(), API: f.api}
+func (r *Rule) Answered(f Flight, made Made) error {
+	if made.BulkID != "" {
+		rec := r.record(f, made)
 		if _, err := r.Records.Put(rec); err != nil {
 			r.hold(rec, f)
 			return fmt.Errorf("%w (this server keeps it and writes it again)", err)
 		}
 	}
 	return r.End(f)
+}
+
+// record is the record of the bulk f made. Its time is kept to the
+// microsecond, as the shared database keeps it, so that both stores page
+// the queue alike.
+func (r *Rule) record(f Flight, made Made) Record {
+	rec := Record{BulkID: r.key(made.BulkID), SubmittedBy: f.user, SubmittedAt: r.now().UTC().Truncate(time.Microsecond), API: f.api,
+		Kind: made.Kind, FileName: made.FileName}
+	if rc := made.Receipt; rc != nil {
+		rc.SubmittedBy, rc.SubmittedAt, rc.File = rec.SubmittedBy, rec.SubmittedAt, made.FileName
+		rec.Receipt, rec.Elements, rec.Totals = rc, rc.Elements, rc.Totals
+		if rec.Kind == "" {
+			rec.Kind = rc.Kind
+		}
+	}
+	return rec
 }
 
 // hold keeps rec, which could not be written, and writes it again until
@@ -136,9 +167,15 @@ func (r *Rule) hold(rec Record, f Flight) {
 			if _, err := r.Records.Put(rec); err != nil {
 				continue
 			}
-			// An approval given while it was held is written too.
-			if kept, ok := r.held.take(rec.BulkID); ok && kept.ExecutedBy != "" {
-				_ = r.Records.Executed(kept.BulkID, kept.ExecutedBy, *kept.ExecutedAt)
+			// An approval or a cancellation given while it was held is
+			// written too.
+			if kept, ok := r.held.take(rec.BulkID); ok {
+				if kept.ExecutedBy != "" {
+					_ = r.Records.Executed(kept.BulkID, kept.ExecutedBy, *kept.ExecutedAt)
+				}
+				if kept.CancelledBy != "" {
+					_ = r.Records.Cancelled(kept.BulkID, kept.CancelledBy, *kept.CancelledAt)
+				}
 			}
 			_ = r.End(f) // else it lapses
 			return

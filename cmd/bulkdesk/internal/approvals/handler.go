@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 )
 
 // Status is the answer of GET four-eyes/bulks/{id}.
@@ -19,15 +21,28 @@ type Status struct {
 	API         string     `json:"api,omitempty"`
 	ExecutedBy  string     `json:"executedBy,omitempty"`
 	ExecutedAt  *time.Time `json:"executedAt,omitempty"`
-	You         string     `json:"you,omitempty"`
-	MayExecute  *bool      `json:"mayExecute,omitempty"`
+	CancelledBy string     `json:"cancelledBy,omitempty"`
+	CancelledAt *time.Time `json:"cancelledAt,omitempty"`
+	// State is where a known bulk stands: StateAwaiting, StateExecuted or
+	// StateCancelled.
+	State string `json:"state,omitempty"`
+	// Kind and FileName are the bulk's kind and the file the console
+	// said it submitted, when the server knows them.
+	Kind     string `json:"kind,omitempty"`
+	FileName string `json:"fileName,omitempty"`
+	// Receipt is the maker's receipt the server computed from the
+	// submission it passed on (one chunk: this bulk), when it did.
+	Receipt    *bulkreview.Receipt `json:"receipt,omitempty"`
+	You        string              `json:"you,omitempty"`
+	MayExecute *bool               `json:"mayExecute,omitempty"`
 	// Message says why MayExecute is false.
 	Message string `json:"message,omitempty"`
 }
 
 // Handler answers GET four-eyes/bulks/{id} for the console: whether the
 // signed-in operator (user reads it from the request's context) may
-// execute the bulk, and who submitted it. rule nil answers {"rule":false}
+// execute the bulk, who submitted it, where it stands, and the receipt
+// the server computed of it. rule nil answers {"rule":false}
 // with the operator's name when the server knows it.
 // An unknown bulk is 404, with mayExecute as -four-eyes-unknown says.
 func Handler(rule *Rule, user func(context.Context) string) http.Handler {
@@ -53,9 +68,17 @@ func Handler(rule *Rule, user func(context.Context) string) http.Handler {
 			reply(w, http.StatusServiceUnavailable, Status{Rule: true, BulkID: id, You: you, Message: d.Message})
 			return
 		case d.Known:
-			at := d.Record.SubmittedAt
-			st.SubmittedBy, st.SubmittedAt, st.API = d.Record.SubmittedBy, &at, d.Record.API
-			st.ExecutedBy, st.ExecutedAt = d.Record.ExecutedBy, d.Record.ExecutedAt
+			rc, _, err := rule.Receipt(id)
+			if err != nil {
+				reply(w, http.StatusServiceUnavailable, Status{Rule: true, BulkID: id, You: you, Message: "four eyes: the receipt of bulk " + id + " could not be read"})
+				return
+			}
+			rec := d.Record
+			at := rec.SubmittedAt
+			st.SubmittedBy, st.SubmittedAt, st.API = rec.SubmittedBy, &at, rec.API
+			st.ExecutedBy, st.ExecutedAt = rec.ExecutedBy, rec.ExecutedAt
+			st.CancelledBy, st.CancelledAt, st.State = rec.CancelledBy, rec.CancelledAt, rec.State()
+			st.Kind, st.FileName, st.Receipt = rec.Kind, rec.FileName, rc
 		case d.Reason != RefusedNoUser:
 			status = http.StatusNotFound
 		}
@@ -76,7 +99,7 @@ func plainID(s string) bool {
 	return true
 }
 
-func reply(w http.ResponseWriter, status int, st Status) {
+func reply(w http.ResponseWriter, status int, st any) {
 	w.Header().Set("Content-Type", "application/json")
 	// Who may execute changes with every submission: never cached.
 	w.Header().Set("Cache-Control", "no-store")

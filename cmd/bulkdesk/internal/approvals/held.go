@@ -42,11 +42,29 @@ func (h *held) take(key string) (Record, bool) {
 
 // executed notes the first execution of a held record.
 func (h *held) executed(key, user string, at time.Time) {
+	h.change(key, func(rec *Record) {
+		if rec.ExecutedBy == "" {
+			at := at.UTC()
+			rec.ExecutedBy, rec.ExecutedAt = user, &at
+		}
+	})
+}
+
+// cancelled notes the first cancellation of a held record.
+func (h *held) cancelled(key, user string, at time.Time) {
+	h.change(key, func(rec *Record) {
+		if rec.CancelledBy == "" {
+			at := at.UTC()
+			rec.CancelledBy, rec.CancelledAt = user, &at
+		}
+	})
+}
+
+func (h *held) change(key string, f func(*Record)) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if rec, ok := h.records[key]; ok && rec.ExecutedBy == "" {
-		at := at.UTC()
-		rec.ExecutedBy, rec.ExecutedAt = user, &at
+	if rec, ok := h.records[key]; ok {
+		f(&rec)
 		h.records[key] = rec
 	}
 }

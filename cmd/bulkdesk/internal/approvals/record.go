@@ -8,13 +8,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"go.etcd.io/bbolt"
 )
 
 // Put stores r unless the bulk already has a record, and says whether it
-// stored it. The first submitter stays: the API answers a submission
-// repeated with the same idempotency-ref with the earlier bulk, and a
-// second operator repeating it must not become its maker.
+// stored it: its receipt apart (bucketReceipts), and its place in the
+// queue while it awaits a second operator (awaiting.go). The first
+// submitter stays: the API answers a submission repeated with the same
+// idempotency-ref with the earlier bulk, and a second operator repeating
+// it must not become its maker, nor their receipt its receipt.
 func (s *Store) Put(r Record) (bool, error) {
 	if r.BulkID == "" || r.SubmittedBy == "" {
 		return false, errors.New("a four-eyes record needs a bulk id and a user")
@@ -23,6 +26,12 @@ func (s *Store) Put(r Record) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	var receipt []byte
+	if r.Receipt != nil {
+		if receipt, err = json.Marshal(r.Receipt); err != nil {
+			return false, fmt.Errorf("writing the receipt of bulk %s: %w", r.BulkID, err)
+		}
+	}
 	stored := false
 	err = s.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketBulks)
@@ -30,6 +39,14 @@ func (s *Store) Put(r Record) (bool, error) {
 			return nil
 		}
 		stored = true
+		if receipt != nil {
+			if err := tx.Bucket(bucketReceipts).Put([]byte(r.BulkID), receipt); err != nil {
+				return err
+			}
+		}
+		if err := queue(tx, r); err != nil {
+			return err
+		}
 		return b.Put([]byte(r.BulkID), data)
 	})
 	if err != nil {
@@ -56,9 +73,41 @@ func (s *Store) Get(bulkID string) (Record, bool, error) {
 	return r, found, nil
 }
 
+// Receipt returns the receipt kept with a bulk's record, and false when
+// there is none.
+func (s *Store) Receipt(bulkID string) (*bulkreview.Receipt, bool, error) {
+	var rc *bulkreview.Receipt
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		v := tx.Bucket(bucketReceipts).Get([]byte(bulkID))
+		if v == nil {
+			return nil
+		}
+		rc = new(bulkreview.Receipt)
+		return json.Unmarshal(v, rc)
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the receipt of bulk %s: %w", bulkID, err)
+	}
+	return rc, rc != nil, nil
+}
+
 // Executed records that user executed the bulk, when it has a record and
 // no execution yet: the first accepted execution is the approval.
 func (s *Store) Executed(bulkID, user string, at time.Time) error {
+	return s.settle(bulkID, "executed", func(r *Record) (*string, **time.Time) { return &r.ExecutedBy, &r.ExecutedAt }, user, at)
+}
+
+// Cancelled records that user cancelled the bulk, when it has a record
+// and no cancellation yet.
+func (s *Store) Cancelled(bulkID, user string, at time.Time) error {
+	return s.settle(bulkID, "cancelled", func(r *Record) (*string, **time.Time) { return &r.CancelledBy, &r.CancelledAt }, user, at)
+}
+
+// settle records in the fields of a bulk's record that field names that
+// user executed or cancelled it (what), when it has a record and nobody
+// did yet, and takes the bulk out of the queue once it no longer awaits
+// a second operator.
+func (s *Store) settle(bulkID, what string, field func(*Record) (*string, **time.Time), user string, at time.Time) error {
 	err := s.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketBulks)
 		v := b.Get([]byte(bulkID))
@@ -69,19 +118,23 @@ func (s *Store) Executed(bulkID, user string, at time.Time) error {
 		if err := json.Unmarshal(v, &r); err != nil {
 			return err
 		}
-		if r.ExecutedBy != "" {
+		by, when := field(&r)
+		if *by != "" {
 			return nil
 		}
 		at := at.UTC()
-		r.ExecutedBy, r.ExecutedAt = user, &at
+		*by, *when = user, &at
 		data, err := json.Marshal(r)
 		if err != nil {
+			return err
+		}
+		if err := unqueue(tx, r); err != nil {
 			return err
 		}
 		return b.Put([]byte(bulkID), data)
 	})
 	if err != nil {
-		return fmt.Errorf("recording who executed bulk %s: %w", bulkID, err)
+		return fmt.Errorf("recording who %s bulk %s: %w", what, bulkID, err)
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func (r *Rule) key(bulkID string) string {
 // Submitted records that user submitted bulkID to api. A bulk already
 // recorded keeps its first submitter.
 func (r *Rule) Submitted(bulkID, user, api string) error {
-	return r.Answered(Flight{user: user, api: api}, bulkID)
+	return r.Answered(Flight{user: user, api: api}, Made{BulkID: bulkID})
 }
 
 // Executed records that the API accepted user's execution of bulkID: the
@@ -84,6 +84,14 @@ func (r *Rule) Executed(bulkID, user string) error {
 	key, at := r.key(bulkID), r.now()
 	r.held.executed(key, user, at)
 	return r.Records.Executed(key, user, at)
+}
+
+// Cancelled records that the API accepted user's cancellation of bulkID:
+// the bulk no longer awaits a second operator.
+func (r *Rule) Cancelled(bulkID, user string) error {
+	key, at := r.key(bulkID), r.now()
+	r.held.cancelled(key, user, at)
+	return r.Records.Cancelled(key, user, at)
 }
 
 // MayExecute decides whether user may execute bulkID. Names are compared

@@ -17,6 +17,11 @@ const FileName = "four-eyes.db"
 var (
 	bucketBulks    = []byte("bulks")
 	bucketInFlight = []byte("in-flight")
+	// bucketReceipts keeps the receipt of each bulk that has one, by
+	// bulk: apart from its record, which every execution reads.
+	bucketReceipts = []byte("receipts")
+	// bucketAwaiting is the queue's index (awaiting.go).
+	bucketAwaiting = []byte("awaiting")
 )
 
 // A Store is the record of submitted bulks, in a bbolt database that stays
@@ -37,12 +42,12 @@ func Open(dir string, lockWait time.Duration) (*Store, error) {
 	}
 	path := filepath.Join(dir, FileName)
 	err = db.Update(func(tx *bbolt.Tx) error {
-		for _, b := range [][]byte{bucketBulks, bucketInFlight} {
+		for _, b := range [][]byte{bucketBulks, bucketInFlight, bucketReceipts} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
-		return nil
+		return indexQueue(tx)
 	})
 	if err != nil {
 		db.Close()

@@ -5,6 +5,8 @@ package approvals
 import (
 	"errors"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 )
 
 // errNative: bbolt needs flock and mmap, which WebAssembly lacks; only
@@ -32,6 +34,15 @@ func (*Store) Put(Record) (bool, error) { return false, errNative }
 
 // Get fails under WebAssembly.
 func (*Store) Get(string) (Record, bool, error) { return Record{}, false, errNative }
+
+// Receipt fails under WebAssembly.
+func (*Store) Receipt(string) (*bulkreview.Receipt, bool, error) { return nil, false, errNative }
+
+// Cancelled fails under WebAssembly.
+func (*Store) Cancelled(string, string, time.Time) error { return errNative }
+
+// Awaiting fails under WebAssembly.
+func (*Store) Awaiting(Page) ([]Record, error) { return nil, errNative }
 
 // Executed fails under WebAssembly.
 func (*Store) Executed(string, string, time.Time) error { return errNative }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func TestARecordIsKeptAcrossReopening(t *testing.T) {
 	s = mustOpen(t, dir)
 	defer s.Close()
 	got, found, err := s.Get("b-1")
-	if err != nil || !found || got != want {
+	if err != nil || !found || !reflect.DeepEqual(got, want) {
 		t.Errorf("after reopening: %+v, %v, %v; want %+v", got, found, err, want)
 	}
 }

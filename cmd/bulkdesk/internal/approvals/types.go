@@ -1,20 +1,37 @@
 package approvals
 
-import "time"
+import (
+	"strings"
+	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+)
 
 // Records keep who submitted each bulk and who approved it: a file of
 // this server's (Store, under -state-dir), or a database the servers
 // behind one address share (-store). recordstest holds them all to the
 // same behaviour.
 type Records interface {
-	// Put stores r unless its bulk already has a record, and says
-	// whether it stored it: the first submitter stays.
+	// Put stores r, with r.Receipt, unless its bulk already has a
+	// record, and says whether it stored it: the first submitter, and
+	// their receipt, stay.
 	Put(r Record) (bool, error)
-	// Get returns a bulk's record, and false when there is none.
+	// Get returns a bulk's record without its receipt, and false when
+	// there is none.
 	Get(bulkID string) (Record, bool, error)
+	// Receipt returns the receipt kept with a bulk's record, and false
+	// when there is none.
+	Receipt(bulkID string) (*bulkreview.Receipt, bool, error)
 	// Executed records user's execution of a recorded bulk that has none
 	// yet: the first accepted execution is the approval.
 	Executed(bulkID, user string, at time.Time) error
+	// Cancelled records user's cancellation of a recorded bulk that has
+	// none yet.
+	Cancelled(bulkID, user string, at time.Time) error
+	// Awaiting returns the records of p.Scope awaiting a second operator
+	// (neither executed nor cancelled), newest first, from p's cursor
+	// on, at most p.Limit.
+	Awaiting(p Page) ([]Record, error)
 
 	// BeginFlight keeps f until EndFlight or until f.Until, and forgets
 	// the flights that lapsed before f.Since.
@@ -34,10 +51,74 @@ type Record struct {
 	SubmittedBy string    `json:"submittedBy"`
 	SubmittedAt time.Time `json:"submittedAt"`
 	API         string    `json:"api"`
+	// Kind is the bulk's kind as the submission's path names it; "" when
+	// the path names none the server knows.
+	Kind string `json:"kind,omitempty"`
+	// FileName is the file the console said it submitted.
+	FileName string `json:"fileName,omitempty"`
+	// Elements and Totals are those of Receipt, for the approval queue,
+	// which lists them without reading every receipt.
+	Elements int                 `json:"elements,omitempty"`
+	Totals   []bulkreview.Amount `json:"totals,omitempty"`
 	// ExecutedBy and ExecutedAt are set when the API accepted the
 	// execution of the bulk by ExecutedBy.
 	ExecutedBy string     `json:"executedBy,omitempty"`
 	ExecutedAt *time.Time `json:"executedAt,omitempty"`
+	// CancelledBy and CancelledAt are set when the API accepted the
+	// cancellation of the bulk by CancelledBy.
+	CancelledBy string     `json:"cancelledBy,omitempty"`
+	CancelledAt *time.Time `json:"cancelledAt,omitempty"`
+	// Receipt is the maker's receipt the server computed from the
+	// submission it passed on, or nil. Put keeps it apart: Get leaves it
+	// out, since deciding who may execute needs none of it and a bulk
+	// of 10,000 elements drawn on as many sources has a receipt of
+	// megabytes; Records.Receipt reads it.
+	Receipt *bulkreview.Receipt `json:"-"`
+}
+
+// Where a recorded bulk stands for the four-eyes rule (Record.State).
+const (
+	// StateAwaiting: neither executed nor cancelled through the server.
+	StateAwaiting = "awaiting"
+	// StateExecuted: another operator executed it: the approval.
+	StateExecuted = "executed"
+	// StateCancelled: an operator cancelled it, before or after it was
+	// executed.
+	StateCancelled = "cancelled"
+)
+
+// State says where the bulk stands: a cancellation is the last word,
+// then an execution.
+func (r Record) State() string {
+	switch {
+	case r.CancelledBy != "":
+		return StateCancelled
+	case r.ExecutedBy != "":
+		return StateExecuted
+	}
+	return StateAwaiting
+}
+
+// A Page asks for some of the bulks awaiting a second operator: those of
+// Scope (see Rule.Scope; "" for the bulk ids without one) submitted
+// before Before, or at Before with a bulk id (as kept: Scope/ID) before
+// BeforeID; zero Before means from the newest. Ties of time are ordered
+// by bulk id, byte by byte, so that a page never splits them.
+type Page struct {
+	Scope    string
+	Before   time.Time
+	BeforeID string
+	Limit    int
+}
+
+// scopeOf returns the scope of a bulk's key in the records: what comes
+// before its "/", or "" (see Rule.key).
+func scopeOf(key string) string {
+	scope, _, found := strings.Cut(key, "/")
+	if !found {
+		return ""
+	}
+	return scope
 }
 
 // InFlight is a call on its way to the API that the rule must know of

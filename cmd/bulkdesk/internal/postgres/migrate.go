@@ -56,6 +56,22 @@ var migrations = []string{
 		since     timestamptz NOT NULL,
 		until     timestamptz NOT NULL
 	)`,
+	// 9: what the four-eyes record keeps of each submission beyond its
+	// maker: its kind and file, the count and totals the approval queue
+	// lists, the maker's receipt the server computed, and who cancelled
+	// the bulk.
+	`ALTER TABLE four_eyes
+		ADD COLUMN kind         text NOT NULL DEFAULT '',
+		ADD COLUMN file_name    text NOT NULL DEFAULT '',
+		ADD COLUMN elements     integer NOT NULL DEFAULT 0,
+		ADD COLUMN totals       jsonb,
+		ADD COLUMN receipt      jsonb,
+		ADD COLUMN cancelled_by text,
+		ADD COLUMN cancelled_at timestamptz`,
+	// 10: the approval queue, newest first, reads only the bulks that
+	// await a second operator.
+	`CREATE INDEX four_eyes_awaiting ON four_eyes (submitted_at DESC, bulk_id COLLATE "C" DESC)
+		WHERE executed_by IS NULL AND cancelled_by IS NULL`,
 }
 
 // migrationLock is the advisory lock that lets one server at a time bring

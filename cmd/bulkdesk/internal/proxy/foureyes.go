@@ -26,8 +26,13 @@ const maxSubmissionAnswer = 64 << 10
 const recordTime = 30 * time.Second
 
 // submissionKey marks, in a request's context, a call whose 201 answer
-// names a bulk to record; its value is the approvals.Flight.
+// names a bulk to record; its value is the *submission.
 type submissionKey struct{}
+
+// cancellationKey marks, in a request's context, a cancellation whose
+// accepted answer takes the bulk out of the approval queue; its value is
+// an execution (the bulk and who cancels it).
+type cancellationKey struct{}
 
 // bulkAction returns the bulk and the action a path below an API's base
 // names: "/bulks/ID/execute", also below another API's base (the
@@ -54,15 +59,17 @@ func readOnly(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }
 
-// checkFourEyes applies the rule to a call on its way to the API. It
-// answers a refused call itself and returns false. Any other call that
-// changes something and is not an action on a bulk may make one (POST
-// submits most kinds, PATCH card spend rules): it is recorded as in
-// flight before it goes, and its context is marked so that its answer is
-// recorded.
-func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest string) (context.Context, bool) {
+// checkFourEyes applies the rule to a call on its way to the API, and
+// returns the call to send. It answers a refused call itself and returns
+// false. Any other call that changes something and is not an action on a
+// bulk may make one (POST submits most kinds, PATCH card spend rules):
+// it is recorded as in flight before it goes, its context is marked so
+// that its answer is recorded, and the body of a submission of a kind
+// the server knows is kept as it goes, for its receipt (receipt.go). A
+// cancellation's context is marked so that its acceptance is recorded.
+func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest string) (*http.Request, bool) {
 	if readOnly(r.Method) {
-		return r.Context(), true
+		return r, true
 	}
 	user := auth.User(r.Context())
 	id, action, isAction := bulkAction(rest)
@@ -70,7 +77,7 @@ func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest strin
 	if isAction && action == bulkapi.Execute {
 		d, f := p.fourEyes.Executing(id, user, lifetime)
 		if d.Allowed {
-			return context.WithValue(r.Context(), executionKey{}, execution{bulkID: id, user: user, flight: f}), true
+			return r.WithContext(context.WithValue(r.Context(), executionKey{}, execution{bulkID: id, user: user, flight: f})), true
 		}
 		if p.refused != nil {
 			p.refused(d.Reason)
@@ -83,8 +90,16 @@ func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest strin
 		return nil, false
 	}
 	// Pause, resume and cancel answer 204: they make no bulk.
+	if isAction && action == bulkapi.Cancel && user != "" {
+		return r.WithContext(context.WithValue(r.Context(), cancellationKey{}, execution{bulkID: id, user: user})), true
+	}
 	if isAction || user == "" {
-		return r.Context(), true
+		return r, true
+	}
+	fileName, problem := fileNameOf(r.Header)
+	if problem != "" {
+		answer(w, http.StatusBadRequest, problem)
+		return nil, false
 	}
 	f, err := p.fourEyes.Submitting(user, apiName(r.URL.Path), lifetime)
 	switch {
@@ -99,7 +114,14 @@ func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest strin
 		answer(w, http.StatusServiceUnavailable, "four eyes: this submission could not be recorded before it was sent, so it was not sent; try again")
 		return nil, false
 	}
-	return context.WithValue(r.Context(), submissionKey{}, f), true
+	sub := &submission{flight: f, fileName: fileName}
+	sub.kind, sub.backOffice = submissionKind(r.Method, r.URL.Path, rest)
+	r = r.WithContext(context.WithValue(r.Context(), submissionKey{}, sub))
+	if sub.kind != nil && r.Body != nil && r.Body != http.NoBody {
+		sub.body = newBodyCopy(r.Body, r.ContentLength)
+		r.Body = sub.body
+	}
+	return r, true
 }
 
 // executionKey marks, in a request's context, an allowed execution whose
@@ -139,12 +161,12 @@ func (p *proxy) recordExecution(resp *http.Response) {
 // the bulk before failing) or no answer at all leaves the call in flight
 // until it lapses.
 func (p *proxy) recordSubmission(resp *http.Response) {
-	f, ok := resp.Request.Context().Value(submissionKey{}).(approvals.Flight)
+	s, ok := resp.Request.Context().Value(submissionKey{}).(*submission)
 	switch {
 	case !ok, resp.StatusCode >= 500, resp.StatusCode < 200, resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return
 	case resp.StatusCode >= 400:
-		p.answered(resp, f, "")
+		p.answered(resp, s, "")
 		return
 	}
 	id, problem := p.bulkIDOf(resp)
@@ -154,7 +176,7 @@ func (p *proxy) recordSubmission(resp *http.Response) {
 	case id == "" && resp.StatusCode == http.StatusCreated:
 		p.warn("four eyes: the submission's answer names no bulkId; it stays in flight until it lapses", resp, nil)
 	default:
-		p.answered(resp, f, id)
+		p.answered(resp, s, id)
 	}
 }
 
@@ -182,10 +204,29 @@ func (p *proxy) bulkIDOf(resp *http.Response) (id, problem string) {
 	return named.BulkID, ""
 }
 
-// answered records the bulk a call made, or that it made none.
-func (p *proxy) answered(resp *http.Response, f approvals.Flight, bulkID string) {
-	if err := p.fourEyes.Answered(f, bulkID); err != nil {
+// answered records the bulk a call made, with the receipt of what it
+// sent, or that it made none.
+func (p *proxy) answered(resp *http.Response, s *submission, bulkID string) {
+	made := approvals.Made{BulkID: bulkID, FileName: s.fileName}
+	if s.kind != nil && bulkID != "" {
+		made.Kind = s.kind.ID
+		made.Receipt = p.receiptOf(resp, s, bulkID)
+	}
+	s.body.release()
+	if err := p.fourEyes.Answered(s.flight, made); err != nil {
 		p.warn("four eyes: the submission's answer was not recorded yet", resp, err)
+	}
+}
+
+// recordCancellation records who cancelled a bulk the API agreed to
+// cancel: it no longer awaits a second operator.
+func (p *proxy) recordCancellation(resp *http.Response) {
+	c, ok := resp.Request.Context().Value(cancellationKey{}).(execution)
+	if !ok || resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return
+	}
+	if err := p.fourEyes.Cancelled(c.bulkID, c.user); err != nil {
+		p.warn("four eyes: who cancelled the bulk was not recorded", resp, err)
 	}
 }
 

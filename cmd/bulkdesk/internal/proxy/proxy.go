@@ -192,13 +192,14 @@ func (p *proxy) ServeHTTP(sw http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(sw, r.Body, maxBody)
 	ctx, cancel := context.WithTimeout(r.Context(), p.callTimeout)
 	defer cancel()
+	r = r.WithContext(ctx)
 	if p.fourEyes != nil {
 		var allowed bool
-		if ctx, allowed = p.checkFourEyes(sw, r.WithContext(ctx), rest); !allowed {
+		if r, allowed = p.checkFourEyes(sw, r, rest); !allowed {
 			return
 		}
 	}
-	p.rp.ServeHTTP(sw, r.WithContext(ctx))
+	p.rp.ServeHTTP(sw, r)
 }
 
 // trickyPath says what in a path could mean one thing here and another
@@ -242,6 +243,7 @@ func (p *proxy) modifyResponse(resp *http.Response) error {
 	if p.fourEyes != nil {
 		p.recordSubmission(resp)
 		p.recordExecution(resp)
+		p.recordCancellation(resp)
 	}
 	return nil
 }

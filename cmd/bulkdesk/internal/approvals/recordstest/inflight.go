@@ -114,7 +114,7 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 				t.Errorf("server %d, bob before the answer: %+v", i+1, d)
 			}
 		}
-		if err := one.Answered(f, "500"); err != nil {
+		if err := one.Answered(f, approvals.Made{BulkID: "500"}); err != nil {
 			t.Fatal(err)
 		}
 		if d := two.MayExecute("500", "alice"); d.Allowed || d.Reason != approvals.RefusedSameOperator {
@@ -128,7 +128,7 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := one.Answered(f, ""); err != nil {
+		if err := one.Answered(f, approvals.Made{}); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := s.Flights(now); err != nil || len(got) != 0 {
@@ -157,7 +157,7 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 		if err := one.End(ex); err != nil {
 			t.Fatal(err)
 		}
-		if err := two.Answered(sub, ""); err != nil {
+		if err := two.Answered(sub, approvals.Made{}); err != nil {
 			t.Fatal(err)
 		}
 		sub, err = two.Submitting("alice", "standard", 2*time.Minute)
@@ -177,7 +177,7 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 			t.Errorf("in flight: %+v, %v; want alice's submission and bob's execution", flights, err)
 		}
 		// Executing a known bulk needs no flight.
-		if err := two.Answered(sub, "602"); err != nil {
+		if err := two.Answered(sub, approvals.Made{BulkID: "602"}); err != nil {
 			t.Fatal(err)
 		}
 		if d, ex := one.Executing("602", "bob", 2*time.Minute); !d.Allowed || !d.Known || ex != (approvals.Flight{}) {
@@ -223,7 +223,7 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := one.Answered(f, "900"); err == nil {
+		if err := one.Answered(f, approvals.Made{BulkID: "900"}); err == nil {
 			t.Fatal("the failed record was not reported")
 		}
 		if d := one.MayExecute("900", "alice"); d.Reason != approvals.RefusedSameOperator {

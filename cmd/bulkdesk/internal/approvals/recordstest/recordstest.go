@@ -14,6 +14,8 @@ import (
 // Run runs the suite; open returns empty records for one subtest.
 func Run(t *testing.T, open func(t *testing.T) approvals.Records) {
 	runInFlight(t, open)
+	runReceipts(t, open)
+	runQueue(t, open)
 	t.Run("a record is read back as written", func(t *testing.T) {
 		s := open(t)
 		at := time.Date(2026, 11, 23, 9, 30, 0, 0, time.UTC)
