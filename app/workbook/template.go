@@ -211,9 +211,16 @@ func newTemplateStyles(f *excelize.File, l lang.Tag) (*templateStyles, error) {
 	if !ok {
 		dates = dateFormats[lang.English]
 	}
+	// excelize numbers the formats of conditional styles 165, 166, …
+	// whatever the cells' own formats are numbered, and a spreadsheet
+	// program may look a number up among the cells' formats: the cells'
+	// 164, 165 and 166 are made "@" and the two conditional formats first,
+	// so that each number names one format wherever it is looked up.
+	st.text = mk(&excelize.Style{CustomNumFmt: &textFmt})
+	mk(&excelize.Style{CustomNumFmt: &whole})
+	mk(&excelize.Style{CustomNumFmt: &fine})
 	st.header = mk(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}}, NumFmt: 49})
 	st.required = mk(&excelize.Style{Font: &excelize.Font{Bold: true, Color: "9C0006"}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FCE4D6"}}, NumFmt: 49})
-	st.text = mk(&excelize.Style{CustomNumFmt: &textFmt})
 	st.number = mk(&excelize.Style{NumFmt: 1})
 	st.amount = mk(&excelize.Style{CustomNumFmt: &amount})
 	st.date = mk(&excelize.Style{CustomNumFmt: &dates[0]})
@@ -296,7 +303,8 @@ func amountFormats(f *excelize.File, sheet string, c templateColumn, st *templat
 		if n == 3 {
 			style = st.fineAmount
 		}
-		rules = append(rules, excelize.ConditionalFormatOptions{Type: "formula", Criteria: "=", Format: &style, Value: "OR(" + strings.Join(tests, ",") + ")"})
+		// A rule of type formula takes its formula as its Criteria.
+		rules = append(rules, excelize.ConditionalFormatOptions{Type: "formula", Criteria: "OR(" + strings.Join(tests, ",") + ")", Format: &style})
 	}
 	return f.SetConditionalFormat(sheet, ref, rules)
 }

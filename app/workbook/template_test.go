@@ -134,6 +134,11 @@ func TestTemplateColumnsAreTypedAsPeopleType(t *testing.T) {
 						if format != "#,##0.00" {
 							t.Errorf("%s: amount format %q", c.Path, format)
 						}
+						// A currency without minor units, or with three, shows
+						// its own decimals.
+						if got := shownFor(t, f, sheet, letter); !slices.Equal(got, []string{"#,##0", "#,##0.000"}) {
+							t.Errorf("%s: the other currencies' formats %v", c.Path, got)
+						}
 					case ingest.ReadsMoment:
 						if format != formats[l][1] {
 							t.Errorf("%s: date and time format %q", c.Path, format)
@@ -190,6 +195,34 @@ func cellFormat(t *testing.T, f *excelize.File, sheet, cell string) string {
 		return *s.CustomNumFmt
 	}
 	return strconv.Itoa(s.NumFmt)
+}
+
+// shownFor returns the number formats an amount column's conditional
+// formats give a row whose currency has other decimals than two.
+func shownFor(t *testing.T, f *excelize.File, sheet, letter string) []string {
+	t.Helper()
+	all, err := f.GetConditionalFormats(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for ref, rules := range all {
+		if !strings.HasPrefix(ref, letter+"2:") {
+			continue
+		}
+		for _, r := range rules {
+			if r.Format == nil || !strings.Contains(r.Criteria, `="JPY"`) && !strings.Contains(r.Criteria, `="BHD"`) {
+				continue
+			}
+			st, err := f.GetConditionalStyle(*r.Format)
+			if err != nil || st.CustomNumFmt == nil {
+				t.Fatalf("the rule's style: %v", err)
+			}
+			out = append(out, *st.CustomNumFmt)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // listWords reads the words a dropdown offers from its range.
