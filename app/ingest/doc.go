@@ -105,8 +105,17 @@
 //
 // # Writing back
 //
-// app/workbook writes templates ([TemplateColumns] gives their columns
-// and example row, which an import leaves out while unchanged), error
-// workbooks and CSV exports of a [Table] with its report; their Errors
-// column ([ErrorsColumn]) is ignored on import.
+// app/workbook writes templates, error workbooks and CSV exports of a
+// [Table] with its report; their Errors column ([ErrorsColumn]) is
+// ignored on import. [TemplateColumns] gives a template's columns,
+// [TemplateWords] their headers in the operator's language and
+// [TemplateColumn.Reads] how each is typed. A template workbook carries
+// its mark ([TemplateMark]) on a hidden sheet: a file that holds one
+// ([File.Template]) is read as it says, its sheet, header row, columns,
+// major units and time zone declared (reading.Declared), whatever rows
+// the operator added or sorted. A choice is read from the API's value or
+// its words in any of the console's languages ([ChoiceWords]); in a
+// template's choice column any other word is an error at its cell. A
+// template in the API's own form (a CSV one, or an older workbook)
+// carries an example row, which an import leaves out while unchanged.
 package ingest
