@@ -35,6 +35,9 @@ const TemplateVersion = 2
 type TemplateMark struct {
 	Version int    `json:"version"`
 	Kind    string `json:"kind"`
+	// BackOffice says the template was written for the kind's
+	// back-office variant.
+	BackOffice bool `json:"backOffice,omitempty"`
 	// Lang is the language the template was written in.
 	Lang string `json:"lang"`
 	// Sheet is the sheet that holds the data.

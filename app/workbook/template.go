@@ -42,6 +42,8 @@ type Template struct {
 	// TimeZone, when set, is the IANA time zone its dates and times are
 	// in: the workbook says so and reads back in it.
 	TimeZone string
+	// BackOffice marks a template of the kind's back-office variant.
+	BackOffice bool
 }
 
 // TemplateXLSX writes kind k's template in language l (see WriteTemplate).

@@ -171,7 +171,7 @@ func exampleText(c ingest.TemplateColumn, l lang.Tag) string {
 // from the spreadsheet program's list of sheets: what the template is,
 // and how each column of its data sheet reads.
 func writeMark(f *excelize.File, k *schema.Kind, sheet string, cols []ingest.TemplateColumn, words []string, o Template) error {
-	m := ingest.TemplateMark{Version: ingest.TemplateVersion, Kind: k.ID, Lang: string(o.Lang), Sheet: sheet, TimeZone: o.TimeZone}
+	m := ingest.TemplateMark{Version: ingest.TemplateVersion, Kind: k.ID, BackOffice: o.BackOffice, Lang: string(o.Lang), Sheet: sheet, TimeZone: o.TimeZone}
 	for i, c := range cols {
 		m.Columns = append(m.Columns, ingest.MarkedColumn{Header: words[i], Field: c.Path, Reads: c.Reads()})
 	}

@@ -62,7 +62,7 @@ func runTemplate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var data []byte
 	switch ext := strings.ToLower(filepath.Ext(*out)); ext {
 	case ".xlsx":
-		data, err = workbook.WriteTemplate(kind, fields, workbook.Template{Lang: cf.lang.tag, TimeZone: *zone})
+		data, err = workbook.WriteTemplate(kind, fields, workbook.Template{Lang: cf.lang.tag, TimeZone: *zone, BackOffice: *backOffice})
 	case ".csv":
 		if *zone != "" {
 			termsafe.Fprintln(stderr, "bulkdesk template: -time-zone is for a workbook (.xlsx): a CSV template takes timestamps as milliseconds")

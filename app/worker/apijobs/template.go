@@ -24,7 +24,7 @@ func (s *Server) template(c *runner.Call) (any, error) {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	l, _ := lang.Parse(req.Lang)
-	data, err := workbook.WriteTemplate(k, ho.Fields, workbook.Template{Lang: l, TimeZone: req.TimeZone})
+	data, err := workbook.WriteTemplate(k, ho.Fields, workbook.Template{Lang: l, TimeZone: req.TimeZone, BackOffice: req.BackOffice})
 	if err != nil {
 		return nil, fmt.Errorf("writing the template: %w", err)
 	}

@@ -414,9 +414,9 @@ func (s *Server) chooseKind(c *runner.Call, d *LoadedFile) error {
 		doc, _, _ := d.file.Request()
 		d.suggestions = suggestForRequest(doc, s.validator)
 	}
-	if k := templateKind(d); k != nil {
+	if k, backOffice := templateKind(d); k != nil {
 		// A template names its kind: not a suggestion to check.
-		d.Kind, d.BackOffice = k, false
+		d.Kind, d.BackOffice = k, backOffice
 		return s.sheetForKind(c, d)
 	}
 	if d.Kind != nil || len(d.suggestions) == 0 {

@@ -24,11 +24,17 @@ func (s *Server) template(c *runner.Call) (any, error) {
 	return runner.Handoff{Job: handoff.TemplateJob, Request: handoff.Template{Request: req, Fields: s.validator.Fields(k)}}, nil
 }
 
-// templateKind returns the kind a template names when the operator chose
-// none: the file says what it is for.
-func templateKind(d *LoadedFile) *schema.Kind {
+// templateKind returns the kind a template names, and whether for its
+// back-office variant, when the operator chose none: the file says what
+// it is for.
+func templateKind(d *LoadedFile) (*schema.Kind, bool) {
 	if d.Kind != nil || d.file == nil {
-		return nil
+		return nil, false
 	}
-	return d.file.TemplateKind()
+	k := d.file.TemplateKind()
+	if k == nil {
+		return nil, false
+	}
+	_, err := k.Endpoint(d.file.Template().BackOffice)
+	return k, err == nil && d.file.Template().BackOffice
 }

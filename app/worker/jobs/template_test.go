@@ -12,11 +12,11 @@ import (
 
 // The console's template, written by the second worker in the console's
 // language, filled in and dropped on the page without a kind chosen, is
-// read and built at once: the template names its kind, and nothing about
-// its reading is left to ask.
+// read and built at once: the template names its kind and its API (here
+// the back-office one), and nothing about its reading is left to ask.
 func TestATemplateFilledInGoesStraightToTheReview(t *testing.T) {
 	h := newHarness(t)
-	id := h.send(worker.JobTemplate, worker.TemplateRequest{Kind: "transfers", Lang: "de", TimeZone: "Europe/Berlin"}, nil)
+	id := h.send(worker.JobTemplate, worker.TemplateRequest{Kind: "transfers", BackOffice: true, Lang: "de", TimeZone: "Europe/Berlin"}, nil)
 	_, m := h.wait(id)
 	var file worker.File
 	if m.Type != worker.TypeResult || json.Unmarshal(m.Body, &file) != nil || file.Name != "transfers-vorlage.xlsx" || file.Type != worker.XLSXType {
@@ -43,8 +43,8 @@ func TestATemplateFilledInGoesStraightToTheReview(t *testing.T) {
 	}
 	var p worker.Prepared
 	h.result(h.send(worker.JobOpen, worker.Open{FileName: "transfers-vorlage.xlsx", Auto: true}, buf.Bytes()), &p)
-	if p.Kind != "transfers" || p.KindSuggested || p.DataRows != 50 || !p.Ready || p.Summary == nil {
-		t.Fatalf("kind %q (suggested %v), %d rows, ready %v, reading %+v", p.Kind, p.KindSuggested, p.DataRows, p.Ready, p.Reading)
+	if p.Kind != "transfers" || !p.BackOffice || p.KindSuggested || p.DataRows != 50 || !p.Ready || p.Summary == nil {
+		t.Fatalf("kind %q (back-office %v, suggested %v), %d rows, ready %v, reading %+v", p.Kind, p.BackOffice, p.KindSuggested, p.DataRows, p.Ready, p.Reading)
 	}
 	s := p.Summary
 	if s.Elements != 50 || s.Errors != 0 || len(s.Totals) != 1 || s.Totals[0].Minor != "52500" {
