@@ -19,7 +19,6 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/bulkrecord"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/metrics"
@@ -386,9 +385,9 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	}
 	// The metrics, on the console listener behind its sign-in.
 	s.Handle("GET metrics", m.Handler())
-	// The console asks here whether its operator may execute a bulk; with
-	// the rule off it answers {"rule":false}.
-	s.Handle("GET four-eyes/bulks/{id}", approvals.Handler(rule, auth.User))
+	// The console asks here whether its operator may execute a bulk and
+	// which bulks await a second operator (serve_foureyes.go).
+	handleFourEyes(s, rule)
 	if cfg.apiURL != "" {
 		pc := proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Transport: apiTransport, Logger: cfg.logger, Observe: m.ProxyCall}
 		if rule != nil {

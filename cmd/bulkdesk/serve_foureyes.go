@@ -6,7 +6,9 @@ import (
 	"io"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
 )
 
 // The values of -four-eyes-unknown.
@@ -79,6 +81,16 @@ func (cfg serveConfig) openFourEyes(db *postgres.DB) (*approvals.Rule, io.Closer
 	}
 	rule := &approvals.Rule{Records: store, AllowUnknown: cfg.fourEyes.allowUnknown}
 	return rule, closeRule{rule, store}, nil
+}
+
+// handleFourEyes serves the console's questions to the four-eyes record:
+// whether its operator may execute a bulk, who submitted it and the
+// receipt the server computed of it (four-eyes/bulks/{id}), and the bulks
+// awaiting a second operator (four-eyes/bulks?state=awaiting), behind the
+// sign-in. With the rule off (rule nil) both answer {"rule":false}.
+func handleFourEyes(s *server.Server, rule *approvals.Rule) {
+	s.Handle("GET four-eyes/bulks/{id}", approvals.Handler(rule, auth.User))
+	s.Handle("GET four-eyes/bulks", approvals.QueueHandler(rule, auth.User))
 }
 
 // closeRule stops a rule's writes before its file, if any, is closed.

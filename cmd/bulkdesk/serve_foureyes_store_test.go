@@ -22,3 +22,11 @@ func TestTwoServersKeepAnExecuteFromOvertakingItsSubmission(t *testing.T) {
 	waitHealthy(t, two)
 	checkNoOvertaking(t, api, one, one, two)
 }
+
+// TestServeFourEyesQueueOnTheDatabase: the approval queue and the
+// server's receipts, kept in PostgreSQL (-store).
+func TestServeFourEyesQueueOnTheDatabase(t *testing.T) {
+	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-four-eyes", "-store", pgtest.Start(t))
+	waitHealthy(t, s)
+	checkApprovalQueue(t, s)
+}

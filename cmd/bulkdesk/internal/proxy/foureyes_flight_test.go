@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -18,7 +17,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 )
 
 // slowRecords are records whose Put first tells putting and waits for
@@ -172,20 +170,7 @@ func TestFourEyesRecordsSubmissionsOfEveryMethod(t *testing.T) {
 		w.Write([]byte(`{"bulkId":"b-` + r.Method + `"}`))
 	}))
 	defer upstream.Close()
-	store, err := approvals.Open(t.TempDir(), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	rule := &approvals.Rule{Records: store, AllowUnknown: true}
-	defer rule.Close()
-	h, err := proxy.New(proxy.Config{APIURL: upstream.URL + "/multi", BackOfficeURL: upstream.URL + "/multi/backoffice", FourEyes: rule})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(auth.Header(auth.DefaultHeader, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, h))
-	defer srv.Close()
-	f := &fourEyesAPI{url: srv.URL, api: fakeapi.New()}
+	store, f := ruledProxy(t, upstream.URL, true)
 	for _, method := range []string{"POST", "PATCH", "PUT"} {
 		if status, _ := f.do(t, "alice", method, "/backoffice/bulks/managed_cards/1/spend_rules", "[]"); status != http.StatusCreated {
 			t.Fatalf("%s: %d", method, status)

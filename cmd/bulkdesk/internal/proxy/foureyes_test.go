@@ -14,6 +14,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +31,9 @@ import (
 // it, as most do; arriving is told of each execution as it arrives,
 // before its body is read.
 type fourEyesAPI struct {
-	url      string
+	url string
+	// h is the proxy behind its sign-in, as the server mounts it.
+	h        http.Handler
 	api      *fakeapi.API
 	rule     *approvals.Rule
 	log      *fixture.LogBuffer
@@ -38,6 +41,9 @@ type fourEyesAPI struct {
 	mu       sync.Mutex
 	executed []string
 	refused  []string
+	// headers are those of every call that reached the API.
+	headers       []http.Header
+	refuseCancels atomic.Bool
 }
 
 func startFourEyes(t *testing.T, allowUnknown bool) *fourEyesAPI {
@@ -52,6 +58,19 @@ func startFourEyesOn(t *testing.T, allowUnknown bool, wrap func(approvals.Record
 	f := &fourEyesAPI{api: fakeapi.New(), log: &fixture.LogBuffer{}, arriving: make(chan string, 1)}
 	f.api.Key, f.api.Token = secretKey, secretToken
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.headers = append(f.headers, r.Header.Clone())
+		f.mu.Unlock()
+		// The fake knows no cancellation: here every bulk can be
+		// cancelled, unless refuseCancels is set.
+		if r.Method == "POST" && strings.HasSuffix(strings.ToLower(strings.TrimSuffix(r.URL.Path, "/")), "/cancel") {
+			status := http.StatusNoContent
+			if f.refuseCancels.Load() {
+				status = http.StatusConflict
+			}
+			w.WriteHeader(status)
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, "/execute") {
 			select {
 			case f.arriving <- r.URL.Path:
@@ -90,7 +109,8 @@ func startFourEyesOn(t *testing.T, allowUnknown bool, wrap func(approvals.Record
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(auth.Header(auth.DefaultHeader, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, h))
+	f.h = auth.Header(auth.DefaultHeader, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, h)
+	srv := httptest.NewServer(f.h)
 	t.Cleanup(srv.Close)
 	f.url = srv.URL
 	return f
