@@ -1,11 +1,16 @@
 // Package approvals keeps the record "bulkdesk serve -four-eyes" needs to
 // enforce its maker–checker rule: who submitted each bulk through the
-// proxy, when, and to which API; and it decides whether a signed-in
-// operator may execute a bulk.
+// proxy, when, and to which API, with the maker's receipt the server
+// computed from the body it passed on (bulkreview.Receipt, one chunk),
+// and who executed or cancelled it; it decides whether a signed-in
+// operator may execute a bulk, and lists the bulks awaiting a second
+// operator.
 //
 // store.go opens the database and holds its file lock; types.go is a
-// bulk's record and record.go writes and reads it; rule.go is the
-// decision; handler.go answers the console's question about one bulk.
+// bulk's record and record.go writes and reads it, its receipt apart;
+// awaiting.go is the file's index of the bulks awaiting a second
+// operator; rule.go is the decision; handler.go answers the console's
+// question about one bulk, queue_handler.go its approval queue.
 //
 // The API makes a bulk before it answers the submission that names it,
 // so a submission is recorded as in flight before it is sent

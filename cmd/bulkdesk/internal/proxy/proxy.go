@@ -13,6 +13,11 @@
 // submitted each bulk, as in flight before the call goes and from its
 // answer after, and refuses to forward the execution of a bulk by the
 // operator who submitted it, on any path that names it (see foureyes.go).
+// It keeps a submission's body as it streams to the API and, once the
+// answer names the bulk made, records the maker's receipt of those very
+// bytes, with the file the console names in FileNameHeader, which stays
+// behind (receipt.go); an accepted cancellation takes the bulk out of
+// the approval queue.
 package proxy
 
 import (
