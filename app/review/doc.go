@@ -23,7 +23,10 @@
 // both. Amounts whose currency is not a valid ISO 4217 code ("eur",
 // "EURO", none) are totalled together in one row marked
 // [money.Total.Invalid], never as a currency of their own: the review and
-// app/submission's control totals both sum with [money.Totals]. The plausibility warnings of
+// app/submission's control totals both sum with [money.Totals]. A code the
+// contract's pattern lets through but ISO 4217 does not know (EUD) is a
+// warning at its cell too (schema.CurrencyCode), which problem navigation
+// reaches like any other. The plausibility warnings of
 // app/ingest (amounts far above their currency's median or above the
 // operator's limits, [Document.SetAmountLimits]; ids of different
 // lengths) apply to tables and request bodies alike.
