@@ -1,15 +1,14 @@
 package workbook_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/keyfields"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
 	"github.com/bulkdesk/bulkdesk/schema"
-	"github.com/xuri/excelize/v2"
 )
 
 // decoded reads JSON elements as the console holds them.
@@ -79,9 +78,12 @@ func TestElementsWorkbookImportsAgainAsTheSameElements(t *testing.T) {
 func TestResultWorkbookPutsTheFailedRowsFirst(t *testing.T) {
 	k, _ := schema.Lookup("card_blocks")
 	v := fixture.Validator()
+	card := func(id string) keyfields.Fields {
+		return keyfields.Fields{Counterparty: keyfields.Counterparty{Type: "managed_cards", ID: id}}
+	}
 	results := []workbook.Result{
-		{Element: 0, Sheet: "Cards", Row: 2, BulkID: "41", Sequence: 0, Status: "COMPLETED", Response: `{"id":"7001"}`, OperationID: "op-0"},
-		{Element: 1, Sheet: "Cards", Row: 3, BulkID: "41", Sequence: 1, Status: "FAILED", Error: "SANDBOX_DECLINED: no"},
+		{Element: 0, Sheet: "Cards", Row: 2, BulkID: "41", Sequence: 0, Status: "COMPLETED", Response: `{"id":"7001"}`, OperationID: "op-0", Keys: card("0001")},
+		{Element: 1, Sheet: "Cards", Row: 3, BulkID: "41", Sequence: 1, Status: "FAILED", Error: "SANDBOX_DECLINED: no", Keys: card("0002")},
 		{Element: 2, Sheet: "Cards", Row: 5},
 	}
 	failed := decoded(t, `[{"pathParams":{"_id_":"0002"}}]`)
@@ -89,19 +91,15 @@ func TestResultWorkbookPutsTheFailedRowsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openWorkbook(t, data)
 	if sheets := f.GetSheetList(); !slices.Equal(sheets, []string{"Failed rows", "Results"}) {
 		t.Fatalf("sheets %v", sheets)
 	}
 	rows, _ := f.GetRows("Results")
 	want := [][]string{
-		{"Sheet", "Row", "Bulk", "Sequence", "Operation status", "Error", "Response", "Operation id"},
-		{"Cards", "2", "41", "0", "COMPLETED", "", `{"id":"7001"}`, "op-0"},
-		{"Cards", "3", "41", "1", "FAILED", "SANDBOX_DECLINED: no"},
+		{"Sheet", "Row", "Bulk", "Sequence", "Operation status", "Card", "Error", "Response", "Operation id"},
+		{"Cards", "3", "41", "1", "FAILED", "managed_cards 0002", "SANDBOX_DECLINED: no"},
+		{"Cards", "2", "41", "0", "COMPLETED", "managed_cards 0001", "", `{"id":"7001"}`, "op-0"},
 		{"Cards", "5", "", "", "NOT SUBMITTED"},
 	}
 	if canonical(t, rows) != canonical(t, want) {

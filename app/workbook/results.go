@@ -1,6 +1,15 @@
 package workbook
 
 import (
+	"cmp"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/keyfields"
+	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
@@ -14,9 +23,11 @@ const (
 // A Result is the outcome of one element of a submission: a row of a
 // result workbook.
 type Result struct {
-	// Element is the element's index in the operator's request; Sheet and
-	// Row its place in a spreadsheet or CSV file, when it came from one.
+	// Element is the element's index in the operator's request; File,
+	// Sheet and Row its file and its place in a spreadsheet or CSV file,
+	// when the journal knows them.
 	Element int
+	File    string
 	Sheet   string
 	Row     int
 	// BulkID and Sequence say which bulk, and where in it, the element
@@ -30,16 +41,28 @@ type Result struct {
 	Error       string
 	Response    string
 	OperationID string
+	// Keys are the element's key fields (the kind's KeyFields), read from
+	// the API's record of its operation: who receives, the amount, the
+	// reference and the source.
+	Keys keyfields.Fields
+}
+
+// Failed reports whether the element's operation failed or was
+// cancelled: a row to fix and send again.
+func (r Result) Failed() bool {
+	return r.Status == string(bulkapi.OpFailed) || r.Status == string(bulkapi.OpCancelled)
 }
 
 // ResultWorkbook writes the outcome of a submission. Its Results sheet
-// has a row per element: where it was in the operator's file, its bulk
-// and sequence, its operation's status, the error of a failed operation
-// and the API's response to any other. When some operations
-// failed, a first sheet, "Failed rows", holds the failed elements with
-// their errors under the template's headers: fixed, it imports again
-// without a mapping step (an import reads the first sheet), and only the
-// failed rows go out again.
+// has a row per element, the failed and cancelled ones first: where it
+// was in the operator's file, its bulk and sequence, its operation's
+// status, its key fields (who receives, the amount as a number in major
+// units with its currency, the reference, the source), the error of a
+// failed operation and the API's response to any other. When some
+// operations failed, a first sheet, "Failed rows", holds the failed
+// elements with their errors under the template's headers: fixed, it
+// imports again without a mapping step (an import reads the first sheet),
+// and only the failed rows go out again.
 func ResultWorkbook(k *schema.Kind, fields []schema.Field, results []Result, failed []any, failedNotes []string) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
@@ -59,24 +82,145 @@ func ResultWorkbook(k *schema.Kind, fields []schema.Field, results []Result, fai
 			return nil, err
 		}
 	}
-	if err := writeResultsSheet(q, results); err != nil {
+	if err := writeResultsSheet(q, k, results); err != nil {
 		return nil, err
 	}
 	f.SetActiveSheet(0)
 	return writeBytes(f)
 }
 
-func writeResultsSheet(q *quotedText, results []Result) error {
-	f := q.f
-	sheets := false
+// resultColumns are the columns of a Results sheet for kind k: only
+// those its rows and its kind fill.
+type resultColumns struct {
+	files, sheets, money, reference, source bool
+}
+
+func columnsOf(k *schema.Kind, results []Result) resultColumns {
+	c := resultColumns{money: k.MovesMoney(), reference: k.Reference != "", source: k.Source != ""}
 	for _, r := range results {
-		sheets = sheets || r.Sheet != ""
+		c.files = c.files || r.File != ""
+		c.sheets = c.sheets || r.Sheet != ""
 	}
-	header := []any{"Element"}
-	if sheets {
-		header = []any{"Sheet", "Row"}
+	return c
+}
+
+func (c resultColumns) header(k *schema.Kind) ([]any, []float64) {
+	var header []any
+	var widths []float64
+	add := func(name string, width float64) {
+		header = append(header, name)
+		widths = append(widths, width)
 	}
-	header = append(header, "Bulk", "Sequence", "Operation status", "Error", "Response", "Operation id")
+	if c.files {
+		add("File", 24)
+	}
+	if c.sheets {
+		add("Sheet", 12)
+		add("Row", 8)
+	} else {
+		add("Element", 10)
+	}
+	add("Bulk", 20)
+	add("Sequence", 10)
+	add("Operation status", 20)
+	add(receiverHeader(k), 36)
+	if c.money {
+		add("Amount", 16)
+		add("Currency", 10)
+	}
+	if c.reference {
+		add("Reference", 28)
+	}
+	if c.source {
+		add("From", 26)
+	}
+	add("Error", 60)
+	add("Response", 40)
+	add("Operation id", 24)
+	return header, widths
+}
+
+// receiverHeader names who receives in the operator's words for kind k.
+func receiverHeader(k *schema.Kind) string {
+	switch {
+	case k.MovesMoney():
+		return "Paid to"
+	case k.ReceiverType == "managed_cards":
+		return "Card"
+	}
+	return "User"
+}
+
+// amountStyles are the number formats of amounts in major units, by the
+// currency's number of decimals.
+type amountStyles map[int]int
+
+func (s amountStyles) of(f *excelize.File, digits int) (int, error) {
+	if id, ok := s[digits]; ok {
+		return id, nil
+	}
+	format := "#,##0"
+	if digits > 0 {
+		format += "." + strings.Repeat("0", digits)
+	}
+	id, err := f.NewStyle(&excelize.Style{CustomNumFmt: &format})
+	if err != nil {
+		return 0, err
+	}
+	s[digits] = id
+	return id, nil
+}
+
+// maxExactDigits is how many significant digits a spreadsheet's number
+// keeps exactly: an amount of more is written as text, never rounded.
+const maxExactDigits = 15
+
+// amountCell is the cell of an amount: a number in major units with the
+// currency's decimals, or, for a currency that is not an ISO 4217 code or
+// an amount a number cannot hold exactly, text.
+func amountCell(f *excelize.File, styles amountStyles, a *keyfields.Amount) (any, error) {
+	if a == nil {
+		return nil, nil
+	}
+	n, ok := new(big.Int).SetString(a.Minor, 10)
+	digits, known := money.Digits(a.Currency)
+	if !ok || !known {
+		return a.Minor + " in minor units", nil
+	}
+	major := money.FormatBigWith(n, digits, money.Separators{Decimal: '.'})
+	if len(strings.TrimLeft(n.String(), "-")) > maxExactDigits {
+		return major, nil
+	}
+	v, err := strconv.ParseFloat(major, 64)
+	if err != nil {
+		return major, nil
+	}
+	style, err := styles.of(f, digits)
+	if err != nil {
+		return nil, err
+	}
+	return excelize.Cell{StyleID: style, Value: v}, nil
+}
+
+// failedFirst orders results with the failed and cancelled rows first,
+// each group in the order given.
+func failedFirst(results []Result) []Result {
+	out := slices.Clone(results)
+	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
+}
+
+func rank(r Result) int {
+	if r.Failed() {
+		return 0
+	}
+	return 1
+}
+
+func writeResultsSheet(q *quotedText, k *schema.Kind, results []Result) error {
+	f := q.f
+	cols := columnsOf(k, results)
+	header, widths := cols.header(k)
 	sw, err := f.NewStreamWriter(resultsSheet)
 	if err != nil {
 		return err
@@ -85,8 +229,7 @@ func writeResultsSheet(q *quotedText, results []Result) error {
 	if err != nil {
 		return err
 	}
-	widths := []float64{12, 10, 14, 10, 22, 60, 40, 24}
-	for i, w := range widths[:len(header)] {
+	for i, w := range widths {
 		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
 			return err
 		}
@@ -97,10 +240,17 @@ func writeResultsSheet(q *quotedText, results []Result) error {
 	if err := setStreamRow(q, sw, 1, header, bold); err != nil {
 		return err
 	}
-	for i, r := range results {
-		row := []any{r.Element}
-		if sheets {
-			row = []any{r.Sheet, r.Row}
+	styles := amountStyles{}
+	row := make([]any, 0, len(header))
+	for i, r := range failedFirst(results) {
+		row = row[:0]
+		if cols.files {
+			row = append(row, r.File)
+		}
+		if cols.sheets {
+			row = append(row, r.Sheet, r.Row)
+		} else {
+			row = append(row, r.Element)
 		}
 		status := r.Status
 		if status == "" && r.BulkID == "" {
@@ -110,7 +260,25 @@ func writeResultsSheet(q *quotedText, results []Result) error {
 		if r.BulkID != "" {
 			bulk, seq = r.BulkID, r.Sequence
 		}
-		row = append(row, bulk, seq, status, r.Error, r.Response, r.OperationID)
+		row = append(row, bulk, seq, status, r.Keys.Counterparty.Text())
+		if cols.money {
+			amount, err := amountCell(f, styles, r.Keys.Amount)
+			if err != nil {
+				return err
+			}
+			var cur any
+			if r.Keys.Amount != nil {
+				cur = r.Keys.Amount.Currency
+			}
+			row = append(row, amount, cur)
+		}
+		if cols.reference {
+			row = append(row, r.Keys.Reference)
+		}
+		if cols.source {
+			row = append(row, r.Keys.Source)
+		}
+		row = append(row, r.Error, r.Response, r.OperationID)
 		if err := setStreamRow(q, sw, i+2, row, 0); err != nil {
 			return err
 		}

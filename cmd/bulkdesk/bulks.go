@@ -23,6 +23,7 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "       bulkdesk bulks pause|resume|cancel ID")
 		fmt.Fprintln(stderr, "       bulkdesk bulks operations [-status S] [-offset N] [-limit N | -all] ID")
 		fmt.Fprintln(stderr, "       bulkdesk bulks review [-receipt FILE] [-count N] [-total \"EUR 1,234.56\"]... [-repeats] [-contract FILE [-strict]] ID")
+		fmt.Fprintln(stderr, "       bulkdesk bulks results -o FILE.xlsx [-journal FILE] [-contract FILE] ID")
 		fmt.Fprintln(stderr, "\nEach also takes -api-url URL, -backoffice [-identity TYPE:ID] and -format text|json.")
 		fmt.Fprintln(stderr, credentialsHelp)
 		fmt.Fprintln(stderr, "\nreview reads every operation of the bulk from the API and rebuilds its elements: it prints their")
@@ -32,6 +33,9 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "hold too. -format json also lists every element: index, valid, problems, counterparty, amount (currency")
 		fmt.Fprintln(stderr, "and minor units as digits), reference, source, repeatOf. Its exit status is 0 when everything matches")
 		fmt.Fprintln(stderr, "and every element is valid, 1 otherwise.")
+		fmt.Fprintln(stderr, "\nresults writes the result workbook the console writes: every element with its state, its error or")
+		fmt.Fprintln(stderr, "the API's response, whom it paid, its amount, currency and reference, and its file, sheet and row when")
+		fmt.Fprintln(stderr, "the journal submitted it; the failed rows first, on a sheet that loads again as a file of the kind.")
 		fmt.Fprintln(stderr, "Exit status: 0 done, 1 refused by the API, 2 usage error.")
 	}
 	if len(args) == 0 {
@@ -54,9 +58,13 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		mode            = fs.String("mode", string(bulkapi.OnFailureContinue), "execute: what a failed operation does")
 		webhookInterval = fs.Int("webhook-interval", 0, "execute: a progress event every N operations")
 		rf              reviewFlags
+		results         resultsFlags
 	)
 	rf.register(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	fs.StringVar(&results.out, "o", "", "results: the workbook to write (.xlsx)")
+	fs.StringVar(&results.journal, "journal", defaultJournal(), "results: the journal that places each row in its file (default $"+envJournal+", else journal.db in the user's config folder)")
+	ids, err := parseInterleaved(fs, args[1:])
+	if err != nil {
 		return exitUsage
 	}
 	if err := rf.parse(); err != nil {
@@ -64,11 +72,14 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	needsID := verb != "list"
-	if needsID != (fs.NArg() == 1) || fs.NArg() > 1 || (*format != "text" && *format != "json") {
+	if needsID != (len(ids) == 1) || len(ids) > 1 || (*format != "text" && *format != "json") {
 		usage()
 		return exitUsage
 	}
-	id := fs.Arg(0)
+	var id string
+	if needsID {
+		id = ids[0]
+	}
 	ctx, stop := interrupted()
 	defer stop()
 	c, err := api.client(ctx)
@@ -76,8 +87,11 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		termsafe.Fprintln(stderr, "bulkdesk bulks:", err)
 		return exitUsage
 	}
-	if verb == "review" {
+	switch verb {
+	case "review":
 		return runReview(ctx, c, id, &rf, *format, stdout, stderr)
+	case "results":
+		return runResults(ctx, c, id, &results, &rf.contract, stdout, stderr)
 	}
 	var out any
 	switch verb {
@@ -132,6 +146,23 @@ func runBulks(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	writeTable(stdout, out)
 	return exitOK
+}
+
+// parseInterleaved parses flags before and after the arguments
+// ("results ID -o FILE.xlsx" as "results -o FILE.xlsx ID") and returns
+// the arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return out, nil
+		}
+		out = append(out, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 // waitForEnd polls a bulk until it ends, reporting progress when it moves.

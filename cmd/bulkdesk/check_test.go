@@ -10,7 +10,7 @@ import (
 )
 
 // runCLI runs bulkdesk in-process and returns its exit code and output.
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runCLI(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = run(args, strings.NewReader(""), &out, &errOut)

@@ -18,7 +18,7 @@ import (
 
 // startSandboxCommand runs "bulkdesk sandbox" in-process on a free port
 // and returns the standard API's base URL; the command stops with the test.
-func startSandboxCommand(t *testing.T, args ...string) string {
+func startSandboxCommand(t testing.TB, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	old := interrupted
@@ -53,7 +53,7 @@ func startSandboxCommand(t *testing.T, args ...string) string {
 	return m[1]
 }
 
-func useSandboxCredentials(t *testing.T) {
+func useSandboxCredentials(t testing.TB) {
 	t.Setenv(envAPIKey, sandbox.DefaultAPIKey)
 	t.Setenv(envToken, sandbox.DefaultToken)
 	t.Setenv(envJournal, filepath.Join(t.TempDir(), "journal.json"))

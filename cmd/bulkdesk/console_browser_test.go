@@ -168,8 +168,8 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 		t.Errorf("a failed operation's error reads %q", e)
 	}
 
-	// The result workbook: every element with its bulk and state, the
-	// failed ones first, ready to fix.
+	// The result workbook: every element with its file, bulk, state and
+	// whom it paid, the failed ones first, ready to fix.
 	b.Do(5*time.Second, browsertest.Press("#result-workbook"))
 	data := b.Downloaded(60*time.Second, downloads, "mixed-results.xlsx")
 	f, err := excelize.OpenReader(bytes.NewReader(data))
@@ -180,7 +180,8 @@ func TestConsoleSubmitsRunsAndMapsFailuresToTheFile(t *testing.T) {
 	failedRows, _ := f.GetRows("Failed rows")
 	results, _ := f.GetRows("Results")
 	if len(failedRows) != 3 || !strings.Contains(strings.Join(failedRows[1], " "), "mixed-7") || len(results) != 41 ||
-		results[8][0] != "7" || results[8][1] != id || results[8][3] != "FAILED" || results[9][3] != "COMPLETED" {
+		results[1][0] != "mixed.json" || results[1][1] != "7" || results[1][2] != id || results[1][4] != "FAILED" || results[2][1] != "31" || results[3][4] != "COMPLETED" ||
+		results[0][5] != "Paid to" || !strings.HasPrefix(results[1][5], "managed_cards ") || results[1][7] != "EUR" {
 		t.Errorf("the result workbook holds failed rows %q and results %q…", failedRows, results[:min(len(results), 10)])
 	}
 	b.AssertNoErrors()

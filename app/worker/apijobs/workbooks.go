@@ -104,76 +104,30 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 	if len(entries) == 0 {
 		// A bulk this console did not submit: its operations are its
 		// elements, in sequence.
-		entries = []submission.Entry{{BulkID: req.BulkID, State: submission.Submitted, Elements: submission.Spans{{From: 0, To: b.SubmittedItemsCount}}, Chunks: 1}}
+		entries = []submission.Entry{workbook.BulkEntry(b)}
 	}
-
 	total := 0
 	for _, e := range entries {
 		total += e.Elements.Len()
 	}
-	var results []workbook.Result
-	var failed []any
-	var notes []string
-	read := 0
-	for _, e := range entries {
-		if e.State != submission.Submitted {
-			for i, el := range e.Elements.Indexes() {
-				r := workbook.Result{Element: el, Sequence: -1}
-				r.Sheet, r.Row = e.Row(i)
-				results = append(results, r)
-			}
-			continue
-		}
-		ops, err := s.allOperations(c, cl, e.BulkID, read, total)
-		if err != nil {
-			return s.resultFailure(ctx, err)
-		}
-		read += len(ops)
-		mapped, _ := submission.MapOperations(e, ops)
-		byElement := make(map[int]submission.Result, len(mapped))
-		for _, r := range mapped {
-			byElement[r.Element] = r
-		}
-		opOf := make(map[int]*bulkapi.Operation, len(ops))
-		for i := range ops {
-			opOf[ops[i].Sequence] = &ops[i]
-		}
-		for i, el := range e.Elements.Indexes() {
-			r, ok := byElement[el]
-			row := workbook.Result{Element: el, BulkID: e.BulkID, Sequence: i}
-			row.Sheet, row.Row = e.Row(i)
-			if ok {
-				row.Sequence, row.Status, row.Error, row.Response, row.OperationID = r.Sequence, string(r.Status), r.Error, r.Response, r.OperationID
-			}
-			results = append(results, row)
-			if row.Status == string(bulkapi.OpFailed) || row.Status == string(bulkapi.OpCancelled) {
-				op := opOf[row.Sequence]
-				if op == nil {
-					continue
-				}
-				elem, err := bulkreview.ElementOf(kind, op)
-				if err != nil {
-					return nil, fmt.Errorf("operation %d of bulk %s: %w", op.Sequence, e.BulkID, err)
-				}
-				failed = append(failed, elem)
-				note := row.Status
-				if row.Error != "" {
-					note += ": " + row.Error
-				}
-				where := fmt.Sprintf("(was element %d) ", el)
-				if row.Sheet != "" {
-					where = fmt.Sprintf("(was %s row %d) ", row.Sheet, row.Row)
-				}
-				notes = append(notes, where+note)
-			}
-		}
+	var readErr error
+	rows, err := workbook.ResultRowsOf(kind, entries, func(e submission.Entry, before int) ([]bulkapi.Operation, error) {
+		ops, err := s.allOperations(c, cl, e.BulkID, before, total)
+		readErr = err
+		return ops, err
+	})
+	if readErr != nil {
+		return s.resultFailure(ctx, readErr)
 	}
-	c.Progress(worker.Progress{Phase: worker.PhaseWriting, Done: len(results), Total: len(results)})
+	if err != nil {
+		return nil, err
+	}
+	c.Progress(worker.Progress{Phase: worker.PhaseWriting, Done: len(rows.Results), Total: len(rows.Results)})
 	fields, ok := ho.Fields[kind.ID]
 	if !ok {
 		fields = schema.Default().Fields(kind)
 	}
-	data, err := workbook.ResultWorkbook(kind, fields, results, failed, notes)
+	data, err := workbook.ResultWorkbook(kind, fields, rows.Results, rows.Failed, rows.Notes)
 	if err != nil {
 		return nil, fmt.Errorf("writing the workbook: %w", err)
 	}
@@ -182,7 +136,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 	if entries[0].Source != "" {
 		name = worker.FileStem(entries[0].Source)
 	}
-	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: worker.XLSXType, Rows: len(results)}, Failed: len(failed)}, nil
+	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: worker.XLSXType, Rows: len(rows.Results)}, Failed: len(rows.Failed)}, nil
 }
 
 func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {

@@ -133,10 +133,10 @@ func TestTheResultWorkbookGivesErrorsToFailuresOnly(t *testing.T) {
 	defer x.Close()
 	rows, _ := x.GetRows("Results")
 	want := [][]string{
-		{"Element", "Bulk", "Sequence", "Operation status", "Error", "Response", "Operation id"},
-		{"0", id, "0", "COMPLETED", "", `{"id":"t9000"}`, "op-" + id + "-0"},
-		{"1", id, "1", "FAILED", "DECLINED: no", "", "op-" + id + "-1"},
-		{"2", id, "2", "COMPLETED", "", `{"id":"t9002"}`, "op-" + id + "-2"},
+		{"File", "Element", "Bulk", "Sequence", "Operation status", "Paid to", "Amount", "Currency", "Reference", "From", "Error", "Response", "Operation id"},
+		{"pay.json", "1", id, "1", "FAILED", "managed_cards 200000001", "1.01", "EUR", fixture.FailMarker, "managed_accounts 100000001", "DECLINED: no", "", "op-" + id + "-1"},
+		{"pay.json", "0", id, "0", "COMPLETED", "managed_cards 200000000", "1.00", "EUR", "", "managed_accounts 100000000", "", `{"id":"t9000"}`, "op-" + id + "-0"},
+		{"pay.json", "2", id, "2", "COMPLETED", "managed_cards 200000002", "1.02", "EUR", "", "managed_accounts 100000002", "", `{"id":"t9002"}`, "op-" + id + "-2"},
 	}
 	if fmt.Sprint(rows) != fmt.Sprint(want) {
 		t.Errorf("results sheet\n %q\nwant\n %q", rows, want)
