@@ -47,3 +47,20 @@ func TestTheConfirmationListsTheWarningsToAccept(t *testing.T) {
 		t.Errorf("a file of two parts: %d parts, warnings %+v", len(p.Chunks), p.Warnings)
 	}
 }
+
+// Under the console's strict setting the same currency is an error: the
+// element is invalid and nothing is sent without the valid-only choice.
+func TestStrictMakesACurrencyThatDoesNotExistAnError(t *testing.T) {
+	h := newHarness(t)
+	var cs worker.ContractState
+	h.result(h.send(worker.JobContract, worker.SetContract{Strict: true}, nil), &cs)
+	ts := fixture.Run{}.List(3)
+	ts[1].Currency = "EUD"
+	doc := h.load(fixture.Body(fixture.Lines, ts))
+	if s := doc.Summary; s.Invalid != 1 || s.Errors != 1 || s.Warnings != 0 {
+		t.Errorf("summary: %d invalid, %d errors, %d warnings", s.Invalid, s.Errors, s.Warnings)
+	}
+	if p := h.prepare(worker.PrepareSubmission{Document: doc.Document}); p.Plan != "" || p.Blocked == "" {
+		t.Errorf("planned under strict: %+v", p)
+	}
+}
