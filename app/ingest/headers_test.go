@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest/internal/xlsxgen"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -282,6 +284,25 @@ func TestUnsureHeadersAreOfferedNeverMapped(t *testing.T) {
 		}
 		if len(got.Suggestions) < len(c.first) || !slices.Equal(got.Suggestions[:len(c.first)], c.first) {
 			t.Errorf("%s: %q suggests %v, want %v first", c.kind, c.header, got.Suggestions, c.first)
+		}
+	}
+}
+
+// A workbook's sheet of transfers is found by its German or French
+// headers, past a cover sheet that sums them up.
+func TestTheSheetIsChosenByGermanAndFrenchHeaders(t *testing.T) {
+	k, v := transfersKind(t), schema.Default()
+	for _, tc := range []struct {
+		cover, data []string
+	}{
+		{[]string{"Konto", "Betrag"}, []string{"Profil-ID", "Quellkonto", "Zielkonto", "Whg.", "Betr.", "VWZ"}},
+		{[]string{"Compte", "Montant"}, []string{"ID profil", "Compte à débiter", "Compte à créditer", "Code devise", "Mnt", "Libellé"}},
+	} {
+		f := openBook(t, xlsxgen.Book{Sheets: []xlsxgen.Sheet{
+			paymentsSheet("Übersicht", 1, tc.cover, 1), paymentsSheet("Zahlungen", 2, tc.data, 3),
+		}})
+		if name, d := f.ChooseSheet(k, v); name != "Zahlungen" || d.How != reading.Detected {
+			t.Errorf("%q: chose %q, %+v", tc.data, name, d)
 		}
 	}
 }
