@@ -125,20 +125,20 @@ func (p *importPage) renderMapping() app.UI {
 		app.H3().ID("mapping-title").Text(t("Columns")),
 		app.P().ID("mapping-summary").Text(mappingSummary(pr.Columns)),
 		p.renderMissing(),
-		app.Div().Class("table-scroll").Body(
+		app.Div().Class("table-scroll", "mapping-scroll").Body(
 			app.Table().Class("mapping-table").Aria("labelledby", "mapping-title").Body(
 				app.THead().Body(app.Tr().Body(
 					app.Th().Scope("col").Text(t("Column")),
 					app.Th().Scope("col").Text(t("Header")),
 					app.Th().Scope("col").Text(t("First values")),
 					app.Th().Scope("col").Text(t("Fills the field")),
-					app.Th().Scope("col").Text(t("How")),
 				)),
 				app.TBody().Body(
 					app.Range(pr.Columns).Slice(func(i int) app.UI { return p.renderColumn(pr.Columns[i], conflicts) }),
 				),
 			),
 		),
+		p.renderSetValues(),
 		app.Div().Class("mapping-file").Body(
 			app.Label().For("mapping-file").Class("field-label").Text(t("Load a saved mapping")),
 			app.Input().ID("mapping-file").Type("file").Class("file-input").Accept(".json,application/json").OnChange(p.mappingFileChosen),
@@ -153,7 +153,11 @@ func (p *importPage) renderMapping() app.UI {
 func (p *importPage) renderMissing() app.UI {
 	missing := app.Div().ID("missing-fields").Role("alert")
 	if m := p.prep.Missing; len(m) > 0 {
-		return missing.Class("alert").Text(tf("Required fields that no column fills: %s. Map a column to each.", strings.Join(m, ", ")))
+		names := make([]string, len(m))
+		for i, f := range m {
+			names[i] = fieldLabel(f)
+		}
+		return missing.Class("alert").Text(tf("Required fields that no column fills: %s. Map a column to each, or give it the same value for every row below.", strings.Join(names, ", ")))
 	}
 	return missing
 }
@@ -177,7 +181,11 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 		suggested[s] = true
 	}
 	targets := p.prep.Targets
-	sel := app.Select().ID(id).Class("select").DataSet("column", c.Column).
+	byPath := make(map[string]worker.Target, len(targets))
+	for _, tg := range targets {
+		byPath[tg.Path] = tg
+	}
+	sel := app.Select().ID(id).Class("select", "select-field").DataSet("column", c.Column).
 		Aria("label", tf("Field for column %s, %s", c.Letter, header)).
 		Aria("describedby", id+"-status").
 		OnChange(p.columnSelected)
@@ -186,15 +194,22 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 	}
 	return app.Tr().Class("mapping-"+tone).Body(
 		app.Th().Scope("row").Text(c.Letter),
-		app.Td().Text(header),
+		app.Td().Class("mapping-header").Body(breakAfterDots(header)...),
 		app.Td().Class("samples").Text(strings.Join(c.Samples, " · ")),
-		app.Td().Body(
+		// The status goes under the menu, not in a column of its own:
+		// the menu shows the field's whole name and path, which leaves a
+		// page 1024 pixels wide no room for a fifth column.
+		app.Td().Class("mapping-field").Body(
 			sel.Body(
 				option("", t("Not imported"), field == ""),
 				app.If(len(c.Suggestions) > 0, func() app.UI {
 					return app.OptGroup().Label(t("Suggested")).Body(app.Range(c.Suggestions).Slice(func(i int) app.UI {
 						s := c.Suggestions[i]
-						return option(s, s, s == field)
+						tg, ok := byPath[s]
+						if !ok {
+							tg = worker.Target{Path: s}
+						}
+						return option(s, targetLabel(tg), s == field)
 					}))
 				}),
 				app.OptGroup().Label(t("Fields")).Body(app.Range(targets).Slice(func(i int) app.UI {
@@ -205,8 +220,8 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 					return option(t.Path, targetLabel(t), t.Path == field)
 				})),
 			),
+			app.Div().ID(id+"-status").Class("mapping-status", "status-"+tone).Text(label),
 		),
-		app.Td().ID(id+"-status").Class("status-"+tone).Text(label),
 	)
 }
 
@@ -448,4 +463,19 @@ func (p *importPage) export(ctx app.Context, what string) {
 		download(data, ex.FileName, ex.MediaType)
 		p.announcement = tf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
 	})
+}
+
+// breakAfterDots writes a header such as "destinationAmount.currency"
+// with a place to break after each dot, so that a narrow column wraps it
+// between its parts rather than pushing the field's menu out of sight.
+func breakAfterDots(s string) []app.UI {
+	parts := strings.SplitAfter(s, ".")
+	out := make([]app.UI, 0, 2*len(parts))
+	for i, part := range parts {
+		if i > 0 {
+			out = append(out, app.Wbr())
+		}
+		out = append(out, app.Text(part))
+	}
+	return out
 }

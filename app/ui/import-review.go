@@ -41,8 +41,10 @@ func (p *importPage) renderReview() app.UI {
 			Focus(p.focus).
 			MemoryNote(s.WorkerMemory).
 			OnEdited(p.edited).
+			OnEditSet(p.editSetValue).
 			OnSaving(p.saving).
-			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }),
+			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }).
+			OnNoErrorLeft(p.jump),
 		p.renderProblems(),
 		p.renderExports(),
 	)
@@ -172,13 +174,16 @@ func (p *importPage) renderToolbar() app.UI {
 			Aria("keyshortcuts", "F8").Title(t("F8 in the table")).Text(t("Next problem")).
 			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, false) }),
 		app.If(len(cols) > 0, func() app.UI {
-			opts := make([][2]string, len(cols))
+			opts := make([][2]string, 0, len(cols))
 			for i, c := range cols {
+				if c.Set {
+					continue // the same in every row: changed where the columns are mapped
+				}
 				label := c.Field
 				if c.Letter != "" {
 					label = c.Letter + " · " + c.Header
 				}
-				opts[i] = [2]string{fmt.Sprint(i), label}
+				opts = append(opts, [2]string{fmt.Sprint(i), label})
 			}
 			whole := app.Input().Type("checkbox").ID("replace-whole").OnChange(func(ctx app.Context, e app.Event) { p.replace.wholeCell = ctx.JSSrc().Get("checked").Bool() })
 			if r.wholeCell {

@@ -98,10 +98,15 @@ func mappingSummary(columns []worker.ColumnView) string {
 	return tf("%s matched by their headers.", plural(matched, "column", "columns"))
 }
 
-// targetLabel is a field as the mapping's menu lists it.
+// targetLabel is a field as the mapping's menus list it: its name in the
+// operator's language first, its path second, "Betrag — destinationAmount.amount".
 func targetLabel(tg worker.Target) string {
-	if tg.Required {
-		return tf("%s (required)", tg.Path)
+	label := tg.Path
+	if tg.Title != "" && tg.Title != tg.Path {
+		label = t(tg.Title) + " — " + tg.Path
 	}
-	return tg.Path
+	if tg.Required {
+		return tf("%s (required)", label)
+	}
+	return label
 }

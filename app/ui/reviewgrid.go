@@ -39,8 +39,13 @@ type reviewGrid struct {
 	ImemoryNote uint64
 	IonEdited   func(ctx app.Context, e worker.Edited)
 	IonAnnounce func(ctx app.Context, text string)
+	// IonNoErrorLeft hears F8 find no error in the errors-only view.
+	IonNoErrorLeft func(ctx app.Context, back bool)
 	// IonSaving hears of each edit sent (+1) and answered (-1).
 	IonSaving func(ctx app.Context, delta int)
+	// IonEditSet is asked to change a value set for every row (its
+	// field), which no cell edit changes.
+	IonEditSet func(ctx app.Context, field string)
 
 	// The rows held: [offset, offset+len(rows)) of a view of total rows,
 	// at version.
@@ -125,6 +130,20 @@ func (g *reviewGrid) OnEdited(f func(ctx app.Context, e worker.Edited)) *reviewG
 // when one is sent, -1 when it is answered, stored or refused.
 func (g *reviewGrid) OnSaving(f func(ctx app.Context, delta int)) *reviewGrid {
 	g.IonSaving = f
+	return g
+}
+
+// OnEditSet sets what changes a value set for every row when the
+// operator edits one of its cells: the mapping step, where it is set.
+func (g *reviewGrid) OnEditSet(f func(ctx app.Context, field string)) *reviewGrid {
+	g.IonEditSet = f
+	return g
+}
+
+// OnNoErrorLeft sets what F8 does when the errors-only view has no error
+// left: the page shows every row again and goes on to the warnings.
+func (g *reviewGrid) OnNoErrorLeft(f func(ctx app.Context, back bool)) *reviewGrid {
+	g.IonNoErrorLeft = f
 	return g
 }
 
@@ -395,6 +414,12 @@ func (g *reviewGrid) Render() app.UI {
 							if c.Pinned {
 								th = th.Class("grid-pinned")
 							}
+							if c.Set {
+								return th.Class("grid-set").Body(
+									app.Span().Class("grid-head").Text(fieldLabel(c.Field)),
+									app.Span().Class("grid-set-badge").Text(t("Same for every row")),
+								)
+							}
 							head := c.Header
 							if c.Letter != "" {
 								head = c.Letter + " · " + c.Header
@@ -472,6 +497,11 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 	if g.Icolumns[c].Pinned {
 		td = td.Class("grid-pinned")
 	}
+	if g.Icolumns[c].Set {
+		// The same value in every row, changed only where the columns
+		// are mapped.
+		td = td.Class("grid-set").Aria("readonly", "true")
+	}
 	m, marked := marks[c]
 	if marked {
 		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == worker.SeverityError)
@@ -513,6 +543,16 @@ func (g *reviewGrid) detail() string {
 	}
 	col := g.Icolumns[g.activeCol]
 	element, isElement := strings.CutPrefix(r.Label, "#")
+	if col.Set {
+		// Said of the value rather than of the row: it is every row's.
+		msg := tf("%s, the same in every row: %s. Press Enter to change it in “Check how it is read”.", fieldLabel(col.Field), r.Cells[g.activeCol])
+		for _, m := range r.Marks {
+			if m.Column == g.activeCol {
+				msg += " " + strings.Join(m.Messages, " · ")
+			}
+		}
+		return msg
+	}
 	for _, m := range r.Marks {
 		if m.Column == g.activeCol {
 			if isElement {
@@ -571,10 +611,20 @@ func (g *reviewGrid) activate(ctx app.Context, pos, col int) {
 
 // onKey moves between cells and starts edits.
 func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
-	if g.editing || g.total == 0 {
+	if g.editing {
 		return
 	}
 	key := e.Get("key").String()
+	if key == "F8" {
+		// Also in a view the last error fixed left empty: F8 goes on
+		// to the warnings (OnNoErrorLeft).
+		e.PreventDefault()
+		g.next(ctx, e.Get("shiftKey").Bool())
+		return
+	}
+	if g.total == 0 {
+		return
+	}
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
 	shift := e.Get("shiftKey").Bool()
 	page := max(1, int((g.viewport-g.headerHeight)/rowHeight)-1)
@@ -607,10 +657,6 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		g.startEdit(ctx)
 		return
-	case "F8":
-		e.PreventDefault()
-		g.next(ctx, shift)
-		return
 	default:
 		ctx.PreventUpdate()
 		return
@@ -634,6 +680,10 @@ func (g *reviewGrid) next(ctx app.Context, back bool) {
 		}
 	}
 	nextProblem(g.ctx, g.Idoc, after, &col, back, g.IerrorsOnly, func(f worker.FoundProblem) {
+		if !f.Found && g.IerrorsOnly && g.IonNoErrorLeft != nil {
+			g.IonNoErrorLeft(g.ctx, back)
+			return
+		}
 		g.announceFound(g.ctx, f)
 		if !f.Found {
 			return
@@ -682,6 +732,12 @@ func nextProblem(ctx app.Context, doc, after int, col *int, back, errorsOnly boo
 func (g *reviewGrid) startEdit(ctx app.Context) {
 	r, ok := g.row(g.activePos)
 	if !ok || g.activeCol >= len(g.Icolumns) {
+		return
+	}
+	if c := g.Icolumns[g.activeCol]; c.Set {
+		if g.IonEditSet != nil {
+			g.IonEditSet(ctx, c.Field)
+		}
 		return
 	}
 	g.editing = true

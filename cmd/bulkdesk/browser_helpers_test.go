@@ -79,6 +79,20 @@ func openPage(t testing.TB, url string) *browsertest.Browser {
 	return b
 }
 
+// consoleIn opens the console at base in a tab of 1024×768 whose
+// language is lang, as Settings keeps it, started.
+func consoleIn(t testing.TB, base, lang string) *browsertest.Browser {
+	t.Helper()
+	b := browsertest.New(t)
+	b.Do(10*time.Second, chromedp.EmulateViewport(1024, 768))
+	b.Do(30*time.Second, chromedp.Navigate(base))
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+	browsertest.Eval[bool](b, 5*time.Second, `(localStorage.setItem("bulkdesk-lang", `+browsertest.JSString(lang)+`), true)`)
+	b.Do(30*time.Second, chromedp.Navigate(base))
+	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+	return b
+}
+
 // fill sets a form field's value and tells the page, as a paste does.
 func fill(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`(() => {

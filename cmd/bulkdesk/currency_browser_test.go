@@ -51,13 +51,7 @@ const focusedID = `(document.activeElement?.id ?? "")`
 func currencyThatDoesNotExist(t *testing.T, w currencyWords) {
 	serve := startServe(t, "-sandbox")
 	api := sandboxClient(t, serve.URL)
-	b := browsertest.New(t)
-	b.Do(10*time.Second, chromedp.EmulateViewport(1024, 768))
-	b.Do(30*time.Second, chromedp.Navigate(serve.URL))
-	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
-	browsertest.Eval[bool](b, 5*time.Second, `(localStorage.setItem("bulkdesk-lang", `+browsertest.JSString(w.lang)+`), true)`)
-	b.Do(30*time.Second, chromedp.Navigate(serve.URL))
-	waitShowing(t, b, 60*time.Second, "the console to start", browsertest.Interactive)
+	b := consoleIn(t, serve.URL, w.lang)
 
 	csv := "profileId,source.type,source.id,destination.type,destination.id,destinationAmount.currency,destinationAmount.amount\n" +
 		"110321,managed_accounts,1001,managed_cards,2001,EUR,2500\n" +
@@ -110,6 +104,11 @@ func currencyThatDoesNotExist(t *testing.T, w currencyWords) {
 	if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("errors-only").checked`) {
 		t.Error("the errors-only filter still hides the warning's row")
 	}
+	// F8 in the empty errors-only view does the same.
+	b.Do(5*time.Second, chromedp.Click("#errors-only"))
+	waitShowing(t, b, 20*time.Second, "the empty errors-only view", `document.getElementById("cell-0-0") === null`)
+	b.Do(5*time.Second, chromedp.Focus("#grid"), chromedp.KeyEvent(kb.F8))
+	b.WaitFor(20*time.Second, "F8 to the currency of row 4", focusedID+` === "`+eud+`"`)
 
 	// The confirmation lists the warning; Submit waits for the tick.
 	b.Do(5*time.Second, browsertest.Press("#submit-file"))
