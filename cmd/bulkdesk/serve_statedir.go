@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
@@ -112,6 +113,13 @@ func (r guardedRecords) Cancelled(bulkID, user string, at time.Time) error {
 		return errStateDirLost
 	}
 	return r.records.Cancelled(bulkID, user, at)
+}
+
+func (r guardedRecords) Settled(bulkID string, apiStatus bulkapi.Status) error {
+	if r.guard.Check() != nil {
+		return errStateDirLost
+	}
+	return r.records.Settled(bulkID, apiStatus)
 }
 
 func (r guardedRecords) Awaiting(p approvals.Page) ([]approvals.Record, error) {

@@ -26,6 +26,9 @@ type Status struct {
 	// State is where a known bulk stands: StateAwaiting, StateExecuted or
 	// StateCancelled.
 	State string `json:"state,omitempty"`
+	// APIStatus is the state the API gave the bulk once it was executed
+	// or cancelled around the server.
+	APIStatus string `json:"apiStatus,omitempty"`
 	// Kind and FileName are the bulk's kind and the file the console
 	// said it submitted, when the server knows them.
 	Kind     string `json:"kind,omitempty"`
@@ -77,7 +80,7 @@ func Handler(rule *Rule, user func(context.Context) string) http.Handler {
 			at := rec.SubmittedAt
 			st.SubmittedBy, st.SubmittedAt, st.API = rec.SubmittedBy, &at, rec.API
 			st.ExecutedBy, st.ExecutedAt = rec.ExecutedBy, rec.ExecutedAt
-			st.CancelledBy, st.CancelledAt, st.State = rec.CancelledBy, rec.CancelledAt, rec.State()
+			st.CancelledBy, st.CancelledAt, st.State, st.APIStatus = rec.CancelledBy, rec.CancelledAt, rec.State(), string(rec.APIStatus)
 			st.Kind, st.FileName, st.Receipt = rec.Kind, rec.FileName, rc
 		case d.Reason != RefusedNoUser:
 			status = http.StatusNotFound

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"go.etcd.io/bbolt"
 )
@@ -94,20 +95,45 @@ func (s *Store) Receipt(bulkID string) (*bulkreview.Receipt, bool, error) {
 // Executed records that user executed the bulk, when it has a record and
 // no execution yet: the first accepted execution is the approval.
 func (s *Store) Executed(bulkID, user string, at time.Time) error {
-	return s.settle(bulkID, "executed", func(r *Record) (*string, **time.Time) { return &r.ExecutedBy, &r.ExecutedAt }, user, at)
+	return s.settle(bulkID, "who executed", func(r *Record) bool {
+		if r.ExecutedBy != "" {
+			return false
+		}
+		at := at.UTC()
+		r.ExecutedBy, r.ExecutedAt = user, &at
+		return true
+	})
 }
 
 // Cancelled records that user cancelled the bulk, when it has a record
 // and no cancellation yet.
 func (s *Store) Cancelled(bulkID, user string, at time.Time) error {
-	return s.settle(bulkID, "cancelled", func(r *Record) (*string, **time.Time) { return &r.CancelledBy, &r.CancelledAt }, user, at)
+	return s.settle(bulkID, "who cancelled", func(r *Record) bool {
+		if r.CancelledBy != "" {
+			return false
+		}
+		at := at.UTC()
+		r.CancelledBy, r.CancelledAt = user, &at
+		return true
+	})
 }
 
-// settle records in the fields of a bulk's record that field names that
-// user executed or cancelled it (what), when it has a record and nobody
-// did yet, and takes the bulk out of the queue once it no longer awaits
-// a second operator.
-func (s *Store) settle(bulkID, what string, field func(*Record) (*string, **time.Time), user string, at time.Time) error {
+// Settled records the API's state of a recorded bulk awaiting a second
+// operator, when it is no longer SUBMITTED.
+func (s *Store) Settled(bulkID string, apiStatus bulkapi.Status) error {
+	return s.settle(bulkID, "the API's state of", func(r *Record) bool {
+		if r.State() != StateAwaiting || apiStatus == bulkapi.Submitted || apiStatus == "" {
+			return false
+		}
+		r.APIStatus = apiStatus
+		return true
+	})
+}
+
+// settle changes the record of a bulk with change, when it has one and
+// change says it changed it, and takes the bulk out of the queue once it
+// no longer awaits a second operator; what names the change in an error.
+func (s *Store) settle(bulkID, what string, change func(*Record) bool) error {
 	err := s.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bucketBulks)
 		v := b.Get([]byte(bulkID))
@@ -118,12 +144,9 @@ func (s *Store) settle(bulkID, what string, field func(*Record) (*string, **time
 		if err := json.Unmarshal(v, &r); err != nil {
 			return err
 		}
-		by, when := field(&r)
-		if *by != "" {
+		if !change(&r) {
 			return nil
 		}
-		at := at.UTC()
-		*by, *when = user, &at
 		data, err := json.Marshal(r)
 		if err != nil {
 			return err
@@ -134,7 +157,7 @@ func (s *Store) settle(bulkID, what string, field func(*Record) (*string, **time
 		return b.Put([]byte(bulkID), data)
 	})
 	if err != nil {
-		return fmt.Errorf("recording who %s bulk %s: %w", what, bulkID, err)
+		return fmt.Errorf("recording %s bulk %s: %w", what, bulkID, err)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 )
 
 // Why an execution was refused; the values label the refusals metric.
@@ -92,6 +94,20 @@ func (r *Rule) Cancelled(bulkID, user string) error {
 	key, at := r.key(bulkID), r.now()
 	r.held.cancelled(key, user, at)
 	return r.Records.Cancelled(key, user, at)
+}
+
+// Settled records the state the API gave bulkID when an answer through
+// the server said it: a bulk no longer SUBMITTED was executed or
+// cancelled, through this server or around it, and leaves the queue.
+// A bulk's page reads it again and again while it runs: only a record
+// awaiting a second operator is written.
+func (r *Rule) Settled(bulkID string, apiStatus bulkapi.Status) error {
+	key := r.key(bulkID)
+	rec, found, err := r.lookup(key)
+	if err != nil || !found || rec.State() != StateAwaiting || apiStatus == bulkapi.Submitted {
+		return err
+	}
+	return r.Records.Settled(key, apiStatus)
 }
 
 // MayExecute decides whether user may execute bulkID. Names are compared

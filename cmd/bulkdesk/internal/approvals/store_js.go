@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 )
 
@@ -40,6 +41,9 @@ func (*Store) Receipt(string) (*bulkreview.Receipt, bool, error) { return nil, f
 
 // Cancelled fails under WebAssembly.
 func (*Store) Cancelled(string, string, time.Time) error { return errNative }
+
+// Settled fails under WebAssembly.
+func (*Store) Settled(string, bulkapi.Status) error { return errNative }
 
 // Awaiting fails under WebAssembly.
 func (*Store) Awaiting(Page) ([]Record, error) { return nil, errNative }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 )
 
@@ -28,6 +29,10 @@ type Records interface {
 	// Cancelled records user's cancellation of a recorded bulk that has
 	// none yet.
 	Cancelled(bulkID, user string, at time.Time) error
+	// Settled records the state the API gave a recorded bulk that still
+	// awaits a second operator here, when it is no longer SUBMITTED: it
+	// was executed or cancelled around the server.
+	Settled(bulkID string, apiStatus bulkapi.Status) error
 	// Awaiting returns the records of p.Scope awaiting a second operator
 	// (neither executed nor cancelled), newest first, from p's cursor
 	// on, at most p.Limit.
@@ -68,6 +73,9 @@ type Record struct {
 	// cancellation of the bulk by CancelledBy.
 	CancelledBy string     `json:"cancelledBy,omitempty"`
 	CancelledAt *time.Time `json:"cancelledAt,omitempty"`
+	// APIStatus is the state the API gave the bulk, awaiting a second
+	// operator here, once it was executed or cancelled around the server.
+	APIStatus bulkapi.Status `json:"apiStatus,omitempty"`
 	// Receipt is the maker's receipt the server computed from the
 	// submission it passed on, or nil. Put keeps it apart: Get leaves it
 	// out, since deciding who may execute needs none of it and a bulk
@@ -78,12 +86,14 @@ type Record struct {
 
 // Where a recorded bulk stands for the four-eyes rule (Record.State).
 const (
-	// StateAwaiting: neither executed nor cancelled through the server.
+	// StateAwaiting: neither executed nor cancelled, as far as the
+	// server knows.
 	StateAwaiting = "awaiting"
-	// StateExecuted: another operator executed it: the approval.
+	// StateExecuted: another operator executed it through the server
+	// (the approval), or the API says it ran.
 	StateExecuted = "executed"
 	// StateCancelled: an operator cancelled it, before or after it was
-	// executed.
+	// executed, or the API says it is cancelled.
 	StateCancelled = "cancelled"
 )
 
@@ -91,9 +101,9 @@ const (
 // then an execution.
 func (r Record) State() string {
 	switch {
-	case r.CancelledBy != "":
+	case r.CancelledBy != "" || r.APIStatus == bulkapi.Cancelled:
 		return StateCancelled
-	case r.ExecutedBy != "":
+	case r.ExecutedBy != "" || r.APIStatus != "":
 		return StateExecuted
 	}
 	return StateAwaiting

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/jackc/pgx/v5"
@@ -24,7 +25,7 @@ var _ approvals.Records = (*Approvals)(nil)
 // recordColumns are the columns of a record, as scanRecord reads them:
 // never its receipt, which only Receipt reads.
 const recordColumns = `bulk_id, api, submitted_by, submitted_at, kind, file_name, elements, totals,
-	executed_by, executed_at, cancelled_by, cancelled_at`
+	executed_by, executed_at, cancelled_by, cancelled_at, coalesce(api_status, '')`
 
 // Put stores r, and its receipt, unless its bulk already has a record;
 // two servers putting the same bulk at once store it once (the primary
@@ -77,7 +78,7 @@ func scanRecord(row pgx.Row) (approvals.Record, error) {
 	var executedBy, cancelledBy *string
 	var executedAt, cancelledAt *time.Time
 	if err := row.Scan(&r.BulkID, &r.API, &r.SubmittedBy, &r.SubmittedAt, &r.Kind, &r.FileName, &r.Elements, &totals,
-		&executedBy, &executedAt, &cancelledBy, &cancelledAt); err != nil {
+		&executedBy, &executedAt, &cancelledBy, &cancelledAt, &r.APIStatus); err != nil {
 		return approvals.Record{}, err
 	}
 	if totals != nil {
@@ -126,6 +127,22 @@ func (a *Approvals) Executed(bulkID, user string, at time.Time) error {
 // yet.
 func (a *Approvals) Cancelled(bulkID, user string, at time.Time) error {
 	return a.settle(bulkID, "cancelled", user, at)
+}
+
+// Settled records the API's state of a recorded bulk awaiting a second
+// operator, when it is no longer SUBMITTED.
+func (a *Approvals) Settled(bulkID string, apiStatus bulkapi.Status) error {
+	if apiStatus == bulkapi.Submitted || apiStatus == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	_, err := a.db.pool.Exec(ctx, `UPDATE four_eyes SET api_status = $2
+		WHERE bulk_id = $1 AND executed_by IS NULL AND cancelled_by IS NULL AND api_status IS NULL`, bulkID, string(apiStatus))
+	if err != nil {
+		return fmt.Errorf("recording the API's state of bulk %s in %s: %w", bulkID, a.db.where, err)
+	}
+	return nil
 }
 
 // settle records, in the columns what_by and what_at, that user executed

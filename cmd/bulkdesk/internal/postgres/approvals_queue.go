@@ -18,7 +18,7 @@ func (a *Approvals) Awaiting(p approvals.Page) ([]approvals.Record, error) {
 	if p.Limit < 1 {
 		return nil, errors.New("a page of the queue needs a limit")
 	}
-	where := []string{`executed_by IS NULL`, `cancelled_by IS NULL`}
+	where := []string{`executed_by IS NULL`, `cancelled_by IS NULL`, `api_status IS NULL`}
 	args := []any{p.Limit}
 	if p.Scope == "" {
 		where = append(where, `strpos(bulk_id, '/') = 0`)

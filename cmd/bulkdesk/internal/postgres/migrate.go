@@ -58,8 +58,9 @@ var migrations = []string{
 	)`,
 	// 9: what the four-eyes record keeps of each submission beyond its
 	// maker: its kind and file, the count and totals the approval queue
-	// lists, the maker's receipt the server computed, and who cancelled
-	// the bulk.
+	// lists, the maker's receipt the server computed, who cancelled the
+	// bulk, and the API's state of a bulk executed or cancelled around
+	// the server.
 	`ALTER TABLE four_eyes
 		ADD COLUMN kind         text NOT NULL DEFAULT '',
 		ADD COLUMN file_name    text NOT NULL DEFAULT '',
@@ -67,11 +68,12 @@ var migrations = []string{
 		ADD COLUMN totals       jsonb,
 		ADD COLUMN receipt      jsonb,
 		ADD COLUMN cancelled_by text,
-		ADD COLUMN cancelled_at timestamptz`,
+		ADD COLUMN cancelled_at timestamptz,
+		ADD COLUMN api_status   text`,
 	// 10: the approval queue, newest first, reads only the bulks that
 	// await a second operator.
 	`CREATE INDEX four_eyes_awaiting ON four_eyes (submitted_at DESC, bulk_id COLLATE "C" DESC)
-		WHERE executed_by IS NULL AND cancelled_by IS NULL`,
+		WHERE executed_by IS NULL AND cancelled_by IS NULL AND api_status IS NULL`,
 }
 
 // migrationLock is the advisory lock that lets one server at a time bring

@@ -66,8 +66,12 @@ func readOnly(method string) bool {
 // it is recorded as in flight before it goes, its context is marked so
 // that its answer is recorded, and the body of a submission of a kind
 // the server knows is kept as it goes, for its receipt (receipt.go). A
-// cancellation's context is marked so that its acceptance is recorded.
+// cancellation's context is marked so that its acceptance is recorded,
+// and a read of one bulk's so that the state it answers is.
 func (p *proxy) checkFourEyes(w http.ResponseWriter, r *http.Request, rest string) (*http.Request, bool) {
+	if id := bulkRead(r.Method, rest); id != "" {
+		return r.WithContext(context.WithValue(r.Context(), bulkReadKey{}, id)), true
+	}
 	if readOnly(r.Method) {
 		return r, true
 	}
@@ -183,25 +187,70 @@ func (p *proxy) recordSubmission(resp *http.Response) {
 // bulkIDOf reads the bulk id a 2xx answer names, "" for none, and puts
 // what it read back in front of the body; problem says why it could not.
 func (p *proxy) bulkIDOf(resp *http.Response) (id, problem string) {
+	var named struct {
+		BulkID string `json:"bulkId"`
+	}
+	empty, problem := readAnswer(resp, &named)
+	if empty || problem != "" {
+		return "", problem
+	}
+	return named.BulkID, ""
+}
+
+// readAnswer decodes a short JSON answer into v, and puts what it read
+// back in front of the body, which goes on unchanged; empty says the
+// answer is empty, problem why it could not be read.
+func readAnswer(resp *http.Response, v any) (empty bool, problem string) {
 	head, err := io.ReadAll(io.LimitReader(resp.Body, maxSubmissionAnswer+1))
 	resp.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
-	var named struct {
-		BulkID string `json:"bulkId"`
-	}
 	switch {
 	case err != nil:
-		return "", "reading the submission's answer: " + err.Error()
+		return false, "reading the answer: " + err.Error()
 	case len(head) > maxSubmissionAnswer:
-		return "", "the submission's answer is too long to read its bulk id"
+		return false, "the answer is too long to read"
 	case len(bytes.TrimSpace(head)) == 0:
-		return "", ""
-	case json.Unmarshal(head, &named) != nil:
-		return "", "the submission's answer is not a JSON object"
+		return true, ""
+	case json.Unmarshal(head, v) != nil:
+		return false, "the answer is not a JSON object"
 	}
-	return named.BulkID, ""
+	return false, ""
+}
+
+// bulkRead returns the bulk a GET of one bulk names ("/bulks/ID", also
+// below another API's base, case ignored), or "".
+func bulkRead(method, rest string) string {
+	parts := strings.FieldsFunc(rest, func(r rune) bool { return r == '/' })
+	n := len(parts)
+	if method != http.MethodGet || n < 2 || !strings.EqualFold(parts[n-2], "bulks") {
+		return ""
+	}
+	return parts[n-1]
+}
+
+// bulkReadKey marks, in a request's context, a GET of one bulk, whose
+// answer says the bulk's state; its value is the bulk id.
+type bulkReadKey struct{}
+
+// recordState takes a bulk the API says is no longer SUBMITTED out of the
+// approval queue: it was executed or cancelled, maybe around the server.
+func (p *proxy) recordState(resp *http.Response) {
+	id, ok := resp.Request.Context().Value(bulkReadKey{}).(string)
+	if !ok || resp.StatusCode != http.StatusOK {
+		return
+	}
+	var b struct {
+		BulkID string         `json:"bulkId"`
+		Status bulkapi.Status `json:"status"`
+	}
+	if _, problem := readAnswer(resp, &b); problem != "" || b.BulkID != id || !b.Status.Valid() || b.Status == bulkapi.Submitted {
+		return
+	}
+	if err := p.fourEyes.Settled(id, b.Status); err != nil {
+		p.warn("four eyes: the API's state of the bulk was not recorded", resp, err)
+	}
 }
 
 // answered records the bulk a call made, with the receipt of what it

@@ -281,3 +281,45 @@ func TestFourEyesHashesABigBodyAsItPasses(t *testing.T) {
 		t.Errorf("the bulk differs from the server's receipt: %v", d)
 	}
 }
+
+// TestFourEyesABulkRunAroundTheServerLeavesTheQueueOnceRead: a bulk
+// executed at the API directly stays queued until a read of it through
+// the proxy says it runs.
+func TestFourEyesABulkRunAroundTheServerLeavesTheQueueOnceRead(t *testing.T) {
+	f := startFourEyes(t, false)
+	around, waiting := f.submit(t, "alice", "/api"), f.submit(t, "alice", "/api")
+	direct, err := bulkapi.New(bulkapi.Config{BaseURL: "http://api.test/multi", APIKey: secretKey, Token: secretToken, Transport: bulkapi.HandlerTransport(f.api)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := direct.Execute(context.Background(), around, bulkapi.ExecuteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	queued := func() []string {
+		t.Helper()
+		recs, err := f.rule.Awaiting(approvals.Page{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range recs {
+			ids = append(ids, r.BulkID)
+		}
+		return ids
+	}
+	if got := queued(); len(got) != 2 {
+		t.Fatalf("queued before anyone looked: %v", got)
+	}
+	for _, id := range []string{waiting, around} {
+		if status, body := f.do(t, "bob", "GET", "/api/bulks/"+id, ""); status != http.StatusOK || !strings.Contains(body, `"bulkId":"`+id+`"`) {
+			t.Fatalf("reading bulk %s: %d %q", id, status, body)
+		}
+	}
+	if got := queued(); len(got) != 1 || got[0] != waiting {
+		t.Errorf("queued once read: %v; want %s alone", got, waiting)
+	}
+	rec, _, _ := f.rule.Records.Get(around)
+	if rec.State() != approvals.StateExecuted || rec.APIStatus == "" || rec.ExecutedBy != "" {
+		t.Errorf("the bulk run around the server: %+v", rec)
+	}
+}

@@ -249,6 +249,7 @@ func (p *proxy) modifyResponse(resp *http.Response) error {
 		p.recordSubmission(resp)
 		p.recordExecution(resp)
 		p.recordCancellation(resp)
+		p.recordState(resp)
 	}
 	return nil
 }

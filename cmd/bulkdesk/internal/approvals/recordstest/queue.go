@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 )
 
@@ -72,6 +73,48 @@ func runQueue(t *testing.T, open func(t *testing.T) approvals.Records) {
 		}
 		if got, err := s.Awaiting(approvals.Page{Limit: 10}); err != nil || !slices.Equal(ids(got), []string{"q-4", "q-2"}) {
 			t.Errorf("awaiting once q-0 is executed: %v, %v", ids(got), err)
+		}
+	})
+	t.Run("a bulk the API says ran or was cancelled leaves the queue", func(t *testing.T) {
+		s := open(t)
+		for i, id := range []string{"a", "b", "c", "d"} {
+			if _, err := s.Put(approvals.Record{BulkID: id, SubmittedBy: "alice", SubmittedAt: at.Add(time.Duration(i) * time.Minute)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Executed("d", "bob", at); err != nil {
+			t.Fatal(err)
+		}
+		for id, st := range map[string]bulkapi.Status{"a": bulkapi.Running, "b": bulkapi.Cancelled, "c": bulkapi.Submitted, "d": bulkapi.Completed, "e": bulkapi.Running} {
+			if err := s.Settled(id, st); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := s.Awaiting(approvals.Page{Limit: 10}); err != nil || !slices.Equal(ids(got), []string{"c"}) {
+			t.Errorf("awaiting: %v, %v; want c alone", ids(got), err)
+		}
+		for id, want := range map[string]string{"a": approvals.StateExecuted, "b": approvals.StateCancelled, "c": approvals.StateAwaiting, "d": approvals.StateExecuted} {
+			if r, _, err := s.Get(id); err != nil || r.State() != want {
+				t.Errorf("%s: %+v, %v; want %s", id, r, err, want)
+			}
+		}
+		// The approval given here stays the record's: the API's state is
+		// kept only of a bulk awaiting one.
+		if r, _, _ := s.Get("d"); r.APIStatus != "" || r.ExecutedBy != "bob" {
+			t.Errorf("d: %+v", r)
+		}
+		if r, _, _ := s.Get("a"); r.APIStatus != bulkapi.Running || r.ExecutedBy != "" {
+			t.Errorf("a: %+v", r)
+		}
+		if _, found, _ := s.Get("e"); found {
+			t.Error("the API's state made a record of an unknown bulk")
+		}
+		// A later cancellation through the server is still its last word.
+		if err := s.Cancelled("a", "carol", at); err != nil {
+			t.Fatal(err)
+		}
+		if r, _, _ := s.Get("a"); r.State() != approvals.StateCancelled {
+			t.Errorf("a cancelled after it ran: %+v", r)
 		}
 	})
 	t.Run("the queue pages newest first, never splitting bulks of one time", func(t *testing.T) {
