@@ -43,8 +43,7 @@ func (p *importPage) renderReview() app.UI {
 			OnEdited(p.edited).
 			OnEditSet(p.editSetValue).
 			OnSaving(p.saving).
-			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }).
-			OnNoErrorLeft(p.jump),
+			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }),
 		p.renderProblems(),
 		p.renderExports(),
 	)
