@@ -86,7 +86,8 @@ func newMappingMemory() mappingMemory {
 // be built at once when there is nothing to recall.
 func (m *mappingMemory) warm(ctx app.Context) {
 	ctx.Async(func() {
-		n := -1
+		// A memory that cannot be read recalls nothing: as good as empty.
+		n := 0
 		if mem, err := rememberedMappings(); err == nil {
 			if c, err := mem.Len(context.Background()); err == nil {
 				n = c
