@@ -118,6 +118,24 @@ func KindOfOperation(op string, backOffice bool) (*schema.Kind, error) {
 	return nil, fmt.Errorf("no bulk kind runs %q", op)
 }
 
+// KindOfCall finds the kind whose single operation an operation of a bulk
+// is, from its method and path ("POST /managed_cards/127/block"): how to
+// read its key fields when the bulk itself was not read.
+func KindOfCall(method, path string, backOffice bool) (*schema.Kind, error) {
+	for _, k := range schema.Kinds() {
+		if k.Operation.Method != method {
+			continue
+		}
+		if _, err := k.Endpoint(backOffice); err != nil {
+			continue
+		}
+		if _, ok := pathParam(k.Operation.Path, path); ok || k.Operation.Path == path {
+			return k, nil
+		}
+	}
+	return nil, fmt.Errorf("no bulk kind runs %s %s", method, path)
+}
+
 // ElementOf rebuilds the element an operation came from: its payload is
 // the request body, and its path holds the path parameter.
 func ElementOf(k *schema.Kind, op *bulkapi.Operation) (any, error) {
@@ -146,15 +164,16 @@ func pathParam(template, p string) (string, bool) {
 	if len(ts) != len(ps) {
 		return "", false
 	}
+	param, found := "", false
 	for i, t := range ts {
-		if strings.HasPrefix(t, "{") {
-			return ps[i], ps[i] != ""
-		}
-		if t != ps[i] {
+		switch {
+		case strings.HasPrefix(t, "{"):
+			param, found = ps[i], ps[i] != ""
+		case t != ps[i]:
 			return "", false
 		}
 	}
-	return "", false
+	return param, found
 }
 
 // RecordForm returns an element as the API's record of its operation can

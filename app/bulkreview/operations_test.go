@@ -51,6 +51,9 @@ func TestRecordFormOfAKindWithAPathParameter(t *testing.T) {
 	if _, err := bulkreview.ElementOf(k, &bulkapi.Operation{Path: "/managed_cards/block"}); err == nil {
 		t.Error("a path without the parameter was read")
 	}
+	if _, err := bulkreview.ElementOf(k, &bulkapi.Operation{Path: "/managed_cards/123/unblock"}); err == nil {
+		t.Error("the path of another kind's operation was read as a block")
+	}
 	if k, err := bulkreview.KindOfOperation("POST /managed_cards/{id}/block", false); err != nil || k.ID != "card_blocks" {
 		t.Errorf("kind of the operation: %v %v", k, err)
 	}
@@ -88,5 +91,35 @@ func TestReadingOperationsStopsAtAFailedPage(t *testing.T) {
 	ops, err := bulkreview.Operations(context.Background(), s.client, id, nil)
 	if err != nil || len(ops) != 450 || ops[449].Sequence != 449 || ops[100].Sequence != 100 {
 		t.Errorf("read %d operations in order? %v", len(ops), err)
+	}
+}
+
+// An operation names its kind by its call, path parameter filled in.
+func TestKindOfCall(t *testing.T) {
+	for _, tc := range []struct {
+		method, path string
+		backOffice   bool
+		want         string
+	}{
+		{"POST", "/transfers", false, "transfers"},
+		{"POST", "/transfers", true, "transfers"},
+		{"POST", "/sends", false, "sends"},
+		{"POST", "/managed_cards/127/block", false, "card_blocks"},
+		{"POST", "/managed_cards/127/unblock", false, "card_unblocks"},
+		{"PATCH", "/managed_cards/127/spend_rules", true, "card_spend_rules"},
+		{"POST", "/users/55/invite", false, "user_invites"},
+		{"POST", "/users", false, "users"},
+		{"POST", "/sends", true, ""},
+		{"GET", "/transfers", false, ""},
+		{"POST", "/managed_cards//block", false, ""},
+	} {
+		k, err := bulkreview.KindOfCall(tc.method, tc.path, tc.backOffice)
+		got := ""
+		if err == nil {
+			got = k.ID
+		}
+		if got != tc.want {
+			t.Errorf("%s %s (back office %v): %q, %v; want %q", tc.method, tc.path, tc.backOffice, got, err, tc.want)
+		}
 	}
 }

@@ -14,7 +14,13 @@
 //	f.Amount.Minor        // "1050": exact, in minor units
 package keyfields
 
-import "strings"
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/money"
+)
 
 // Fields are the key fields of one element. Each is empty when the kind
 // has no such field or the element leaves it out.
@@ -75,27 +81,41 @@ type Counterparty struct {
 	BIC           string `json:"bic,omitempty"`
 }
 
+// Labels are the words Text writes before the parts of an account and a
+// beneficiary's id: format strings with one %s, in the reader's language.
+type Labels struct {
+	IBAN, Account, SortCode, BIC, Beneficiary string
+}
+
+// English are the labels of Text.
+var English = Labels{IBAN: "IBAN %s", Account: "account %s", SortCode: "sort code %s", BIC: "BIC %s", Beneficiary: "beneficiary %s"}
+
 // Text writes the counterparty on one line, in the API's words where it
 // has them: "managed_cards 2000001", "beneficiary 7001",
 // "Jane Doe, IBAN DE89370400440532013000, BIC COBADEFFXXX",
 // "John Smith, account 12345678, sort code 102030",
 // "Ada Lovelace <ada@example.com>".
-func (c Counterparty) Text() string {
+func (c Counterparty) Text() string { return c.TextWith(English) }
+
+// TextWith is Text with the labels of another language.
+func (c Counterparty) TextWith(l Labels) string {
 	var parts []string
 	add := func(label, v string) {
 		if v != "" {
-			parts = append(parts, label+v)
+			parts = append(parts, fmt.Sprintf(label, v))
 		}
 	}
 	switch c.Type {
 	case BankAccount:
-		add("", c.Name)
-		add("IBAN ", c.IBAN)
-		add("account ", c.AccountNumber)
-		add("sort code ", c.SortCode)
-		add("account ", c.Account)
-		add("BIC ", c.BIC)
+		add("%s", c.Name)
+		add(l.IBAN, c.IBAN)
+		add(l.Account, c.AccountNumber)
+		add(l.SortCode, c.SortCode)
+		add(l.Account, c.Account)
+		add(l.BIC, c.BIC)
 		return strings.Join(parts, ", ")
+	case Beneficiary:
+		return fmt.Sprintf(l.Beneficiary, c.ID)
 	case Person:
 		switch {
 		case c.Name != "" && c.Email != "":
@@ -111,4 +131,17 @@ func (c Counterparty) Text() string {
 		return c.Type
 	}
 	return c.Type + " " + c.ID
+}
+
+// Major writes the amount in major units with its currency's decimals
+// and the separators sep: "1,234.56" for EUR 123456 with money.Point.
+// ok is false for a currency that is not an ISO 4217 code, whose
+// decimals are unknown, and for an amount that is not digits.
+func (a Amount) Major(sep money.Separators) (text string, ok bool) {
+	digits, known := money.Digits(a.Currency)
+	n, isInt := new(big.Int).SetString(a.Minor, 10)
+	if !known || !isInt {
+		return "", false
+	}
+	return money.FormatBigWith(n, digits, sep), true
 }

@@ -532,7 +532,11 @@ func (p *bulkPage) renderOperations() app.UI {
 				app.Table().ID("operations-table").Class("table").Body(
 					app.Caption().Text(tf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Operations)), plural(l.Count, "operation", "operations"))),
 					app.THead().Body(app.Tr().Body(
-						app.Th().Class("num").Text(t("Sequence")), app.Th().Text(t("In your file")), app.Th().Text(t("State")), app.Th().Text(t("Error")), app.Th().Text(t("Call")),
+						app.Th().Class("num").Text(t("Sequence")), app.Th().Text(t("In your file")), app.Th().Text(t("State")),
+						app.Th().Text(receiverHeading(l.MovesMoney, l.ReceiverType)),
+						app.If(l.MovesMoney, func() app.UI { return app.Th().Class("num").Text(t("Amount")) }),
+						app.If(l.HasReference, func() app.UI { return app.Th().Text(t("Reference")) }),
+						app.Th().Text(t("Error")), app.Th().Text(t("Call")),
 					)),
 					app.TBody().Body(app.Range(l.Operations).Slice(func(i int) app.UI {
 						op := l.Operations[i]
@@ -540,6 +544,9 @@ func (p *bulkPage) renderOperations() app.UI {
 							app.Td().Class("num").Text(count(op.Sequence)),
 							app.Td().Class("operation-place").Text(placeOf(op.Element, op.Sheet, op.Row)),
 							app.Td().Body(statusBadge(op.Status)),
+							app.Td().Class("operation-receiver").Text(counterpartyText(op.Keys.Counterparty)),
+							app.If(l.MovesMoney, func() app.UI { return app.Td().Class("num", "operation-amount").Text(keyAmountText(op.Keys.Amount)) }),
+							app.If(l.HasReference, func() app.UI { return app.Td().Class("operation-reference").Text(op.Keys.Reference) }),
 							app.Td().Class("operation-error").Text(op.Error),
 							app.Td().Class("operation-call").Text(op.Call),
 						)

@@ -2,7 +2,6 @@ package workbook
 
 import (
 	"cmp"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,19 +181,18 @@ func amountCell(f *excelize.File, styles amountStyles, a *keyfields.Amount) (any
 	if a == nil {
 		return nil, nil
 	}
-	n, ok := new(big.Int).SetString(a.Minor, 10)
-	digits, known := money.Digits(a.Currency)
-	if !ok || !known {
+	major, ok := a.Major(money.Separators{Decimal: '.'})
+	if !ok {
 		return a.Minor + " in minor units", nil
 	}
-	major := money.FormatBigWith(n, digits, money.Separators{Decimal: '.'})
-	if len(strings.TrimLeft(n.String(), "-")) > maxExactDigits {
+	if len(strings.TrimLeft(a.Minor, "-+0")) > maxExactDigits {
 		return major, nil
 	}
 	v, err := strconv.ParseFloat(major, 64)
 	if err != nil {
 		return major, nil
 	}
+	digits, _ := money.Digits(a.Currency)
 	style, err := styles.of(f, digits)
 	if err != nil {
 		return nil, err

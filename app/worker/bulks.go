@@ -1,5 +1,7 @@
 package worker
 
+import "github.com/bulkdesk/bulkdesk/app/keyfields"
+
 // JobBulks lists the identity's bulk processes, a page at a time. Request:
 // ListBulks. Result: BulkList.
 const JobBulks = "bulks"
@@ -196,6 +198,13 @@ type OperationList struct {
 	Offset     int             `json:"offset"`
 	Operations []OperationInfo `json:"operations"`
 	Failure    *APIFailure     `json:"failure,omitempty"`
+	// MovesMoney, HasReference and ReceiverType say which key fields the
+	// bulk's kind has (see schema.Kind): amounts, references, and what
+	// receives ("managed_cards", "users", keyfields.Person, or "" for a
+	// payee).
+	MovesMoney   bool   `json:"movesMoney,omitempty"`
+	HasReference bool   `json:"hasReference,omitempty"`
+	ReceiverType string `json:"receiverType,omitempty"`
 }
 
 // An OperationInfo is one operation of a bulk.
@@ -213,6 +222,9 @@ type OperationInfo struct {
 	Element int    `json:"element"`
 	Sheet   string `json:"sheet,omitempty"`
 	Row     int    `json:"row,omitempty"`
+	// Keys are the key fields of the element, read from the operation:
+	// who receives, the amount, the reference, the source.
+	Keys keyfields.Fields `json:"keys"`
 }
 
 // JobResultWorkbook writes the result workbook of a bulk, or of the whole

@@ -4,9 +4,11 @@ import (
 	"context"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // entriesByBulk returns the journal's submitted entries by bulk id; an
@@ -187,8 +189,17 @@ func (s *Server) listOperations(c *runner.Call) (any, error) {
 			placed[r.Sequence] = r
 		}
 	}
+	kind := keysKind(e, known, page.Operations, req.Connection.BackOffice)
+	if kind != nil {
+		out.MovesMoney, out.HasReference, out.ReceiverType = kind.MovesMoney(), kind.Reference != "", kind.ReceiverType
+	}
 	for _, op := range page.Operations {
 		info := worker.OperationInfo{Sequence: op.Sequence, OperationID: op.OperationID, Status: string(op.Status), Element: -1}
+		if kind != nil {
+			if el, err := bulkreview.ElementOf(kind, &op); err == nil {
+				info.Keys = kind.KeyFields(el)
+			}
+		}
 		if op.Method != "" || op.Path != "" {
 			info.Call = op.Method + " " + op.Path
 		}
@@ -201,6 +212,22 @@ func (s *Server) listOperations(c *runner.Call) (any, error) {
 		out.Operations = append(out.Operations, info)
 	}
 	return out, nil
+}
+
+// keysKind is the kind whose key fields a page of operations holds: the
+// journal's, or the one their calls name; nil when neither says.
+func keysKind(e submission.Entry, known bool, ops []bulkapi.Operation, backOffice bool) *schema.Kind {
+	if known {
+		if k, err := schema.Lookup(e.Kind); err == nil {
+			return k
+		}
+	}
+	for _, op := range ops {
+		if k, err := bulkreview.KindOfCall(op.Method, op.Path, backOffice); err == nil {
+			return k
+		}
+	}
+	return nil
 }
 
 // pageLimit is the page size asked: the API's largest unless smaller.
