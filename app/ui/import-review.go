@@ -43,7 +43,8 @@ func (p *importPage) renderReview() app.UI {
 			OnEdited(p.edited).
 			OnEditSet(p.editSetValue).
 			OnSaving(p.saving).
-			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }),
+			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }).
+			OnNoErrorLeft(p.jump),
 		p.renderProblems(),
 		p.renderExports(),
 	)

@@ -39,6 +39,8 @@ type reviewGrid struct {
 	ImemoryNote uint64
 	IonEdited   func(ctx app.Context, e worker.Edited)
 	IonAnnounce func(ctx app.Context, text string)
+	// IonNoErrorLeft hears F8 find no error in the errors-only view.
+	IonNoErrorLeft func(ctx app.Context, back bool)
 	// IonSaving hears of each edit sent (+1) and answered (-1).
 	IonSaving func(ctx app.Context, delta int)
 	// IonEditSet is asked to change a value set for every row (its
@@ -135,6 +137,13 @@ func (g *reviewGrid) OnSaving(f func(ctx app.Context, delta int)) *reviewGrid {
 // operator edits one of its cells: the mapping step, where it is set.
 func (g *reviewGrid) OnEditSet(f func(ctx app.Context, field string)) *reviewGrid {
 	g.IonEditSet = f
+	return g
+}
+
+// OnNoErrorLeft sets what F8 does when the errors-only view has no error
+// left: the page shows every row again and goes on to the warnings.
+func (g *reviewGrid) OnNoErrorLeft(f func(ctx app.Context, back bool)) *reviewGrid {
+	g.IonNoErrorLeft = f
 	return g
 }
 
@@ -602,12 +611,21 @@ func (g *reviewGrid) activate(ctx app.Context, pos, col int) {
 
 // onKey moves between cells and starts edits.
 func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
-	if g.editing || g.total == 0 {
+	if g.editing {
 		return
 	}
 	key := e.Get("key").String()
+	if key == "F8" {
+		// Also in a view the last error fixed left empty: F8 goes on
+		// to the warnings (OnNoErrorLeft).
+		e.PreventDefault()
+		g.next(ctx, e.Get("shiftKey").Bool())
+		return
+	}
+	if g.total == 0 {
+		return
+	}
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
-	shift := e.Get("shiftKey").Bool()
 	page := max(1, int((g.viewport-g.headerHeight)/rowHeight)-1)
 	last := len(g.Icolumns) - 1
 	pos, col := g.activePos, g.activeCol
@@ -638,10 +656,6 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		g.startEdit(ctx)
 		return
-	case "F8":
-		e.PreventDefault()
-		g.next(ctx, shift)
-		return
 	default:
 		ctx.PreventUpdate()
 		return
@@ -665,6 +679,10 @@ func (g *reviewGrid) next(ctx app.Context, back bool) {
 		}
 	}
 	nextProblem(g.ctx, g.Idoc, after, &col, back, g.IerrorsOnly, func(f worker.FoundProblem) {
+		if !f.Found && g.IerrorsOnly && g.IonNoErrorLeft != nil {
+			g.IonNoErrorLeft(g.ctx, back)
+			return
+		}
 		g.announceFound(g.ctx, f)
 		if !f.Found {
 			return

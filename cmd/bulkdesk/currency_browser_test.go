@@ -104,6 +104,11 @@ func currencyThatDoesNotExist(t *testing.T, w currencyWords) {
 	if browsertest.Eval[bool](b, 5*time.Second, `document.getElementById("errors-only").checked`) {
 		t.Error("the errors-only filter still hides the warning's row")
 	}
+	// F8 in the empty errors-only view does the same.
+	b.Do(5*time.Second, chromedp.Click("#errors-only"))
+	waitShowing(t, b, 20*time.Second, "the empty errors-only view", `document.getElementById("cell-0-0") === null`)
+	b.Do(5*time.Second, chromedp.Focus("#grid"), chromedp.KeyEvent(kb.F8))
+	b.WaitFor(20*time.Second, "F8 to the currency of row 4", focusedID+` === "`+eud+`"`)
 
 	// The confirmation lists the warning; Submit waits for the tick.
 	b.Do(5*time.Second, browsertest.Press("#submit-file"))
