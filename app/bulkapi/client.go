@@ -73,6 +73,8 @@ type Client struct {
 	base       *url.URL
 	backOffice bool
 	hc         *http.Client
+	// fileName is HeaderFileName's value on submissions (WithFileName).
+	fileName string
 }
 
 // New returns a client of the standard API.
@@ -180,6 +182,8 @@ type call struct {
 	body   []byte // nil for none
 	ref    string // idempotency-ref, or ""
 	auth   bool   // send the bearer token
+	// fileName is HeaderFileName's value, or "".
+	fileName string
 }
 
 // do sends a call and decodes a 2xx answer's JSON body into out (if out is
@@ -210,6 +214,9 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	}
 	if cl.ref != "" {
 		req.Header.Set(HeaderIdempotencyRef, cl.ref)
+	}
+	if cl.fileName != "" {
+		req.Header.Set(HeaderFileName, cl.fileName)
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {

@@ -27,7 +27,7 @@ func (c *Client) Submit(ctx context.Context, k *schema.Kind, body []byte, ref st
 		return nil, fmt.Errorf("%s: the request body is empty", ep)
 	}
 	var s Receipt
-	if err := c.do(ctx, call{method: ep.Method, path: ep.Path, body: body, ref: ref, auth: true}, &s); err != nil {
+	if err := c.do(ctx, call{method: ep.Method, path: ep.Path, body: body, ref: ref, auth: true, fileName: c.fileName}, &s); err != nil {
 		return nil, err
 	}
 	if s.BulkID == "" {

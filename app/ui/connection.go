@@ -136,6 +136,7 @@ func (c Connection) forWorker(backOffice bool) worker.Connection {
 		APIURL: apiURL, BackOfficeURL: boURL, APIKey: strings.TrimSpace(c.APIKey), Token: strings.TrimSpace(c.Token),
 		BackOfficeToken: c.BackOfficeToken, BackOffice: backOffice,
 	}
+	wc.Proxy = !c.Direct
 	if !c.Direct && loadConfig().API.Record {
 		wc.Record = localURL("record")
 	}

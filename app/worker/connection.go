@@ -23,6 +23,10 @@ type Connection struct {
 	// check's record of the API's bulks (…/record; the job adds /api or
 	// /backoffice): set when the calls go through its proxy.
 	Record string `json:"record,omitempty"`
+	// Proxy says the calls go through the console's server (its api/ and
+	// backoffice/ proxy), which takes the console's own headers: a
+	// submission names its file in bulkapi.HeaderFileName.
+	Proxy bool `json:"proxy,omitempty"`
 }
 
 // Record paths below Connection.Record, by API.

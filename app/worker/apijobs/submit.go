@@ -293,6 +293,10 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 	if fail != nil {
 		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Failure: fail}, nil
 	}
+	if conn.Proxy {
+		// The console's server records the file with the bulk.
+		cl = cl.WithFileName(plan.Source)
+	}
 	deliberate, err := deliberateChunks(ctx, j, plan)
 	if err != nil {
 		return worker.Submitted{}, err
