@@ -56,6 +56,16 @@
 // operator's choices. [Import.Reading] says how every aspect of the file
 // is read.
 //
+// A field no column fills (the profile, or the source's type, that a
+// bank's export lacks) can be given one value for every row:
+// [Mapping.SetValue], kept in the mapping file's "values". The build reads
+// it as a column of its own whose cell in every row holds the value, so it
+// is read and checked exactly as a cell of that field (a choice in the
+// operator's words, an amount with its row's currency), and its problems
+// say "the value set for every row" rather than name a cell;
+// [Import.Values] shows what each value reads as. [Import.SetMapping]
+// refuses a value for a field a column fills or the kind lacks.
+//
 // [Import.Settings] are how values are read: amounts in minor or major
 // units, the decimal and group separators, the order of text dates. They
 // are detected from the data; [Import.Examples] shows raw → parsed values
