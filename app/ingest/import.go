@@ -101,10 +101,8 @@ func (im *Import) SetMapping(m Mapping) error {
 			return fmt.Errorf("columns %s and %s both fill %s: keep one", other, c.Letter, t.Path)
 		}
 		p := t.Pointer()
-		for _, q := range ptrs {
-			if strings.HasPrefix(p+"/", q+"/") || strings.HasPrefix(q+"/", p+"/") {
-				return fmt.Errorf("column %s fills %s, which overlaps with another column's field: keep one", c.Letter, t.Path)
-			}
+		if overlaps(p, ptrs) {
+			return fmt.Errorf("column %s fills %s, which overlaps with another column's field: keep one", c.Letter, t.Path)
 		}
 		ptrs = append(ptrs, p)
 		seen[t.Path] = c.Letter

@@ -64,10 +64,8 @@ func (rd *reader) checkValues(values map[string]string, filled map[string]string
 			return nil, fmt.Errorf("column %s fills %s: a value for every row is for a field no column fills", letter, t.Path)
 		}
 		p := t.Pointer()
-		for _, q := range ptrs {
-			if strings.HasPrefix(p+"/", q+"/") || strings.HasPrefix(q+"/", p+"/") {
-				return nil, fmt.Errorf("the value for every row of %s overlaps with another field: keep one", t.Path)
-			}
+		if overlaps(p, ptrs) {
+			return nil, fmt.Errorf("the value for every row of %s overlaps with another field: keep one", t.Path)
 		}
 		if _, dup := out[t.Path]; dup {
 			return nil, fmt.Errorf("%s is given two values for every row: keep one", t.Path)
@@ -76,6 +74,17 @@ func (rd *reader) checkValues(values map[string]string, filled map[string]string
 		out[t.Path] = values[field]
 	}
 	return out, nil
+}
+
+// overlaps reports whether the value at pointer p and one at ptrs hold
+// each other: two sources for the same part of an element.
+func overlaps(p string, ptrs []string) bool {
+	for _, q := range ptrs {
+		if strings.HasPrefix(p+"/", q+"/") || strings.HasPrefix(q+"/", p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // A SetValue is a value set for every row as it reads: what it becomes,
