@@ -16,7 +16,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
-	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 )
 
@@ -34,7 +33,7 @@ func submitFile(t *testing.T, s *securedServe, user, path, file string, body []b
 	req.Header.Set("api-key", sandbox.DefaultAPIKey)
 	req.Header.Set("Authorization", "Bearer "+sandbox.DefaultToken)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(proxy.FileNameHeader, url.PathEscape(file))
+	req.Header.Set(bulkapi.HeaderFileName, url.PathEscape(file))
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

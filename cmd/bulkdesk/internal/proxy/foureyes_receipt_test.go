@@ -77,7 +77,7 @@ func ruledProxy(t *testing.T, upstream string, allowUnknown bool) (store *approv
 
 // withFileName names the file submitted, as the console does.
 func withFileName(v string) func(*http.Request) {
-	return func(r *http.Request) { r.Header.Set(proxy.FileNameHeader, v) }
+	return func(r *http.Request) { r.Header.Set(bulkapi.HeaderFileName, v) }
 }
 
 func created(t *testing.T, status int, body string) string {
@@ -120,8 +120,8 @@ func TestFourEyesKeepsTheReceiptOfWhatItPassesOn(t *testing.T) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, h := range f.headers {
-		if v := h.Values(proxy.FileNameHeader); len(v) > 0 {
-			t.Errorf("the API was sent %s: %q", proxy.FileNameHeader, v)
+		if v := h.Values(bulkapi.HeaderFileName); len(v) > 0 {
+			t.Errorf("the API was sent %s: %q", bulkapi.HeaderFileName, v)
 		}
 	}
 }
@@ -165,13 +165,13 @@ func TestFourEyesRefusesAFileNameThatIsNoName(t *testing.T) {
 	f := startFourEyes(t, false)
 	for _, name := range []string{"pay%0Aroll.xlsx", "%E2%80%AEslx.exe", "%FF.xlsx", "50%", strings.Repeat("x", 256)} {
 		status, body := f.do(t, "alice", "POST", "/api/bulks/transfers", `[{"requestBody":{}}]`, withFileName(name))
-		if status != http.StatusBadRequest || !strings.Contains(body, proxy.FileNameHeader) {
+		if status != http.StatusBadRequest || !strings.Contains(body, bulkapi.HeaderFileName) {
 			t.Errorf("%.20q: %d %q", name, status, body)
 		}
 	}
 	twice := func(r *http.Request) {
-		r.Header.Add(proxy.FileNameHeader, "a.xlsx")
-		r.Header.Add(proxy.FileNameHeader, "b.xlsx")
+		r.Header.Add(bulkapi.HeaderFileName, "a.xlsx")
+		r.Header.Add(bulkapi.HeaderFileName, "b.xlsx")
 	}
 	if status, _ := f.do(t, "alice", "POST", "/api/bulks/transfers", `[{"requestBody":{}}]`, twice); status != http.StatusBadRequest {
 		t.Errorf("named twice: %d", status)

@@ -15,8 +15,8 @@
 // operator who submitted it, on any path that names it (see foureyes.go).
 // It keeps a submission's body as it streams to the API and, once the
 // answer names the bulk made, records the maker's receipt of those very
-// bytes, with the file the console names in FileNameHeader, which stays
-// behind (receipt.go); an accepted cancellation takes the bulk out of
+// bytes, with the file the console names in bulkapi.HeaderFileName, which
+// stays behind (receipt.go); an accepted cancellation takes the bulk out of
 // the approval queue.
 package proxy
 

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,19 +11,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
-
-// FileNameHeader names, on a submission through the proxy, the file the
-// console submits: percent-encoded UTF-8 (encodeURIComponent), at most
-// maxFileName bytes once decoded, without control characters. Under the
-// four-eyes rule it is recorded with the bulk; it never reaches the API
-// (only requestHeaders cross).
-const FileNameHeader = "Bulkdesk-File-Name"
-
-const maxFileName = 255
 
 // A submission is a call on its way that may make a bulk: its flight,
 // and what its receipt is made of.
@@ -36,27 +29,31 @@ type submission struct {
 	body       *bodyCopy
 }
 
-// fileNameOf reads FileNameHeader; problem says why it is refused.
+// fileNameOf reads the file a submission names (bulkapi.HeaderFileName:
+// percent-encoded UTF-8, at most bulkapi.MaxFileName bytes once decoded,
+// without control characters); problem says why it is refused. Under
+// the four-eyes rule it is recorded with the bulk; it never reaches the
+// API (only requestHeaders cross).
 func fileNameOf(h http.Header) (name, problem string) {
-	values := h.Values(FileNameHeader)
+	values := h.Values(bulkapi.HeaderFileName)
 	switch len(values) {
 	case 0:
 		return "", ""
 	case 1:
 	default:
-		return "", FileNameHeader + " was sent more than once"
+		return "", bulkapi.HeaderFileName + " was sent more than once"
 	}
 	name, err := url.PathUnescape(values[0])
 	switch {
 	case err != nil, !utf8.ValidString(name):
-		return "", FileNameHeader + " must be the file's name in UTF-8, percent-encoded"
-	case len(name) > maxFileName:
-		return "", FileNameHeader + " names a file of more than 255 bytes"
+		return "", bulkapi.HeaderFileName + " must be the file's name in UTF-8, percent-encoded"
+	case len(name) > bulkapi.MaxFileName:
+		return "", fmt.Sprintf("%s names a file of more than %d bytes", bulkapi.HeaderFileName, bulkapi.MaxFileName)
 	}
 	for _, c := range name {
 		// Bidirectional controls could make a name read as another.
 		if unicode.IsControl(c) || unicode.Is(unicode.Bidi_Control, c) {
-			return "", FileNameHeader + " must not hold control characters"
+			return "", bulkapi.HeaderFileName + " must not hold control characters"
 		}
 	}
 	return name, ""
