@@ -6,24 +6,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
 // fourEyes is what the server says of who may execute a bulk under its
 // four-eyes rule (bulkdesk serve -four-eyes; GET four-eyes/bulks/{id}):
 // the operator who submitted a bulk through it may not execute it.
 type fourEyes struct {
-	Rule        bool       `json:"rule"`
-	Known       *bool      `json:"known"`
-	SubmittedBy string     `json:"submittedBy"`
-	SubmittedAt *time.Time `json:"submittedAt"`
-	You         string     `json:"you"`
-	MayExecute  *bool      `json:"mayExecute"`
-	Message     string     `json:"message"`
-	// ExecutedBy and ExecutedAt say who approved the bulk by executing it
-	// through the server, and when.
-	ExecutedBy string     `json:"executedBy"`
-	ExecutedAt *time.Time `json:"executedAt"`
+	worker.FourEyesRecord
 }
 
 // allowed reports whether this operator may execute the bulk.

@@ -49,6 +49,7 @@ var jobTypes = map[string]struct{ request, result any }{
 	JobResultWorkbook:    {ResultWorkbook{}, ResultFile{}},
 	JobReviewBulk:        {ReviewBulk{}, BulkReview{}},
 	JobBulkRepeats:       {BulkRepeats{}, BulkRepeatsFound{}},
+	JobServerReceipt:     {ServerReceipt{}, ServerReceiptCompared{}},
 	JobTemplate:          {TemplateRequest{}, File{}},
 }
 

@@ -9,7 +9,8 @@ import "time"
 // totals the checker typed. The elements are validated with the contract
 // in use. Which API it reads is Connection.BackOffice. JobBulkRepeats
 // then looks for its elements in other bulks.
-// Request: ReviewBulk. Result: BulkReview. Progress:
+// Request: ReviewBulk. Result: BulkReview, with every element of the
+// bulk (ReviewElements, as JSON) as Data. Progress:
 // PhaseReadingOperations.
 const JobReviewBulk = "review-bulk"
 
@@ -105,6 +106,10 @@ type Difference struct {
 	// "source", as bulkreview names them.
 	What string `json:"what"`
 	Text string `json:"text"`
+	// Index is the element a difference is about (What "element",
+	// "extra" or "order": its index in the bulk; "missing": its place in
+	// the receipt), nil for one about the whole bulk.
+	Index *int `json:"index,omitempty"`
 }
 
 // JobBulkRepeats looks for the elements of a reviewed bulk in the other
@@ -127,7 +132,10 @@ type BulkRepeatsFound struct {
 	// read, are the elements other bulks hold, or why the record could not
 	// be read.
 	Repeats *RepeatsInfo `json:"repeats,omitempty"`
-	Failure *APIFailure  `json:"failure,omitempty"`
+	// Elements are every element other bulks hold, for the checker's
+	// grid (Repeats lists the first few in words).
+	Elements []ElementRepeat `json:"elements,omitempty"`
+	Failure  *APIFailure     `json:"failure,omitempty"`
 }
 
 // ReviewRecordVersion is the version of ReviewRecord's layout.

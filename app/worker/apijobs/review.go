@@ -1,6 +1,7 @@
 package apijobs
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -113,6 +114,11 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	}
 	out.BodySHA256, out.Notes = rv.BodySHA256, rv.Notes
 	s.reviewed.keep(conn.BackOffice, rv)
+	elements, err := reviewElements(rv)
+	if err != nil {
+		return nil, err
+	}
+	c.SetData(elements)
 
 	var diffs []bulkreview.Difference
 	if receipt != nil {
@@ -126,9 +132,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	if len(out.Unread) > 0 {
 		out.Compared = true
 	}
-	for _, d := range diffs {
-		out.Differences = append(out.Differences, worker.Difference{What: d.What, Text: worker.Sentence(d.Text)})
-	}
+	out.Differences = differencesOf(diffs)
 	return out, nil
 }
 
@@ -140,38 +144,46 @@ func (s *Server) bulkRepeats(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	out := worker.BulkRepeatsFound{BulkID: req.BulkID}
-	cl, fail := s.client(req.Connection)
-	if fail != nil {
+	cl, rv, fail, err := s.reviewedBulk(c.Context(), req.Connection, req.BulkID)
+	if fail != nil || err != nil {
 		out.Failure = fail
-		return out, nil
+		return out, err
 	}
-	ctx := c.Context()
-	rv := s.reviewed.get(req.Connection.BackOffice, req.BulkID)
-	if rv == nil {
-		var err error
-		if rv, err = bulkreview.Fetch(ctx, cl, req.BulkID, bulkreview.Options{}); err != nil {
-			if canceled(ctx, err) {
-				return nil, err
-			}
-			out.Failure = failureOf(err, nil)
-			return out, nil
-		}
-	}
-	var err error
-	out.Repeats, err = s.reviewRepeats(c, req.Connection, cl, rv)
+	out.Repeats, out.Elements, err = s.reviewRepeats(c, req.Connection, cl, rv)
 	return out, err
+}
+
+// reviewedBulk returns the bulk the last review of the connection's API
+// read, when it is bulkID, or reads it again, with the client that reads
+// it; failure is the API's refusal.
+func (s *Server) reviewedBulk(ctx context.Context, conn worker.Connection, bulkID string) (*bulkapi.Client, *bulkreview.Review, *worker.APIFailure, error) {
+	cl, fail := s.client(conn)
+	if fail != nil {
+		return nil, nil, fail, nil
+	}
+	if rv := s.reviewed.get(conn.BackOffice, bulkID); rv != nil {
+		return cl, rv, nil, nil
+	}
+	rv, err := bulkreview.Fetch(ctx, cl, bulkID, bulkreview.Options{})
+	switch {
+	case err == nil:
+		return cl, rv, nil, nil
+	case canceled(ctx, err):
+		return nil, nil, nil, err
+	}
+	return nil, nil, failureOf(err, nil), nil
 }
 
 // reviewRepeats checks a reviewed bulk's elements against the other bulks
 // of this browser's journal and of the API's record, as a submission is
 // checked. A record that cannot be read is said, not fatal.
-func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, rv *bulkreview.Review) (*worker.RepeatsInfo, error) {
+func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, rv *bulkreview.Review) (*worker.RepeatsInfo, []worker.ElementRepeat, error) {
 	ctx := c.Context()
 	now := time.Now()
 	var entries []submission.Entry
 	if j, _, err := s.journal(ctx); err == nil {
 		if entries, err = j.Entries(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	rc := repeatCheck{toSend: len(rv.Elements), record: true}
@@ -188,15 +200,19 @@ func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulka
 	}
 	switch {
 	case canceled(ctx, err):
-		return nil, ctx.Err()
+		return nil, nil, ctx.Err()
 	case err != nil:
 		rc.record, record = false, nil
 		rc.failure = worker.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
 	}
 	if rc.repeats, err = rv.Repeats(entries, record, now); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rc.info(), nil
+	each := make([]worker.ElementRepeat, len(rc.repeats))
+	for i, r := range rc.repeats {
+		each[i] = worker.ElementRepeat{Element: r.Element, BulkID: r.Earlier.BulkID, Others: r.Others}
+	}
+	return rc.info(), each, nil
 }
 
 // reviewedBulks holds the bulk each API's last review read, for the

@@ -68,6 +68,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
 	s.RegisterConcurrent(handoff.ReviewBulkJob, s.reviewBulk)
 	s.RegisterConcurrent(worker.JobBulkRepeats, s.bulkRepeats)
+	s.RegisterConcurrent(worker.JobServerReceipt, s.serverReceipt)
 	return s
 }
 
