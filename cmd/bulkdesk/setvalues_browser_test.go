@@ -39,10 +39,10 @@ type setValueWords struct {
 // names both and offers each a value for every row (the source's type
 // from the contract's choices, in the operator's words), the fields'
 // menus naming each field in the operator's language before its path,
-// none cut off at 1024×768. In German the operator gives both, validates,
-// sees them as columns of their own, marked, that no cell edit changes
-// (Enter goes back to where they are set), and submits to the sandbox,
-// which receives them in every element.
+// none cut off at 1024×768. In German the operator gives both (which a
+// reload keeps), validates, sees them as columns of their own, marked,
+// that no cell edit changes (Enter goes back to where they are set), and
+// submits to the sandbox, which receives them in every element.
 func TestTheMappingStepGivesAFieldAValueForEveryRow(t *testing.T) {
 	browsertest.SkipShort(t)
 	browsertest.NeedAxe(t)
@@ -104,6 +104,13 @@ func valueForEveryRow(t *testing.T, w setValueWords, submit bool) {
 	}
 	b.ShootElement("#set-values", "setvalues-"+w.lang+"-set.png")
 	b.AssertAccessible("the mapping step with values set (" + w.lang + ")")
+
+	// The draft keeps them: a reload brings them back.
+	b.Do(30*time.Second, chromedp.Reload())
+	waitShowing(t, b, 60*time.Second, "the mapping step after a reload", `document.getElementById("set-1-read")?.textContent === `+browsertest.JSString(w.readAs+w.account+" (managed_accounts)"))
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("set-0").value`); got != "110321" {
+		t.Errorf("after a reload the profile reads %q", got)
+	}
 
 	b.Do(5*time.Second, browsertest.Press("#validate"))
 	waitShowing(t, b, 60*time.Second, "the review", browsertest.ReviewShown)
