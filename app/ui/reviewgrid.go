@@ -46,6 +46,8 @@ type reviewGrid struct {
 	// IonEditSet is asked to change a value set for every row (its
 	// field), which no cell edit changes.
 	IonEditSet func(ctx app.Context, field string)
+	// Isource, when set, gives the rows instead of the worker (Source).
+	Isource gridSource
 
 	// The rows held: [offset, offset+len(rows)) of a view of total rows,
 	// at version.
@@ -229,6 +231,11 @@ func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
 	g.seq++
 	seq := g.seq
 	req := worker.RowsWindow{Document: g.Idoc, Offset: offset, Limit: limit, ErrorsOnly: g.IerrorsOnly, Around: around}
+	if g.Isource != nil {
+		g.loading = false
+		g.take(g.Isource.rows(req), around)
+		return
+	}
 	runJob(g.ctx, worker.JobRows, req, nil, func(r worker.Rows, _ app.Value, err error) {
 		if seq != g.seq {
 			return // a newer request is out
@@ -389,6 +396,7 @@ func (g *reviewGrid) row(pos int) (worker.GridRow, bool) {
 func (g *reviewGrid) Render() app.UI {
 	cols := g.Icolumns
 	g.window()
+	words := g.words()
 	label := t("Elements")
 	if g.IerrorsOnly {
 		label = t("Elements with errors")
@@ -407,7 +415,7 @@ func (g *reviewGrid) Render() app.UI {
 				Aria("colcount", len(cols)+2).
 				Body(
 					app.THead().Body(app.Tr().Aria("rowindex", 1).Body(
-						app.Th().Scope("col").Class("grid-rowhead").Text(t("Row")),
+						app.Th().Scope("col").Class("grid-rowhead").Text(words.rowHead),
 						app.Range(cols).Slice(func(i int) app.UI {
 							c := cols[i]
 							th := app.Th().Scope("col").Aria("colindex", i+2)
@@ -430,7 +438,7 @@ func (g *reviewGrid) Render() app.UI {
 							}
 							return th.Body(body...)
 						}),
-						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text(t("Other problems")),
+						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text(words.problems),
 					)),
 					// The empty rows that stand for those out of view have
 					// bodies of their own: go-app matches children by
@@ -445,9 +453,9 @@ func (g *reviewGrid) Render() app.UI {
 		),
 		app.If(g.loaded && g.total == 0, func() app.UI {
 			if g.IerrorsOnly {
-				return app.P().Class("all-clear").Text(t("No row has an error."))
+				return app.P().Class("all-clear").Text(words.noError)
 			}
-			return app.P().Class("note").Text(t("The file has no elements."))
+			return app.P().Class("note").Text(words.empty)
 		}),
 		app.P().ID("cell-detail").Class("cell-detail").Aria("live", "polite").Text(g.detail()),
 	)
@@ -678,7 +686,7 @@ func (g *reviewGrid) next(ctx app.Context, back bool) {
 			col = -1
 		}
 	}
-	nextProblem(g.ctx, g.Idoc, after, &col, back, g.IerrorsOnly, func(f worker.FoundProblem) {
+	g.findProblem(after, &col, back, func(f worker.FoundProblem) {
 		if !f.Found && g.IerrorsOnly && g.IonNoErrorLeft != nil {
 			g.IonNoErrorLeft(g.ctx, back)
 			return
@@ -730,7 +738,7 @@ func nextProblem(ctx app.Context, doc, after int, col *int, back, errorsOnly boo
 
 func (g *reviewGrid) startEdit(ctx app.Context) {
 	r, ok := g.row(g.activePos)
-	if !ok || g.activeCol >= len(g.Icolumns) {
+	if !ok || g.activeCol >= len(g.Icolumns) || g.Isource != nil {
 		return
 	}
 	if c := g.Icolumns[g.activeCol]; c.Set {
