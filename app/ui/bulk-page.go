@@ -529,14 +529,14 @@ func (p *bulkPage) renderOperations() app.UI {
 		}),
 		app.If(len(l.Operations) > 0, func() app.UI {
 			return app.Div().Body(
-				app.Table().ID("operations-table").Class("table").Body(
+				app.Div().Class("table-scroll").Body(app.Table().ID("operations-table").Class("table").Body(
 					app.Caption().Text(tf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Operations)), plural(l.Count, "operation", "operations"))),
 					app.THead().Body(app.Tr().Body(
 						app.Th().Class("num").Text(t("Sequence")), app.Th().Text(t("In your file")), app.Th().Text(t("State")),
 						app.Th().Text(receiverHeading(l.MovesMoney, l.ReceiverType)),
 						app.If(l.MovesMoney, func() app.UI { return app.Th().Class("num").Text(t("Amount")) }),
 						app.If(l.HasReference, func() app.UI { return app.Th().Text(t("Reference")) }),
-						app.Th().Text(t("Error")), app.Th().Text(t("Call")),
+						app.Th().Text(t("Error")),
 					)),
 					app.TBody().Body(app.Range(l.Operations).Slice(func(i int) app.UI {
 						op := l.Operations[i]
@@ -548,10 +548,9 @@ func (p *bulkPage) renderOperations() app.UI {
 							app.If(l.MovesMoney, func() app.UI { return app.Td().Class("num", "operation-amount").Text(keyAmountText(op.Keys.Amount)) }),
 							app.If(l.HasReference, func() app.UI { return app.Td().Class("operation-reference").Text(op.Keys.Reference) }),
 							app.Td().Class("operation-error").Text(op.Error),
-							app.Td().Class("operation-call").Text(op.Call),
 						)
 					})),
-				),
+				)),
 				pager("operations", l.Offset, len(l.Operations), l.Count, operationsPageSize, func(ctx app.Context, offset int) {
 					p.opOffset = offset
 					p.loadOperations(ctx)
