@@ -589,7 +589,7 @@ func (p *bulkPage) renderWorkbook() app.UI {
 	}
 	return app.Div().Class("workbook").Body(
 		btn,
-		app.P().Class("hint").Text(t("Every row of your file with its bulk, its operation's state, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit.")),
+		app.P().Class("hint").Text(t("Every row of your file with its bulk, its operation's state, whom it paid, the amount and the reference, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit.")),
 		app.If(p.workbookNote != "", func() app.UI { return app.P().ID("workbook-note").Role("status").Text(p.workbookNote) }),
 		app.If(p.workbookFail != nil, func() app.UI { return failureView("workbook-failure", p.workbookFail) }),
 	)
