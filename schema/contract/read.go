@@ -18,6 +18,13 @@ const (
 	// maxVisits bounds the nodes visited while deriving, so that aliases
 	// pointing at large subtrees cannot multiply the work without end.
 	maxVisits = 1 << 20
+	// maxExpanded bounds the nodes of the document with every alias
+	// expanded, counted once the document is read and before any of it is
+	// derived: a few nested aliases (a "billion laughs") would otherwise
+	// cost up to maxVisits steps of derivation before they are refused,
+	// seconds under WebAssembly. Real contracts use $ref, not aliases, and
+	// stay far below it.
+	maxExpanded = maxVisits
 )
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -42,7 +49,35 @@ func parse(source string, data []byte) (*yaml.Node, error) {
 	if n, ok := tooDeep(root, 1); ok {
 		return nil, &Error{File: source, Place: "line " + strconv.Itoa(n.Line), Msg: "nesting deeper than " + strconv.Itoa(maxDepth)}
 	}
+	if expanded(root, make(map[*yaml.Node]int)) > maxExpanded {
+		return nil, &Error{File: source, Msg: "document too large to derive: its aliases expand it to over " + strconv.Itoa(maxExpanded) + " nodes"}
+	}
 	return root, nil
+}
+
+// expanded counts the nodes under n with every alias expanded, saturating
+// past maxExpanded. Each node is counted once (memo), so the count costs
+// as much as the parsed tree, whatever the aliases multiply it to. A node
+// met again while it is being counted (a cycle, which yaml.v3 refuses)
+// counts as too many.
+func expanded(n *yaml.Node, memo map[*yaml.Node]int) int {
+	if v, ok := memo[n]; ok {
+		return v
+	}
+	memo[n] = maxExpanded + 1
+	total := 1
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		total += expanded(n.Alias, memo)
+	}
+	for _, c := range n.Content {
+		if total > maxExpanded {
+			break
+		}
+		total += expanded(c, memo)
+	}
+	total = min(total, maxExpanded+1)
+	memo[n] = total
+	return total
 }
 
 // tooDeep finds a node nested beyond maxDepth. Aliases are not followed:
