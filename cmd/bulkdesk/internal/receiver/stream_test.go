@@ -86,15 +86,11 @@ func TestStreamEnds(t *testing.T) {
 	waitFor(t, func() bool { return ts.Streams() == 0 })
 
 	// The server shuts down: open streams end and Shutdown does not wait
-	// for them.
+	// for them (stop fails when Shutdown's context runs out first).
 	stream := openStream(t, ctx, ts.URL, "", nil)
 	waitFor(t, func() bool { return ts.Streams() == 1 })
-	start := time.Now()
 	ts.stop(t)
 	for range stream {
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("shutting down with a stream open took %v", d)
 	}
 	if ts.Streams() != 0 {
 		t.Errorf("%d streams left", ts.Streams())
