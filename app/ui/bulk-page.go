@@ -83,7 +83,7 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.loadFourEyes(ctx)
 	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, worker.OperationList{}, false
 	p.totals, p.confirming = nil, false
-	p.review = bulkReview{}
+	p.review = bulkReview{auto: q.Get("review") == "1"}
 	if p.id == "" {
 		p.message = t("No bulk is named: open one from the list of bulks.")
 		return
@@ -484,6 +484,7 @@ func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps
 		before = p.bulk.Status
 	}
 	p.bulk = r.Bulk
+	p.reviewOnArrival(ctx)
 	if before != p.bulk.Status {
 		withOps = true
 		if before != "" {

@@ -44,6 +44,26 @@ type bulkReview struct {
 	receiptErr  string
 	count       string
 	totals      string
+
+	// The bulk's elements, for the grid (bulk-review-grid.go): as the
+	// review sent them, the filter the checker chose and the view it
+	// gives; viewSeq numbers the views (a new one starts the grid at its
+	// top), marks the checks that marked elements since.
+	elements     *bulkElements
+	filter       elementFilter
+	view         *elementView
+	viewSeq      int
+	marks        int
+	aboveText    string
+	aboveProblem string
+
+	// server is the comparison with the receipt the server kept of the
+	// bulk (bulk-review-server.go), serverBusy while it runs.
+	server     *worker.ServerReceiptCompared
+	serverBusy bool
+	// auto starts the review once the bulk is read: the checker came
+	// from the queue of bulks awaiting approval to review it.
+	auto bool
 }
 
 // renderReview is the "Review before executing" section of a SUBMITTED
@@ -55,6 +75,9 @@ func (p *bulkPage) renderReview() app.UI {
 		btn = btn.Disabled(true)
 	}
 	receiptHint := t("The receipt the maker saved when submitting (JSON, or its page to print). It is read in this browser.")
+	if p.api.FourEyes {
+		receiptHint = t("Not needed for a bulk submitted through this server, which kept the maker's receipt: the review compares with it. Load one for a bulk submitted elsewhere.")
+	}
 	if r.receiptName != "" {
 		receiptHint = tf("Loaded: %s", r.receiptName)
 	}
@@ -75,6 +98,7 @@ func (p *bulkPage) renderReview() app.UI {
 		// first, so that it is seen before the figures behind it.
 		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
 		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
+		p.renderElements(),
 		app.If(r.result != nil && r.result.Failure == nil, func() app.UI {
 			note := t("The review as shown, with who reviewed it and, once the bulk is executed, who approved it and when.")
 			if r.recordNote != "" {
@@ -146,6 +170,10 @@ func (p *bulkPage) checkRepeats(run int, id string, conn worker.Connection) {
 			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", f.Failure.Summary)
 		default:
 			r.repeats, r.repeatsChecked = f.Repeats, true
+			if r.elements != nil && len(f.Elements) > 0 {
+				r.elements.setRepeats(f.Elements)
+				r.marked()
+			}
 			if f.Repeats != nil && f.Repeats.Count > 0 {
 				p.announcement = tf("%s are in other bulks too.", plural(f.Repeats.Count, "element", "elements"))
 				if f.Repeats.Count == 1 {
@@ -172,7 +200,7 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 				return
 			}
 			rec := worker.ReviewRecord{Version: worker.ReviewRecordVersion, ReviewedAt: r.read.UTC(), Receipt: r.receiptUsed,
-				Control: r.control, Matches: rv.Matches(), Review: *rv}
+				ServerReceipt: r.server != nil && r.server.Kept == worker.ReceiptCompared, Control: r.control, Matches: rv.Matches(), Review: *rv}
 			if r.repeatsChecked {
 				rec.Repeats = r.repeats
 			}
@@ -326,23 +354,50 @@ func (p *bulkPage) renderVerdict() app.UI {
 	if rv == nil || rv.Failure != nil {
 		return nil
 	}
-	if !rv.Compared {
-		return app.P().ID("review-verdict").Class("hint").Text(t("Nothing compared: load the maker's receipt or type control totals, then review again."))
+	if r.serverBusy {
+		return app.P().ID("review-verdict").Class("hint").Text(t("Comparing with the receipt the server kept…"))
 	}
+	if !rv.Compared {
+		nothing := t("Nothing compared: load the maker's receipt or type control totals, then review again.")
+		if r.server != nil && serverReceiptWhy(r.server) != "" {
+			nothing = serverReceiptWhy(r.server) + " " + nothing
+		}
+		return app.P().ID("review-verdict").Class("hint").Text(nothing)
+	}
+	with := app.If(r.comparedWith() != "", func() app.UI { return app.P().ID("review-compared-with").Class("note").Text(r.comparedWith()) })
 	if rv.Matches() {
-		return app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text(tf("Matches %s", t(r.against))))
+		return app.Div().Body(
+			app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text(tf("Matches %s", t(r.against)))),
+			with,
+		)
 	}
 	lines := append(append([]string{}, rv.Unread...), differenceTexts(rv.Differences)...)
 	return app.Div().Body(
 		app.P().ID("review-verdict").Class("verdict", "verdict-rejected").DataSet("match", false).Body(app.Strong().Text(t("Does not match"))),
+		with,
 		app.Ul().ID("review-differences").Class("plain-list").Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
 	)
 }
 
+// maxElementDifferences is how many elements that differ from the
+// receipt the verdict names: the grid marks every one.
+const maxElementDifferences = 10
+
+// differenceTexts says each difference, the first maxElementDifferences
+// elements' alone, then how many more elements differ.
 func differenceTexts(ds []worker.Difference) []string {
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = d.Text
+	out := make([]string, 0, len(ds))
+	elements := 0
+	for _, d := range ds {
+		if d.Index != nil {
+			if elements++; elements > maxElementDifferences {
+				continue
+			}
+		}
+		out = append(out, d.Text)
+	}
+	if more := elements - maxElementDifferences; more > 0 {
+		out = append(out, tf("and %s more: the grid below marks every one.", plural(more, "element", "elements")))
 	}
 	return out
 }
@@ -436,6 +491,17 @@ func (r *bulkReview) controlTotals() (*worker.ControlTotals, error) {
 	return &c, nil
 }
 
+// reviewOnArrival starts the review of a bulk awaiting approval that the
+// checker opened from the queue to review.
+func (p *bulkPage) reviewOnArrival(ctx app.Context) {
+	r := &p.review
+	if !r.auto || p.bulk.Status != worker.BulkSubmitted || r.result != nil || r.busy {
+		return
+	}
+	r.auto = false
+	p.runReview(ctx, app.Event{})
+}
+
 func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	r := &p.review
 	control, err := r.controlTotals()
@@ -473,7 +539,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			}
 			r.progress = tf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
 		}
-	}, func(rv worker.BulkReview, _ app.Value, err error) {
+	}, func(rv worker.BulkReview, data app.Value, err error) {
 		if run != r.run || id != p.id {
 			return
 		}
@@ -485,8 +551,21 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 		}
 		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
 		r.repeats, r.repeatsChecked, r.repeatsNote = nil, false, ""
+		r.server, r.serverBusy, r.elements, r.view = nil, false, nil, nil
 		p.page.Defer(func(app.Context) { mark("review-shown") })
-		if rv.Failure == nil {
+		if rv.Failure != nil {
+			return
+		}
+		if els, err := readReviewElements(data); err != nil {
+			r.message = tf("The elements could not be shown: %s", err.Error())
+		} else {
+			r.takeElements(els)
+			r.elements.setDifferences(rv.Differences)
+			r.marked()
+		}
+		if receiptName == "" && p.api.FourEyes {
+			p.compareServerReceipt(run, id, req.Connection)
+		} else {
 			p.checkRepeats(run, id, req.Connection)
 		}
 		switch {

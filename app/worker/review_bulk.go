@@ -153,10 +153,13 @@ type ReviewRecord struct {
 	ReviewedAt time.Time `json:"reviewedAt"`
 	// Receipt is the file name of the maker's receipt compared with, and
 	// Control the control totals typed; Matches is the verdict.
-	Receipt string         `json:"receipt,omitempty"`
-	Control *ControlTotals `json:"control,omitempty"`
-	Matches bool           `json:"matches"`
-	Review  BulkReview     `json:"review"`
+	Receipt string `json:"receipt,omitempty"`
+	// ServerReceipt says the bulk was compared with the receipt the
+	// console's server kept of its submission (JobServerReceipt).
+	ServerReceipt bool           `json:"serverReceipt,omitempty"`
+	Control       *ControlTotals `json:"control,omitempty"`
+	Matches       bool           `json:"matches"`
+	Review        BulkReview     `json:"review"`
 	// Repeats are the elements other bulks hold, when that was looked up.
 	Repeats *RepeatsInfo `json:"repeats,omitempty"`
 	// SubmittedBy and SubmittedAt, ApprovedBy and ApprovedAt are the
