@@ -84,7 +84,8 @@ func ResultWorkbook(k *schema.Kind, fields []schema.Field, results []Result, fai
 	if err := writeResultsSheet(q, k, results); err != nil {
 		return nil, err
 	}
-	f.SetActiveSheet(0)
+	// The first sheet is the active one already: SetActiveSheet would
+	// read every streamed row back and write it again.
 	return writeBytes(f)
 }
 

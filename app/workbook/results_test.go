@@ -35,6 +35,9 @@ func TestResultWorkbookNamesThePayments(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := openWorkbook(t, data)
+	if f.GetActiveSheetIndex() != 0 || f.GetSheetName(0) != "Failed rows" {
+		t.Errorf("the workbook opens on sheet %d of %v", f.GetActiveSheetIndex(), f.GetSheetList())
+	}
 	rows, err := f.GetRows("Results", excelize.Options{RawCellValue: true})
 	if err != nil {
 		t.Fatal(err)
