@@ -105,6 +105,7 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 	res := &Result{p: p, Elements: make([]Element, 0, rows), checks: p.newChecks(rows), limits: im.limits}
 	res.fileProblems = p.fileProblems()
 	examples := p.exampleValues()
+	totals := p.totalRowsFrom() - first
 	var found problemChunks
 	for n := range rows {
 		if n%progressEvery == 0 && n > 0 {
@@ -120,6 +121,10 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 			res.fileProblems = append(res.fileProblems, schema.Problem{
 				Element: schema.RequestLevel, Code: "example-row", Severity: schema.Warning, Sheet: p.Table.Sheet, Row: r.Number,
 				Message: p.v.Language().F("row %d is the template's example row, unchanged; it is left out", r.Number)})
+			continue
+		}
+		if n >= totals && rowHasValue(r) {
+			res.fileProblems = append(res.fileProblems, p.totalRowProblem(r))
 			continue
 		}
 		if !p.rowHasMappedValues(r) {
@@ -239,7 +244,7 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 			res.problems[k].Element++
 		}
 		res.fileProblems = dropProblems(res.fileProblems, func(p schema.Problem) bool {
-			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row")) || p.Code == "empty" || p.Code == schema.TooManyElements
+			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row" || p.Code == "total-row")) || p.Code == "empty" || p.Code == schema.TooManyElements
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}

@@ -84,9 +84,10 @@ func (rd *reader) fileProblems() []schema.Problem {
 		}
 		out = append(out, p)
 	}
+	totals := rd.totalRowsFrom()
 	for _, col := range rd.cols {
 		n := 0
-		for i := range t.Rows {
+		for i := range t.Rows[:totals] {
 			r := &t.Rows[i]
 			if r.Number > rd.mapping.HeaderRow && r.Cell(col.index).Flags&(Formula|NoCachedValue) == Formula {
 				n++

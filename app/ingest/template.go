@@ -175,11 +175,12 @@ func isExampleRow(r *Row, examples map[int]string) bool {
 // the example row of an older template left unchanged: the build leaves
 // it out, so a count that took it in promised one element too many
 // ("Validate 51 rows" for 50 transfers). Rows a spreadsheet keeps without
-// a value (hidden, or styled) are not counted either.
+// a value (hidden, or styled) are not counted either, nor a total below
+// the data (see totalRowsFrom).
 func (rd *reader) dataRows() int {
 	first := rd.firstDataRow()
 	n := 0
-	for i := first; i < len(rd.Table.Rows); i++ {
+	for i, end := first, rd.totalRowsFrom(); i < end; i++ {
 		if rowHasValue(&rd.Table.Rows[i]) {
 			n++
 		}

@@ -55,6 +55,7 @@ var warningTitles = map[string]string{
 	"scheduled-in-past":         lang.Mark("Execution dates in the past"),
 	"example-row":               readingTitle,
 	"left-out-row":              readingTitle,
+	"total-row":                 readingTitle,
 	"hidden-row":                readingTitle,
 	"hidden-sheet":              readingTitle,
 	"formula":                   readingTitle,
