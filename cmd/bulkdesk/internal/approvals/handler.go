@@ -48,6 +48,7 @@ type Status struct {
 // the server computed of it. rule nil answers {"rule":false}
 // with the operator's name when the server knows it.
 // An unknown bulk is 404, with mayExecute as -four-eyes-unknown says.
+// With ?receipt=omit the answer leaves the receipt out.
 func Handler(rule *Rule, user func(context.Context) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rule == nil {
@@ -71,7 +72,13 @@ func Handler(rule *Rule, user func(context.Context) string) http.Handler {
 			reply(w, http.StatusServiceUnavailable, Status{Rule: true, BulkID: id, You: you, Message: d.Message})
 			return
 		case d.Known:
-			rc, _, err := rule.Receipt(id)
+			// receipt=omit answers the record alone: the console reads
+			// it for every bulk it lists, and a receipt is megabytes.
+			var rc *bulkreview.Receipt
+			var err error
+			if r.URL.Query().Get("receipt") != "omit" {
+				rc, _, err = rule.Receipt(id)
+			}
 			if err != nil {
 				reply(w, http.StatusServiceUnavailable, Status{Rule: true, BulkID: id, You: you, Message: "four eyes: the receipt of bulk " + id + " could not be read"})
 				return
