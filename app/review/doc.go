@@ -16,6 +16,10 @@
 //     (and the required ones they lack); an edit sets the field, typed as
 //     the contract wants it.
 //
+// Each change says what it overwrote ([Document.EditCell],
+// [Document.ReplaceCells], [Document.UpperCase]: a [Change]), and
+// [Document.Undo] puts it back as the file had it, last change first.
+//
 // After every change the element is validated again, and the summary
 // ([Document.Summary]: counts, totals per currency and per source
 // instrument, duplicate elements) is brought up to date. Duplicates — two

@@ -48,6 +48,11 @@ type source interface {
 	edit(i int, c Column, text string) error
 	// editMany changes many cells at once, validating what changed.
 	editMany(edits []cellEdit) error
+	// key, save, elementOf and restore undo changes (undo.go).
+	key(i int, c Column) CellKey
+	save(i int, c Column) saved
+	elementOf(k CellKey) (int, bool)
+	restore(cells []saved) error
 	// readAs describes how the file was read, for people.
 	readAs() string
 	// tabular says the elements are rows of a table.

@@ -230,15 +230,21 @@ func (d *Document) NextProblem(from Place, back, errorsOnly bool) (Found, bool) 
 // cells changed. With wholeCell only cells whose whole value is find
 // change; matchCase compares letters exactly.
 func (d *Document) Replace(col int, find, with string, matchCase, wholeCell bool) (int, error) {
+	c, err := d.ReplaceCells(col, find, with, matchCase, wholeCell)
+	return c.Len(), err
+}
+
+// ReplaceCells is Replace, returning what it overwrote (see Undo).
+func (d *Document) ReplaceCells(col int, find, with string, matchCase, wholeCell bool) (Change, error) {
 	if col < 0 || col >= len(d.cols) {
-		return 0, fmt.Errorf("there is no column %d", col)
+		return Change{}, fmt.Errorf("there is no column %d", col)
 	}
 	if find == "" && !wholeCell {
-		return 0, fmt.Errorf("say what to find")
+		return Change{}, fmt.Errorf("say what to find")
 	}
 	c := d.cols[col]
 	if c.Set {
-		return 0, ErrSetForEveryRow
+		return Change{}, ErrSetForEveryRow
 	}
 	var edits []cellEdit
 	for i := range d.src.count() {
@@ -247,21 +253,7 @@ func (d *Document) Replace(col int, find, with string, matchCase, wholeCell bool
 			edits = append(edits, cellEdit{element: i, column: c, text: nv})
 		}
 	}
-	if len(edits) == 0 {
-		return 0, nil
-	}
-	if err := d.src.editMany(edits); err != nil {
-		return 0, err
-	}
-	changed := make([]int, len(edits))
-	for k, e := range edits {
-		changed[k] = e.element
-	}
-	if len(d.facts) != d.src.count() {
-		changed = nil
-	}
-	d.refresh(changed)
-	return len(edits), nil
+	return d.change(edits)
 }
 
 // replaced applies one replacement to a cell's text.
