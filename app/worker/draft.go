@@ -6,8 +6,8 @@ package worker
 // or the submission's "Back to the file". JobOpen starts a draft; the jobs
 // that change the document (JobPrepare, JobBuild, JobEdit, JobReplace,
 // JobAmountLimits) add to it before they answer, so that a change the page
-// shows as saved is stored. A successful JobSubmit and JobDiscardDraft
-// remove it.
+// shows as saved is stored. JobUndo takes the change it undoes out of it.
+// A successful JobSubmit and JobDiscardDraft remove it.
 
 // JobRestoreDraft brings back the draft: the document itself when the
 // worker still holds it, else the file opened again from the draft with

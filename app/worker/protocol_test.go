@@ -27,6 +27,7 @@ var jobTypes = map[string]struct{ request, result any }{
 	JobAmountLimits:      {AmountLimits{}, AmountLimitsSet{}},
 	JobEdit:              {Edit{}, Edited{}},
 	JobReplace:           {Replace{}, Replaced{}},
+	JobUndo:              {Undo{}, Undone{}},
 	JobNextProblem:       {NextProblem{}, FoundProblem{}},
 	JobExport:            {Export{}, Exported{}},
 	JobProblems:          {ProblemsPage{}, Problems{}},

@@ -343,6 +343,8 @@ type Summary struct {
 	// Draft says whether the document and its edits are kept in the
 	// browser (see JobRestoreDraft).
 	Draft DraftState `json:"draft"`
+	// Undoable counts the changes to cells JobUndo can undo.
+	Undoable int `json:"undoable,omitempty"`
 	// FirstRows is the table's first window, FirstWindow rows of every
 	// element: the page draws it with the summary, in one render, rather
 	// than ask for it with JobRows first.
@@ -401,7 +403,17 @@ type GridColumn struct {
 	// Set marks a value set for every row rather than a column of the
 	// file: its cells all hold it, and only the mapping step changes it.
 	Set bool `json:"set,omitempty"`
+	// Money says the column holds the kind's amount (MoneyAmount) or its
+	// currency (MoneyCurrency): the table shows them next to the pinned
+	// column, so that a small screen sees who receives how much at once.
+	Money string `json:"money,omitempty"`
 }
+
+// The sums of money a GridColumn holds (GridColumn.Money).
+const (
+	MoneyAmount   = "amount"
+	MoneyCurrency = "currency"
+)
 
 // FirstWindow is how many rows the table asks for at a time, and the size
 // of Summary.FirstRows.
@@ -452,6 +464,8 @@ type GridRow struct {
 	// Severity is the worst of the row's problems: SeverityError,
 	// SeverityWarning or "".
 	Severity string `json:"severity,omitempty"`
+	// Edited are the cells the operator changed (see JobUndo).
+	Edited []EditedCell `json:"edited,omitempty"`
 }
 
 // A CellMark is a cell with problems.

@@ -101,17 +101,18 @@ func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req worker.Open,
 	}
 }
 
-// recordDraft adds op to the draft when it is of d's. reread says the op
-// read the file's table again, which throws the edits made to the table
-// before away: those leave the log.
-func (s *Server) recordDraft(ctx context.Context, d *LoadedFile, op draft.Op, reread bool) {
+// recordDraft adds op to the draft when it is of d's, and returns its seq
+// (0 when it is not). reread says the op read the file's table again,
+// which throws the edits made to the table before away: those leave the
+// log.
+func (s *Server) recordDraft(ctx context.Context, d *LoadedFile, op draft.Op, reread bool) int {
 	// A canceled job still changed the document: its op is stored.
 	ctx = context.WithoutCancel(ctx)
 	st := &s.draft
 	st.mu.Lock()
 	if d == nil || d.ID != st.doc {
 		st.mu.Unlock()
-		return
+		return 0
 	}
 	var drop []int
 	if reread {
@@ -125,19 +126,24 @@ func (s *Server) recordDraft(ctx context.Context, d *LoadedFile, op draft.Op, re
 	stored := st.stored
 	st.mu.Unlock()
 	if !stored {
-		return
+		return op.Seq
 	}
 	store := s.drafts(ctx)
 	err := store.Drop(ctx, drop...)
 	if err == nil {
 		err = store.Append(ctx, op)
 	}
-	if err == nil {
-		return
+	if err != nil {
+		s.draftLost(ctx, store, err)
 	}
-	// A log with a change missing would replay into another document:
-	// the draft goes, and the page says so.
+	return op.Seq
+}
+
+// draftLost discards a draft a change could not be stored in: a log with a
+// change missing would replay into another document. The page says so.
+func (s *Server) draftLost(ctx context.Context, store draft.Store, err error) {
 	_ = store.Clear(ctx)
+	st := &s.draft
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.stored = false
@@ -247,11 +253,15 @@ func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 			}
 		case o.Edit != nil:
 			if d.review != nil {
-				_ = d.review.Edit(o.Edit.Element, o.Edit.Column, o.Edit.Value)
+				if c, err := d.review.EditCell(o.Edit.Element, o.Edit.Column, o.Edit.Value); err == nil {
+					d.edits().push(o.Seq, c)
+				}
 			}
 		case o.Replace != nil:
 			if d.review != nil {
-				_, _ = s.replaceIn(d, *o.Replace)
+				if c, err := s.replaceIn(d, *o.Replace); err == nil {
+					d.edits().push(o.Seq, c)
+				}
 			}
 		case o.Limits != nil:
 			_, _ = s.setLimits(o.Limits.Limits, o.Limits.Lang, d)

@@ -41,6 +41,8 @@ type LoadedFile struct {
 	// review is the built document, nil until it is built and after
 	// every change to how it is read.
 	review *review.Document
+	// history is the changes to cells the operator can undo (undo.go).
+	history editHistory
 }
 
 // Built reports whether the document's elements are built, and so whether

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"fmt"
 	"runtime"
 	"strings"
 	"time"
@@ -95,6 +94,8 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required, Set: col.Set})
 	}
 	pinIdentity(d.Kind, out.Columns)
+	markMoney(d.Kind, out.Columns)
+	out.Undoable = len(d.edits().steps)
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
 	out.WorkerMemory = mem.Sys
@@ -136,7 +137,9 @@ func rowsWindow(d *LoadedFile, req worker.RowsWindow) worker.Rows {
 	offset = max(0, min(offset, out.Total-limit))
 	out.Offset = offset
 	for _, r := range rd.Rows(offset, limit, req.ErrorsOnly) {
-		out.Rows = append(out.Rows, wireRow(r))
+		g := wireRow(r)
+		markEdited(d, &g)
+		out.Rows = append(out.Rows, g)
 	}
 	return out
 }
@@ -159,12 +162,16 @@ func (s *Server) edit(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := d.review.Edit(req.Element, req.Column, req.Text); err != nil {
+	change, err := d.review.EditCell(req.Element, req.Column, req.Text)
+	if err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
 	// The edit is stored before the page hears of it.
-	s.recordDraft(c.Context(), d, draft.Op{Edit: &draft.Edit{Element: req.Element, Column: req.Column, Value: req.Text}}, false)
-	return worker.Edited{Row: wireRow(d.review.Row(req.Element)), Summary: s.summary(d)}, nil
+	seq := s.recordDraft(c.Context(), d, draft.Op{Edit: &draft.Edit{Element: req.Element, Column: req.Column, Value: req.Text}}, false)
+	d.edits().push(seq, change)
+	row := wireRow(d.review.Row(req.Element))
+	markEdited(d, &row)
+	return worker.Edited{Row: row, Summary: s.summary(d)}, nil
 }
 
 // amountLimits runs worker.JobAmountLimits.
@@ -239,53 +246,24 @@ func (s *Server) replace(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := s.replaceIn(d, req)
+	change, err := s.replaceIn(d, req)
 	if err != nil {
 		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
 	}
-	if n > 0 {
-		s.recordDraft(c.Context(), d, draft.Op{Replace: &req}, false)
+	if change.Len() > 0 {
+		// One change to undo, however many cells it changed.
+		seq := s.recordDraft(c.Context(), d, draft.Op{Replace: &req}, false)
+		d.edits().push(seq, change)
 	}
-	return worker.Replaced{Cells: n, Summary: s.summary(d)}, nil
+	return worker.Replaced{Cells: change.Len(), Summary: s.summary(d)}, nil
 }
 
 // replaceIn runs a find-and-replace, or capitals, on a built document.
-func (s *Server) replaceIn(d *LoadedFile, req worker.Replace) (int, error) {
+func (s *Server) replaceIn(d *LoadedFile, req worker.Replace) (review.Change, error) {
 	if req.UpperCase {
-		return upperCase(d.review, req.Column)
+		return d.review.UpperCase(req.Column)
 	}
-	return d.review.Replace(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
-}
-
-// upperCase writes every cell of a column in capital letters, as a
-// find-and-replace of each value that changes: the edits and the
-// validation are those of any replacement. It returns the cells changed.
-func upperCase(rd *review.Document, col int) (int, error) {
-	if col < 0 || col >= len(rd.Columns()) {
-		return 0, fmt.Errorf("there is no column %d", col)
-	}
-	var values []string
-	seen := make(map[string]bool)
-	for i := range rd.Len() {
-		cells := rd.Row(i).Cells
-		if col >= len(cells) {
-			continue
-		}
-		v := cells[col]
-		if up := strings.ToUpper(v); up != v && !seen[v] {
-			seen[v] = true
-			values = append(values, v)
-		}
-	}
-	total := 0
-	for _, v := range values {
-		n, err := rd.Replace(col, v, strings.ToUpper(v), true, true)
-		if err != nil {
-			return total, err
-		}
-		total += n
-	}
-	return total, nil
+	return d.review.ReplaceCells(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
 }
 
 // nextProblem runs worker.JobNextProblem.

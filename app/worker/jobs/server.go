@@ -61,6 +61,7 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(worker.JobEdit, s.edit)
 	s.Register(worker.JobAmountLimits, s.amountLimits)
 	s.Register(worker.JobReplace, s.replace)
+	s.Register(worker.JobUndo, s.undo)
 	s.Register(worker.JobNextProblem, s.nextProblem)
 	s.Register(worker.JobProblems, s.problems)
 	s.Register(worker.JobExport, s.export)
