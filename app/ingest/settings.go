@@ -152,6 +152,8 @@ const maxFirst = 6
 
 func (rd *reader) examples(first []reading.Cell) []Example {
 	var out []Example
+	// A total under the data is no value of the file's operations.
+	totals := rd.totalRowsFrom()
 	for ci := range rd.cols {
 		col := &rd.cols[ci]
 		if !isAmount(col.target.Field) && col.target.Field.Format != "date" && !col.target.DateParts && !rd.holdsMoments(col) {
@@ -172,7 +174,7 @@ func (rd *reader) examples(first []reading.Cell) []Example {
 		shown := make(map[int]bool)
 		for _, c := range first {
 			k := rd.Table.RowIndex(c.Row)
-			if len(lead) == maxFirst || c.Column != rd.Table.ColumnName(col.index) || k < 0 || shown[c.Row] || c.Row <= rd.mapping.HeaderRow {
+			if len(lead) == maxFirst || c.Column != rd.Table.ColumnName(col.index) || k < 0 || k >= totals || shown[c.Row] || c.Row <= rd.mapping.HeaderRow {
 				continue
 			}
 			if c.Sheet != "" && c.Sheet != rd.Table.Sheet || rd.Table.Rows[k].Cell(col.index).Empty() {
@@ -184,7 +186,7 @@ func (rd *reader) examples(first []reading.Cell) []Example {
 		// Among them, those that do not read under the settings first.
 		slices.SortStableFunc(lead, func(a, b Example) int { return btoi(a.Error == "") - btoi(b.Error == "") })
 		var good, bad []Example
-		for i := range rd.Table.Rows {
+		for i := range rd.Table.Rows[:totals] {
 			r := &rd.Table.Rows[i]
 			if r.Number <= rd.mapping.HeaderRow || shown[r.Number] {
 				continue

@@ -14,8 +14,8 @@ import (
 // A list of payments kept in a spreadsheet often ends with a row that
 // adds its amounts up ("Summe" and a SUM formula under the amounts). That
 // row is no payment: it is left out, said as a warning at its label, not
-// counted among the rows to validate, and its formula is not one of the
-// amount column's.
+// counted among the rows to validate nor shown among the values read, and
+// its formula is not one of the amount column's.
 func TestATotalBelowTheDataIsLeftOut(t *testing.T) {
 	header := xlsxgen.Texts("Auftraggeberkonto", "Empfängerkonto", "Betrag", "Währung", "Verwendungszweck")
 	payment := func(to, amount string) xlsxgen.Row {
@@ -33,6 +33,11 @@ func TestATotalBelowTheDataIsLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	im := ingest.NewImport(tab, fixture.Kind("transfers"), fixture.Validator())
+	for _, ex := range im.Examples() {
+		if ex.Row == 6 {
+			t.Errorf("the values read as examples show the total: %+v", ex)
+		}
+	}
 	if n := im.DataRows(); n != 2 {
 		t.Errorf("%d rows to validate, want 2", n)
 	}
