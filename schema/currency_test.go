@@ -41,7 +41,7 @@ func TestAnUnknownCurrencyIsAWarningAtItsCell(t *testing.T) {
 	}{
 		{lang.English, []string{"EUD is not an ISO 4217 currency code (did you mean AUD or EUR?)", "refuses the operation when the bulk runs"}},
 		{lang.German, []string{"EUD ist kein ISO-4217-Währungscode (meinten Sie AUD oder EUR?)", "bei der Ausführung ab"}},
-		{lang.French, []string{"EUD n’est pas un code de devise ISO 4217 (vouliez-vous dire AUD ou EUR ?)", "à son exécution"}},
+		{lang.French, []string{"EUD n’est pas un code de devise ISO 4217 (vouliez-vous dire AUD ou EUR\u202f?)", "à son exécution"}},
 	} {
 		t.Run(string(tc.l), func(t *testing.T) {
 			for _, strict := range []bool{false, true} {

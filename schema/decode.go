@@ -8,6 +8,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // Limits of the JSON reader. They are far beyond anything a bulk element
@@ -23,15 +25,28 @@ const (
 )
 
 // A SyntaxError is input that is not JSON the reader accepts. Line and
-// Column are 1-based; Column counts characters, not bytes.
+// Column are 1-based; Column counts characters, not bytes. Msg says what
+// is wrong in English; the console says it in the operator's language
+// (Say).
 type SyntaxError struct {
 	Line, Column int
 	Offset       int
 	Msg          string
+	said         *lang.Error
 }
 
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
+
+// Say returns the error's place and what is wrong, for lang to say in
+// the operator's language.
+func (e *SyntaxError) Say() (string, []any) {
+	var what any = e.Msg
+	if e.said != nil {
+		what = e.said
+	}
+	return "line %d, column %d: %s", []any{e.Line, e.Column, what}
 }
 
 // DecodeJSON reads one JSON document into generic values: map[string]any,
@@ -151,13 +166,14 @@ func (d *decoder) errorf(format string, args ...any) error {
 			col++
 		}
 	}
-	return &SyntaxError{Line: line, Column: col, Offset: d.pos, Msg: fmt.Sprintf(format, args...)}
+	said := lang.Errorf(format, args...)
+	return &SyntaxError{Line: line, Column: col, Offset: d.pos, Msg: said.Error(), said: said}
 }
 
 // describe names the byte at the current position for error messages.
-func (d *decoder) describe() string {
+func (d *decoder) describe() any {
 	if d.pos >= len(d.data) {
-		return "end of input"
+		return lang.Word(lang.Mark("end of input"))
 	}
 	r, _ := utf8.DecodeRune(d.data[d.pos:])
 	if r == utf8.RuneError {

@@ -328,7 +328,7 @@ func (rd *reader) buildRow(r *Row, s *scratch) (map[string]any, []schema.Problem
 			s.vals[ci] = v
 		}
 		if p != nil {
-			msg := col.target.Path + ": " + p.message(rd.v.Language())
+			msg := rd.v.Language().F("%s: %s", rd.cellSubject(col), p.message(rd.v.Language()))
 			if col.set {
 				msg = setValueMessage(rd.v.Language(), msg)
 			}

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,9 +91,10 @@ func cellError(code, format string, args ...any) *cellProblem {
 }
 
 // cellFailure is a cell's problem that an error of the value's own
-// reader (a date's, an amount's) says.
+// reader (a date's, an amount's) says, in the operator's language when it
+// can be said in it (lang.Sayer).
 func cellFailure(code string, err error) *cellProblem {
-	return &cellProblem{code: code, format: "%s", args: []any{err.Error()}, severity: schema.Error}
+	return &cellProblem{code: code, format: "%s", args: []any{err}, severity: schema.Error}
 }
 
 // message says the problem in w.
@@ -412,7 +412,7 @@ func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
 			}
 			n, err = money.ParseStored(s, 0)
 			if err != nil {
-				err = fmt.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
+				err = lang.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
 				if rd.mixedUnits != nil {
 					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
 				}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // Date orders of text dates with numbers only.
@@ -41,7 +43,7 @@ func serialDate(raw string, date1904 bool) (date, error) {
 func serialMoment(raw string, date1904 bool) (wallTime, error) {
 	f, err := strconv.ParseFloat(raw, 64)
 	if err != nil || f < 0 || f > 2958465 {
-		return wallTime{}, fmt.Errorf("%s is not a date serial", raw)
+		return wallTime{}, lang.Errorf("%s is not a date serial", raw)
 	}
 	days := int(f)
 	ms := int((f-float64(days))*86400000 + 0.5)
@@ -53,14 +55,14 @@ func serialMoment(raw string, date1904 bool) (wallTime, error) {
 	case date1904:
 		t = time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
 	case days == 60:
-		return wallTime{date: date{1900, 2, 29}}, fmt.Errorf("serial 60 is 29 February 1900, a day that did not exist")
+		return wallTime{date: date{1900, 2, 29}}, lang.Errorf("the date serial 60 is 29 February 1900, a day that did not exist")
 	case days < 60:
 		t = time.Date(1899, 12, 31, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
 	default:
 		t = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
 	}
 	if days == 0 && !date1904 {
-		return wallTime{}, fmt.Errorf("the serial 0 is no date")
+		return wallTime{}, lang.Errorf("the date serial 0 is no date")
 	}
 	return wallTime{
 		date:    date{t.Year(), int(t.Month()), t.Day()},
@@ -81,14 +83,14 @@ func parseTextDate(s, order string) (date, error) {
 	}
 	n, w, ok := dateFields(s)
 	if !ok {
-		return date{}, fmt.Errorf("%q is not a date: write it as YYYY-MM-DD", s)
+		return date{}, lang.Errorf("%q is not a date: write it as YYYY-MM-DD", s)
 	}
 	var d date
 	switch {
 	case w[0] == 4:
 		d = date{n[0], n[1], n[2]}
 	case w[2] != 4:
-		return date{}, fmt.Errorf("%q has a two-digit year, which could be of any century: write it as YYYY-MM-DD", s)
+		return date{}, lang.Errorf("%q has a two-digit year, which could be of any century: write it as YYYY-MM-DD", s)
 	case order == DMY:
 		d = date{n[2], n[1], n[0]}
 	case order == MDY:
@@ -100,11 +102,11 @@ func parseTextDate(s, order string) (date, error) {
 	case n[0] == n[1]:
 		d = date{n[2], n[0], n[1]}
 	default:
-		return date{}, fmt.Errorf("%q could be %s or %s: set the date order (day first or month first)", s,
+		return date{}, lang.Errorf("%q could be %s or %s: set the date order (day first or month first)", s,
 			date{n[2], n[1], n[0]}.words(), date{n[2], n[0], n[1]}.words())
 	}
 	if !d.valid() {
-		return date{}, fmt.Errorf("%q is not a valid date", s)
+		return date{}, lang.Errorf("%q is not a valid date", s)
 	}
 	return d, nil
 }
@@ -139,11 +141,13 @@ func dateFields(s string) (n, w [3]int, ok bool) {
 	return n, w, k == 2
 }
 
-func (d date) words() string {
+// words is the date as an argument of a message: in words in the
+// operator's language ("3. Apr. 2025"), or as written when it is no day.
+func (d date) words() any {
 	if !d.valid() {
 		return d.String()
 	}
-	return fmt.Sprintf("%d %s %d", d.d, time.Month(d.m), d.y)
+	return lang.Day(time.Date(d.y, time.Month(d.m), d.d, 0, 0, 0, 0, time.UTC))
 }
 
 // dateOrderEvidence says what a text date tells about the order: DMY when

@@ -136,7 +136,7 @@ var dateWhy = map[string]string{DMY: lang.Mark("the first number is above 12: a 
 
 // evidence describes cell c of row r, column col, as evidence.
 func (rd *reader) evidence(r *Row, col int, c Cell, suggests, why string) reading.Cell {
-	return reading.Cell{Sheet: rd.Table.Sheet, Row: r.Number, Column: rd.Table.ColumnName(col), Raw: rd.Table.Display(c), Suggests: suggests, Why: why}
+	return reading.Cell{Sheet: rd.Table.Sheet, Row: r.Number, Column: rd.Table.ColumnName(col), Raw: rd.Table.DisplayIn(c, rd.v.Language()), Suggests: suggests, Why: why}
 }
 
 // mixedUnits is what the reader needs to say, when the units are

@@ -2,11 +2,11 @@ package ingest
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
@@ -38,7 +38,7 @@ func normalizeEncoding(name string) (string, error) {
 		// WHATWG treats ISO-8859-1 labels as Windows-1252, and so do we.
 		return Windows1252, nil
 	}
-	return "", fmt.Errorf("unknown encoding %q: use one of %s", name, strings.Join(Encodings, ", "))
+	return "", lang.Errorf("unknown encoding %q: use one of %s", name, strings.Join(Encodings, ", "))
 }
 
 // encodingDecision names the encoding of text data from its byte order
@@ -46,23 +46,24 @@ func normalizeEncoding(name string) (string, error) {
 // characters and bytes UTF-8 cannot hold is undecided: it is read as
 // UTF-8, whose damage is reported at its row, rather than as
 // Windows-1252, which would garble every accented letter.
-func encodingDecision(data []byte) reading.Decision {
+func encodingDecision(data []byte, w lang.Tag) reading.Decision {
 	detected := func(enc, why string) reading.Decision {
-		return reading.Decision{Value: enc, How: reading.Detected, Evidence: []reading.Cell{{Row: 1, Raw: why, Suggests: enc}}}
+		return reading.Decision{Value: enc, How: reading.Detected, Evidence: []reading.Cell{{Row: 1, Raw: w.T(why), Suggests: enc}}}
 	}
 	switch {
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
-		return detected(UTF8, "byte order mark")
+		return detected(UTF8, lang.Mark("byte order mark"))
 	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
-		return detected(UTF16LE, "byte order mark")
+		return detected(UTF16LE, lang.Mark("byte order mark"))
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
-		return detected(UTF16BE, "byte order mark")
+		return detected(UTF16BE, lang.Mark("byte order mark"))
 	case utf16Likely(data):
 		if data[0] == 0 {
-			return detected(UTF16BE, "every other byte is zero")
+			return detected(UTF16BE, lang.Mark("every other byte is zero"))
 		}
-		return detected(UTF16LE, "every other byte is zero")
+		return detected(UTF16LE, lang.Mark("every other byte is zero"))
 	}
+	utf8Chars, notUTF8 := w.T("UTF-8 characters"), w.T("bytes that are not UTF-8")
 	good, bad := -1, -1
 	line := 1
 	for i := 0; i < len(data) && (good < 0 || bad < 0); {
@@ -90,13 +91,13 @@ func encodingDecision(data []byte) reading.Decision {
 	case bad < 0 && good < 0:
 		return reading.Decision{Value: UTF8, How: reading.Default}
 	case bad < 0:
-		return reading.Decision{Value: UTF8, How: reading.Detected, Evidence: []reading.Cell{{Row: good, Raw: "UTF-8 characters", Suggests: UTF8}}}
+		return reading.Decision{Value: UTF8, How: reading.Detected, Evidence: []reading.Cell{{Row: good, Raw: utf8Chars, Suggests: UTF8}}}
 	case good < 0:
-		return reading.Decision{Value: Windows1252, How: reading.Detected, Evidence: []reading.Cell{{Row: bad, Raw: "bytes that are not UTF-8", Suggests: Windows1252}}}
+		return reading.Decision{Value: Windows1252, How: reading.Detected, Evidence: []reading.Cell{{Row: bad, Raw: notUTF8, Suggests: Windows1252}}}
 	}
 	return reading.Decision{Value: UTF8, How: reading.Default, Undecided: true, Evidence: []reading.Cell{
-		{Row: bad, Raw: "bytes that are not UTF-8", Suggests: Windows1252},
-		{Row: good, Raw: "UTF-8 characters", Suggests: UTF8},
+		{Row: bad, Raw: notUTF8, Suggests: Windows1252},
+		{Row: good, Raw: utf8Chars, Suggests: UTF8},
 	}}
 }
 
@@ -132,7 +133,7 @@ func decodeText(data []byte, enc string) (string, error) {
 	case Windows1252:
 		return decode1252(data), nil
 	}
-	return "", fmt.Errorf("unknown encoding %q", enc)
+	return "", lang.Errorf("unknown encoding %q", enc)
 }
 
 func decodeUTF16(data []byte, bigEndian bool) (string, error) {
@@ -142,7 +143,7 @@ func decodeUTF16(data []byte, bigEndian bool) (string, error) {
 		data = bytes.TrimPrefix(data, []byte{0xFF, 0xFE})
 	}
 	if len(data)%2 != 0 {
-		return "", fmt.Errorf("the file is not UTF-16: it has an odd number of bytes")
+		return "", lang.Errorf("the file is not UTF-16: it has an odd number of bytes")
 	}
 	var b strings.Builder
 	b.Grow(len(data) / 2)
@@ -163,7 +164,7 @@ func decodeUTF16(data []byte, bigEndian bool) (string, error) {
 			}
 			r = utf16.DecodeRune(r, rune(u2))
 			if r == utf8.RuneError {
-				return "", fmt.Errorf("the file is not valid UTF-16: a broken character on line %d", line)
+				return "", lang.Errorf("the file is not valid UTF-16: a broken character on line %d", line)
 			}
 			i += 2
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -36,6 +37,9 @@ type Options struct {
 	// Limits bound the work a hostile file can cause; zero fields take
 	// the defaults.
 	Limits Limits
+	// Lang is the language of the operator, in which a file that cannot
+	// be read says why, and its notes are written; "" is English.
+	Lang lang.Tag
 }
 
 // Limits bound what reading a file may cost.
@@ -67,13 +71,18 @@ const titleRows = headerScan
 // tableRows is the most rows a sheet or CSV file may hold.
 func (l Limits) tableRows() int { return l.MaxRows + titleRows }
 
-// tooManyRows is the refusal of a table that holds more than n rows,
-// beyond what the limits admit; what names the table and its rows ("sheet
-// has", "rows").
-func (f *File) tooManyRows(sheet, what, rows string, n int) error {
-	return &ReadError{File: f.Name, Sheet: sheet, Msg: fmt.Sprintf(
-		"the %s more than %s %s; at most %s rows of operations can be read from one table: split it into files of at most %s rows each (a bulk takes 10,000)",
-		what, schema.Thousands(int64(n)), rows, schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)))}
+// tooManyRows is the refusal of a table that holds more than the limits
+// admit; what says so of the table, in the operator's language ("the
+// sheet has more than 100,010 rows").
+func (f *File) tooManyRows(sheet, what string) error {
+	return f.readError(sheet, f.w.F("%s; at most %s rows of operations can be read from one table: split it into files of at most %s rows each (a bulk takes %s)",
+		what, f.w.Count(f.limits.MaxRows), f.w.Count(f.limits.MaxRows), f.w.Count(schema.MaxElements)), nil)
+}
+
+// readError is a file that cannot be read, in sheet when it is one
+// sheet's fault ("" otherwise), msg said in the operator's language.
+func (f *File) readError(sheet, msg string, err error) *ReadError {
+	return &ReadError{File: f.Name, Sheet: sheet, Msg: msg, Err: err, w: f.w}
 }
 
 func (l Limits) withDefaults() Limits {
@@ -90,7 +99,8 @@ func (l Limits) withDefaults() Limits {
 }
 
 // A ReadError is a file that cannot be read, with where the fault is when
-// it is in one place.
+// it is in one place, said in the language the file was opened in
+// (Options.Lang).
 type ReadError struct {
 	File   string
 	Sheet  string
@@ -98,22 +108,22 @@ type ReadError struct {
 	Column string // letters or key, or ""
 	Msg    string
 	Err    error
+	w      lang.Tag
 }
 
 func (e *ReadError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Sheet != "" {
-		fmt.Fprintf(&b, ", sheet %q", e.Sheet)
+		b.WriteString(e.w.F(", sheet %q", e.Sheet))
 	}
 	if e.Row > 0 {
-		fmt.Fprintf(&b, ", row %d", e.Row)
+		b.WriteString(e.w.F(", row %d", e.Row))
 	}
 	if e.Column != "" {
-		fmt.Fprintf(&b, ", column %s", e.Column)
+		b.WriteString(e.w.F(", column %s", e.Column))
 	}
-	b.WriteString(": ")
-	b.WriteString(e.Msg)
+	b.WriteString(e.w.F("%s: %s", "", e.Msg))
 	return b.String()
 }
 
@@ -149,6 +159,8 @@ type File struct {
 	// mark is a template's mark, once looked for (markRead).
 	mark     *TemplateMark
 	markRead bool
+	// w is the operator's language (Options.Lang).
+	w lang.Tag
 }
 
 // Open reads a file's bytes; name is its file name, whose extension is
@@ -156,46 +168,47 @@ type File struct {
 // to do.
 func Open(name string, data []byte, opt Options) (*File, error) {
 	lim := opt.Limits.withDefaults()
-	f := &File{Name: path.Base(strings.ReplaceAll(name, "\\", "/")), limits: lim}
+	f := &File{Name: path.Base(strings.ReplaceAll(name, "\\", "/")), limits: lim, w: opt.Lang}
+	w := f.w
 	fail := func(msg string, err error) (*File, error) {
-		return nil, &ReadError{File: f.Name, Msg: msg, Err: err}
+		return nil, f.readError("", msg, err)
 	}
 	if int64(len(data)) > lim.MaxBytes {
-		return fail(fmt.Sprintf("the file is %s; at most %s can be read", sizeText(int64(len(data))), sizeText(lim.MaxBytes)), nil)
+		return fail(w.F("the file is %s; at most %s can be read", sizeText(w, int64(len(data))), sizeText(w, lim.MaxBytes)), nil)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return fail("the file is empty", nil)
+		return fail(w.T("the file is empty"), nil)
 	}
 	ext := strings.ToLower(path.Ext(f.Name))
 	sniffed := sniff(data)
 	switch {
 	case sniffed == "zip" && (ext == ".ods" || ext == ".numbers"):
-		return fail(fmt.Sprintf("%s files cannot be read: save the sheet as .xlsx or .csv", ext), nil)
+		return fail(w.F("%s files cannot be read: save the sheet as .xlsx or .csv", ext), nil)
 	case sniffed == "zip" || sniffed == "ole2":
 		return f.openXLSX(data)
 	case sniffed == "html":
-		return fail("this is a web page (HTML), not a spreadsheet, whatever its name says: some systems export HTML tables under a spreadsheet name. Open it in a spreadsheet program and save it as .xlsx or .csv", nil)
+		return fail(w.T("this is a web page (HTML), not a spreadsheet, whatever its name says: some systems export HTML tables under a spreadsheet name. Open it in a spreadsheet program and save it as .xlsx or .csv"), nil)
 	case sniffed == "pdf":
-		return fail("this is a PDF document, not a spreadsheet: export the data as .xlsx or .csv", nil)
+		return fail(w.T("this is a PDF document, not a spreadsheet: export the data as .xlsx or .csv"), nil)
 	}
 	switch ext {
 	case ".xlsx", ".xlsm", ".xltx":
 		if sniffed == "text" {
-			f.Notes = append(f.Notes, fmt.Sprintf("%s is not an Excel workbook but a text file: it was read as CSV", f.Name))
+			f.Notes = append(f.Notes, w.F("%s is not an Excel workbook but a text file: it was read as CSV", f.Name))
 			return f.openCSV(data, opt)
 		}
-		return fail("this is not an Excel workbook (.xlsx): the file is damaged or of another kind; save it as .xlsx or .csv", xlsx.ErrNotZip)
+		return fail(w.T("this is not an Excel workbook (.xlsx): the file is damaged or of another kind; save it as .xlsx or .csv"), xlsx.ErrNotZip)
 	case ".xls":
 		if sniffed == "text" {
-			f.Notes = append(f.Notes, fmt.Sprintf("%s is not an Excel workbook but a text file: it was read as CSV", f.Name))
+			f.Notes = append(f.Notes, w.F("%s is not an Excel workbook but a text file: it was read as CSV", f.Name))
 			return f.openCSV(data, opt)
 		}
-		return fail("this .xls file cannot be read: save it as .xlsx or .csv", nil)
+		return fail(w.T("this .xls file cannot be read: save it as .xlsx or .csv"), nil)
 	case ".json":
 		return f.openJSON(data)
 	case ".csv", ".tsv", ".txt", ".tab", "":
 		if sniffed == "binary" {
-			return fail("this is not a text file: save the data as .xlsx or .csv", nil)
+			return fail(w.T("this is not a text file: save the data as .xlsx or .csv"), nil)
 		}
 		if ext == "" && looksLikeJSON(data) {
 			return f.openJSON(data)
@@ -207,7 +220,7 @@ func Open(name string, data []byte, opt Options) (*File, error) {
 		}
 		return f.openCSV(data, opt)
 	}
-	return fail(fmt.Sprintf("%s files cannot be read: use .xlsx, .csv or .json", ext), nil)
+	return fail(w.F("%s files cannot be read: use .xlsx, .csv or .json", ext), nil)
 }
 
 // OpenText reads text pasted from a spreadsheet: tab-separated rows.
@@ -255,20 +268,22 @@ func looksLikeJSON(data []byte) bool {
 func (f *File) openXLSX(data []byte) (*File, error) {
 	wb, err := xlsx.Open(data, f.limits.Zip)
 	if err != nil {
-		msg := "this is not a readable Excel workbook (" + err.Error() + "): save it again as .xlsx or .csv"
+		// What the reader found is for the log (Err): the operator is
+		// told what to do.
+		msg := lang.Mark("this is not a readable Excel workbook: save it again as .xlsx or .csv")
 		switch {
 		case errors.Is(err, xlsx.ErrEncrypted):
-			msg = "the workbook is protected with a password: open it in Excel, remove the password (File > Info > Protect Workbook > Encrypt with Password) and save it again"
+			msg = lang.Mark("the workbook is protected with a password: open it in Excel, remove the password (File > Info > Protect Workbook > Encrypt with Password) and save it again")
 		case errors.Is(err, xlsx.ErrLegacyXLS):
-			msg = "this is an Excel 97-2003 workbook (.xls), which cannot be read: open it in a spreadsheet program and save it as .xlsx or .csv"
+			msg = lang.Mark("this is an Excel 97-2003 workbook (.xls), which cannot be read: open it in a spreadsheet program and save it as .xlsx or .csv")
 		case errors.Is(err, xlsx.ErrNotWorkbook):
-			msg = "this is a zip archive without an Excel workbook inside: save the sheet as .xlsx or .csv"
+			msg = lang.Mark("this is a zip archive without an Excel workbook inside: save the sheet as .xlsx or .csv")
 		case errors.Is(err, xlsx.ErrTooLarge):
-			msg = f.partTooLarge(err)
+			return nil, f.readError("", f.partTooLarge(), err)
 		case errors.Is(err, xlsx.ErrNotZip):
-			msg = "the workbook is damaged (" + err.Error() + "): save it again as .xlsx or .csv"
+			msg = lang.Mark("the workbook is damaged: save it again as .xlsx or .csv")
 		}
-		return nil, &ReadError{File: f.Name, Msg: msg, Err: err}
+		return nil, f.readError("", f.w.T(msg), err)
 	}
 	f.Format, f.wb = XLSX, wb
 	return f, nil
@@ -276,9 +291,10 @@ func (f *File) openXLSX(data []byte) (*File, error) {
 
 // partTooLarge is the refusal of a workbook whose part decompresses to
 // more than the zip limits: a sheet far over the row limit, or a zip bomb.
-func (f *File) partTooLarge(err error) string {
-	return fmt.Sprintf("the workbook expands to more data than can be read (%v): one part may hold at most %s once decompressed, and all together %s, far more than %s rows of operations take. Split the rows into files of at most %s rows each; a small file that expands this much looks like a zip bomb, and was not read",
-		err, sizeText(f.limits.Zip.MaxPartBytes), sizeText(f.limits.Zip.MaxTotalBytes), schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)))
+func (f *File) partTooLarge() string {
+	w := f.w
+	return w.F("the workbook expands to more data than can be read: one part may hold at most %s once decompressed, and all together %s, far more than %s rows of operations take. Split the rows into files of at most %s rows each; a small file that expands this much looks like a zip bomb, and was not read",
+		sizeText(w, f.limits.Zip.MaxPartBytes), sizeText(w, f.limits.Zip.MaxTotalBytes), w.Count(f.limits.MaxRows), w.Count(f.limits.MaxRows))
 }
 
 // Sheets lists the file's sheets in workbook order; a CSV or JSON file has
@@ -371,31 +387,32 @@ func (f *File) TableContext(ctx context.Context, sheet string, progress Progress
 		}
 		names := make([]string, len(f.wb.Sheets))
 		for i, s := range f.wb.Sheets {
-			names[i] = strconv.Quote(s.Name)
+			names[i] = f.w.Quote(s.Name)
 		}
-		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("there is no sheet %q; the sheets are %s", sheet, strings.Join(names, ", "))}
+		return nil, f.readError("", f.w.F("there is no sheet %q; the sheets are %s", sheet, strings.Join(names, ", ")), nil)
 	case CSV:
 		if sheet != f.tableName() {
-			return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf("a CSV file has a single sheet, %q; there is no sheet %q", f.tableName(), sheet)}
+			return nil, f.readError("", f.w.F("a CSV file has a single sheet, %q; there is no sheet %q", f.tableName(), sheet), nil)
 		}
 		return f.csvTable(ctx, progress)
 	case JSON:
 		if f.json.request {
-			return nil, &ReadError{File: f.Name, Msg: "the file is a request body (elements with pathParams and requestBody), not a table: validate it as it is"}
+			return nil, f.readError("", f.w.T("the file is a request body (elements with pathParams and requestBody), not a table: validate it as it is"), nil)
 		}
 		return f.jsonTable()
 	}
-	return nil, &ReadError{File: f.Name, Msg: "nothing to read"}
+	return nil, f.readError("", f.w.T("nothing to read"), nil)
 }
 
-func sizeText(n int64) string {
+// sizeText writes a size in bytes as w writes numbers: "1,5 MB".
+func sizeText(w lang.Tag, n int64) string {
 	switch {
 	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+		return w.Localize(fmt.Sprintf("%.1f MB", float64(n)/(1<<20)))
 	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+		return w.Localize(fmt.Sprintf("%.1f KB", float64(n)/(1<<10)))
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return w.F("%s bytes", w.Count(int(n)))
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

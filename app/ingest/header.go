@@ -51,7 +51,7 @@ func headerRows(t *Table, mt *matcher) (rows []headerRow, fallback int) {
 					hr.matched++
 					cell := reading.Cell{
 						Sheet: t.Sheet, Row: r.Number, Column: t.ColumnName(col), Raw: strings.TrimSpace(c.Value),
-						Suggests: strconv.Itoa(r.Number), Why: "the header of " + p,
+						Suggests: strconv.Itoa(r.Number), Why: t.w.F("the header of %s", p),
 					}
 					if len(hr.cells) < keepHeaderCells {
 						hr.cells = append(hr.cells, cell)

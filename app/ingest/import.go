@@ -1,12 +1,12 @@
 package ingest
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -52,6 +52,10 @@ type reader struct {
 	scratch *scratch
 }
 
+// Language is the operator's language, in which the import says what it
+// finds: its validator's.
+func (im *Import) Language() lang.Tag { return im.p.v.Language() }
+
 // NewImport prepares the import of table t as elements of kind k: it
 // detects the header row, maps the columns it recognises and detects the
 // settings. v validates the elements (schema.Default() will do).
@@ -95,14 +99,14 @@ func (im *Import) SetMapping(m Mapping) error {
 		}
 		t, err := im.p.cat.resolve(c.Field)
 		if err != nil {
-			return fmt.Errorf("column %s: %w", c.Letter, err)
+			return lang.Errorf("column %s: %s", c.Letter, err)
 		}
 		if other, dup := seen[t.Path]; dup {
-			return fmt.Errorf("columns %s and %s both fill %s: keep one", other, c.Letter, t.Path)
+			return lang.Errorf("columns %s and %s both fill %s: keep one", other, c.Letter, t.Path)
 		}
 		p := t.Pointer()
 		if overlaps(p, ptrs) {
-			return fmt.Errorf("column %s fills %s, which overlaps with another column's field: keep one", c.Letter, t.Path)
+			return lang.Errorf("column %s fills %s, which overlaps with another column's field: keep one", c.Letter, t.Path)
 		}
 		ptrs = append(ptrs, p)
 		seen[t.Path] = c.Letter
@@ -114,7 +118,7 @@ func (im *Import) SetMapping(m Mapping) error {
 	m.Values = values
 	if m.Settings != nil {
 		if err := m.Settings.Check(); err != nil {
-			return fmt.Errorf("the mapping's settings: %w", err)
+			return lang.Errorf("the mapping's settings: %s", err)
 		}
 	}
 	m.Kind = im.Kind.ID
@@ -146,7 +150,7 @@ func (im *Import) SetMapping(m Mapping) error {
 // header). It returns the saved columns this table lacks.
 func (im *Import) UseSavedMapping(saved Mapping) (missing []string, err error) {
 	if saved.Kind != im.Kind.ID {
-		return nil, fmt.Errorf("the mapping is for %s, not %s", saved.Kind, im.Kind.ID)
+		return nil, lang.Errorf("the mapping is for %s, not %s", saved.Kind, im.Kind.ID)
 	}
 	m, missing := applySaved(im.Table, im.p.mt, saved)
 	if err := im.SetMapping(m); err != nil {
@@ -162,7 +166,7 @@ func (im *Import) UseSavedMapping(saved Mapping) (missing []string, err error) {
 // automatically from its headers.
 func (im *Import) SetHeaderRow(n int) error {
 	if im.Table.RowIndex(n) < 0 {
-		return fmt.Errorf("the sheet has no row %d", n)
+		return lang.Errorf("the sheet has no row %d", n)
 	}
 	if err := im.SetMapping(mapColumns(im.Table, im.p.mt, n, Mapping{Kind: im.Kind.ID})); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
@@ -158,10 +159,10 @@ func UnmarshalMapping(data []byte) (Mapping, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
-		return Mapping{}, fmt.Errorf("reading the mapping: %w", err)
+		return Mapping{}, lang.Errorf("the mapping file cannot be read: %s", lang.Word(lang.Mark("it is not a mapping file of Bulkdesk (JSON)")))
 	}
 	if m.Kind == "" {
-		return Mapping{}, fmt.Errorf("reading the mapping: it names no kind")
+		return Mapping{}, lang.Errorf("the mapping file cannot be read: %s", lang.Word(lang.Mark("it names no kind")))
 	}
 	return m, nil
 }

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"math/bits"
 	"slices"
@@ -91,7 +90,7 @@ func ParseAmountLimit(s string, sep money.Separators) (currency string, minor in
 		return "", 0, err
 	}
 	if minor <= 0 {
-		return "", 0, fmt.Errorf("%q: the limit must be more than zero", s)
+		return "", 0, lang.Errorf("%q: the limit must be more than zero", s)
 	}
 	return code, minor, nil
 }

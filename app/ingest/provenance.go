@@ -17,8 +17,29 @@ func (rd *reader) locate(p *schema.Problem, row int) {
 		return
 	}
 	if p.Code == "required" && p.Pointer != "" {
-		p.Message += " (no column of the file is mapped to it)"
+		p.Message = rd.v.Language().F("%s (no column of the file is mapped to it)", p.Message)
 	}
+}
+
+// cellSubject names the field of a cell's problem as the operator sees
+// it: the column's header and letter, "Betrag (column F)", or the field's
+// path where the file has no header of its own for it (a value set for
+// every row, a header that is the path itself, a JSON table's key).
+func (rd *reader) cellSubject(col *column) string {
+	if col.set || col.index < 0 || rd.Table.Keyed {
+		return col.target.Path
+	}
+	for _, c := range rd.mapping.Columns {
+		if c.Column != col.index {
+			continue
+		}
+		// A template marks its required columns with a star.
+		if h := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.Header), "*")); h != "" && h != col.target.Path {
+			return rd.v.Language().F("%s (column %s)", h, c.Letter)
+		}
+		break
+	}
+	return col.target.Path
 }
 
 // columnOf returns the column that holds the value at a pointer: the one

@@ -2,13 +2,12 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bulkdesk/bulkdesk/app/reading"
-
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
 // Delimiters lists the delimiters detected in CSV files, in the order
@@ -28,41 +27,42 @@ func normalizeDelimiter(d string) (string, error) {
 	case "|", "pipe":
 		return "|", nil
 	}
-	return "", fmt.Errorf("unknown delimiter %q: use , ; tab or |", d)
+	return "", lang.Errorf("unknown delimiter %q: use , ; tab or |", d)
 }
 
 func (f *File) openCSV(data []byte, opt Options) (*File, error) {
 	f.Format = CSV
+	w := f.w
 	enc, err := normalizeEncoding(opt.Encoding)
 	if err != nil {
-		return nil, &ReadError{File: f.Name, Msg: err.Error()}
+		return nil, f.readError("", w.Say(err), err)
 	}
 	f.reading.Encoding = reading.Decision{Value: enc, How: reading.Chosen}
 	if enc == "" {
-		f.reading.Encoding = encodingDecision(data)
+		f.reading.Encoding = encodingDecision(data, w)
 		enc = f.reading.Encoding.Value
 	}
 	f.Encoding = enc
 	text, err := decodeText(data, enc)
 	if err != nil {
-		return nil, &ReadError{File: f.Name, Msg: err.Error() + ": choose the file's encoding"}
+		return nil, f.readError("", w.F("%s: choose the file's encoding", err), err)
 	}
 	delim, err := normalizeDelimiter(opt.Delimiter)
 	if err != nil {
-		return nil, &ReadError{File: f.Name, Msg: err.Error()}
+		return nil, f.readError("", w.Say(err), err)
 	}
 	// Excel writes and honours a first line "sep=;" naming the delimiter.
 	f.reading.Delimiter = reading.Decision{Value: delim, How: reading.Chosen}
 	if first, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(first, "sep=") && len(strings.TrimRight(first, "\r")) == 5 {
 		if delim == "" {
 			delim = first[4:5]
-			f.reading.Delimiter = reading.Decision{Value: delim, How: reading.Detected, Evidence: []reading.Cell{{Row: 1, Raw: first, Suggests: delim, Why: "the file's first line names it"}}}
+			f.reading.Delimiter = reading.Decision{Value: delim, How: reading.Detected, Evidence: []reading.Cell{{Row: 1, Raw: first, Suggests: delim, Why: w.T("the file's first line names it")}}}
 		}
 		text = rest
-		f.Notes = append(f.Notes, fmt.Sprintf("the first line of %s names the delimiter (%q) and is not part of the data", f.Name, first[4:5]))
+		f.Notes = append(f.Notes, w.F("the first line of %s names the delimiter (%q) and is not part of the data", f.Name, first[4:5]))
 	}
 	if delim == "" {
-		f.reading.Delimiter = delimiterDecision(text)
+		f.reading.Delimiter = delimiterDecision(text, w)
 		delim = f.reading.Delimiter.Value
 	}
 	f.Delimiter = delim
@@ -79,7 +79,7 @@ const delimiterLines = 200
 // such line, the one that splits them all into the same number of fields
 // is taken; when no single one is, the delimiter is undecided and falls
 // back to the comma.
-func delimiterDecision(text string) reading.Decision {
+func delimiterDecision(text string, w lang.Tag) reading.Decision {
 	lines := sampleLines(text, delimiterLines)
 	var everywhere, steady []string
 	for _, d := range Delimiters {
@@ -109,7 +109,7 @@ func delimiterDecision(text string) reading.Decision {
 	line1 := func(d string) reading.Cell {
 		for i, l := range lines {
 			if n := countOutsideQuotes(l, d[0]); n > 0 {
-				return reading.Cell{Row: i + 1, Raw: cut(l, 60), Suggests: d, Why: fmt.Sprintf("%d on the line", n)}
+				return reading.Cell{Row: i + 1, Raw: cut(l, 60), Suggests: d, Why: w.F("%d on the line", n)}
 			}
 		}
 		return reading.Cell{Suggests: d}
@@ -202,10 +202,13 @@ func countOutsideQuotes(line string, d byte) int {
 // CRLF line ends), and strictness where a value would silently change (an
 // unclosed quote, NUL bytes, invalid UTF-8).
 func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) {
-	t := &Table{File: f.Name, Sheet: f.tableName(), Format: CSV, Formats: []string{""}, Notes: f.Notes, Reading: f.reading}
+	t := &Table{File: f.Name, Sheet: f.tableName(), Format: CSV, Formats: []string{""}, Notes: f.Notes, Reading: f.reading, w: f.w}
 	text, d := f.text, f.Delimiter[0]
+	w := f.w
 	fail := func(row, col int, msg string) (*Table, error) {
-		return nil, &ReadError{File: f.Name, Sheet: t.Sheet, Row: row, Column: columnLetters(col), Msg: msg}
+		e := f.readError(t.Sheet, msg, nil)
+		e.Row, e.Column = row, columnLetters(col)
+		return nil, e
 	}
 	var cells []Cell
 	var blocks cellBlocks
@@ -218,7 +221,7 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 	i := 0
 	for i <= len(text) {
 		if len(t.Rows) >= maxRows {
-			return nil, f.tooManyRows(t.Sheet, "file has", "rows", maxRows)
+			return nil, f.tooManyRows(t.Sheet, f.w.F("the file has more than %s rows", f.w.Count(maxRows)))
 		}
 		// One field.
 		var value string
@@ -243,7 +246,7 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 				break
 			}
 			if !closed {
-				return fail(row, len(cells), fmt.Sprintf("a quoted value opened on line %d is never closed: check the quotes (\") on that line", startLine))
+				return fail(row, len(cells), w.F("a quoted value opened on line %d is never closed: check the quotes (\") on that line", startLine))
 			}
 			// Text after the closing quote, up to the delimiter, is kept.
 			end := i
@@ -269,10 +272,10 @@ func (f *File) csvTable(ctx context.Context, progress Progress) (*Table, error) 
 			i = end
 		}
 		if strings.IndexByte(value, 0) >= 0 {
-			return fail(row, len(cells), "the value holds NUL bytes: this is not a text file in the chosen encoding ("+f.Encoding+")")
+			return fail(row, len(cells), w.F("the value holds NUL bytes: this is not a text file in the chosen encoding (%s)", f.Encoding))
 		}
 		if !utf8.ValidString(value) {
-			return fail(row, len(cells), fmt.Sprintf("the value is not valid %s: choose the file's encoding (it is probably %s)", f.Encoding, Windows1252))
+			return fail(row, len(cells), w.F("the value is not valid %s: choose the file's encoding (it is probably %s)", f.Encoding, Windows1252))
 		}
 		if value == "" {
 			cells = append(cells, Cell{})

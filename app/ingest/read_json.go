@@ -3,11 +3,10 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -30,25 +29,19 @@ func (f *File) openJSON(data []byte) (*File, error) {
 	shape := scanJSON(data)
 	if shape.topCommas >= f.limits.MaxRows { // n commas separate n+1 values
 		if keys := firstObjectKeys(data); len(keys) > 0 && !slices.Contains(keys, "pathParams") && !slices.Contains(keys, "requestBody") {
-			return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+			return nil, f.tooManyRows("", f.w.F("the file has more than %s objects (rows)", f.w.Count(f.limits.MaxRows)))
 		}
-		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(
-			"the request body holds more than %s elements; at most %s operations can be read from one file: split it into files of at most %s elements each (a bulk takes 10,000)",
-			schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)), schema.Thousands(int64(f.limits.MaxRows)))}
+		w := f.w
+		return nil, f.readError("", w.F("the request body holds more than %s elements; at most %s operations can be read from one file: split it into files of at most %s elements each (a bulk takes %s)",
+			w.Count(f.limits.MaxRows), w.Count(f.limits.MaxRows), w.Count(f.limits.MaxRows), w.Count(schema.MaxElements)), nil)
 	}
 	if est := shape.decodedSize(); est > maxDecodedBytes {
-		return nil, &ReadError{File: f.Name, Msg: fmt.Sprintf(
-			"the file holds too many values to be read: decoded, they would take about %s of memory, and at most %s can be read (a request body of 100 MB of transfers takes about 700 MB): split it into smaller files",
-			sizeText(est), sizeText(maxDecodedBytes))}
+		return nil, f.readError("", f.w.F("the file holds too many values to be read: decoded, they would take about %s of memory, and at most %s can be read (a request body of 100 MB of transfers takes about 700 MB): split it into smaller files",
+			sizeText(f.w, est), sizeText(f.w, maxDecodedBytes)), nil)
 	}
 	doc, dups, err := schema.DecodeJSON(data)
 	if err != nil {
-		var se *schema.SyntaxError
-		msg := "not valid JSON: " + err.Error()
-		if errors.As(err, &se) {
-			msg = fmt.Sprintf("not valid JSON: line %d, column %d: %s", se.Line, se.Column, se.Msg)
-		}
-		return nil, &ReadError{File: f.Name, Msg: msg, Err: err}
+		return nil, f.readError("", f.w.F("not valid JSON: %s", err), err)
 	}
 	f.json = &jsonFile{doc: doc, dups: dups, request: isRequestBody(doc)}
 	if !f.json.request {
@@ -97,9 +90,9 @@ func (f *File) Request() (doc any, dups []string, ok bool) {
 func (f *File) jsonTable() (*Table, error) {
 	arr := f.json.doc.([]any)
 	if len(arr) > f.limits.MaxRows {
-		return nil, f.tooManyRows("", "file has", "objects (rows)", f.limits.MaxRows)
+		return nil, f.tooManyRows("", f.w.F("the file has more than %s objects (rows)", f.w.Count(f.limits.MaxRows)))
 	}
-	t := &Table{File: f.Name, Format: JSON, Formats: []string{""}, Keyed: true}
+	t := &Table{File: f.Name, Format: JSON, Formats: []string{""}, Keyed: true, w: f.w}
 	col := make(map[string]int)
 	for _, item := range arr {
 		for k := range item.(map[string]any) {
@@ -135,7 +128,9 @@ func (f *File) jsonTable() (*Table, error) {
 		for k, v := range item.(map[string]any) {
 			c, err := jsonCell(v)
 			if err != nil {
-				return nil, &ReadError{File: f.Name, Row: n + 1, Column: k, Msg: err.Error()}
+				e := f.readError("", f.w.Say(err), err)
+				e.Row, e.Column = n+1, k
+				return nil, e
 			}
 			cells[col[k]] = c
 		}
@@ -170,15 +165,15 @@ func jsonCell(v any) (Cell, error) {
 				return Cell{}, err
 			}
 			if _, nested := item.([]any); nested || strings.ContainsAny(c.Value, ",;\n") {
-				return Cell{}, errors.New("a list may hold only plain values without commas or semicolons")
+				return Cell{}, lang.Errorf("a list may hold only plain values without commas or semicolons")
 			}
 			parts = append(parts, c.Value)
 		}
 		return Cell{Kind: Text, Value: strings.Join(parts, ", ")}, nil
 	case map[string]any:
-		return Cell{}, errors.New("the value is an object: write its fields as keys with dotted names (\"destinationAmount.amount\"), or give the file as a request body")
+		return Cell{}, lang.Errorf("the value is an object: write its fields as keys with dotted names (%s), or give the file as a request body", "destinationAmount.amount")
 	}
-	return Cell{}, fmt.Errorf("unexpected value %v", v)
+	return Cell{}, lang.Errorf("unexpected value %v", v)
 }
 
 // MemoryLimit is the heap size past which a program reading files within

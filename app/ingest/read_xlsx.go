@@ -19,7 +19,7 @@ var errTop = errors.New("top rows read")
 // with values when top > 0 (without merged ranges), else all of them.
 func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Table, error) {
 	sh := f.wb.Sheets[i]
-	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes}
+	t := &Table{File: f.Name, Sheet: sh.Name, Format: XLSX, Formats: []string{""}, Date1904: f.wb.Date1904, HiddenSheet: sh.Hidden, Notes: f.Notes, w: f.w}
 	formatIndex := map[int]uint16{} // style → index in t.Formats
 	var hint xlsx.SizeHint
 	if top == 0 {
@@ -100,17 +100,17 @@ func (f *File) xlsxRows(ctx context.Context, i, top int, progress Progress) (*Ta
 		return t, nil
 	}
 	if errors.Is(err, tooMany) {
-		return nil, f.tooManyRows(sh.Name, "sheet has", "rows", maxRows)
+		return nil, f.tooManyRows(sh.Name, f.w.F("the sheet has more than %s rows", f.w.Count(maxRows)))
 	}
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		msg := "the sheet cannot be read: " + err.Error()
+		msg := f.w.T("the sheet cannot be read: the workbook is damaged; save it again as .xlsx or .csv")
 		if errors.Is(err, xlsx.ErrTooLarge) {
-			msg = f.partTooLarge(err)
+			msg = f.partTooLarge()
 		}
-		return nil, &ReadError{File: f.Name, Sheet: sh.Name, Msg: msg, Err: err}
+		return nil, f.readError(sh.Name, msg, err)
 	}
 	t.Merged = extras.Merged
 	t.markMerged()

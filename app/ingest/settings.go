@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 )
@@ -49,29 +51,29 @@ func (s Settings) Check() error {
 	switch s.Amounts {
 	case "", Minor, Major:
 	default:
-		return fmt.Errorf("amounts must be %q or %q, not %q", Minor, Major, s.Amounts)
+		return lang.Errorf("amounts must be %q or %q, not %q", Minor, Major, s.Amounts)
 	}
 	switch s.Decimal {
 	case "", ".", ",":
 	default:
-		return fmt.Errorf("the decimal separator must be \".\" or \",\", not %q", s.Decimal)
+		return lang.Errorf("the decimal separator must be \".\" or \",\", not %q", s.Decimal)
 	}
 	switch s.Group {
 	case "", ",", ".", " ", "'":
 	default:
-		return fmt.Errorf("the group separator must be \",\", \".\", a space or \"'\", not %q", s.Group)
+		return lang.Errorf("the group separator must be \",\", \".\", a space or \"'\", not %q", s.Group)
 	}
 	if s.Decimal != "" && s.Decimal == s.Group {
-		return fmt.Errorf("the decimal and group separators are both %q", s.Decimal)
+		return lang.Errorf("the decimal and group separators are both %q", s.Decimal)
 	}
 	switch strings.ToUpper(s.DateOrder) {
 	case "", DMY, MDY, YMD:
 	default:
-		return fmt.Errorf("the date order must be DMY, MDY or YMD, not %q", s.DateOrder)
+		return lang.Errorf("the date order must be DMY, MDY or YMD, not %q", s.DateOrder)
 	}
 	if s.Currency != "" {
 		if _, ok := money.Digits(s.Currency); !ok {
-			return fmt.Errorf("%q is not an ISO 4217 currency code", s.Currency)
+			return lang.Errorf("%q is not an ISO 4217 currency code", s.Currency)
 		}
 	}
 	if s.TimeZone != "" {
@@ -112,6 +114,38 @@ func (s Settings) String() string {
 	}
 	if s.TimeZone != "" {
 		parts = append(parts, "times in "+s.TimeZone)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// In says the settings in w's words, as String does in English:
+// "Beträge in Haupteinheiten (10,50), Dezimaltrennzeichen Komma, Tausendertrennzeichen Punkt".
+func (s Settings) In(w lang.Tag) string {
+	if w == lang.English || w == "" {
+		return s.String()
+	}
+	parts := []string{w.T("amounts in minor units (1050 = 10.50)")}
+	if s.Amounts == Major {
+		parts[0] = w.T("amounts in major units (10.50)")
+	}
+	if s.Decimal != "" || s.Group != "" {
+		dec, grp := w.T("unknown"), w.T("none")
+		if s.Decimal != "" {
+			dec = reading.MarkName(s.Decimal, w)
+		}
+		if s.Group != "" {
+			grp = reading.MarkName(s.Group, w)
+		}
+		parts = append(parts, w.F("decimal separator %s, digit groups %s", dec, grp))
+	}
+	if s.DateOrder != "" {
+		parts = append(parts, w.F("dates %s", reading.Suggestion("dateOrder", s.DateOrder, w)))
+	}
+	if s.Currency != "" {
+		parts = append(parts, w.F("currency %s", s.Currency))
+	}
+	if s.TimeZone != "" {
+		parts = append(parts, w.F("times in %s", s.TimeZone))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -215,7 +249,7 @@ func (rd *reader) examples(first []reading.Cell) []Example {
 // serial of a date cell.
 func (rd *reader) shown(c Cell) string {
 	if rd.Table.IsDate(c) {
-		return rd.Table.Display(c) + " (date cell " + c.Value + ")"
+		return rd.v.Language().F("%s (date cell %s)", rd.Table.DisplayIn(c, rd.v.Language()), c.Value)
 	}
 	return rd.Table.Display(c)
 }
@@ -223,19 +257,25 @@ func (rd *reader) shown(c Cell) string {
 // describeValue writes a coerced value for an example: amounts with their
 // currency.
 func (rd *reader) describeValue(v any, col *column, r *Row) string {
+	w := rd.v.Language()
 	if isAmount(col.target.Field) {
 		cur := rd.currencyOf(col, r)
 		if n, ok := v.(interface{ String() string }); ok {
 			var minor int64
 			fmt.Sscan(n.String(), &minor)
 			if cur == "" {
-				return n.String() + " minor units"
+				return w.F("%s in minor units", w.Count(int(minor)))
 			}
-			return money.Format(minor, cur)
+			return w.Localize(money.Format(minor, cur))
 		}
 	}
 	if x, ok := v.(map[string]any); ok {
-		return fmt.Sprintf("year %v, month %v, day %v", x["year"], x["month"], x["day"])
+		var y, m, d int
+		_, err := fmt.Sscan(fmt.Sprint(x["year"], " ", x["month"], " ", x["day"]), &y, &m, &d)
+		if err == nil && (date{y, m, d}).valid() {
+			return w.Date(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), false)
+		}
+		return fmt.Sprint(x["year"], "-", x["month"], "-", x["day"])
 	}
 	if col.target.Field.Timestamp {
 		return rd.describeTimestamp(v, rd.v.Language())

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -58,17 +57,17 @@ func (rd *reader) checkValues(values map[string]string, filled map[string]string
 	for _, field := range slices.Sorted(maps.Keys(values)) {
 		t, err := rd.cat.resolve(field)
 		if err != nil {
-			return nil, fmt.Errorf("the value for every row: %w", err)
+			return nil, lang.Errorf("the value for every row: %s", err)
 		}
 		if letter, ok := filled[t.Path]; ok {
-			return nil, fmt.Errorf("column %s fills %s: a value for every row is for a field no column fills", letter, t.Path)
+			return nil, lang.Errorf("column %s fills %s: a value for every row is for a field no column fills", letter, t.Path)
 		}
 		p := t.Pointer()
 		if overlaps(p, ptrs) {
-			return nil, fmt.Errorf("the value for every row of %s overlaps with another field: keep one", t.Path)
+			return nil, lang.Errorf("the value for every row of %s overlaps with another field: keep one", t.Path)
 		}
 		if _, dup := out[t.Path]; dup {
-			return nil, fmt.Errorf("%s is given two values for every row: keep one", t.Path)
+			return nil, lang.Errorf("%s is given two values for every row: keep one", t.Path)
 		}
 		ptrs = append(ptrs, p)
 		out[t.Path] = values[field]

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest/xlsx"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 )
 
@@ -110,6 +111,9 @@ type Table struct {
 	Reading reading.Reading
 
 	keys []string
+	// w is the operator's language, in which what the table's reading
+	// finds is said (the file's Options.Lang).
+	w lang.Tag
 	// template is the mark of the template the table was read from, if
 	// it was (see templateFor).
 	template *TemplateMark
@@ -184,6 +188,18 @@ func (t *Table) Display(c Cell) string {
 		return strings.Repeat("0", n-len(c.Value)) + c.Value
 	}
 	return c.Value
+}
+
+// DisplayIn is Display for a message said in l: a date cell is written
+// as l writes dates, "15.06.2027, 09:00" in German; Display keeps ISO
+// 8601, which the review's table shows and reads back after an edit.
+func (t *Table) DisplayIn(c Cell, l lang.Tag) string {
+	if c.Kind == Number && t.IsDate(c) {
+		if w, err := serialMoment(c.Value, t.Date1904); err == nil {
+			return l.Date(w.utc(), w.hasTime)
+		}
+	}
+	return t.Display(c)
 }
 
 // SetCell changes the cell at row number n, column col, to text typed by

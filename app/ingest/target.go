@@ -1,10 +1,10 @@
 package ingest
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -94,10 +94,10 @@ func (c *catalog) resolve(path string) (target, error) {
 				return newTarget(p, f, false), nil
 			}
 		}
-		return target{}, fmt.Errorf("%s has no field %q", c.kind.ID, path)
+		return target{}, lang.Errorf("%s has no field %q", c.kind.ID, path)
 	}
 	if strings.Count(generic, "[]") != len(indexes) {
-		return target{}, fmt.Errorf("%q needs a list position such as %s", path, strings.Replace(generic, "[]", "[0]", 1))
+		return target{}, lang.Errorf("%q needs a list position such as %s", path, strings.Replace(generic, "[]", "[0]", 1))
 	}
 	return newTarget(p, c.fields[i], false), nil
 }
@@ -114,7 +114,7 @@ func splitIndexes(p string) (string, []int, error) {
 		}
 		end := strings.IndexByte(p[open:], ']')
 		if end < 0 {
-			return "", nil, fmt.Errorf("%q has an unclosed '['", p)
+			return "", nil, lang.Errorf("%q has an unclosed '['", p)
 		}
 		inner := p[open+1 : open+end]
 		b.WriteString(p[:open])
@@ -122,7 +122,7 @@ func splitIndexes(p string) (string, []int, error) {
 		if inner != "" {
 			n, err := strconv.Atoi(inner)
 			if err != nil || n < 0 || n > maxListIndex {
-				return "", nil, fmt.Errorf("%q has a bad list position [%s]", p, inner)
+				return "", nil, lang.Errorf("%q has a bad list position [%s]", p, inner)
 			}
 			idx = append(idx, n)
 		}

@@ -187,7 +187,7 @@ func TestATemplatesChoiceTakesOnlyItsWords(t *testing.T) {
 	for _, p := range res.Report.Problems {
 		problems = append(problems, ingest.Where(p)+" "+p.Code+" "+p.Message)
 	}
-	want := `'Umbuchungen erstellen'!D4 choice source.type: "Konto" ist keine der Auswahlmöglichkeiten: Verwaltete Karte, Verwaltetes Konto`
+	want := `'Umbuchungen erstellen'!D4 choice Quellentyp (Spalte D): „Konto“ ist keine der Auswahlmöglichkeiten: Verwaltete Karte, Verwaltetes Konto`
 	if len(problems) != 1 || problems[0] != want {
 		t.Errorf("problems:\n%s\nwant\n%s", strings.Join(problems, "\n"), want)
 	}

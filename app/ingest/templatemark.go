@@ -139,7 +139,7 @@ func (f *File) templateSheet(kind string) (string, reading.Decision, bool) {
 	}
 	for _, s := range f.wb.Sheets {
 		if s.Name == m.Sheet && !s.Chart {
-			ev := reading.Cell{Sheet: TemplateMarkSheet, Raw: TemplateMarkToken, Suggests: m.Sheet, Why: "the data sheet of a Bulkdesk template"}
+			ev := reading.Cell{Sheet: TemplateMarkSheet, Raw: TemplateMarkToken, Suggests: m.Sheet, Why: f.w.T("the data sheet of a Bulkdesk template")}
 			return m.Sheet, reading.Decision{Value: m.Sheet, How: reading.Declared, Evidence: []reading.Cell{ev}}, true
 		}
 	}

@@ -62,7 +62,7 @@ func templateFor(t *Table, mt *matcher) *templateReading {
 	}
 	tr.evidence = reading.Cell{
 		Sheet: TemplateMarkSheet, Raw: TemplateMarkToken + " " + strconv.Itoa(m.Version) + " " + m.Kind + " " + m.Lang,
-		Suggests: m.Kind, Why: "a Bulkdesk template",
+		Suggests: m.Kind, Why: t.w.T("a Bulkdesk template"),
 	}
 	return tr
 }

@@ -172,7 +172,7 @@ func loadZone(name string) (*time.Location, error) {
 	}
 	l, err := time.LoadLocation(name)
 	if err != nil || name == "" || name == "Local" {
-		return nil, fmt.Errorf("%q is not a time zone: give its IANA name, such as Europe/Berlin, Europe/Paris or UTC", name)
+		return nil, lang.Errorf("%q is not a time zone: give its IANA name, such as Europe/Berlin, Europe/Paris or UTC", name)
 	}
 	zones.Store(name, l)
 	return l, nil
@@ -334,7 +334,7 @@ func (rd *reader) readMomentOf(c Cell, col *column) (any, *cellProblem) {
 	if p != nil {
 		return nil, p
 	}
-	t, p := rd.instant(w, rd.Table.Display(c))
+	t, p := rd.instant(w, rd.Table.DisplayIn(c, rd.v.Language()))
 	if p != nil {
 		return nil, p
 	}
@@ -407,7 +407,7 @@ func (rd *reader) noteSetMoments(zone *zoneEvidence) {
 		}
 		zone.count++
 		if len(zone.cells) < keepZoneCells {
-			zone.cells = append(zone.cells, reading.Cell{Sheet: rd.Table.Sheet, Column: col.target.Path, Raw: rd.Table.Display(col.value), Why: rd.v.Language().T(zoneWhy)})
+			zone.cells = append(zone.cells, reading.Cell{Sheet: rd.Table.Sheet, Column: col.target.Path, Raw: rd.Table.DisplayIn(col.value, rd.v.Language()), Why: rd.v.Language().T(zoneWhy)})
 		}
 	}
 }

@@ -61,9 +61,13 @@ func (l Tag) T(text string) string {
 	return text
 }
 
-// F formats in l: the format is translated, then filled in.
+// F formats in l: the format is translated, then filled in, its
+// arguments said in l too: a Word translated, an error that can be said
+// (Sayer) said, a text quoted with %q between l's quotation marks
+// (Quote): „…“ in German, « … » in French.
 func (l Tag) F(format string, args ...any) string {
-	return fmt.Sprintf(l.T(format), args...)
+	format = l.T(format)
+	return fmt.Sprintf(format, l.said(format, args)...)
 }
 
 // Plural returns "1 element", "2 elements" in l, with n written for the

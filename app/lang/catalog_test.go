@@ -20,9 +20,10 @@ import (
 // translatedCode is the code whose texts the catalogs hold: the console's
 // components mark each text with t or tf (and plural's two forms), the
 // other packages with a lang.Tag's T, F and Plural (and counted's two
-// forms, and a cell's problem's format), and all of them a text kept for
-// later with lang.Mark.
-var translatedCode = []string{"../ui", "../apifailure", "../../schema", "../reading", "../workbook", "../ingest", "../webhook", "../worker/apijobs", "../worker/handoff", "../worker/jobs"}
+// forms, and a cell's problem's format), an error said in the operator's
+// language with lang.Errorf (and money's refusals with fail), and all of
+// them a text kept for later with lang.Mark.
+var translatedCode = []string{".", "../ui", "../apifailure", "../../schema", "../reading", "../workbook", "../ingest", "../webhook", "../worker/apijobs", "../worker/handoff", "../worker/jobs", "../money", "../review"}
 
 // codeTexts reads dir's code for every text it translates.
 func codeTexts(t *testing.T, dir string) map[string]string {
@@ -57,13 +58,24 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 				name = f.Name
 			case *ast.SelectorExpr:
 				// A language's methods, w.T("…") and v.w.F("…", …), and
-				// lang.Mark("…").
+				// lang.Mark("…") and lang.Errorf("…", …).
 				switch f.Sel.Name {
 				case "T", "F", "Mark":
 					name = f.Sel.Name
 				case "Plural":
 					name = "plural"
+				case "Errorf":
+					if x, ok := f.X.(*ast.Ident); ok && x.Name == "lang" {
+						name = "F"
+					}
+				case "errorf":
+					// The JSON reader's errors, d.errorf("…", …).
+					name = "F"
 				}
+			}
+			if name == "fail" && filepath.Base(dir) == "money" && len(call.Args) >= 2 {
+				// money's refusals, fail(text, "%q …", …), said by lang.
+				name = "failf"
 			}
 			var args []ast.Expr
 			switch name {
@@ -82,6 +94,8 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 				args = call.Args[2:4]
 			case "cellError":
 				args = call.Args[1:2]
+			case "failf":
+				args = call.Args[1:2]
 			default:
 				return true
 			}
@@ -92,7 +106,7 @@ func codeTexts(t *testing.T, dir string) map[string]string {
 					// it was made, with lang.Mark (or is the contract's
 					// words); the marks and plural's and counted's forms
 					// are literals.
-					if name == "Mark" || name == "plural" || name == "counted" || name == "cellError" {
+					if name == "Mark" || name == "plural" || name == "counted" || name == "cellError" || name == "failf" {
 						t.Errorf("%s: %s takes a literal, which the catalogs can hold", fset.Position(a.Pos()), name)
 					}
 					continue

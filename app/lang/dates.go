@@ -55,12 +55,44 @@ func (l Tag) Day(t time.Time) string {
 // Europe/Berlin", "15 déc. 2026, 14:30:05 Europe/Berlin". It is how a
 // timestamp read from a date is shown back before it is sent.
 func (l Tag) Moment(t time.Time) string {
-	clock := t.Format("15:04")
+	return l.Day(t) + ", " + l.clock(t) + " " + t.Location().String()
+}
+
+// clock writes the time of day of t to the minute, or to the second or
+// millisecond when it has them: "14:30", "14:30:05,250".
+func (l Tag) clock(t time.Time) string {
 	switch {
 	case t.Nanosecond()/1e6 != 0:
-		clock = t.Format("15:04:05") + string(l.Separators().Decimal) + fmt.Sprintf("%03d", t.Nanosecond()/1e6)
+		return t.Format("15:04:05") + string(l.Separators().Decimal) + fmt.Sprintf("%03d", t.Nanosecond()/1e6)
 	case t.Second() != 0:
-		clock = t.Format("15:04:05")
+		return t.Format("15:04:05")
 	}
-	return l.Day(t) + ", " + clock + " " + t.Location().String()
+	return t.Format("15:04")
+}
+
+// dateLayouts write a calendar day as each language writes it in digits.
+var dateLayouts = map[Tag]string{
+	English: "2006-01-02",
+	German:  "02.01.2006",
+	French:  "02/01/2006",
+}
+
+// Date writes the day of t, in its own location, in digits as the
+// language writes it, and with clock its time of day, to the minute or,
+// when t has them, to the second or millisecond: "15.06.2027, 09:00" in
+// German, "15/06/2027 09:00" in French, "2027-06-15 09:00" in English. It
+// is how a date cell of a spreadsheet is shown in a message.
+func (l Tag) Date(t time.Time, clock bool) string {
+	layout, ok := dateLayouts[l]
+	if !ok {
+		layout = dateLayouts[English]
+	}
+	day := t.Format(layout)
+	if !clock {
+		return day
+	}
+	if l == German {
+		return day + ", " + l.clock(t)
+	}
+	return day + " " + l.clock(t)
 }

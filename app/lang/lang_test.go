@@ -122,3 +122,51 @@ func TestMoment(t *testing.T) {
 		}
 	}
 }
+
+// A quoted value is quoted as each language quotes, and what cannot be
+// seen is named, never escaped.
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct {
+		l        lang.Tag
+		in, want string
+	}{
+		{lang.English, "EUR", `"EUR"`},
+		{lang.German, "EUR", "„EUR“"},
+		{lang.French, "EUR", "«\u202fEUR\u202f»"},
+		{lang.German, "1\u00a0234,56", "„1\u00a0234,56“"},
+		{lang.English, "a\tb\u200bc", `"a␉b[U+200B]c"`},
+		{lang.French, `say "hi"`, "«\u202fsay \"hi\"\u202f»"},
+	} {
+		if got := tc.l.Quote(tc.in); got != tc.want {
+			t.Errorf("%s.Quote(%q) = %q, want %q", tc.l, tc.in, got, tc.want)
+		}
+	}
+	if got := lang.German.F("%[2]q is %[1]q, %5[3]s %.2[4]f", "a", "b", "c", 1.5); got != "„b“ is „a“,     c 1.50" {
+		t.Errorf("German.F = %q", got)
+	}
+	if got := lang.English.F("%d%% of %q", 5, "x\u00a0y"); got != "5% of \"x\u00a0y\"" {
+		t.Errorf("English.F = %q", got)
+	}
+}
+
+// A date cell is shown in digits as each language writes dates.
+func TestDate(t *testing.T) {
+	at := time.Date(2027, 6, 15, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		l     lang.Tag
+		clock bool
+		want  string
+	}{
+		{lang.English, true, "2027-06-15 09:00"},
+		{lang.German, true, "15.06.2027, 09:00"},
+		{lang.French, true, "15/06/2027 09:00"},
+		{lang.French, false, "15/06/2027"},
+	} {
+		if got := tc.l.Date(at, tc.clock); got != tc.want {
+			t.Errorf("%s.Date = %q, want %q", tc.l, got, tc.want)
+		}
+	}
+	if got := lang.German.Date(at.Add(1500*time.Millisecond), true); got != "15.06.2027, 09:00:01,500" {
+		t.Errorf("German with milliseconds: %q", got)
+	}
+}

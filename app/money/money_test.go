@@ -50,7 +50,7 @@ func TestParseMajor(t *testing.T) {
 		{"92233720368547758.07", 2, money.Point, math.MaxInt64, ""},
 		{"12.345", 2, money.Point, 0, "more decimals than the currency's 2"},
 		{"5.5", 0, money.Point, 0, "no minor unit"},
-		{"12,34", 2, money.Point, 0, "group separators ',' in the wrong places"},
+		{"12,34", 2, money.Point, 0, "group separators (',') in the wrong places"},
 		{"1,23,456.00", 2, money.Point, 0, "groups of three"},
 		{"1.234.56", 2, money.Point, 0, "'.' where only digits"},
 		{"12,5", 2, money.Separators{Decimal: '.'}, 0, "digits are not grouped"},

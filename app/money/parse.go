@@ -44,20 +44,48 @@ func (s Separators) String() string {
 	return "decimal " + dec + ", groups " + grp
 }
 
-// An Error says why a text is not an exact amount.
+// An Error says why a text is not an exact amount: in English (Error),
+// or in the operator's language from its format and arguments (Say,
+// which package lang calls), the text quoted first.
 type Error struct {
-	Text string
-	Msg  string
-	err  error
+	Text   string
+	format string
+	args   []any
+	err    error
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%q %s", e.Text, e.Msg) }
+func (e *Error) Error() string { return fmt.Sprintf(e.format, e.args...) }
+
+// Say returns the error's English format, which the console's catalogs
+// translate, and its arguments: the text, and the characters it names (Char).
+func (e *Error) Say() (format string, args []any) { return e.format, e.args }
 
 // Unwrap returns ErrAmbiguous for texts that read two ways.
 func (e *Error) Unwrap() error { return e.err }
 
+// fail refuses text: format says why, in English, starting with the text
+// (%q), which is the first of args.
 func fail(text, format string, args ...any) error {
-	return &Error{Text: text, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Text: text, format: format, args: append([]any{text}, args...)}
+}
+
+// A Char is a character that separates the digits of an amount, as an
+// error names it: '.', a space, a no-break space; 0 is a character out
+// of place.
+type Char rune
+
+func (m Char) String() string {
+	switch m {
+	case 0:
+		return "a misplaced character"
+	case ' ':
+		return "a space"
+	case '\u00a0':
+		return "a no-break space"
+	case '\u202f':
+		return "a narrow no-break space"
+	}
+	return fmt.Sprintf("%q", rune(m))
 }
 
 // ErrAmbiguous marks a text that reads as two different amounts under
@@ -86,7 +114,7 @@ func ParseMinor(s string, sep Separators) (int64, error) {
 	}
 	if frac != "" || (sep.Decimal != 0 && strings.ContainsRune(s, sep.Decimal)) {
 		// Even "10.00" is refused: it is far likelier ten euros than ten cents.
-		return 0, fail(s, "has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units")
+		return 0, fail(s, "%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units")
 	}
 	return scale(s, neg, intPart, "", 0, 0)
 }
@@ -101,7 +129,7 @@ func ParseNumber(s string, digits int) (int64, error) {
 	if i := strings.IndexAny(t, "eE"); i >= 0 {
 		e, err := strconv.Atoi(strings.TrimPrefix(t[i+1:], "+"))
 		if err != nil || e > 400 || e < -400 {
-			return 0, fail(s, "is not a number")
+			return 0, fail(s, "%q is not a number")
 		}
 		exp, t = e, t[:i]
 	}
@@ -109,7 +137,7 @@ func ParseNumber(s string, digits int) (int64, error) {
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "-"), "+")
 	intPart, frac, _ := strings.Cut(t, ".")
 	if intPart == "" && frac == "" || !allDigits(intPart) || !allDigits(frac) {
-		return 0, fail(s, "is not a number")
+		return 0, fail(s, "%q is not a number")
 	}
 	return scale(s, neg, intPart, frac, exp, digits)
 }
@@ -124,10 +152,10 @@ func split(s string, sep Separators) (neg bool, intPart, frac string, err error)
 		return r
 	}, s))
 	if t == "" {
-		return false, "", "", fail(s, "is empty")
+		return false, "", "", fail(s, "%q is empty")
 	}
 	if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
-		return false, "", "", fail(s, "is in parentheses: write a negative amount with a minus sign")
+		return false, "", "", fail(s, "%q is in parentheses: write a negative amount with a minus sign")
 	}
 	switch t[0] {
 	case '-':
@@ -137,7 +165,7 @@ func split(s string, sep Separators) (neg bool, intPart, frac string, err error)
 	}
 	t = strings.TrimSpace(t)
 	if t == "" || !strings.ContainsAny(t, "0123456789") {
-		return false, "", "", fail(s, "is not a number")
+		return false, "", "", fail(s, "%q is not a number")
 	}
 	dec, grp := sep.Decimal, sep.Group
 	if dec == 0 {
@@ -154,7 +182,7 @@ func split(s string, sep Separators) (neg bool, intPart, frac string, err error)
 		}
 	}
 	if !allDigits(fracText) {
-		return false, "", "", fail(s, "has %s after the decimal separator %q", describeOdd(fracText), dec)
+		return false, "", "", fail(s, "%q has %s after the decimal separator %s", odd(fracText), Char(dec))
 	}
 	intPart, err = ungroup(s, intText, grp, dec)
 	return neg, intPart, fracText, err
@@ -186,7 +214,9 @@ func guessSeparators(orig, t string) (dec, grp rune, err error) {
 	// decimals, since groups hold three digits and a number starts with
 	// no zero.
 	if len(after) == 3 && allDigits(after) && len(before) <= 3 && strings.TrimLeft(before, "0") != "" {
-		return 0, 0, &Error{Text: orig, Msg: fmt.Sprintf("could be read two ways (%q as decimal separator or as thousands separator): set the decimal separator", mark), err: ErrAmbiguous}
+		e := fail(orig, "%q could be read two ways (%s as the decimal separator, or as the thousands separator): set the decimal separator", Char(mark)).(*Error)
+		e.err = ErrAmbiguous
+		return 0, 0, e
 	}
 	if mark == '.' {
 		return '.', ',', nil
@@ -204,7 +234,7 @@ func ungroup(orig, t string, grp, dec rune) (string, error) {
 		seps = append(seps, '\'')
 	}
 	if grp == 0 {
-		return "", fail(orig, "has %s where only digits belong (the decimal separator is %q and digits are not grouped)", describeOdd(t), dec)
+		return "", fail(orig, "%q has %s where only digits belong (the decimal separator is %s, and digits are not grouped)", odd(t), Char(dec))
 	}
 	groups := strings.FieldsFunc(t, func(r rune) bool {
 		for _, s := range seps {
@@ -215,14 +245,14 @@ func ungroup(orig, t string, grp, dec rune) (string, error) {
 		return false
 	})
 	if strings.Count(t, string(grp))+1 != len(groups) && grp != ' ' {
-		return "", fail(orig, "has its group separators %q in the wrong places", grp)
+		return "", fail(orig, "%q has its group separators (%s) in the wrong places", Char(grp))
 	}
 	for i, g := range groups {
 		if !allDigits(g) || g == "" {
-			return "", fail(orig, "has %s where only digits and the group separator %q belong (decimal separator %q)", describeOdd(g), grp, dec)
+			return "", fail(orig, "%q has %s where only digits and the group separator (%s) belong (decimal separator %s)", odd(g), Char(grp), Char(dec))
 		}
 		if (i == 0 && len(g) > 3) || (i > 0 && len(g) != 3) {
-			return "", fail(orig, "has its group separators %q in the wrong places (digits go in groups of three)", grp)
+			return "", fail(orig, "%q has its group separators (%s) in the wrong places: digits go in groups of three", Char(grp))
 		}
 	}
 	return strings.Join(groups, ""), nil
@@ -236,7 +266,7 @@ func scale(orig string, neg bool, intPart, frac string, exp, digits int) (int64,
 	point := len(intPart) + exp + digits
 	if point < 0 {
 		if strings.Trim(all, "0") != "" {
-			return 0, fail(orig, "has more decimals than allowed (%d)", digits)
+			return 0, fail(orig, "%q has more decimals than allowed (%d)", digits)
 		}
 		return 0, nil
 	}
@@ -244,7 +274,7 @@ func scale(orig string, neg bool, intPart, frac string, exp, digits int) (int64,
 	if point >= len(all) {
 		whole = all + strings.Repeat("0", min(point-len(all), 40))
 		if point-len(all) > 40 {
-			return 0, fail(orig, "is far too large")
+			return 0, fail(orig, "%q is far too large")
 		}
 	} else {
 		whole, rest = all[:point], all[point:]
@@ -252,9 +282,9 @@ func scale(orig string, neg bool, intPart, frac string, exp, digits int) (int64,
 	if strings.Trim(rest, "0") != "" {
 		switch digits {
 		case 0:
-			return 0, fail(orig, "has decimals, but this currency has no minor unit")
+			return 0, fail(orig, "%q has decimals, but this currency has no minor unit")
 		default:
-			return 0, fail(orig, "has more decimals than the currency's %d: amounts are never rounded, correct the value", digits)
+			return 0, fail(orig, "%q has more decimals than the currency's %d: amounts are never rounded, correct the value", digits)
 		}
 	}
 	whole = strings.TrimLeft(whole, "0")
@@ -263,7 +293,7 @@ func scale(orig string, neg bool, intPart, frac string, exp, digits int) (int64,
 	}
 	n, err := strconv.ParseUint(whole, 10, 64)
 	if err != nil || n > math.MaxInt64 {
-		return 0, fail(orig, "is too large for an amount")
+		return 0, fail(orig, "%q is too large for an amount")
 	}
 	if neg {
 		return -int64(n), nil
@@ -280,13 +310,15 @@ func allDigits(s string) bool {
 	return true
 }
 
-func describeOdd(s string) string {
+// odd is the first character of s that is not a digit, or 0 (a
+// misplaced character) when every one is.
+func odd(s string) Char {
 	for _, r := range s {
 		if r < '0' || r > '9' {
-			return fmt.Sprintf("%q", r)
+			return Char(r)
 		}
 	}
-	return "a misplaced character"
+	return 0
 }
 
 // ParseStored reads a number as a spreadsheet stores it: a binary

@@ -69,7 +69,7 @@ func TestDescribeMarksWhatIsNotTheDefault(t *testing.T) {
 	if got[1].Marked || !strings.Contains(got[1].Text, "decimal comma") || !strings.Contains(got[1].Text, "decimal comma: 1.234,56, as you chose.") {
 		t.Errorf("decimal %+v", got[1])
 	}
-	if !got[2].Undecided || !strings.Contains(got[2].Text, `Pay!D7 "11/20/1989" reads MDY`) {
+	if !got[2].Undecided || !strings.Contains(got[2].Text, `Pay!D7 "11/20/1989" reads month first`) {
 		t.Errorf("dates %+v", got[2])
 	}
 	if !r.NeedsLook() {

@@ -34,7 +34,7 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 		text = w.T(text)
 		note := ""
 		if d.Undecided {
-			note = undecidedNote(w, d)
+			note = undecidedNote(w, name, d)
 			text += " " + note
 		} else if d.How == Chosen {
 			text = w.F("%s, as you chose.", strings.TrimSuffix(text, "."))
@@ -49,7 +49,7 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 			add("units", r.Units, w.F("amounts in minor units: 1050 is %s 10.50.", currency), false)
 		case r.Units.Value == Major:
 			// Marked to look at twice, unless a template says so.
-			add("units", r.Units, w.F("amounts in MAJOR units: 10.50 is %s 10.50, not %s 0.10.", currency, currency), r.Units.How != Declared)
+			add("units", r.Units, w.F("amounts in MAJOR units: %s is %s, not %s.", w.Localize("10.50"), w.Localize(currency+" 10.50"), w.Localize(currency+" 0.10")), r.Units.How != Declared)
 		default:
 			add("units", r.Units, w.F("amounts in minor units: 1050 is %s 10.50.", currency), false)
 		}
@@ -126,13 +126,13 @@ func zoneStatement(d Decision, w lang.Tag) Statement {
 
 // undecidedNote says why a decision is undecided, naming the first cells
 // that disagree.
-func undecidedNote(w lang.Tag, d Decision) string {
+func undecidedNote(w lang.Tag, name string, d Decision) string {
 	var cells []string
 	for _, c := range d.Evidence {
 		if len(cells) == 3 {
 			break
 		}
-		cells = append(cells, w.F("%s %q reads %s", c.Place(w), c.Raw, c.Suggests))
+		cells = append(cells, w.F("%s %q reads %s", c.Place(w), c.Raw, Suggestion(name, c.Suggests, w)))
 	}
 	if len(cells) > 0 {
 		return w.F("The file does not say: its cells disagree (%s); choose how to read it.", strings.Join(cells, "; "))
@@ -170,4 +170,59 @@ func DelimiterName(d string) string {
 		return "pipe"
 	}
 	return fmt.Sprintf("%q", d)
+}
+
+// Suggestion says in w what a cell's reading means, a value of the
+// decision name: "minor units (1050 is 10.50)", "day first", "commas".
+func Suggestion(name, v string, w lang.Tag) string {
+	switch name {
+	case "units":
+		switch v {
+		case Minor:
+			return w.T("minor units (1050 is 10.50)")
+		case Major:
+			return w.T("major units (10.50 is 10.50)")
+		}
+	case "decimal", "group":
+		mark, rest, _ := strings.Cut(v, " ")
+		switch mark {
+		case "decimal":
+			return w.F("decimal %s", MarkName(rest, w))
+		case "groups":
+			return w.F("%s groups digits", MarkName(rest, w))
+		}
+		if name == "decimal" {
+			return w.F("decimal %s", MarkName(v, w))
+		}
+		return w.F("%s groups digits", MarkName(v, w))
+	case "dateOrder":
+		switch v {
+		case "DMY":
+			return w.T("day first")
+		case "MDY":
+			return w.T("month first")
+		case "YMD":
+			return w.T("year first")
+		}
+	case "encoding":
+		return strings.ToUpper(v)
+	case "delimiter":
+		return w.T(Delimiters(v))
+	}
+	return v
+}
+
+// MarkName names a separator mark in w: "point", "comma".
+func MarkName(m string, w lang.Tag) string {
+	switch m {
+	case ".":
+		return w.T("point")
+	case ",":
+		return w.T("comma")
+	case " ":
+		return w.T("space")
+	case "'":
+		return w.T("apostrophe")
+	}
+	return w.Quote(m)
 }

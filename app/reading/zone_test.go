@@ -22,7 +22,7 @@ func TestTimeZoneDecision(t *testing.T) {
 		t.Error("Get does not find the time zone")
 	}
 	st := reading.Describe(undecided, "", lang.German)
-	if len(st) != 1 || !st[0].Undecided || !st[0].Marked || st[0].Text != `Zeitzone nicht gewählt: Ein Datum wie "15.12.2026" (J2) ist ein Fehler in seiner Zelle, bis Sie die Zeitzone wählen, in der die Datumsangaben der Datei gelten.` {
+	if len(st) != 1 || !st[0].Undecided || !st[0].Marked || st[0].Text != `Zeitzone nicht gewählt: Ein Datum wie „15.12.2026“ (J2) ist ein Fehler in seiner Zelle, bis Sie die Zeitzone wählen, in der die Datumsangaben der Datei gelten.` {
 		t.Errorf("statement %+v", st)
 	}
 	data, _ := json.Marshal(undecided)
@@ -32,7 +32,7 @@ func TestTimeZoneDecision(t *testing.T) {
 	chosen := reading.Reading{TimeZone: reading.Decision{Value: "Europe/Paris", How: reading.Chosen,
 		Evidence: []reading.Cell{{Row: 2, Column: "J", Raw: "15/12/2026", Why: "15 déc. 2026, 00:00 Europe/Paris"}}}}
 	st = reading.Describe(chosen, "", lang.French)
-	if len(st) != 1 || st[0].Marked || st[0].Text != `dates et heures dans le fuseau Europe/Paris : "15/12/2026" correspond au 15 déc. 2026, 00:00 Europe/Paris, comme vous l’avez choisi.` {
+	if len(st) != 1 || st[0].Marked || st[0].Text != "dates et heures dans le fuseau Europe/Paris\u202f: «\u202f15/12/2026\u202f» correspond au 15 déc. 2026, 00:00 Europe/Paris, comme vous l’avez choisi." {
 		t.Errorf("statement %+v", st)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -90,10 +90,14 @@ type Document struct {
 	version int
 	// limits are the operator's amount limits (SetAmountLimits).
 	limits ingest.AmountLimits
+	// w is the operator's language, in which the document says what it
+	// finds of its elements as a whole (duplicates, a file of several
+	// bulks).
+	w lang.Tag
 }
 
-func newDocument(k *schema.Kind, backOffice bool, fileName string, src source) *Document {
-	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src}
+func newDocument(k *schema.Kind, backOffice bool, fileName string, src source, w lang.Tag) *Document {
+	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src, w: w}
 	d.cols = src.columns()
 	d.byLetter = make(map[string]int, len(d.cols))
 	d.byField = make(map[string]int, len(d.cols))
@@ -209,8 +213,8 @@ func (d *Document) merge() {
 		if p.Code == schema.TooManyElements {
 			n := d.src.count()
 			p.Severity = schema.Warning
-			p.Message = fmt.Sprintf("the file holds %s elements, more than one bulk takes (%s): it is submitted as %d bulks",
-				schema.Thousands(int64(n)), schema.Thousands(schema.MaxElements), (n+schema.MaxElements-1)/schema.MaxElements)
+			p.Message = d.w.F("the file holds %s elements, more than one bulk takes (%s): it is submitted as %d bulks",
+				d.w.Count(n), d.w.Count(schema.MaxElements), (n+schema.MaxElements-1)/schema.MaxElements)
 			problems[i] = p
 		}
 	}
@@ -228,7 +232,7 @@ func (d *Document) merge() {
 			Element:  i,
 			Code:     DuplicateCode,
 			Severity: schema.Warning,
-			Message:  fmt.Sprintf("the same operation as %s: the API would carry out both", d.place(first)),
+			Message:  d.w.F("the same operation as %s: the API would carry out both", d.place(first)),
 		}
 		if d.src.tabular() {
 			p.Sheet, p.Row = sheet, row
@@ -278,8 +282,8 @@ func (d *Document) AmountLimits() ingest.AmountLimits { return maps.Clone(d.limi
 // place names element i's place for people: "row 14" or "element 3".
 func (d *Document) place(i int) string {
 	if !d.src.tabular() {
-		return fmt.Sprintf("element %d", i)
+		return d.w.F("element %d", i)
 	}
 	_, row := d.src.origin(i)
-	return fmt.Sprintf("row %d", row)
+	return d.w.F("row %d", row)
 }

@@ -21,7 +21,7 @@ func FromRequest(k *schema.Kind, backOffice bool, fileName string, elements []an
 		s.fields[f.Path] = f
 	}
 	s.cols = s.findColumns()
-	return newDocument(k, backOffice, fileName, s)
+	return newDocument(k, backOffice, fileName, s, v.Language())
 }
 
 // requestSource holds the elements of a JSON request body.

@@ -16,7 +16,7 @@ func FromImport(im *ingest.Import, backOffice bool, fileName string) (*Document,
 	if im.Result() == nil {
 		return nil, fmt.Errorf("the import of %s is not built", fileName)
 	}
-	return newDocument(im.Kind, backOffice, fileName, &tableSource{im: im}), nil
+	return newDocument(im.Kind, backOffice, fileName, &tableSource{im: im}, im.Language()), nil
 }
 
 // tableSource reads a Document's elements from the rows of a table.
@@ -110,10 +110,10 @@ func (s *tableSource) editMany(edits []cellEdit) error {
 }
 
 func (s *tableSource) readAs() string {
-	t := s.im.Table
-	where := fmt.Sprintf("header row %d", s.im.Mapping().HeaderRow)
+	t, w := s.im.Table, s.im.Language()
+	where := w.F("header row %d", s.im.Mapping().HeaderRow)
 	if t.Sheet != "" && t.Format == ingest.XLSX {
-		where = fmt.Sprintf("sheet %s, %s", t.Sheet, where)
+		where = w.F("sheet %s, %s", t.Sheet, where)
 	}
-	return where + "; " + s.im.Settings().String()
+	return w.F("%s; %s", where, s.im.Settings().In(w))
 }

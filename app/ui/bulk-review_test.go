@@ -49,7 +49,7 @@ func TestReviewControlTotalsAreReadOrRefused(t *testing.T) {
 		t.Errorf("German: %+v, %v", c, err)
 	}
 	r = bulkReview{totals: "EUR 1,500"}
-	if _, err := r.controlTotals(); err == nil || err.Error() != `"EUR 1,500" hat mehr Nachkommastellen als die Währung: Geben Sie 1.500,00 oder 1,50 ein.` {
+	if _, err := r.controlTotals(); err == nil || err.Error() != `„EUR 1,500“ hat mehr Nachkommastellen als die Währung: Geben Sie 1.500,00 oder 1,50 ein.` {
 		t.Errorf("a total with three decimals: %v", err)
 	}
 }

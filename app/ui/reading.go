@@ -34,58 +34,10 @@ var readingQuestions = map[string]string{
 }
 
 // suggestsWords says what a cell's reading means, for people.
-func suggestsWords(name, v string) string {
-	switch name {
-	case "units":
-		switch v {
-		case reading.Minor:
-			return t("minor units (1050 is 10.50)")
-		case reading.Major:
-			return t("major units (10.50 is 10.50)")
-		}
-	case "decimal", "group":
-		mark, rest, _ := strings.Cut(v, " ")
-		switch mark {
-		case "decimal":
-			return tf("decimal %s", markName(rest))
-		case "groups":
-			return tf("%s groups digits", markName(rest))
-		}
-		if name == "decimal" {
-			return tf("decimal %s", markName(v))
-		}
-		return tf("%s groups digits", markName(v))
-	case "dateOrder":
-		switch v {
-		case "DMY":
-			return t("day first")
-		case "MDY":
-			return t("month first")
-		case "YMD":
-			return t("year first")
-		}
-	case "encoding":
-		return strings.ToUpper(v)
-	case "delimiter":
-		return t(reading.Delimiters(v))
-	}
-	return v
-}
+func suggestsWords(name, v string) string { return reading.Suggestion(name, v, consoleLang) }
 
 // markName names a separator mark.
-func markName(m string) string {
-	switch m {
-	case ".":
-		return t("point")
-	case ",":
-		return t("comma")
-	case " ":
-		return t("space")
-	case "'":
-		return t("apostrophe")
-	}
-	return fmt.Sprintf("%q", m)
-}
+func markName(m string) string { return reading.MarkName(m, consoleLang) }
 
 // partner is the other usual mark of a decimal or group separator.
 func partner(m string) string {

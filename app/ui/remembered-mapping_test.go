@@ -46,7 +46,7 @@ func TestTheNoticeSaysHowTheFileIsRead(t *testing.T) {
 	for l, want := range map[lang.Tag]string{
 		lang.English: "Read as last time for these headers: 2 columns mapped, 1 value set for every row, headers on row 1, amounts in major units, decimal comma, time zone Europe/Berlin.",
 		lang.German:  "Wie beim letzten Mal für diese Spaltenköpfe gelesen: 2 Spalten zugeordnet, 1 Wert für alle Zeilen festgelegt, Spaltenköpfe in Zeile 1, Beträge in Haupteinheiten, Dezimalkomma, Zeitzone Europe/Berlin.",
-		lang.French:  "Lu comme la dernière fois pour ces en-têtes : 2 colonnes associées, 1 valeur fixée pour toutes les lignes, en-têtes en ligne 1, montants en unités principales, virgule décimale, fuseau horaire Europe/Berlin.",
+		lang.French:  "Lu comme la dernière fois pour ces en-têtes\u202f: 2 colonnes associées, 1 valeur fixée pour toutes les lignes, en-têtes en ligne 1, montants en unités principales, virgule décimale, fuseau horaire Europe/Berlin.",
 	} {
 		setLanguage(l)
 		if got := rememberedText(pr); got != want {

@@ -72,7 +72,7 @@ func TestCheckCSVWithDecimalCommas(t *testing.T) {
 	}
 	// Forcing minor units makes every amount an error at its cell.
 	code, stdout, _ = runCLI(t, "check", "-kind", "transfers", "-amounts", "minor", file)
-	if code != exitInvalid || !strings.Contains(stdout, `pay!G2: error: destinationAmount.amount: "1.234,56" has a decimal part`) {
+	if code != exitInvalid || !strings.Contains(stdout, `pay!G2 (destinationAmount.amount): error: amount (column G): "1.234,56" has a decimal part`) {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 }

@@ -72,10 +72,10 @@ func TestCheckSaysUnitsAreUndecided(t *testing.T) {
 	}
 
 	code, stdout, _ := runCLI(t, "check", "-kind", "transfers", file)
-	if code != exitInvalid || !strings.Contains(stdout, `reading (UNDECIDED): amounts in minor units: 1050 is EUR 10.50. The file does not say: its cells disagree (pay!G6 "30.50" reads major; pay!G2 "25000" reads minor`) {
+	if code != exitInvalid || !strings.Contains(stdout, `reading (UNDECIDED): amounts in minor units: 1050 is EUR 10.50. The file does not say: its cells disagree (pay!G6 "30.50" reads major units (10.50 is 10.50); pay!G2 "25000" reads minor units`) {
 		t.Errorf("text output:\n%s", stdout)
 	}
-	if !strings.Contains(stdout, "pay!G6: error:") {
+	if !strings.Contains(stdout, "pay!G6 (destinationAmount.amount): error:") {
 		t.Errorf("the 30.50 cell is no error:\n%s", stdout)
 	}
 

@@ -66,7 +66,7 @@ func TestCheckReadsDatesInTheTimeZoneGiven(t *testing.T) {
 		t.Errorf("reading:\n%s", stdout)
 	}
 	_, stdout, _ = runCLI(t, "check", "-kind", "transfers", "-time-zone", "Europe/Berlin", "-lang", "fr", file)
-	if !strings.Contains(stdout, `dates et heures dans le fuseau Europe/Berlin : "15.12.2026" correspond au 15 déc. 2026, 00:00 Europe/Berlin, comme vous l’avez choisi.`) {
+	if !strings.Contains(stdout, "dates et heures dans le fuseau Europe/Berlin\u202f: «\u202f15.12.2026\u202f» correspond au 15 déc. 2026, 00:00 Europe/Berlin, comme vous l’avez choisi.") {
 		t.Errorf("reading in French:\n%s", stdout)
 	}
 }

@@ -38,8 +38,8 @@ func TestTheConsoleNamesACurrencyThatDoesNotExist(t *testing.T) {
 			"EUD is not an ISO 4217 currency code (did you mean AUD or EUR?)", "Currencies that are not ISO 4217 codes: 1", "I have checked these warnings"},
 		{"de", "Alle Elemente sind gültig.", "Alle Elemente sind gültig; 1 Warnung zu prüfen",
 			"EUD ist kein ISO-4217-Währungscode (meinten Sie AUD oder EUR?)", "Währungen, die keine ISO-4217-Codes sind: 1", "Ich habe diese Warnungen geprüft"},
-		{"fr", "Tous les éléments sont valides.", "Tous les éléments sont valides ; 1 avertissement à vérifier",
-			"EUD n’est pas un code de devise ISO 4217 (vouliez-vous dire AUD ou EUR ?)", "Devises qui ne sont pas des codes ISO 4217\u00a0: 1", "J’ai vérifié ces avertissements"},
+		{"fr", "Tous les éléments sont valides.", "Tous les éléments sont valides\u202f; 1 avertissement à vérifier",
+			"EUD n’est pas un code de devise ISO 4217 (vouliez-vous dire AUD ou EUR\u202f?)", "Devises qui ne sont pas des codes ISO 4217\u202f: 1", "J’ai vérifié ces avertissements"},
 	} {
 		t.Run(w.lang, func(t *testing.T) { currencyThatDoesNotExist(t, w) })
 	}

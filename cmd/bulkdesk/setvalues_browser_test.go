@@ -52,7 +52,7 @@ func TestTheMappingStepGivesAFieldAValueForEveryRow(t *testing.T) {
 		{"en", "Profile id (profileId)", "Profile id — profileId (required)", "Instrument type — source.type (required)", "Managed account",
 			"Amount — destinationAmount.amount (required)", "Read as: ", "Same for every row"},
 		{"fr", "Identifiant de profil (profileId)", "Identifiant de profil — profileId (obligatoire)", "Type d’instrument — source.type (obligatoire)", "Compte géré",
-			"Montant — destinationAmount.amount (obligatoire)", "Lu comme : ", "Identique pour toutes les lignes"},
+			"Montant — destinationAmount.amount (obligatoire)", "Lu comme\u202f: ", "Identique pour toutes les lignes"},
 	} {
 		t.Run(w.lang, func(t *testing.T) { valueForEveryRow(t, w, w.lang == "de") })
 	}

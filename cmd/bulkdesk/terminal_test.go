@@ -117,7 +117,7 @@ func TestCheckShowsAFilesControlCharacters(t *testing.T) {
 	file := writeFile(t, "pay\x1b[2K\r.csv", transfersHeader+transferLine(1, "12.50")+
 		"110321;1001;managed_accounts;2002;managed_cards;EU\x1b[2KR;"+cell+";"+cell+"\n")
 	code, out, errOut := runCLI(t, "check", "-kind", "transfers", file)
-	if code != exitInvalid || !strings.Contains(out, `pay\x1b[2K\r.csv: transfers, INVALID`) || !strings.Contains(out, `EU\x1b[2KR`) {
+	if code != exitInvalid || !strings.Contains(out, `pay\x1b[2K\r.csv: transfers, INVALID`) || !strings.Contains(out, "EU␛[2KR") {
 		t.Errorf("check: %d\n%s\n%s", code, out, errOut)
 	}
 	assertShown(t, "check", out+errOut)

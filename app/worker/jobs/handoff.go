@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
@@ -51,7 +50,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (out worker.Confirmation, only []int) {
 	elements, report := doc.Elements(), doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
-		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: "The file is not validated yet: finish its review first."}, nil
+		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: w.T("The file is not validated yet: finish its review first.")}, nil
 	}
 	invalid := report.InvalidElements()
 	out = worker.Confirmation{
@@ -73,11 +72,11 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (ou
 	case requestRefused(report) != "":
 		out.Blocked = requestRefused(report)
 	case len(elements) == 0:
-		out.Blocked = "The file holds no elements to submit."
+		out.Blocked = w.T("The file holds no elements to submit.")
 	case len(invalid) == len(elements):
-		out.Blocked = "No element is valid: fix the file and load it again."
+		out.Blocked = w.T("No element is valid: fix the file and load it again.")
 	case len(invalid) > 0 && !req.ValidOnly:
-		out.Blocked = fmt.Sprintf("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", worker.Count(len(invalid)), worker.Count(len(elements)))
+		out.Blocked = w.F("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", w.Count(len(invalid)), w.Count(len(elements)))
 	}
 	if out.Blocked == "" && len(invalid) > 0 {
 		only = report.ValidElements()
@@ -111,9 +110,10 @@ func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	w := s.language()
 	report := doc.Report()
 	if report == nil || doc.Kind == nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "the file is not validated yet")
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s", w.T("The file is not validated yet: finish its review first."))
 	}
 	invalid := report.InvalidElements()
 	byElement := make(map[int][]string)
@@ -124,7 +124,7 @@ func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
 	}
 	notes := make([]string, len(invalid))
 	for n, i := range invalid {
-		notes[n] = placeNote(doc, i) + strings.Join(byElement[i], "\n")
+		notes[n] = placeNote(doc, i, w) + strings.Join(byElement[i], "\n")
 	}
 	data, err := schema.CanonicalArray(doc.Elements(), invalid)
 	if err != nil {
@@ -142,11 +142,11 @@ func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
 
 // placeNote names where an element was in the operator's file, first in
 // its note: the workbook's own rows are numbered afresh.
-func placeNote(doc *LoadedFile, i int) string {
+func placeNote(doc *LoadedFile, i int, w lang.Tag) string {
 	if sheet, row := doc.Origin(i); sheet != "" {
-		return fmt.Sprintf("(was %s row %d) ", sheet, row)
+		return w.F("(was %s row %d) ", sheet, row)
 	}
-	return fmt.Sprintf("(was element %d) ", i)
+	return w.F("(was element %d) ", i)
 }
 
 // errorWorkbook hands the error workbook of a built document to the

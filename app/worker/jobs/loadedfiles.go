@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -89,6 +90,17 @@ type LoadedFiles struct {
 	keep int
 	next int
 	docs []*LoadedFile
+	// language is the operator's, in which a file that is gone or not
+	// validated is said; nil is English.
+	language func() lang.Tag
+}
+
+// words is the language the store's errors are said in.
+func (s *LoadedFiles) words() lang.Tag {
+	if s.language == nil {
+		return lang.English
+	}
+	return s.language()
 }
 
 // NewLoadedFiles returns a store that keeps the last keep files.
@@ -117,7 +129,7 @@ func (s *LoadedFiles) Get(id int) (*LoadedFile, error) {
 			return d, nil
 		}
 	}
-	return nil, worker.Errorf(worker.CodeGone, "the file is no longer loaded; load it again")
+	return nil, worker.Errorf(worker.CodeGone, "%s", s.words().T("the file is no longer loaded; load it again"))
 }
 
 // built returns the document with the given id, which must be built.
@@ -127,7 +139,8 @@ func (s *LoadedFiles) built(id int) (*LoadedFile, error) {
 		return nil, err
 	}
 	if d.review == nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s is not validated yet", displayName(d.FileName))
+		w := s.words()
+		return nil, worker.Errorf(worker.CodeBadRequest, "%s", w.F("%s is not validated yet", displayName(d.FileName, w)))
 	}
 	return d, nil
 }

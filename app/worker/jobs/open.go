@@ -8,12 +8,19 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
+
+// failure is err as the page shows it, said in the operator's language
+// when it can be (lang.Sayer), with code.
+func (s *Server) failure(code string, err error) error {
+	return worker.Errorf(code, "%s", s.language().Say(err))
+}
 
 // CodeUnreadable is the error code of a file that cannot be read at all;
 // the message says why and what to do.
@@ -41,13 +48,13 @@ func (s *Server) open(c *runner.Call) (any, error) {
 // describes how it is read, built already when req.Auto allows.
 func (s *Server) openDocument(c *runner.Call, req worker.Open, data []byte) (*LoadedFile, worker.Prepared, error) {
 	d := &LoadedFile{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
-	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter}
+	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Lang: s.language()}
 	if err := (ingest.Settings{TimeZone: req.TimeZone}).Check(); err != nil {
-		return nil, worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, worker.Prepared{}, s.failure(worker.CodeBadRequest, err)
 	}
 	d.timeZone = req.TimeZone
 	if req.Text != "" && d.FileName == "" {
-		d.FileName = "Pasted rows"
+		d.FileName = s.language().T("Pasted rows")
 	}
 	if req.Kind != "" {
 		k, err := lookupKind(req.Kind, req.BackOffice)
@@ -129,7 +136,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 	if req.SavedMapping != "" {
 		m, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
 		if err != nil {
-			return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "the mapping file: %v", err)
+			return worker.Prepared{}, s.failure(worker.CodeBadRequest, err)
 		}
 		saved = &m
 		savedReading(d, &req, m)
@@ -195,7 +202,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 		d.im = s.newImport(d, d.table)
 	}
 	if err := s.applyMapping(d, req, saved); err != nil {
-		return worker.Prepared{}, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return worker.Prepared{}, s.failure(worker.CodeBadRequest, err)
 	}
 	return s.finish(c, d, req.Auto, req.Build)
 }
@@ -239,7 +246,7 @@ func reread(d *LoadedFile, req worker.Prepare) bool {
 func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.Mapping) error {
 	if d.im == nil {
 		if req.HeaderRow > 0 || len(req.Columns) > 0 || len(req.Values) > 0 || saved != nil || req.Settings != nil || len(req.Chosen) > 0 {
-			return errors.New("choose the kind before the columns")
+			return lang.Errorf("choose the kind before the columns")
 		}
 		return nil
 	}
@@ -257,10 +264,10 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.M
 	if saved != nil {
 		missing, err := d.im.UseSavedMapping(*saved)
 		if err != nil {
-			return fmt.Errorf("the mapping file: %w", err)
+			return lang.Errorf("the mapping file: %s", err)
 		}
 		if len(missing) > 0 {
-			d.table.Notes = appendOnce(d.table.Notes, fmt.Sprintf("The mapping file names columns this file lacks: %s.", strings.Join(missing, ", ")))
+			d.table.Notes = appendOnce(d.table.Notes, s.language().F("The mapping file names columns this file lacks: %s.", strings.Join(missing, ", ")))
 		}
 		stale = true
 	}
@@ -345,17 +352,17 @@ func (s *Server) read(c *runner.Call, d *LoadedFile) error {
 	var syntax *schema.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		d.review = notJSON(d, syntax, s.validator)
+		d.review = notJSON(d, syntax, s.validator, s.language())
 		return nil
 	case err != nil:
-		return worker.Errorf(CodeUnreadable, "%v", err)
+		return s.failure(CodeUnreadable, err)
 	}
 	d.file = f
 	return nil
 }
 
 // notJSON is the document of a JSON file that does not parse.
-func notJSON(d *LoadedFile, syntax *schema.SyntaxError, v *schema.Validator) *review.Document {
+func notJSON(d *LoadedFile, syntax *schema.SyntaxError, v *schema.Validator, w lang.Tag) *review.Document {
 	k := d.Kind
 	if k == nil {
 		k = schema.Kinds()[0]
@@ -364,7 +371,7 @@ func notJSON(d *LoadedFile, syntax *schema.SyntaxError, v *schema.Validator) *re
 	r.Add(schema.Problem{
 		Element:  schema.RequestLevel,
 		Code:     "not-json",
-		Message:  fmt.Sprintf("%s is not a JSON request body: %v", displayName(d.FileName), syntax),
+		Message:  w.F("%s is not a JSON request body: %s", displayName(d.FileName, w), syntax),
 		Severity: schema.Error,
 	})
 	return review.FromRequest(k, d.BackOffice, d.FileName, nil, r, v)
@@ -392,7 +399,7 @@ func (s *Server) readTable(c *runner.Call, d *LoadedFile, sheet string) error {
 		if c.Context().Err() != nil {
 			return c.Context().Err()
 		}
-		return worker.Errorf(CodeUnreadable, "%v", err)
+		return s.failure(CodeUnreadable, err)
 	}
 	d.table, d.im, d.review = t, nil, nil
 	if d.Kind != nil {
@@ -489,7 +496,7 @@ func (s *Server) sheetForKind(c *runner.Call, d *LoadedFile) error {
 				if c.Context().Err() != nil {
 					return c.Context().Err()
 				}
-				return worker.Errorf(CodeUnreadable, "%v", err)
+				return s.failure(CodeUnreadable, err)
 			}
 			d.table, d.review = t, nil
 		}
@@ -505,7 +512,7 @@ func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 		return s.buildRequest(c, d)
 	}
 	if d.im == nil {
-		return worker.Errorf(worker.CodeBadRequest, "choose the bulk kind of %s first", displayName(d.FileName))
+		return worker.Errorf(worker.CodeBadRequest, "%s", s.language().F("choose the bulk kind of %s first", displayName(d.FileName, s.language())))
 	}
 	d.im.SetAmountLimits(s.limits)
 	_, err := d.im.BuildContext(c.Context(), func(done, total int) {

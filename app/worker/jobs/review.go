@@ -401,9 +401,9 @@ func baseName(name string) string {
 }
 
 // displayName is how messages name a file the page did not name.
-func displayName(name string) string {
+func displayName(name string, w lang.Tag) string {
 	if name == "" {
-		return "the file"
+		return w.T("the file")
 	}
 	return name
 }

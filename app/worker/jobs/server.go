@@ -54,6 +54,7 @@ func NewServer(post func(worker.Message)) *Server {
 		documents: NewLoadedFiles(2),
 		validator: schema.Default(),
 	}
+	s.documents.language = s.language
 	s.Register(worker.JobOpen, s.open)
 	s.Register(worker.JobPrepare, s.prepare)
 	s.Register(worker.JobBuild, s.build)

@@ -54,7 +54,7 @@ func TestDatesWaitForATimeZone(t *testing.T) {
 	if len(p.Summary.Schedule) != 1 || p.Summary.Schedule[0] != want {
 		t.Errorf("schedule %q, want %q", p.Summary.Schedule, want)
 	}
-	if st := statement(p.Summary.Reading, "timeZone"); st.Text != `Datums- und Zeitangaben in Europe/Berlin: "15.12.2026" ist 15. Dez. 2026, 00:00 Europe/Berlin, wie von Ihnen gewählt.` {
+	if st := statement(p.Summary.Reading, "timeZone"); st.Text != `Datums- und Zeitangaben in Europe/Berlin: „15.12.2026“ ist 15. Dez. 2026, 00:00 Europe/Berlin, wie von Ihnen gewählt.` {
 		t.Errorf("statement %+v", st)
 	}
 	c := h.prepare(worker.PrepareSubmission{Document: p.Document})
