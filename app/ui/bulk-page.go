@@ -186,33 +186,14 @@ func (p *bulkPage) renderFacts() app.UI {
 	return app.Dl().ID("bulk-facts").Class("facts").Body(
 		fact("bulk-kind", t("Kind"), kind),
 		fact("bulk-submitted", t("Submitted"), p.submittedText()),
-		fact("bulk-source", t("File"), sourceOf(*b)),
+		fact("bulk-source", t("File"), sourceWords(*b, p.fourEyes)),
 		app.Div().Body(app.Dt().Text(t("Totals")), app.Dd().ID("bulk-totals").DataSet("loaded", p.totals != nil).Text(totals)),
 	)
 }
 
 // submittedText says when the bulk was submitted, as this browser's
-// journal recorded, and by whom, as the server's four-eyes rule did.
-func (p *bulkPage) submittedText() string {
-	s := submittedAt(*p.bulk)
-	f := p.fourEyes
-	if f == nil || f.Known == nil || !*f.Known || f.SubmittedBy == "" {
-		return s
-	}
-	if p.bulk.Submitted == 0 && f.SubmittedAt != nil {
-		s = dateTime(f.SubmittedAt.Local())
-	}
-	return tf("%s by %s", s, f.SubmittedBy)
-}
-
-// sourceAndTime names the bulk's file and when it was submitted, or says
-// it was submitted elsewhere.
-func sourceAndTime(b worker.BulkInfo) string {
-	if b.Submitted == 0 {
-		return sourceOf(b)
-	}
-	return tf("%s, submitted %s", sourceOf(b), submittedAt(b))
-}
+// journal recorded or else the server's four-eyes rule, and by whom.
+func (p *bulkPage) submittedText() string { return submittedWords(*p.bulk, p.fourEyes) }
 
 // fact is a term and its value in a list of facts.
 func fact(id, term, value string) app.UI {
@@ -257,7 +238,7 @@ func (p *bulkPage) renderConfirm() app.UI {
 				fact("confirm-kind", t("Kind"), kind),
 				fact("confirm-count", t("Elements"), count(b.Operations)),
 				app.Div().Body(app.Dt().Text(t("Totals")), totals),
-				fact("confirm-source", t("File"), sourceAndTime(*b)),
+				fact("confirm-source", t("File"), sourceAndTime(*b, p.fourEyes)),
 				fact("confirm-mode", t("When an operation fails"), modeWords(p.mode)),
 			),
 			app.P().Class("note").Text(t("The operations start as soon as you execute, one after the other. A running bulk can be paused or cancelled; what has run stays done.")),
@@ -447,6 +428,7 @@ func (p *bulkPage) run(ctx app.Context, a string) {
 		p.show(ctx, r, err, true)
 		if r.Failure == nil && err == nil {
 			p.announcement = tf("%s: the bulk is %s.", actionLabel(a), statusWord(p.bulk.Status))
+			queue.refresh(true) // an executed or cancelled bulk leaves the queue
 		}
 	})
 }

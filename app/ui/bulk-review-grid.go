@@ -71,7 +71,7 @@ func (p *bulkPage) renderElements() app.UI {
 	if !r.filter.active() {
 		shown = tf("All %s shown", plural(r.elements.len(), "element", "elements"))
 	}
-	return app.Section().ID("review-elements").Class("review-elements").Aria("labelledby", "review-elements-title").Body(
+	return app.Section().ID("review-every-element").Class("review-elements").Aria("labelledby", "review-elements-title").Body(
 		app.H4().ID("review-elements-title").Text(t("Every element of the bulk")),
 		app.Div().Class("filters").Body(
 			app.Div().Class("field").Body(

@@ -38,8 +38,12 @@ type bulksPage struct {
 
 	journal journalView
 	run     int
-	// totals are the listed bulks' totals, read one bulk at a time.
-	totals totalsQueue
+	// totals are the listed bulks' totals, read one bulk at a time, and
+	// records the server's records of them.
+	totals  totalsQueue
+	records bulkRecords
+	// stopQueue stops watching the approval queue.
+	stopQueue func()
 
 	announcement string
 	// openID is the bulk id typed to open.
@@ -53,11 +57,19 @@ func (p *bulksPage) OnMount(ctx app.Context) {
 	p.api = loadConfig().API
 	p.journal.load(ctx, nil)
 	p.reload(ctx)
+	p.stopQueue = queue.watch(func() { ctx.Dispatch(func(app.Context) {}) })
+}
+
+func (p *bulksPage) OnDismount() {
+	if p.stopQueue != nil {
+		p.stopQueue()
+	}
 }
 
 func (p *bulksPage) Render() app.UI {
 	interrupted := p.journal.interrupted()
 	return newShell().Route("/bulks").Announcement(p.announcement).Content(
+		p.renderQueue(),
 		app.P().Class("lead").Text(t("The bulk processes of the identity your credentials act for. Open one to execute, pause, resume or cancel it and to watch it run.")),
 		app.If(len(interrupted) > 0, func() app.UI {
 			return app.Div().ID("interrupted-notice").Class("warning-box").Role("alert").Body(
@@ -127,6 +139,7 @@ func (p *bulksPage) renderList() app.UI {
 					kind = kindTitle(b.Kind)
 				}
 				got := p.totals.of(p.backOffice, b.BulkID)
+				rec := p.records.of(p.backOffice, b.BulkID)
 				totals := totalsText(got)
 				if totals == "" {
 					totals = "…"
@@ -142,8 +155,8 @@ func (p *bulksPage) renderList() app.UI {
 					app.Td().Class("bulk-kind").Text(kind),
 					app.Td().Class("num", "bulk-elements").Text(count(b.Operations)),
 					app.Td().Class("bulk-totals").DataSet("loaded", got != nil).Text(totals),
-					app.Td().Class("bulk-submitted").Text(submittedAt(b)),
-					app.Td().Class("bulk-source").Text(sourceOf(b)),
+					app.Td().Class("bulk-submitted").DataSet("recorded", rec != nil).Text(submittedWords(b, rec)),
+					app.Td().Class("bulk-source").Text(sourceWords(b, rec)),
 					app.Td().Class("bulk-executed").Text(executedText(b)),
 				)
 			})),
@@ -203,6 +216,7 @@ func (p *bulksPage) reload(ctx app.Context) {
 				ids[i] = b.BulkID
 			}
 			p.totals.want(p.page, req.Connection, ids)
+			p.records.want(p.page, p.backOffice, ids)
 		}
 	})
 }

@@ -21,12 +21,11 @@ type connectivity struct {
 	mu          sync.Mutex
 	online      bool
 	started     bool
-	next        int
-	subscribers map[int]func(online bool)
+	subscribers listeners[bool]
 	wake        chan struct{}
 }
 
-var network = &connectivity{online: true, subscribers: make(map[int]func(bool)), wake: make(chan struct{}, 1)}
+var network = &connectivity{online: true, wake: make(chan struct{}, 1)}
 
 // Online reports the last known state.
 func (c *connectivity) Online() bool {
@@ -37,16 +36,7 @@ func (c *connectivity) Online() bool {
 
 // Subscribe calls f with every change until the returned function is called.
 func (c *connectivity) Subscribe(f func(online bool)) (unsubscribe func()) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.next++
-	id := c.next
-	c.subscribers[id] = f
-	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		delete(c.subscribers, id)
-	}
+	return c.subscribers.add(f)
 }
 
 // Start begins watching, once per page load; it is a no-op on the server.
@@ -128,12 +118,6 @@ func (c *connectivity) set(online bool) {
 		return
 	}
 	c.online = online
-	subs := make([]func(bool), 0, len(c.subscribers))
-	for _, f := range c.subscribers {
-		subs = append(subs, f)
-	}
 	c.mu.Unlock()
-	for _, f := range subs {
-		f(online)
-	}
+	c.subscribers.tell(online)
 }

@@ -23,6 +23,9 @@ type shell struct {
 
 	online          bool
 	updateAvailable bool
+	// stopQueue stops watching the approval queue, whose count the
+	// navigation shows.
+	stopQueue func()
 	// sandbox says the console's connection leads to the server's
 	// sandbox: every page says so, so that nobody takes its bulks for
 	// real ones.
@@ -56,6 +59,7 @@ func (s *shell) OnMount(ctx app.Context) {
 		ctx.Dispatch(func(app.Context) { s.online = online })
 	})
 	network.Start()
+	s.stopQueue = queue.watch(func() { ctx.Dispatch(func(app.Context) {}) })
 	s.updateAvailable = ctx.AppUpdateAvailable()
 	s.sandbox = currentConnection(ctx).isSandbox(loadConfig().API)
 	// Start the worker once the page is up, so that the first file is
@@ -67,6 +71,9 @@ func (s *shell) OnDismount() {
 	if s.unsubscribe != nil {
 		s.unsubscribe()
 	}
+	if s.stopQueue != nil {
+		s.stopQueue()
+	}
 }
 
 func (s *shell) OnNav(ctx app.Context) {
@@ -76,6 +83,7 @@ func (s *shell) OnNav(ctx app.Context) {
 		ctx.Defer(func(app.Context) { focusByID("page-title") })
 	}
 	navigated = true
+	queue.refresh(false)
 	mark("interactive")
 }
 
@@ -106,7 +114,7 @@ func (s *shell) Render() app.UI {
 				app.Ul().Body(
 					app.Range(nav).Slice(func(i int) app.UI {
 						r := nav[i]
-						a := app.A().Href(href(r.path)).Text(t(r.nav))
+						a := app.A().Href(href(r.path)).Body(app.Text(t(r.nav)), navCount(r.path))
 						if r.path == section {
 							a = a.Aria("current", "page")
 						}

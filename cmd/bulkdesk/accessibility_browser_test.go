@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
@@ -19,7 +20,8 @@ import (
 // TestEveryPageIsAccessible runs axe-core on every page of the console
 // and the states an operator goes through: the empty Import page, the
 // reading step, a review with errors, the submission's confirmation, the
-// Bulks list, a bulk's page with its review, Events, Webhooks and
+// Bulks list, a bulk's page with its review, under the four-eyes rule the
+// approval queue and a review from it with its grid, Events, Webhooks and
 // Settings, in each of the console's languages. Not one violation, of any
 // impact, is let through, and no page is wider than a 1024-pixel window.
 // widest is a JavaScript expression naming the elements that reach past
@@ -98,6 +100,8 @@ func pagesAreAccessible(t *testing.T, l lang.Tag) {
 	waitShowing(t, b, 60*time.Second, "the bulk's review", `document.getElementById("review-result") !== null`)
 	check("a bulk's page with its review")
 
+	queueStatesAreAccessible(t, l, &b, check)
+
 	sendEvent(t, base, "/transfers/watch", `{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED","destinationAmount":{"currency":"EUR","amount":1250}}}`)
 	for _, page := range []struct{ path, ready, state string }{
 		{"feed", `document.querySelector("#events li.event") !== null`, "the Events page with an event"},
@@ -108,4 +112,32 @@ func pagesAreAccessible(t *testing.T, l lang.Tag) {
 		waitShowing(t, b, 30*time.Second, page.state, browsertest.Interactive+" && "+page.ready)
 		check(page.state)
 	}
+}
+
+// queueStatesAreAccessible checks, under the four-eyes rule, the queue of
+// bulks awaiting approval on a checker's Bulks page and the review it
+// opens, with every element in its grid and the server's receipt
+// compared, in the checker's browser, which check reads through *b
+// meanwhile.
+func queueStatesAreAccessible(t *testing.T, l lang.Tag, b **browsertest.Browser, check func(string)) {
+	t.Helper()
+	defer func(page *browsertest.Browser) { *b = page }(*b)
+	srv := startServe(t, "-sandbox", "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-four-eyes", "-state-dir", t.TempDir())
+	alice, bob := portalFor(t, srv.URL, "alice"), portalFor(t, srv.URL, "bob")
+	// The same elements twice: the review marks them as in another bulk.
+	k, _ := schema.Lookup("transfers")
+	var bulk *bulkapi.Receipt
+	for range 2 {
+		var err error
+		if bulk, err = sandboxClient(t, alice).WithFileName("Löhne März.json").Submit(context.Background(), k, fixture.Transfers(30), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	*b = consoleIn(t, bob+"bulks", string(l))
+	row := `#approval-queue tr[data-bulk="` + bulk.BulkID + `"]`
+	waitShowing(t, *b, 30*time.Second, "the approval queue", `document.querySelector('`+row+` .queue-totals') !== null && document.getElementById("nav-queue-count") !== null`)
+	check("the approval queue")
+	(*b).Do(5*time.Second, browsertest.Press(row+" .queue-review"))
+	waitShowing(t, *b, 60*time.Second, "the review from the queue", `document.querySelector('#review-verdict[data-match]') !== null && document.querySelector("#grid td[data-pos].cell-warning") !== null`)
+	check("a review from the queue, with its grid")
 }

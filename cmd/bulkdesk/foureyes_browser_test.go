@@ -23,7 +23,7 @@ import (
 // portalFor serves the console as a sign-on portal does for one user: it
 // names them in X-Forwarded-User, which serve -auth header believes from
 // 127.0.0.1.
-func portalFor(t *testing.T, console, user string) string {
+func portalFor(t testing.TB, console, user string) string {
 	t.Helper()
 	target, err := url.Parse(console)
 	if err != nil {
