@@ -63,6 +63,9 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 	value, _ := lookup(element, loc)
 	base.Value = jsonText(value)
 	w := ck.w
+	// The value as the message shows it: text between the language's
+	// quotation marks, anything else as JSON writes it.
+	shown := shownValue(w, value)
 	subject := subjectOf(w, loc)
 
 	switch k := e.ErrorKind.(type) {
@@ -90,34 +93,34 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 	case *kind.Enum:
 		base.Code = "enum"
 		base.Expected = w.F("one of %s", joinValues(k.Want))
-		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.Const:
 		base.Code = "const"
 		base.Expected = jsonText(k.Want)
-		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.Pattern:
 		base.Code = "pattern"
 		base.Expected = patternPhrase(w, k.Want)
-		base.Message = w.F("%s must be %s; found %s%s%s", subject, base.Expected, base.Value, patternHint(w, k.Want, k.Got), ck.reason(e.SchemaURL))
+		base.Message = w.F("%s must be %s; found %s%s%s", subject, base.Expected, shown, patternHint(w, k.Want, k.Got), ck.reason(e.SchemaURL))
 	case *kind.MinLength:
 		base.Code = "min-length"
 		base.Expected = counted(w, k.Want, "at least 1 character", "at least %s characters")
-		base.Message = w.F("%s must be %s long; %s has %d", subject, base.Expected, base.Value, k.Got)
+		base.Message = w.F("%s must be %s long; %s has %d", subject, base.Expected, shown, k.Got)
 		if k.Got == 0 {
 			base.Message = w.F("%s must not be empty (leave the field out instead)", subject)
 		}
 	case *kind.MaxLength:
 		base.Code = "max-length"
 		base.Expected = counted(w, k.Want, "at most 1 character", "at most %s characters")
-		base.Message = w.F("%s must be %s long; it has %d: %s%s", subject, base.Expected, k.Got, base.Value, ck.reason(e.SchemaURL))
+		base.Message = w.F("%s must be %s long; it has %d: %s%s", subject, base.Expected, k.Got, shown, ck.reason(e.SchemaURL))
 	case *kind.Minimum:
 		base.Code = "minimum"
 		base.Expected = w.F("at least %s", ratText(k.Want))
-		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.Maximum:
 		base.Code = "maximum"
 		base.Expected = w.F("at most %s", ratText(k.Want))
-		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.MaxItems:
 		base.Code = "max-items"
 		base.Expected = counted(w, k.Want, "at most 1 item", "at most %s items")
@@ -129,7 +132,7 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 	case *kind.Format:
 		base.Code = "format"
 		base.Expected = formatPhrase(w, k.Want)
-		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, base.Value)
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.OneOf:
 		base.Code = "one-of"
 		base.Value = ""
@@ -354,13 +357,22 @@ func jsonText(v any) string {
 	return truncate(strings.TrimSuffix(b.String(), "\n"), maxValueLen)
 }
 
+// shownValue is a value as a message shows it: text between w's
+// quotation marks („mg2“), cut short; anything else as JSON writes it.
+func shownValue(w lang.Tag, v any) string {
+	if s, ok := v.(string); ok {
+		return w.Quote(truncate(s, maxValueLen))
+	}
+	return jsonText(v)
+}
+
 // describeJSON says what sort of value v is, with the value when it is short.
 func describeJSON(w lang.Tag, v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		return w.F("text %s", jsonText(x))
+		return w.F("text %s", shownValue(w, x))
 	case json.Number:
 		return w.F("the number %s", string(x))
 	case bool:

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -146,7 +147,10 @@ func (rd *reader) requestProblems(n int) []schema.Problem {
 // "'Pay run'!F14" for a sheet name with spaces, "row 14" or "column F"
 // when only one is known, "item 3, amount" in a JSON table, "" when the
 // problem has no place in the file.
-func Where(p schema.Problem) string {
+func Where(p schema.Problem) string { return WhereIn(p, lang.English) }
+
+// WhereIn is Where in w's words: "Transfers!F14", "Zeile 14".
+func WhereIn(p schema.Problem, w lang.Tag) string {
 	sheet := p.Sheet
 	if sheet != "" && strings.IndexFunc(sheet, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) >= 0 {
 		sheet = "'" + strings.ReplaceAll(sheet, "'", "''") + "'"
@@ -154,17 +158,17 @@ func Where(p schema.Problem) string {
 	letters := p.Column != "" && strings.IndexFunc(p.Column, func(r rune) bool { return r < 'A' || r > 'Z' }) < 0
 	switch {
 	case sheet == "" && p.Row > 0 && p.Column != "":
-		return fmt.Sprintf("item %d, %s", p.Row, p.Column)
+		return w.F("item %d, %s", p.Row, p.Column)
 	case sheet == "" && p.Row > 0:
-		return fmt.Sprintf("item %d", p.Row)
+		return w.F("item %d", p.Row)
 	case sheet == "" && p.Column != "":
 		return p.Column
 	case p.Row > 0 && letters:
 		return fmt.Sprintf("%s!%s%d", sheet, p.Column, p.Row)
 	case p.Row > 0:
-		return fmt.Sprintf("%s row %d", sheet, p.Row)
+		return w.F("%s row %d", sheet, p.Row)
 	case letters:
-		return fmt.Sprintf("%s column %s", sheet, p.Column)
+		return w.F("%s column %s", sheet, p.Column)
 	}
 	return ""
 }

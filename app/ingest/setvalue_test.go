@@ -155,11 +155,11 @@ func TestAValueSetForEveryRowIsReadAsACellOfItsField(t *testing.T) {
 // a cell, in the validator's language.
 func TestAnInvalidValueSetForEveryRowIsNamedAsSuch(t *testing.T) {
 	for _, tc := range []struct {
-		l    lang.Tag
-		lead string
+		l            lang.Tag
+		lead, quoted string
 	}{
-		{lang.English, "the value set for every row: "},
-		{lang.German, "der für alle Zeilen festgelegte Wert: "},
+		{lang.English, "the value set for every row: ", `"11O321"`},
+		{lang.German, "der für alle Zeilen festgelegte Wert: ", "„11O321“"},
 	} {
 		v, err := schema.NewValidatorFor(schema.Builtin(), schema.Options{Language: tc.l})
 		if err != nil {
@@ -172,7 +172,7 @@ func TestAnInvalidValueSetForEveryRowIsNamedAsSuch(t *testing.T) {
 		}
 		for i := range res.Elements {
 			ps := res.Problems(i)
-			if len(ps) != 1 || !strings.HasPrefix(ps[0].Message, tc.lead+"profileId ") || !strings.Contains(ps[0].Message, `"11O321"`) ||
+			if len(ps) != 1 || !strings.HasPrefix(ps[0].Message, tc.lead+"profileId ") || !strings.Contains(ps[0].Message, tc.quoted) ||
 				ps[0].Column != "" || ps[0].Field != "profileId" || ps[0].Row != res.Elements[i].Row {
 				t.Errorf("%s: element %d's problems: %+v", tc.l, i, ps)
 			}

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -83,6 +84,8 @@ func (l Tag) said(format string, args []any) []any {
 			v = l.T(string(x))
 		case money.Char:
 			v = l.markName(x)
+		case money.Alternatives:
+			v = strings.Join(x, " "+l.T("or")+" ")
 		case Day:
 			v = l.Day(time.Time(x))
 		case error:

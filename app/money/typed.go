@@ -92,6 +92,25 @@ func (e *TypedError) Error() string {
 	return msg + ": type " + strings.Join(e.Hints(), " or ")
 }
 
+// Say says the refusal for package lang, in the operator's language, as
+// the console's control totals say it: the text, and how to type it.
+func (e *TypedError) Say() (string, []any) {
+	hints := Alternatives(e.Hints())
+	switch e.Problem {
+	case ReadsTwoWays:
+		return "%q reads two ways: type %s.", []any{e.Text, hints}
+	case TooManyDecimals:
+		return "%q has more decimals than its currency has: type %s.", []any{e.Text, hints}
+	case NoCurrency:
+		return "%q names no currency: type it as %s.", []any{e.Text, hints}
+	}
+	return "%q is not an amount: type it as %s.", []any{e.Text, hints}
+}
+
+// Alternatives are the ways to type an amount, which lang joins with the
+// language's "or".
+type Alternatives []string
+
 // Unwrap returns ErrAmbiguous for a text that may stand for two
 // amounts ("1.500" in French, "1,500" in German).
 func (e *TypedError) Unwrap() error {

@@ -157,17 +157,17 @@ func Delimiters(d string) string {
 }
 
 // DelimiterName names a delimiter for people: "comma", "semicolon",
-// "tab", "pipe".
+// "tab", "pipe", marked for the catalogs.
 func DelimiterName(d string) string {
 	switch d {
 	case ",":
-		return "comma"
+		return lang.Mark("comma")
 	case ";":
-		return "semicolon"
+		return lang.Mark("semicolon")
 	case "\t":
-		return "tab"
+		return lang.Mark("tab")
 	case "|":
-		return "pipe"
+		return lang.Mark("pipe")
 	}
 	return fmt.Sprintf("%q", d)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // RefMemory is how long the API is sure to remember an idempotency-ref.
@@ -40,35 +41,61 @@ func (p Prior) Reached() bool {
 }
 
 // Warning explains the prior submission to an operator, naming the bulk.
-func (p Prior) Warning() string {
+func (p Prior) Warning() string { return p.WarningIn(lang.English) }
+
+// WarningIn is Warning in w's words, with its dates and counts as w
+// writes them.
+func (p Prior) WarningIn(w lang.Tag) string {
 	e := p.Entry
-	when := e.Updated.Format("2006-01-02 15:04")
-	where := fmt.Sprintf("part %d", p.Chunk+1)
+	when := w.Date(e.Updated, true)
+	where := w.F("part %d", p.Chunk+1)
 	var s string
 	switch {
 	case e.State == Submitted:
-		s = fmt.Sprintf("%s was submitted on %s as bulk %s (%d operations)", where, when, e.BulkID, e.OperationCount)
+		s = w.F("%s was submitted on %s as bulk %s (%s)", where, when, e.BulkID, w.Plural(e.OperationCount, "operation", "operations"))
 		if p.Checked && p.Listed != nil {
-			s += fmt.Sprintf(", now %s", p.Listed.Status)
+			s = w.F("%s, now %s", s, StatusWords(p.Listed.Status, w))
 		} else if p.Checked {
-			s += ", which the bulk list no longer shows"
+			s = w.F("%s, which the bulk list no longer shows", s)
 		}
 	case e.State == Failed && e.LastStatus != 0:
 		// The API answered, and refused: nothing was made.
-		s = fmt.Sprintf("%s was refused by the API on %s: %s", where, when, e.LastError)
+		s = w.F("%s was refused by the API on %s: %s", where, when, e.LastError)
 	case p.Reached():
-		s = fmt.Sprintf("%s was being submitted on %s and the answer never came (%d %s)", where, when, e.Attempts, attemptsWord(e.Attempts))
+		s = w.F("%s was being submitted on %s and the answer never came (%s)", where, when, w.Plural(e.Attempts, "attempt", "attempts"))
 		if len(p.Candidates) > 0 {
 			ids := make([]string, len(p.Candidates))
 			for i, b := range p.Candidates {
 				ids[i] = b.BulkID
 			}
-			s += "; bulks of the same operation and size: " + strings.Join(ids, ", ")
+			s = w.F("%s; bulks of the same operation and size: %s", s, strings.Join(ids, ", "))
 		}
 	default:
-		s = fmt.Sprintf("%s was planned on %s but never sent", where, when)
+		s = w.F("%s was planned on %s but never sent", where, when)
 	}
 	return s
+}
+
+// statusWords are the states of bulks as a sentence names them.
+var statusWords = map[bulkapi.Status]string{
+	bulkapi.Submitted:          lang.Mark("submitted"),
+	bulkapi.Running:            lang.Mark("running"),
+	bulkapi.Paused:             lang.Mark("paused"),
+	bulkapi.Completed:          lang.Mark("completed"),
+	bulkapi.PartiallyCompleted: lang.Mark("partially completed"),
+	bulkapi.Failed:             lang.Mark("failed"),
+	bulkapi.Cancelled:          lang.Mark("cancelled"),
+}
+
+// StatusWords names a bulk's state in w, as a sentence does:
+// "teilweise abgeschlossen", "en cours"; in English, and for a state it
+// does not know, as the API writes it (COMPLETED), which the command
+// line's reports have always quoted.
+func StatusWords(s bulkapi.Status, w lang.Tag) string {
+	if words, ok := statusWords[s]; ok && w != lang.English && w != "" {
+		return w.T(words)
+	}
+	return string(s)
 }
 
 // FindPrior returns, for each chunk of plan whose content the journal has
@@ -164,11 +191,4 @@ func sameOperation(op, kindID string) bool {
 		return true
 	}
 	return strings.Contains(op, k.Operation.Path)
-}
-
-func attemptsWord(n int) string {
-	if n == 1 {
-		return "attempt"
-	}
-	return "attempts"
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -50,32 +51,40 @@ type EarlierBulk struct {
 
 // Place names the element for an operator: "row 12" (with its sheet) or
 // "element 11".
-func (r Repeat) Place() string {
+func (r Repeat) Place() string { return r.PlaceIn(lang.English) }
+
+// PlaceIn is Place in w's words.
+func (r Repeat) PlaceIn(w lang.Tag) string {
 	if r.Sheet != "" {
-		return fmt.Sprintf("%s row %d", r.Sheet, r.Row)
+		return w.F("%s row %d", r.Sheet, r.Row)
 	}
-	return fmt.Sprintf("element %d", r.Element)
+	return w.F("element %d", r.Element)
 }
 
 // Describe says where the element was submitted before.
-func (e EarlierBulk) Describe() string {
-	s := "bulk " + e.BulkID
+func (e EarlierBulk) Describe() string { return e.DescribeIn(lang.English) }
+
+// DescribeIn is Describe in w's words, its date as w writes dates.
+func (e EarlierBulk) DescribeIn(w lang.Tag) string {
+	s := w.F("bulk %s", e.BulkID)
 	if e.Status != "" {
-		s += " (" + string(e.Status) + ")"
+		s = w.F("%s (%s)", s, StatusWords(e.Status, w))
 	}
+	when := w.Date(e.When, true)
 	switch {
 	case e.Journal:
-		s += " on " + e.When.Format("2006-01-02 15:04")
+		s = w.F("%s on %s", s, when)
 	case e.Started:
-		s += ", executed from " + e.When.Format("2006-01-02 15:04")
+		s = w.F("%s, executed from %s", s, when)
 	default:
-		s += ", listed since " + e.When.Format("2006-01-02 15:04")
+		s = w.F("%s, listed since %s", s, when)
 	}
 	if e.Journal && e.Source != "" {
-		s += ", from " + e.Source
+		from := e.Source
 		if e.Sheet != "" {
-			s += fmt.Sprintf(" %s row %d", e.Sheet, e.Row)
+			from = w.F("%s %s row %d", e.Source, e.Sheet, e.Row)
 		}
+		s = w.F("%s, from %s", s, from)
 	}
 	return s
 }

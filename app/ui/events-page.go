@@ -2,10 +2,12 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/eventfeed"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -293,6 +295,8 @@ func renderField(s webhook.Summary, f webhook.Field) app.UI {
 		}
 	case webhook.RoleAmount, webhook.RoleCount:
 		text = local(f.Value)
+	case webhook.RoleCounts:
+		text = stateCounts(f.Counts)
 	}
 	value := app.Dd().Text(text)
 	if s.BulkID != "" && f.Value == s.BulkID && f.Path == "bulkId" {
@@ -301,6 +305,35 @@ func renderField(s webhook.Summary, f webhook.Field) app.UI {
 		)
 	}
 	return app.Div().Class("event-field").Body(app.Dt().Text(t(f.Label)), value)
+}
+
+// stateCounts writes the counts of a bulk's operations by state as the
+// bulk's page does, in the console's words and numbers: "9.990
+// abgeschlossen, 10 fehlgeschlagen".
+func stateCounts(counts []webhook.StateCount) string {
+	parts := make([]string, 0, len(counts))
+	for _, c := range counts {
+		n, err := strconv.Atoi(c.Count)
+		if err != nil {
+			parts = append(parts, c.Count+" "+c.State)
+			continue
+		}
+		switch c.State {
+		case worker.OperationCompleted:
+			parts = append(parts, tf("%s completed", count(n)))
+		case worker.OperationFailed:
+			parts = append(parts, tf("%s failed", count(n)))
+		case worker.OperationCancelled:
+			parts = append(parts, tf("%s cancelled", count(n)))
+		default:
+			word, ok := stateWord(c.State)
+			if !ok {
+				word = c.State
+			}
+			parts = append(parts, count(n)+" "+strings.ToLower(word))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (p *eventsPage) filterChosen(ctx app.Context, e app.Event) {

@@ -64,9 +64,19 @@ type Field struct {
 	Path string `json:"path"`
 	// Role says what sort of value it is, for a reader that writes it in
 	// another language: RoleState (Raw is then the API's word), RoleAmount
-	// and RoleCount (numbers written the English way); "" otherwise.
+	// and RoleCount (numbers written the English way), RoleCounts (Counts
+	// holds them); "" otherwise.
 	Role string `json:"role,omitempty"`
 	Raw  string `json:"raw,omitempty"`
+	// Counts are the counts of operations by state, for RoleCounts.
+	Counts []StateCount `json:"counts,omitempty"`
+}
+
+// A StateCount is how many operations are in one state: the API's word
+// for the state and the count's digits.
+type StateCount struct {
+	State string `json:"state"`
+	Count string `json:"count"`
 }
 
 // The roles of a Field's value.
@@ -74,6 +84,7 @@ const (
 	RoleState  = "state"
 	RoleAmount = "amount"
 	RoleCount  = "count"
+	RoleCounts = "counts"
 )
 
 // role marks a summary field that also fills a named Summary field.
@@ -236,6 +247,8 @@ func Summarize(eventType string, body []byte, publishedAt time.Time) Summary {
 			f.Role = RoleAmount
 		case count:
 			f.Role = RoleCount
+		case counts:
+			f.Role, f.Counts = RoleCounts, stateCounts(v)
 		}
 		s.Fields = append(s.Fields, f)
 	}
@@ -321,11 +334,18 @@ func stateText(s string) string {
 
 // formatCounts writes [{status, count}, …] as "9,990 completed, 10 failed".
 func formatCounts(v any) string {
-	list, ok := v.([]any)
-	if !ok {
-		return ""
-	}
+	list := stateCounts(v)
 	parts := make([]string, 0, len(list))
+	for _, c := range list {
+		parts = append(parts, formatCount(c.Count)+" "+stateWord(c.State))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// stateCounts reads [{status, count}, …], leaving out what is not one.
+func stateCounts(v any) []StateCount {
+	list, _ := v.([]any)
+	var out []StateCount
 	for _, e := range list {
 		obj, ok := e.(map[string]any)
 		if !ok {
@@ -333,8 +353,8 @@ func formatCounts(v any) string {
 		}
 		st, n := formatValue(obj["status"]), formatValue(obj["count"])
 		if st != "" && n != "" {
-			parts = append(parts, formatCount(n)+" "+stateWord(st))
+			out = append(out, StateCount{State: st, Count: n})
 		}
 	}
-	return strings.Join(parts, ", ")
+	return out
 }

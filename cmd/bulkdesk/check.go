@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -47,14 +48,15 @@ func runCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cf.onDemand = true
+	l := cf.contract.lang.tag
 	checked, err := readBulkFile(&cf.inputFlags, cf.kind, path, data, "check", stderr)
 	if err != nil {
-		termsafe.Fprintln(stderr, "bulkdesk check:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check:", l.Say(err))
 		return exitUsage
 	}
 	if cf.saveMap != "" {
 		if checked.reading == nil {
-			fmt.Fprintln(stderr, "bulkdesk check: -save-mapping: a request body has no mapping")
+			fmt.Fprintln(stderr, "bulkdesk check: -save-mapping:", l.T("a request body has no mapping"))
 			return exitUsage
 		}
 		data, err := ingest.MarshalMapping(checked.mapping)
@@ -125,7 +127,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (*checkFlags, string, bool
 		err = cf.inputFlags.parsed(fs)
 	}
 	if err != nil {
-		termsafe.Fprintln(stderr, "bulkdesk check:", err)
+		termsafe.Fprintln(stderr, "bulkdesk check:", cf.contract.lang.tag.Say(err))
 		return nil, "", false
 	}
 	cf.kind = kind
@@ -161,24 +163,26 @@ func writeJSONReport(w io.Writer, c *checked) error {
 	})
 }
 
+// The report is written in -lang's words, its numbers as the language
+// writes them; the paths, codes and values of the file stay as they are.
 func writeTextReport(w io.Writer, path string, c *checked) error {
-	r := c.report
+	r, l := c.report, c.lang
 	errs, warns := r.Errors(), r.Warnings()
-	verdict := "valid"
+	verdict := l.T("valid")
 	if !r.Valid() {
-		verdict = "INVALID"
+		verdict = l.T("INVALID")
 	}
-	if _, err := termsafe.Fprintf(w, "%s: %s, %s: %d of %d elements invalid, %s, %s\n",
-		path, r.Kind, verdict, len(r.InvalidElements()), r.Elements, count(len(errs), "error"), count(len(warns), "warning")); err != nil {
+	if _, err := termsafe.Fprintln(w, l.F("%s: %s, %s: %s of %s elements invalid, %s, %s",
+		path, r.Kind, verdict, l.Count(len(r.InvalidElements())), l.Count(r.Elements), l.Plural(len(errs), "error", "errors"), l.Plural(len(warns), "warning", "warnings"))); err != nil {
 		return err
 	}
 	if s := c.source; s != nil {
-		where := fmt.Sprintf("sheet %q", s.Sheet)
+		where := l.F("sheet %q", s.Sheet)
 		switch s.Format {
 		case ingest.CSV:
-			where = fmt.Sprintf("%s, %s-separated", s.Encoding, reading.DelimiterName(s.Delimiter))
+			where = l.F("%s, %s-separated", s.Encoding, l.T(reading.DelimiterName(s.Delimiter)))
 		case ingest.JSON:
-			where = "JSON objects"
+			where = l.T("JSON objects")
 		}
 		mapped := 0
 		for _, col := range s.Columns {
@@ -191,9 +195,9 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 			set += fmt.Sprintf(", %s=%s", f, s.Values[f])
 		}
 		if set != "" {
-			set = ", set for every row" + set
+			set = l.F(", set for every row%s", set)
 		}
-		if _, err := termsafe.Fprintf(w, "read %s, header row %d, %d of %d columns mapped%s; %s\n", where, s.HeaderRow, mapped, len(s.Columns), set, s.Settings); err != nil {
+		if _, err := termsafe.Fprintln(w, l.F("read %s, header row %d, %s of %s columns mapped%s; %s", where, s.HeaderRow, l.Count(mapped), l.Count(len(s.Columns)), set, s.Settings.In(l))); err != nil {
 			return err
 		}
 	}
@@ -203,26 +207,34 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 		}
 	}
 	for _, p := range r.Problems {
-		if _, err := termsafe.Fprintf(w, "%s: %s: %s\n", problemPlace(p), p.Severity, cliMessage(p)); err != nil {
+		if _, err := termsafe.Fprintln(w, l.F("%s: %s: %s", problemPlace(p, l), severityWord(p.Severity, l), cliMessage(p, l))); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// severityWord names a problem's severity in l: "error", "Fehler".
+func severityWord(s schema.Severity, l lang.Tag) string {
+	if s == schema.Warning {
+		return l.T("warning")
+	}
+	return l.T("error")
+}
+
 // problemPlace names where a problem is: its cell in the file when it came
 // from one, else its element and pointer.
-func problemPlace(p schema.Problem) string {
-	if where := ingest.Where(p); where != "" {
+func problemPlace(p schema.Problem, l lang.Tag) string {
+	if where := ingest.WhereIn(p, l); where != "" {
 		if p.Field != "" && !strings.HasPrefix(p.Message, p.Field) {
 			return where + " (" + p.Field + ")"
 		}
 		return where
 	}
 	if p.Element == schema.RequestLevel {
-		return "request"
+		return l.T("request")
 	}
-	where := fmt.Sprintf("element %d", p.Element)
+	where := l.F("element %d", p.Element)
 	if p.Pointer != "" {
 		where += " " + p.Pointer
 	}
@@ -250,7 +262,7 @@ func writeRequests(cf *checkFlags, path string, c *checked, stderr io.Writer) er
 		if err := writeRequest(name, c, lo, hi); err != nil {
 			return err
 		}
-		termsafe.Fprintf(stderr, "bulkdesk check: wrote %s (%d elements)\n", name, hi-lo)
+		termsafe.Fprintln(stderr, "bulkdesk check:", c.lang.F("wrote %s (%s)", name, c.lang.Plural(hi-lo, "element", "elements")))
 	}
 	return nil
 }
@@ -292,11 +304,4 @@ func writeRequest(name string, c *checked, lo, hi int) error {
 		err = cerr
 	}
 	return err
-}
-
-func count(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -130,7 +130,7 @@ func TestSubmitRefusesInvalidFilesUnlessAskedToLeaveThemOut(t *testing.T) {
 		t.Fatalf("something was sent: %s", out)
 	}
 	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-valid-only", file)
-	if code != exitOK || !strings.Contains(errOut, "leaving out 1 invalid elements: 1") || !strings.Contains(out, "3 operations") {
+	if code != exitOK || !strings.Contains(errOut, "leaving out 1 invalid element: 1") || !strings.Contains(out, "3 operations") {
 		t.Errorf("-valid-only: %d %s %s", code, out, errOut)
 	}
 }

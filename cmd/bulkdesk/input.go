@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -66,13 +65,13 @@ func (l *amountLimitsFlag) parse(sep money.Separators) error {
 	for _, s := range l.texts {
 		cur, minor, err := ingest.ParseAmountLimit(s, sep)
 		if err != nil {
-			return fmt.Errorf("invalid value %q for flag -max-amount: %w", s, err)
+			return lang.Errorf("invalid value %q for flag -max-amount: %s", s, err)
 		}
 		if l.limits == nil {
 			l.limits = make(ingest.AmountLimits)
 		}
 		if old, dup := l.limits[cur]; dup && old != minor {
-			return fmt.Errorf("invalid value %q for flag -max-amount: %s already has a limit", s, cur)
+			return lang.Errorf("invalid value %q for flag -max-amount: %s already has a limit", s, cur)
 		}
 		l.limits[cur] = minor
 	}
@@ -184,7 +183,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 		}
 		m, err := ingest.UnmarshalMapping(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in.mapping, err)
+			return nil, lang.Errorf("%s: %s", in.mapping, err)
 		}
 		saved = &m
 	}
@@ -197,11 +196,12 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			opts.Delimiter = saved.Delimiter
 		}
 	}
+	opts.Lang = in.contract.lang.tag
 	f, err := ingest.Open(path, data, opts)
 	if err != nil {
 		var se *schema.SyntaxError
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("%s: not a JSON request body: %w", path, se)
+			return nil, lang.Errorf("%s: not a JSON request body: %s", path, se)
 		}
 		return nil, err
 	}
@@ -211,7 +211,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	}
 	if doc, dups, ok := f.Request(); ok {
 		if len(in.set.fields) > 0 {
-			return nil, fmt.Errorf("-set: %s is a JSON request body: its elements name their fields, it has no columns to add values to", path)
+			return nil, lang.Errorf("-set: %s is a JSON request body: its elements name their fields, it has no columns to add values to", path)
 		}
 		return checkRequestBody(v, k, doc, dups, in.limits.limits)
 	}
@@ -225,7 +225,7 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 			name, d := f.ChooseSheetByMapping(k, v, *saved)
 			sheet, chosen = name, &d
 			if saved.Sheet != "" {
-				termsafe.Fprintf(stderr, "bulkdesk %s: %s: the workbook has no sheet %q; sheet %q has the mapping's headers\n", command, in.mapping, saved.Sheet, name)
+				termsafe.Fprintf(stderr, "bulkdesk %s: %s\n", command, in.contract.lang.tag.F("%s: the workbook has no sheet %q; sheet %q has the mapping's headers", in.mapping, saved.Sheet, name))
 			}
 		}
 	}
@@ -240,10 +240,10 @@ func readBulkFile(in *inputFlags, k *schema.Kind, path string, data []byte, comm
 	if saved != nil {
 		missing, err := im.UseSavedMapping(*saved)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in.mapping, err)
+			return nil, lang.Errorf("%s: %s", in.mapping, err)
 		}
 		if len(missing) > 0 {
-			termsafe.Fprintf(stderr, "bulkdesk %s: %s: the file has no column %s\n", command, in.mapping, strings.Join(missing, ", "))
+			termsafe.Fprintf(stderr, "bulkdesk %s: %s\n", command, in.contract.lang.tag.F("%s: the file has no column %s", in.mapping, strings.Join(missing, ", ")))
 		}
 	}
 	if err := in.set.apply(im); err != nil {
@@ -316,11 +316,11 @@ func readingLines(c *checked) []string {
 	}
 	var out []string
 	for _, st := range reading.Describe(*c.reading, c.currency, c.lang) {
-		prefix := "reading: "
+		prefix := c.lang.T("reading:")
 		if st.Undecided {
-			prefix = "reading (UNDECIDED): "
+			prefix = c.lang.T("reading (UNDECIDED):")
 		}
-		out = append(out, prefix+st.Text)
+		out = append(out, prefix+" "+st.Text)
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // TestCheckReadsAnOperatorsOwnFile: the German and the French operator's
@@ -32,11 +33,13 @@ func TestCheckReadsAnOperatorsOwnFile(t *testing.T) {
 			if code != exitInvalid {
 				t.Fatalf("exit %d, want %d (the references with accents):\n%s\n%s", code, exitInvalid, stdout, stderr)
 			}
-			// Cells as "Sheet!E4", the sheet's name quoted when it has spaces.
+			// Cells as "Sheet!E4", the sheet's name quoted when it has spaces;
+			// the report is in the operator's language.
 			cells := func(severity string) []string {
 				var out []string
+				l := lang.Tag(f.lang)
 				for _, line := range strings.Split(stdout, "\n") {
-					if place, _, ok := strings.Cut(line, ": "+severity+": "); ok {
+					if place, _, ok := strings.Cut(line, l.F("%s: %s: %s", "", l.T(severity), "")); ok {
 						out = append(out, place[strings.LastIndexByte(place, '!')+1:])
 					}
 				}

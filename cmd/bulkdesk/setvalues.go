@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // setValuesFlag is -set FIELD=VALUE, repeatable: a field the file has no
@@ -56,7 +57,7 @@ func (s *setValuesFlag) apply(im *ingest.Import) error {
 		m.SetValue(f, s.values[f])
 	}
 	if err := im.SetMapping(m); err != nil {
-		return fmt.Errorf("-set: %w", err)
+		return lang.Errorf("-set: %s", err)
 	}
 	return nil
 }

@@ -77,16 +77,17 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	l := in.contract.lang.tag
 	fail := func(code int, format string, a ...any) int {
-		termsafe.Fprintf(stderr, "bulkdesk submit: "+format+"\n", a...)
+		termsafe.Fprintln(stderr, "bulkdesk submit:", l.F(format, a...))
 		return code
 	}
 	kind, err := schema.Lookup(*kindID)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return fail(exitUsage, "%s", err)
 	}
 	if err := in.parsed(fs); err != nil {
-		return fail(exitUsage, "%v", err)
+		return fail(exitUsage, "%s", err)
 	}
 	if jf.path == "" {
 		return fail(exitUsage, "no journal: pass -journal FILE or set $%s", envJournal)
@@ -98,7 +99,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	read, err := readBulkFile(&in, kind, path, data, "submit", stderr)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return fail(exitUsage, "%s", err)
 	}
 	// How the file is read goes with the notes, before anything is sent:
 	// stdout holds the chunks submitted, as text or JSON.
@@ -112,14 +113,14 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !report.Valid() {
 		if report.RequestErrors() || !*validOnly {
 			for _, p := range firstErrors(report, 10) {
-				termsafe.Fprintf(stderr, "%s: %s\n", problemPlace(p), cliMessage(p))
+				termsafe.Fprintln(stderr, l.F("%s: %s", problemPlace(p, l), cliMessage(p, l)))
 			}
-			return fail(exitInvalid, "%s: %d of %d elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, len(report.InvalidElements()), len(elements))
+			return fail(exitInvalid, "%s: %s of %s elements are invalid; nothing was sent (see bulkdesk check; -valid-only leaves them out)", path, l.Count(len(report.InvalidElements())), l.Count(len(elements)))
 		}
 		only = report.ValidElements()
-		termsafe.Fprintf(stderr, "leaving out %d invalid elements: %s\n", len(report.InvalidElements()), indexList(report.InvalidElements(), 20))
+		termsafe.Fprintln(stderr, l.F("leaving out %s: %s", l.Plural(len(report.InvalidElements()), "invalid element", "invalid elements"), indexList(report.InvalidElements(), 20, l)))
 	}
-	writePlausibility(stderr, report, 10)
+	writePlausibility(stderr, report, 10, l)
 
 	ctx, stop := interrupted()
 	defer stop()
@@ -152,58 +153,58 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(priors) > 0 {
 		if *newBulk {
 			for _, p := range priors {
-				termsafe.Fprintf(stderr, "submitting again as a new bulk: %s\n", p.Warning())
+				termsafe.Fprintln(stderr, l.F("submitting again as a new bulk: %s", p.WarningIn(l)))
 				deliberate[p.Chunk] = true
 			}
 			opts.Salt = submission.NewSalt()
 			if plan, err = submission.NewPlan(kind, elements, opts); err != nil {
 				return fail(exitUsage, "%v", err)
 			}
-		} else if code, stop := checkPriors(ctx, client, journal, plan, priors, stderr); stop {
+		} else if code, stop := checkPriors(ctx, client, journal, plan, priors, stderr, l); stop {
 			return code
 		}
 	}
-	if plan, err = checkRepeats(ctx, client, journal, journal.Path(), plan, deliberate, *allowRepeats, *skipRepeats, stderr); err != nil {
+	if plan, err = checkRepeats(ctx, client, journal, journal.Path(), plan, deliberate, *allowRepeats, *skipRepeats, stderr, l); err != nil {
 		if errors.Is(err, errNothingLeft) {
-			writeEntries(stdout, *format, nil, read.reading)
-			fmt.Fprintln(stderr, "every element was submitted before: nothing was sent")
+			writeEntries(stdout, *format, nil, read.reading, l)
+			fmt.Fprintln(stderr, l.T("every element was submitted before: nothing was sent"))
 			if *receiptFile != "" {
-				termsafe.Fprintf(stderr, "no receipt was written to %s: there is no bulk to name\n", *receiptFile)
+				termsafe.Fprintln(stderr, l.F("no receipt was written to %s: there is no bulk to name", *receiptFile))
 			}
 			return exitOK
 		}
-		termsafe.Fprintln(stderr, "bulkdesk submit:", err)
+		termsafe.Fprintln(stderr, "bulkdesk submit:", l.Say(err))
 		return exitInvalid
 	}
 
-	s := &submission.Submitter{Sender: client, Journal: journal, Policy: submitPolicy, OnProgress: progressPrinter(stderr)}
+	s := &submission.Submitter{Sender: client, Journal: journal, Policy: submitPolicy, OnProgress: progressPrinter(stderr, l)}
 	entries, err := s.Submit(ctx, plan)
-	writeEntries(stdout, *format, entries, read.reading)
+	writeEntries(stdout, *format, entries, read.reading, l)
 	if err != nil {
 		printAPIError(stderr, "submit", err)
 		if errors.Is(err, context.Canceled) {
-			fmt.Fprintln(stderr, "interrupted: run the same command again to resume with the same idempotency-refs")
+			fmt.Fprintln(stderr, l.T("interrupted: run the same command again to resume with the same idempotency-refs"))
 		}
 		return exitInvalid
 	}
 	if *receiptFile != "" {
 		if err := writeReceipt(*receiptFile, plan, entries, elements, read, *submittedBy); err != nil {
-			return fail(exitInvalid, "the bulks were submitted, but the receipt was not written: %v", err)
+			return fail(exitInvalid, "the bulks were submitted, but the receipt was not written: %s", err)
 		}
-		termsafe.Fprintf(stderr, "receipt: %s\n", *receiptFile)
+		termsafe.Fprintln(stderr, l.F("receipt: %s", *receiptFile))
 	}
 	if *execute {
 		for _, e := range entries {
 			if err := client.Execute(ctx, e.BulkID, bulkapi.ExecuteOptions{Mode: bulkapi.Mode(*mode)}); err != nil {
 				var ae *bulkapi.Error
 				if errors.As(err, &ae) && ae.Code == "INVALID_STATE" {
-					termsafe.Fprintf(stderr, "bulk %s is not SUBMITTED any more: left as it is\n", e.BulkID)
+					termsafe.Fprintln(stderr, l.F("bulk %s is not SUBMITTED any more: left as it is", e.BulkID))
 					continue
 				}
 				printAPIError(stderr, "submit", err)
 				return exitInvalid
 			}
-			termsafe.Fprintf(stderr, "bulk %s: executing\n", e.BulkID)
+			termsafe.Fprintln(stderr, l.F("bulk %s: executing", e.BulkID))
 		}
 	}
 	return exitOK
@@ -213,7 +214,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // content and says whether to stop. Chunks the journal shows submitted are
 // skipped by the submitter; what must stop is an old attempt whose answer
 // never came, since the API may have forgotten its ref.
-func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission.Journal, plan *submission.Plan, priors []submission.Prior, stderr io.Writer) (int, bool) {
+func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission.Journal, plan *submission.Plan, priors []submission.Prior, stderr io.Writer, l lang.Tag) (int, bool) {
 	now := time.Now()
 	all, err := journal.Entries(ctx)
 	if err != nil {
@@ -231,28 +232,28 @@ func checkPriors(ctx context.Context, client *bulkapi.Client, journal submission
 			// a new bulk, and the repeat check names its elements.
 			continue
 		}
-		termsafe.Fprintf(stderr, "already: %s\n", p.Warning())
+		termsafe.Fprintln(stderr, l.F("already: %s", p.WarningIn(l)))
 		if p.Old(now) && p.Reached() && p.Entry.State != submission.Submitted {
 			blocked = true
 		}
 	}
 	if blocked {
-		fmt.Fprintln(stderr, "bulkdesk submit: an attempt older than 24 hours never got its answer, and the API may have forgotten its idempotency-ref; check the bulks named above, then pass -new-bulk to submit anyway")
+		fmt.Fprintln(stderr, "bulkdesk submit:", l.T("an attempt older than 24 hours never got its answer, and the API may have forgotten its idempotency-ref; check the bulks named above, then pass -new-bulk to submit anyway"))
 		return exitInvalid, true
 	}
 	return exitOK, false
 }
 
-func progressPrinter(w io.Writer) func(submission.Progress) {
+func progressPrinter(w io.Writer, l lang.Tag) func(submission.Progress) {
 	return func(p submission.Progress) {
 		e := p.Entry
 		switch {
 		case p.Wait > 0:
-			termsafe.Fprintf(w, "part %d/%d: %s; retrying in %s with the same ref\n", e.Chunk+1, e.Chunks, e.LastError, p.Wait.Round(time.Millisecond))
+			termsafe.Fprintln(w, l.F("part %d/%d: %s; retrying in %s with the same ref", e.Chunk+1, e.Chunks, e.LastError, l.Localize(p.Wait.Round(time.Millisecond).String())))
 		case e.State == submission.Sending:
-			fmt.Fprintf(w, "part %d/%d: sending %d elements (attempt %d)\n", e.Chunk+1, e.Chunks, e.Elements.Len(), e.Attempts)
+			fmt.Fprintln(w, l.F("part %d/%d: sending %s (attempt %d)", e.Chunk+1, e.Chunks, l.Plural(e.Elements.Len(), "element", "elements"), e.Attempts))
 		case e.State == submission.Submitted:
-			termsafe.Fprintf(w, "part %d/%d: bulk %s, %d operations (%d of %d parts done)\n", e.Chunk+1, e.Chunks, e.BulkID, e.OperationCount, p.Done, e.Chunks)
+			termsafe.Fprintln(w, l.F("part %d/%d: bulk %s, %s (%d of %d parts done)", e.Chunk+1, e.Chunks, e.BulkID, l.Plural(e.OperationCount, "operation", "operations"), p.Done, e.Chunks))
 		}
 	}
 }
@@ -274,7 +275,7 @@ type entryJSON struct {
 // writeEntries writes the chunks submitted; in JSON each carries how the
 // file was read (r, nil for a request body), so that a script keeps it
 // with the bulks it made.
-func writeEntries(w io.Writer, format string, entries []submission.Entry, r *reading.Reading) {
+func writeEntries(w io.Writer, format string, entries []submission.Entry, r *reading.Reading, l lang.Tag) {
 	out := make([]entryJSON, 0, len(entries))
 	for _, e := range entries {
 		first, _ := e.Elements.At(0)
@@ -287,19 +288,31 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry, r *rea
 		return
 	}
 	for _, e := range out {
-		line := fmt.Sprintf("part %d: %d elements from element %d: %s", e.Chunk, e.Elements, e.FirstElement, e.State)
+		state, ok := entryStates[submission.State(e.State)]
+		if !ok {
+			state = e.State
+		}
+		line := l.F("part %d: %s from element %d: %s", e.Chunk, l.Plural(e.Elements, "element", "elements"), e.FirstElement, l.T(state))
 		if e.BulkID != "" {
-			line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
+			line = l.F("%s, bulk %s (%s)", line, e.BulkID, l.Plural(e.OperationCount, "operation", "operations"))
 		}
 		termsafe.Fprintln(w, line)
 	}
+}
+
+// entryStates name the states of a journal's entry, for the catalogs.
+var entryStates = map[submission.State]string{
+	submission.Planned:   lang.Mark("planned"),
+	submission.Sending:   lang.Mark("sending"),
+	submission.Submitted: lang.Mark("submitted"),
+	submission.Failed:    lang.Mark("failed"),
 }
 
 // writePlausibility writes the first n plausibility warnings (amounts
 // far above the others or above -max-amount, ids of different lengths,
 // currencies that are not ISO 4217 codes): they do not stop a
 // submission, but the operator sees them.
-func writePlausibility(w io.Writer, r *schema.Report, n int) {
+func writePlausibility(w io.Writer, r *schema.Report, n int, l lang.Tag) {
 	k := 0
 	for _, p := range r.Problems {
 		switch p.Code {
@@ -311,12 +324,12 @@ func writePlausibility(w io.Writer, r *schema.Report, n int) {
 			continue // -strict made it an error: the element is not sent
 		}
 		if k < n {
-			termsafe.Fprintf(w, "warning: %s: %s\n", problemPlace(p), p.Message)
+			termsafe.Fprintln(w, l.F("%s: %s: %s", l.T("warning"), problemPlace(p, l), p.Message))
 		}
 		k++
 	}
 	if k > n {
-		fmt.Fprintf(w, "warning: and %d more such warnings (see bulkdesk check)\n", k-n)
+		fmt.Fprintln(w, l.F("warning: and %s more such warnings (see bulkdesk check)", l.Count(k-n)))
 	}
 }
 
@@ -326,7 +339,7 @@ func firstErrors(r *schema.Report, n int) []schema.Problem {
 }
 
 // indexList writes at most n indexes, "2, 5, 9 and 12 more".
-func indexList(idx []int, n int) string {
+func indexList(idx []int, n int, l lang.Tag) string {
 	var b strings.Builder
 	for i, x := range idx[:min(n, len(idx))] {
 		if i > 0 {
@@ -335,7 +348,7 @@ func indexList(idx []int, n int) string {
 		b.WriteString(strconv.Itoa(x))
 	}
 	if len(idx) > n {
-		fmt.Fprintf(&b, " and %d more", len(idx)-n)
+		b.WriteString(l.F(" and %s more", l.Count(len(idx)-n)))
 	}
 	return b.String()
 }
@@ -350,7 +363,7 @@ const repeatLines = 20
 // journal's bulks and the API's record, and returns the plan to send:
 // unchanged, or without the repeats (skip). Without allow or skip,
 // repeats stop the submission with an error naming them.
-func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submission.Journal, journalPath string, plan *submission.Plan, deliberate map[int]bool, allow, skip bool, stderr io.Writer) (*submission.Plan, error) {
+func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submission.Journal, journalPath string, plan *submission.Plan, deliberate map[int]bool, allow, skip bool, stderr io.Writer, l lang.Tag) (*submission.Plan, error) {
 	now := time.Now()
 	all, err := journal.Entries(ctx)
 	if err != nil {
@@ -364,9 +377,9 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 	record, err := submission.UpdateRecord(ctx, client, cache, client.BaseURL(), now, plan.Kind, nil)
 	if err != nil {
 		if !allow {
-			return nil, fmt.Errorf("checking for elements submitted before, against the API's record of bulks: %w; nothing was sent (-allow-repeats submits without this check)", err)
+			return nil, lang.Errorf("checking for elements submitted before, against the API's record of bulks: %s; nothing was sent (-allow-repeats submits without this check)", err)
 		}
-		termsafe.Fprintf(stderr, "warning: the API's record of bulks could not be read (%v): only this journal was checked for repeats\n", err)
+		termsafe.Fprintln(stderr, l.F("warning: the API's record of bulks could not be read (%s): only this journal was checked for repeats", err))
 		record = nil
 	}
 	repeats := slices.DeleteFunc(submission.FindRepeats(plan, all, record, now), func(r submission.Repeat) bool { return deliberate[r.Chunk] })
@@ -380,17 +393,17 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 		}
 	}
 	bulks := submission.RepeatedBulks(repeats)
-	summary := fmt.Sprintf("%d of the %d elements to send were submitted before, in %s %s", len(repeats), toSend, plural(len(bulks), "bulk", "bulks"), indexWords(bulks, 10))
+	summary := l.F("%s of the %s elements to send were submitted before, in %s %s", l.Count(len(repeats)), l.Count(toSend), l.Plural(len(bulks), "bulk", "bulks"), indexWords(bulks, 10, l))
 	switch {
 	case allow:
-		termsafe.Fprintf(stderr, "submitting again (-allow-repeats): %s\n", summary)
+		termsafe.Fprintln(stderr, l.F("submitting again (-allow-repeats): %s", summary))
 		return plan, nil
 	case skip:
 		drop := make([]int, len(repeats))
 		for i, r := range repeats {
 			drop[i] = r.Element
 		}
-		termsafe.Fprintf(stderr, "leaving out (-skip-repeats): %s\n", summary)
+		termsafe.Fprintln(stderr, l.F("leaving out (-skip-repeats): %s", summary))
 		left, err := plan.Without(drop)
 		if err != nil {
 			return nil, err
@@ -401,23 +414,23 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 		return left, nil
 	}
 	for _, r := range repeats[:min(repeatLines, len(repeats))] {
-		line := fmt.Sprintf("repeat: %s was submitted before in %s", r.Place(), r.Earlier.Describe())
+		line := l.F("%s was submitted before in %s", r.PlaceIn(l), r.Earlier.DescribeIn(l))
 		if r.Others > 0 {
-			line += fmt.Sprintf(" (and in %s more)", plural(r.Others, "bulk", "bulks"))
+			line = l.F("%s (and in %s more)", line, l.Plural(r.Others, "bulk", "bulks"))
 		}
-		termsafe.Fprintln(stderr, line)
+		termsafe.Fprintln(stderr, l.F("repeat: %s", line))
 	}
 	if len(repeats) > repeatLines {
-		fmt.Fprintf(stderr, "repeat: and %d more elements\n", len(repeats)-repeatLines)
+		fmt.Fprintln(stderr, l.F("repeat: and %s", l.Plural(len(repeats)-repeatLines, "more element", "more elements")))
 	}
-	return nil, fmt.Errorf("%s; nothing was sent. Pass -skip-repeats to leave them out, or -allow-repeats to submit them again", summary)
+	return nil, lang.Errorf("%s; nothing was sent. Pass -skip-repeats to leave them out, or -allow-repeats to submit them again", summary)
 }
 
 // indexWords writes at most n words, "a, b and 3 more".
-func indexWords(words []string, n int) string {
+func indexWords(words []string, n int, l lang.Tag) string {
 	s := strings.Join(words[:min(n, len(words))], ", ")
 	if len(words) > n {
-		s += fmt.Sprintf(" and %d more", len(words)-n)
+		s += l.F(" and %s more", l.Count(len(words)-n))
 	}
 	return s
 }

@@ -92,7 +92,7 @@ func TestAFilledGermanTemplateChecksWithoutAQuestion(t *testing.T) {
 			fillGermanTransfers(t, out, 3)
 			args = append([]string{"check", "-kind", "transfers", "-lang", "de"}, tc.check...)
 			code, stdout, stderr := runCLI(t, append(args, out)...)
-			if code != exitOK || strings.Contains(stdout, "UNDECIDED") || !strings.Contains(stdout, "10 of 10 columns mapped") {
+			if code != exitOK || strings.Contains(stdout, "UNDECIDED") || !strings.Contains(stdout, "10 von 10 Spalten zugeordnet") {
 				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 			}
 			for _, want := range []string{"HAUPTEINHEITEN", "Europe/Berlin", "wie in der Vorlage angegeben"} {

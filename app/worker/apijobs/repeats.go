@@ -6,8 +6,11 @@ import (
 	"net/http"
 	"slices"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -50,6 +53,8 @@ type repeatCheck struct {
 	toSend  int
 	record  bool
 	failure string
+	// w is the language the check is said in.
+	w lang.Tag
 }
 
 // checkRepeats checks the plan's elements against the journal and, with
@@ -64,26 +69,27 @@ func (s *Server) checkRepeats(c *runner.Call, conn worker.Connection, cl *bulkap
 	if err != nil {
 		return repeatCheck{}, err
 	}
-	var out repeatCheck
+	w := s.words.tag()
+	out := repeatCheck{w: w}
 	var record *submission.Record
 	sent := submission.Sent(plan, all)
 	if !slices.Contains(sent, true) {
 		return out, nil // every chunk was submitted under its ref: nothing is sent
 	}
 	if cl != nil {
-		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: "Checking the API's record of recent bulks for elements submitted before"})
+		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: w.T("Checking the API's record of recent bulks for elements submitted before")})
 		record, err = s.readRecord(c, conn, cl, plan.Kind)
 		switch {
 		case canceled(ctx, err):
 			return repeatCheck{}, ctx.Err()
 		case err != nil:
-			out.failure = worker.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
+			out.failure = worker.Sentence(w.F("The API's record of bulks could not be read (%s): only this browser's journal was checked", err))
 			record = nil
 		default:
 			out.record = true
 		}
 	} else {
-		out.failure = "No connection is set: only this browser's journal was checked for elements submitted before."
+		out.failure = w.T("No connection is set: only this browser's journal was checked for elements submitted before.")
 	}
 	for i, sent := range sent {
 		if sent && !deliberate[i] {
@@ -100,10 +106,11 @@ func (rc repeatCheck) info() *worker.RepeatsInfo {
 		return nil
 	}
 	out := &worker.RepeatsInfo{Count: len(rc.repeats), ToSend: rc.toSend, Record: rc.record, RecordError: rc.failure, Bulks: submission.RepeatedBulks(rc.repeats)}
+	w := rc.w
 	for _, r := range rc.repeats[:min(len(rc.repeats), worker.MaxRepeatsShown)] {
-		text := fmt.Sprintf("%s was submitted before in %s", capital(r.Place()), r.Earlier.Describe())
+		text := w.F("%s was submitted before in %s", capital(r.PlaceIn(w)), r.Earlier.DescribeIn(w))
 		if r.Others > 0 {
-			text += fmt.Sprintf(" (and in %s more)", worker.Plural(r.Others, "bulk", "bulks"))
+			text = w.F("%s (and in %s more)", text, w.Plural(r.Others, "bulk", "bulks"))
 		}
 		out.Elements = append(out.Elements, worker.RepeatInfo{
 			Element: r.Element, Sheet: r.Sheet, Row: r.Row, BulkID: r.Earlier.BulkID, Status: string(r.Earlier.Status),
@@ -114,10 +121,11 @@ func (rc repeatCheck) info() *worker.RepeatsInfo {
 }
 
 func capital(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsLower(r) {
 		return s
 	}
-	return string(s[0]-'a'+'A') + s[1:]
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // elements returns the indexes of the repeated elements.

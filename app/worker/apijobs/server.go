@@ -34,6 +34,7 @@ type Server struct {
 	RecordCache submission.RecordCache
 
 	submit     *submitState
+	words      words
 	totals     totalsCache
 	storage    *pageStorage
 	validators validators

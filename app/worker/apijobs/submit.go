@@ -140,6 +140,7 @@ func (s *Server) planSubmission(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	req := ps.Request
+	s.words.use(ps.Lang)
 	elements, err := decodeElements(c.Data)
 	if err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func (s *Server) planSubmission(c *runner.Call) (any, error) {
 		}
 		out.Priors = append(out.Priors, worker.PriorInfo{
 			Chunk: p.Chunk, Submission: p.Entry.Submission, State: string(p.Entry.State), BulkID: p.Entry.BulkID,
-			SameRef: sameRef, Warning: worker.Sentence(p.Warning()),
+			SameRef: sameRef, Warning: worker.Sentence(p.WarningIn(s.words.tag())),
 		})
 	}
 	var cl *bulkapi.Client

@@ -46,6 +46,9 @@ type PlanSubmission struct {
 	// Origins locate each element in the operator's file, when it was a
 	// spreadsheet or CSV file.
 	Origins []Origin `json:"origins,omitempty"`
+	// Lang is the page's language (app/lang), in which the second worker
+	// says what it finds: earlier submissions, repeats; "" is English.
+	Lang string `json:"lang,omitempty"`
 }
 
 // An Origin is where an element was in the operator's file.

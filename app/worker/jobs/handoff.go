@@ -24,8 +24,9 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, only := confirmation(doc, req, s.language())
-	out.Schedule = s.schedule(doc, only, s.language())
+	w := s.language()
+	out, only := confirmation(doc, req, w)
+	out.Schedule = s.schedule(doc, only, w)
 	if out.Blocked != "" {
 		return out, nil
 	}
@@ -39,7 +40,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 	}
 	return runner.Handoff{
 		Job:     handoff.PlanSubmissionJob,
-		Request: handoff.PlanSubmission{Request: req, Confirmation: out, Only: only, Origins: origins},
+		Request: handoff.PlanSubmission{Request: req, Confirmation: out, Only: only, Origins: origins, Lang: string(w)},
 		Data:    elements,
 	}, nil
 }

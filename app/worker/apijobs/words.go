@@ -1,0 +1,34 @@
+package apijobs
+
+import (
+	"sync"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+)
+
+// words is the language the second worker says what it finds in
+// (earlier submissions, repeats): the page's, as the last plan of a
+// submission gave it (handoff.PlanSubmission.Lang).
+type words struct {
+	mu sync.Mutex
+	l  lang.Tag
+}
+
+// use takes the language a plan names; "" keeps the one in use.
+func (w *words) use(tag string) {
+	if l, ok := lang.Parse(tag); ok {
+		w.mu.Lock()
+		w.l = l
+		w.mu.Unlock()
+	}
+}
+
+// tag is the language in use, English until a plan names one.
+func (w *words) tag() lang.Tag {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.l == "" {
+		return lang.English
+	}
+	return w.l
+}
