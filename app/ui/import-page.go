@@ -32,6 +32,9 @@ type importPage struct {
 	kinds      []Kind
 	kindID     string
 	backOffice bool
+	// chooseOpen unfolds the first step once a file is read
+	// (import-chosen.go).
+	chooseOpen bool
 
 	fileName  string
 	pasteText string
@@ -136,7 +139,7 @@ func (p *importPage) Render() app.UI {
 		app.P().Class("lead").Text(t("Check a bulk before you submit it: choose what it does, load the spreadsheet, CSV or JSON file, check how it is read, and fix every problem at its cell.")),
 		p.renderSteps(),
 		p.renderDraft(),
-		p.renderChoose(),
+		p.renderChosen(),
 		p.renderStatus(),
 		p.memory.render(p),
 		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
@@ -181,7 +184,7 @@ func (p *importPage) goTo(ctx app.Context, step string) {
 	if step == stepReview {
 		title = "result-title"
 	}
-	p.ctx.Defer(func(app.Context) { focusByID(title) })
+	p.ctx.Defer(func(app.Context) { focusStep(title) })
 }
 
 // renderChoose is the first step: the kind, and the file or pasted rows.
@@ -344,7 +347,7 @@ func (p *importPage) pasteChosen(ctx app.Context, e app.Event) {
 func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
 	p.stop()
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
-	p.errorsOnly = false
+	p.errorsOnly, p.chooseOpen = false, false
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, p.memory.buildAtOnce()
 	req.TimeZone = storedTimeZone()
 	load(p, tf("Reading %s", req.FileName), worker.JobOpen, req, file, p.prepared)
@@ -451,7 +454,7 @@ func (p *importPage) showPrepared(ctx app.Context, pr *worker.Prepared) {
 		// The keyboard focus follows the operator into the step, and
 		// stays on the control they change within it.
 		if entering {
-			focusByID("step-title")
+			focusStep("step-title")
 		} else if p.focusNext != "" {
 			focusByID(p.focusNext)
 		}
@@ -475,7 +478,7 @@ func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
 	p.ctx.Defer(func(app.Context) {
 		mark("result-shown")
 		if first {
-			focusByID("result-title")
+			focusStep("result-title")
 		}
 	})
 }

@@ -42,6 +42,7 @@ func (p *importPage) renderReview() app.UI {
 			MemoryNote(s.WorkerMemory).
 			OnEdited(p.edited).
 			OnEditSet(p.editSetValue).
+			OnUndo(p.undo).
 			OnSaving(p.saving).
 			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }).
 			OnNoErrorLeft(p.jump),
@@ -173,6 +174,7 @@ func (p *importPage) renderToolbar() app.UI {
 		app.Button().ID("next-error").Type("button").Class("button", "button-quiet").
 			Aria("keyshortcuts", "F8").Title(t("F8 in the table")).Text(t("Next problem")).
 			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, false) }),
+		p.renderUndo(),
 		app.If(len(cols) > 0, func() app.UI {
 			opts := make([][2]string, 0, len(cols))
 			for i, c := range cols {

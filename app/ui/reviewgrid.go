@@ -46,6 +46,8 @@ type reviewGrid struct {
 	// IonEditSet is asked to change a value set for every row (its
 	// field), which no cell edit changes.
 	IonEditSet func(ctx app.Context, field string)
+	// IonUndo is asked to undo the last change (Ctrl+Z, Cmd+Z on a Mac).
+	IonUndo func(ctx app.Context)
 	// Isource, when set, gives the rows instead of the worker (Source).
 	Isource gridSource
 
@@ -142,6 +144,13 @@ func (g *reviewGrid) OnEditSet(f func(ctx app.Context, field string)) *reviewGri
 	return g
 }
 
+// OnUndo sets what undoes the last change when the operator presses
+// Ctrl+Z (Cmd+Z) in the table.
+func (g *reviewGrid) OnUndo(f func(ctx app.Context)) *reviewGrid {
+	g.IonUndo = f
+	return g
+}
+
 // OnNoErrorLeft sets what F8 does when the errors-only view has no error
 // left: the page shows every row again and goes on to the warnings.
 func (g *reviewGrid) OnNoErrorLeft(f func(ctx app.Context, back bool)) *reviewGrid {
@@ -176,7 +185,7 @@ func (g *reviewGrid) sync(ctx app.Context) {
 	case g.Idoc != g.doc || g.IerrorsOnly != g.errorsOnly:
 		g.doc, g.docVersion, g.errorsOnly = g.Idoc, g.Iversion, g.IerrorsOnly
 		g.rows, g.loaded, g.total, g.offset = nil, false, 0, 0
-		g.activePos, g.activeCol, g.editing = 0, 0, false
+		g.activePos, g.activeCol, g.editing = 0, firstShown(g.Icolumns), false
 		g.setScroll(0)
 		if r := g.IfirstRows; r != nil && r.Document == g.Idoc && r.Version == g.Iversion && r.Offset == 0 && !g.IerrorsOnly {
 			g.seq++ // an answer to an earlier request is stale
@@ -405,6 +414,7 @@ func (g *reviewGrid) Render() app.UI {
 	for pos := g.start; pos < g.end; pos++ {
 		rows = append(rows, pos)
 	}
+	order := gridOrder(cols)
 	return app.Div().Class("grid-box").Body(
 		app.Div().ID("grid").Class("grid-scroll").TabIndex(-1).
 			OnScroll(g.onScroll).OnKeyDown(g.onKey).
@@ -416,9 +426,9 @@ func (g *reviewGrid) Render() app.UI {
 				Body(
 					app.THead().Body(app.Tr().Aria("rowindex", 1).Body(
 						app.Th().Scope("col").Class("grid-rowhead").Text(words.rowHead),
-						app.Range(cols).Slice(func(i int) app.UI {
-							c := cols[i]
-							th := app.Th().Scope("col").Aria("colindex", i+2)
+						app.Range(order).Slice(func(i int) app.UI {
+							c := cols[order[i]]
+							th := app.Th().Scope("col").Aria("colindex", i+2).Class(columnClasses(c)...)
 							if c.Pinned {
 								th = th.Class("grid-pinned")
 							}
@@ -432,11 +442,14 @@ func (g *reviewGrid) Render() app.UI {
 							if c.Letter != "" {
 								head = c.Letter + " · " + c.Header
 							}
+							// Under the file's header, the field in the
+							// operator's words; its path, which support
+							// and the API use, on a pointer's hover.
 							body := []app.UI{app.Span().Class("grid-head").Text(head)}
-							if c.Field != c.Header {
-								body = append(body, app.Span().Class("grid-field").Text(c.Field))
+							if name := fieldName(c.Field); name != c.Header {
+								body = append(body, app.Span().Class("grid-field").Text(name))
 							}
-							return th.Body(body...)
+							return th.Title(head + "\n" + fieldLabel(c.Field)).Body(body...)
 						}),
 						app.Th().Scope("col").Aria("colindex", len(cols)+2).Text(words.problems),
 					)),
@@ -476,14 +489,19 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 	if r.Severity != "" {
 		tr = tr.Class("row-" + r.Severity)
 	}
-	marks := make(map[int]worker.CellMark, len(r.Marks))
+	marks := make(map[int]cellMark, len(r.Marks)+len(r.Edited))
 	for _, m := range r.Marks {
-		marks[m.Column] = m
+		marks[m.Column] = cellMark{CellMark: m}
+	}
+	for _, e := range r.Edited {
+		m := marks[e.Column]
+		m.Column, m.Edited, m.Was = e.Column, true, e.Was
+		marks[e.Column] = m
 	}
 	cells := make([]app.UI, 0, len(cols)+2)
 	cells = append(cells, app.Th().Scope("row").Class("grid-rowhead").Text(r.Label))
-	for c := range cols {
-		cells = append(cells, g.renderCell(pos, c, r, marks))
+	for shown, c := range gridOrder(cols) {
+		cells = append(cells, g.renderCell(pos, c, shown, r, marks))
 	}
 	other := app.Td().Role("gridcell").Aria("colindex", len(cols)+2).Class("grid-other")
 	if len(r.Problems) > 0 {
@@ -493,10 +511,12 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 	return tr.Body(cells...)
 }
 
-func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]worker.CellMark) app.UI {
+// renderCell renders the cell of column c, shown as the table's column
+// shown (see gridOrder).
+func (g *reviewGrid) renderCell(pos, c, shown int, r worker.GridRow, marks map[int]cellMark) app.UI {
 	active := pos == g.activePos && c == g.activeCol
-	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Aria("colindex", c+2).
-		DataSet("pos", pos).DataSet("col", c)
+	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Aria("colindex", shown+2).
+		DataSet("pos", pos).DataSet("col", c).Class(columnClasses(g.Icolumns[c])...)
 	if active {
 		td = td.TabIndex(0).Class("cell-active")
 	} else {
@@ -510,9 +530,18 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 		// are mapped.
 		td = td.Class("grid-set").Aria("readonly", "true")
 	}
-	m, marked := marks[c]
+	m, noted := marks[c]
+	marked := noted && m.Severity != ""
 	if marked {
-		td = td.Class("cell-"+m.Severity).Title(strings.Join(m.Messages, "\n")).Aria("invalid", m.Severity == worker.SeverityError)
+		td = td.Class("cell-"+m.Severity).Aria("invalid", m.Severity == worker.SeverityError)
+	}
+	if noted {
+		td = td.Title(m.title())
+	}
+	if m.Edited {
+		// Marked in its corner, and said to screen readers with the
+		// value it had.
+		td = td.Class("cell-edited").Aria("description", m.editedWords())
 	}
 	if active && g.editing {
 		return td.Class("cell-editing").Body(
@@ -545,11 +574,26 @@ func (g *reviewGrid) renderCell(pos, c int, r worker.GridRow, marks map[int]work
 // detail describes the active cell for the line under the table: its row
 // and field, and its problems.
 func (g *reviewGrid) detail() string {
+	text := g.cellDetail()
+	if r, ok := g.row(g.activePos); ok {
+		for _, e := range r.Edited {
+			if e.Column == g.activeCol {
+				text += " " + cellMark{Edited: true, Was: e.Was}.editedSentence()
+			}
+		}
+	}
+	return text
+}
+
+// cellDetail describes the active cell's place and problems.
+func (g *reviewGrid) cellDetail() string {
 	r, ok := g.row(g.activePos)
 	if !ok || g.activeCol >= len(g.Icolumns) {
 		return ""
 	}
 	col := g.Icolumns[g.activeCol]
+	// The field in the operator's words, then its path.
+	field := fieldLabel(col.Field)
 	element, isElement := strings.CutPrefix(r.Label, "#")
 	if col.Set {
 		// Said of the value rather than of the row: it is every row's.
@@ -564,21 +608,21 @@ func (g *reviewGrid) detail() string {
 	for _, m := range r.Marks {
 		if m.Column == g.activeCol {
 			if isElement {
-				return tf("Element %s, %s: %s", element, col.Field, strings.Join(m.Messages, " · "))
+				return tf("Element %s, %s: %s", element, field, strings.Join(m.Messages, " · "))
 			}
-			return tf("Row %s, %s: %s", r.Label, col.Field, strings.Join(m.Messages, " · "))
+			return tf("Row %s, %s: %s", r.Label, field, strings.Join(m.Messages, " · "))
 		}
 	}
 	if len(r.Problems) > 0 {
 		if isElement {
-			return tf("Element %s, %s. The row: %s", element, col.Field, strings.Join(r.Problems, " · "))
+			return tf("Element %s, %s. The row: %s", element, field, strings.Join(r.Problems, " · "))
 		}
-		return tf("Row %s, %s. The row: %s", r.Label, col.Field, strings.Join(r.Problems, " · "))
+		return tf("Row %s, %s. The row: %s", r.Label, field, strings.Join(r.Problems, " · "))
 	}
 	if isElement {
-		return tf("Element %s, %s.", element, col.Field)
+		return tf("Element %s, %s.", element, field)
 	}
-	return tf("Row %s, %s.", r.Label, col.Field)
+	return tf("Row %s, %s.", r.Label, field)
 }
 
 // cellOf returns the position and column of the cell an event happened
@@ -623,6 +667,13 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 		return
 	}
 	key := e.Get("key").String()
+	if (key == "z" || key == "Z") && !e.Get("shiftKey").Bool() && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
+		e.PreventDefault()
+		if g.IonUndo != nil {
+			g.IonUndo(ctx)
+		}
+		return
+	}
 	if key == "F8" {
 		// Also in a view the last error fixed left empty: F8 goes on
 		// to the warnings (OnNoErrorLeft).
@@ -635,8 +686,10 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 	}
 	ctrl := e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()
 	page := max(1, int((g.viewport-g.headerHeight)/rowHeight)-1)
-	last := len(g.Icolumns) - 1
-	pos, col := g.activePos, g.activeCol
+	// Sideways, the keys go through the columns as they are shown.
+	order := gridOrder(g.Icolumns)
+	last := len(order) - 1
+	pos, col := g.activePos, max(0, shownAt(order, g.activeCol))
 	switch key {
 	case "ArrowDown":
 		pos++
@@ -670,7 +723,9 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 	}
 	e.PreventDefault()
 	g.activePos = max(0, min(pos, g.total-1))
-	g.activeCol = max(0, min(col, last))
+	if last >= 0 {
+		g.activeCol = order[max(0, min(col, last))]
+	}
 	g.reveal()
 }
 

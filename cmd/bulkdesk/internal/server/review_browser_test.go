@@ -251,7 +251,7 @@ func TestConsoleWholeFlowFromTheKeyboard(t *testing.T) {
 	}
 	b.Do(5*time.Second, chromedp.KeyEvent(kb.F8))
 	b.WaitFor(10*time.Second, "the invalid cell in focus", `document.activeElement.textContent.startsWith("eur")`)
-	if detail := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("cell-detail").textContent`); !strings.Contains(detail, "Row 3, destinationAmount.currency:") {
+	if detail := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("cell-detail").textContent`); !strings.Contains(detail, "Row 3, Currency (destinationAmount.currency):") {
 		t.Errorf("the detail line says %q", detail)
 	}
 	b.Do(5*time.Second, chromedp.KeyEvent(kb.Enter))
