@@ -46,7 +46,7 @@ func (e *SyntaxError) Say() (string, []any) {
 	if e.said != nil {
 		what = e.said
 	}
-	return "line %d, column %d: %s", []any{e.Line, e.Column, what}
+	return lang.Mark("line %d, column %d: %s"), []any{e.Line, e.Column, what}
 }
 
 // DecodeJSON reads one JSON document into generic values: map[string]any,

@@ -96,7 +96,7 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.Const:
 		base.Code = "const"
-		base.Expected = jsonText(k.Want)
+		base.Expected = shownValue(w, k.Want)
 		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
 	case *kind.Pattern:
 		base.Code = "pattern"
@@ -137,7 +137,7 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 		base.Code = "one-of"
 		base.Value = ""
 		titles := ck.branchTitles(e.SchemaURL)
-		base.Expected = w.F("exactly one of: %s", strings.Join(titles, "; "))
+		base.Expected = w.F("exactly one of: %s", w.Clauses(titles...))
 		if len(k.Subschemas) == 0 {
 			base.Message = w.F("%s must be %s. It is none of them", subject, base.Expected)
 		} else {
@@ -157,9 +157,33 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 			what = w.T(n.Not.Title)
 		}
 		base.Message = w.F("%s must not have %s", subject, what)
+	case *kind.ExclusiveMinimum:
+		base.Code = "minimum"
+		base.Expected = w.F("more than %s", ratText(k.Want))
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
+	case *kind.ExclusiveMaximum:
+		base.Code = "maximum"
+		base.Expected = w.F("less than %s", ratText(k.Want))
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
+	case *kind.MultipleOf:
+		base.Code = "multiple-of"
+		base.Expected = w.F("a multiple of %s", ratText(k.Want))
+		base.Message = w.F("%s must be %s; found %s", subject, base.Expected, shown)
+	case *kind.UniqueItems:
+		base.Code = "unique-items"
+		base.Message = w.F("%s must not hold the same item twice; items %d and %d are the same", subject, k.Duplicates[0]+1, k.Duplicates[1]+1)
+	case *kind.AnyOf:
+		base.Code = "any-of"
+		base.Value = ""
+		base.Message = w.F("%s matches none of the forms the contract allows", subject)
 	default:
+		// A keyword of a loaded contract that no message above says: named
+		// by its place in the schema, without the library's English.
 		base.Code = "invalid"
-		base.Message = subject + ": " + e.ErrorKind.LocalizedString(nil)
+		base.Message = w.F("%s does not meet the contract's rules", subject)
+		if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
+			base.Message = w.F("%s does not meet the contract's rule %s", subject, kp[len(kp)-1])
+		}
 	}
 	return []Problem{base}
 }

@@ -82,7 +82,7 @@ func (f *Field) Rules(l lang.Tag) string {
 	case f.Maximum != "":
 		parts = append(parts, l.F("at most %s", f.Maximum))
 	}
-	return strings.Join(parts, "; ")
+	return l.Clauses(parts...)
 }
 
 func typeNoun(l lang.Tag, t, format string) string {

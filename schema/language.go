@@ -12,5 +12,5 @@ func counted(w lang.Tag, n int, one, many string) string {
 	if n == 1 {
 		return w.T(one)
 	}
-	return w.F(many, Thousands(int64(n)))
+	return w.F(many, w.Count(n))
 }

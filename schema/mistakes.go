@@ -60,7 +60,7 @@ func timestampInSeconds(v *Validator, _ *Kind, id string, i int, element map[str
 	at := time.UnixMilli(ms).UTC()
 	return append(out, warning(i, scheduleLoc, id, v.w.F(
 		"scheduledTimestamp %s reads as %s: it looks like seconds, but the API counts milliseconds (%s000 would be %s)",
-		ts, at.Format("2006-01-02 15:04 MST"), ts, time.Unix(ms, 0).UTC().Format("2006-01-02 15:04 MST"))))
+		ts, v.w.Moment(at), ts, v.w.Moment(time.Unix(ms, 0).UTC()))))
 }
 
 func scheduledInPast(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {

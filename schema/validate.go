@@ -204,9 +204,9 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 	}
 	switch n := len(elements); {
 	case n == 0:
-		r.Add(requestProblem("empty", v.w.F("the request holds no elements; a bulk needs 1 to %s", Thousands(MaxElements))))
+		r.Add(requestProblem("empty", v.w.F("the request holds no elements; a bulk needs 1 to %s", v.w.Count(MaxElements))))
 	case n > MaxElements:
-		r.Add(requestProblem(TooManyElements, v.w.F("the request holds %s elements; a bulk takes at most %s: split it into several bulks", Thousands(int64(n)), Thousands(MaxElements))))
+		r.Add(requestProblem(TooManyElements, v.w.F("the request holds %s elements; a bulk takes at most %s: split it into several bulks", v.w.Count(n), v.w.Count(MaxElements))))
 	}
 	cut := 0
 	for i, e := range elements {
@@ -227,7 +227,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 		r.Add(ps...)
 	}
 	if cut > 0 {
-		p := requestProblem("problems-cut", v.w.F("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", Thousands(maxListedProblems), Thousands(int64(cut))))
+		p := requestProblem("problems-cut", v.w.F("past the first %s problems, only the first error of each element is listed (%s elements): fix these and check again", v.w.Count(maxListedProblems), v.w.Count(cut)))
 		p.Severity = Warning
 		r.Add(p)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/lang"
@@ -103,10 +105,21 @@ func (p *cellProblem) message(w lang.Tag) string {
 	for i, a := range p.args {
 		if r, ok := a.(fieldRules); ok {
 			args = slices.Clone(p.args)
-			args[i] = strings.ToLower(r.f.Rules(w))
+			args[i] = midSentence(r.f.Rules(w), w)
 		}
 	}
 	return w.F(p.format, args...)
+}
+
+// midSentence is a phrase that starts a sentence written inside one: its
+// first letter in lower case, but in German, whose nouns keep theirs
+// ("Text; nur Ziffern").
+func midSentence(s string, w lang.Tag) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if w == lang.German || n == 0 {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // fieldRules is a field's rules as an argument of a cell's problem,

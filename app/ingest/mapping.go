@@ -235,7 +235,7 @@ func applySaved(t *Table, mt *matcher, saved Mapping) (Mapping, []string) {
 			}
 		}
 		if !found && s.Field != "" {
-			missing = append(missing, fmt.Sprintf("%q (%s)", s.Header, s.Field))
+			missing = append(missing, t.w.F("%q (%s)", s.Header, s.Field))
 		}
 	}
 	// A field the saved mapping gives a value is not this file's column's

@@ -271,7 +271,7 @@ func amountWarnings(w lang.Tag, field, ptr string, n int, curs []string, at func
 		cur := curs[c]
 		warn := func(code, msg string) {
 			out = append(out, schema.Problem{Element: elem, Pointer: ptr, Field: field, Code: code,
-				Severity: schema.Warning, Message: field + ": " + msg, Value: strconv.FormatInt(m, 10)})
+				Severity: schema.Warning, Message: w.F("%s: %s", field, msg), Value: strconv.FormatInt(m, 10)})
 		}
 		if med := medians[c]; med > 0 && m/med >= OutlierFactor {
 			warn(AmountOutlierCode, w.F("%s is %s times the median %s of this file's %s amounts: check its units (cents or %s)",

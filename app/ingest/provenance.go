@@ -135,10 +135,10 @@ func (rd *reader) requestProblems(n int) []schema.Problem {
 	case n == 0 && len(rd.cols) == 0:
 		return []schema.Problem{req("empty", w.F("no column of the file is mapped to a field of %s: map the columns, or check the header row", rd.Kind.ID))}
 	case n == 0:
-		return []schema.Problem{req("empty", w.F("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, schema.Thousands(int64(schema.MaxElements))))}
+		return []schema.Problem{req("empty", w.F("there are no rows of values below the header (row %d): a bulk needs 1 to %s elements", rd.mapping.HeaderRow, w.Count(schema.MaxElements)))}
 	case n > schema.MaxElements:
 		parts := (n + schema.MaxElements - 1) / schema.MaxElements
-		return []schema.Problem{req(schema.TooManyElements, w.F("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", schema.Thousands(int64(n)), schema.Thousands(int64(schema.MaxElements)), parts))}
+		return []schema.Problem{req(schema.TooManyElements, w.F("the file holds %s elements; a bulk takes at most %s: split it into %d bulks", w.Count(n), w.Count(schema.MaxElements), parts))}
 	}
 	return nil
 }

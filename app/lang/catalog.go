@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -88,3 +89,13 @@ func (l Tag) Count(n int) string {
 // Mark marks a text kept in a table or a variable for the catalogs: the
 // code that shows it translates it there, with T.
 func Mark(text string) string { return text }
+
+// Clauses joins clauses with semicolons as l writes them: "a; b" in
+// English and German, "a ; b" in French, a narrow no-break space before
+// the semicolon.
+func (l Tag) Clauses(parts ...string) string {
+	if l == French {
+		return strings.Join(parts, "\u202f; ")
+	}
+	return strings.Join(parts, "; ")
+}

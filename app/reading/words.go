@@ -135,7 +135,7 @@ func undecidedNote(w lang.Tag, name string, d Decision) string {
 		cells = append(cells, w.F("%s %q reads %s", c.Place(w), c.Raw, Suggestion(name, c.Suggests, w)))
 	}
 	if len(cells) > 0 {
-		return w.F("The file does not say: its cells disagree (%s); choose how to read it.", strings.Join(cells, "; "))
+		return w.F("The file does not say: its cells disagree (%s); choose how to read it.", w.Clauses(cells...))
 	}
 	return w.T("The file does not say: its cells disagree; choose how to read it.")
 }
@@ -181,7 +181,7 @@ func Suggestion(name, v string, w lang.Tag) string {
 		case Minor:
 			return w.T("minor units (1050 is 10.50)")
 		case Major:
-			return w.T("major units (10.50 is 10.50)")
+			return w.T("major units (10.50 as written)")
 		}
 	case "decimal", "group":
 		mark, rest, _ := strings.Cut(v, " ")

@@ -47,7 +47,7 @@ func (p Prior) Warning() string { return p.WarningIn(lang.English) }
 // writes them.
 func (p Prior) WarningIn(w lang.Tag) string {
 	e := p.Entry
-	when := w.Date(e.Updated, true)
+	when := w.Date(e.Updated.Truncate(time.Minute), true)
 	where := w.F("part %d", p.Chunk+1)
 	var s string
 	switch {

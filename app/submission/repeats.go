@@ -70,7 +70,7 @@ func (e EarlierBulk) DescribeIn(w lang.Tag) string {
 	if e.Status != "" {
 		s = w.F("%s (%s)", s, StatusWords(e.Status, w))
 	}
-	when := w.Date(e.When, true)
+	when := w.Date(e.When.Truncate(time.Minute), true)
 	switch {
 	case e.Journal:
 		s = w.F("%s on %s", s, when)

@@ -36,7 +36,7 @@ func TestTheChoicesAreTheSidesOfTheEvidence(t *testing.T) {
 	for _, c := range p.choices("units", d) {
 		got = append(got, c.id+": "+c.label)
 	}
-	want := "choose-units-minor: Read them in minor units (1050 is 10.50) | choose-units-major: Read them in major units (10.50 is 10.50)"
+	want := "choose-units-minor: Read them in minor units (1050 is 10.50) | choose-units-major: Read them in major units (10.50 as written)"
 	if strings.Join(got, " | ") != want {
 		t.Errorf("choices:\n got %q\nwant %q", strings.Join(got, " | "), want)
 	}

@@ -72,7 +72,7 @@ func TestCheckSaysUnitsAreUndecided(t *testing.T) {
 	}
 
 	code, stdout, _ := runCLI(t, "check", "-kind", "transfers", file)
-	if code != exitInvalid || !strings.Contains(stdout, `reading (UNDECIDED): amounts in minor units: 1050 is EUR 10.50. The file does not say: its cells disagree (pay!G6 "30.50" reads major units (10.50 is 10.50); pay!G2 "25000" reads minor units`) {
+	if code != exitInvalid || !strings.Contains(stdout, `reading (UNDECIDED): amounts in minor units: 1050 is EUR 10.50. The file does not say: its cells disagree (pay!G6 "30.50" reads major units (10.50 as written); pay!G2 "25000" reads minor units`) {
 		t.Errorf("text output:\n%s", stdout)
 	}
 	if !strings.Contains(stdout, "pay!G6 (destinationAmount.amount): error:") {

@@ -76,6 +76,8 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (ou
 		out.Blocked = w.T("The file holds no elements to submit.")
 	case len(invalid) == len(elements):
 		out.Blocked = w.T("No element is valid: fix the file and load it again.")
+	case len(invalid) == 1 && !req.ValidOnly:
+		out.Blocked = w.F("1 of %s elements has errors. Fix it first, or submit the valid ones and keep the invalid one aside as a workbook.", w.Count(len(elements)))
 	case len(invalid) > 0 && !req.ValidOnly:
 		out.Blocked = w.F("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", w.Count(len(invalid)), w.Count(len(elements)))
 	}

@@ -76,7 +76,8 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	if d.table != nil {
 		out.Sheet = d.table.Sheet
 		if d.file != nil && d.file.Encoding != "" && d.table.Sheet != "" {
-			out.ReadAs = strings.TrimPrefix(out.ReadAs+"; "+d.file.Encoding+", "+delimiterName(d.file.Delimiter), "; ")
+			w := s.language()
+			out.ReadAs = w.F("%s; %s, %s", out.ReadAs, d.file.Encoding, delimiterName(d.file.Delimiter, w))
 		}
 	}
 	currencies := make([]string, len(out.Totals))
@@ -102,11 +103,11 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	return out
 }
 
-func delimiterName(d string) string {
+func delimiterName(d string, w lang.Tag) string {
 	if d == "" {
 		return ""
 	}
-	return "delimiter " + reading.DelimiterName(d)
+	return w.F("delimiter %s", w.T(reading.DelimiterName(d)))
 }
 
 // rows runs worker.JobRows.

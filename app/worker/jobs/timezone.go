@@ -105,10 +105,10 @@ func scheduleLine(f schema.Field, elements []any, loc *time.Location, w lang.Tag
 	} else {
 		said = append(said, w.F("from %s to %s, %s", moment(times[0]), moment(times[len(times)-1]), w.Plural(len(times), "different time", "different times")))
 	}
-	line := w.F("%s: %s", w.T(f.Title), strings.Join(said, "; "))
 	if without > 0 {
-		line += "; " + w.F("none for %s", w.Plural(without, "element", "elements"))
+		said = append(said, w.F("none for %s", w.Plural(without, "element", "elements")))
 	}
+	line := w.F("%s: %s", w.T(f.Title), w.Clauses(said...))
 	return line
 }
 
