@@ -65,13 +65,17 @@ func (t Total) String() string {
 
 // CodesNote names the invalid codes of a total after its sum:
 // ` ("eur", "EURO")`, with an ellipsis when there are more; "" for none.
-func CodesNote(codes []string, more bool) string {
+func CodesNote(codes []string, more bool) string { return CodesNoteWith(codes, more, strconv.Quote) }
+
+// CodesNoteWith is CodesNote with the codes quoted by quote: a language's
+// quotation marks, ` („eur“, „EURO“)`.
+func CodesNoteWith(codes []string, more bool, quote func(string) string) string {
 	if len(codes) == 0 {
 		return ""
 	}
 	quoted := make([]string, len(codes))
 	for i, c := range codes {
-		quoted[i] = strconv.Quote(c)
+		quoted[i] = quote(c)
 	}
 	s := " (" + strings.Join(quoted, ", ")
 	if more {

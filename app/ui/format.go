@@ -50,5 +50,11 @@ func totalText(tot worker.Total) string {
 	if !tot.Invalid {
 		return local(tot.Text)
 	}
-	return totalLabel(tot) + ": " + totalAmount(tot) + money.CodesNote(tot.Codes, tot.MoreCodes)
+	return totalLabel(tot) + ": " + totalAmount(tot) + codesNote(tot.Codes, tot.MoreCodes)
+}
+
+// codesNote names the invalid currency codes of a total after its sum, in
+// the console's quotation marks: ` („eur“, „EURO“)`.
+func codesNote(codes []string, more bool) string {
+	return money.CodesNoteWith(codes, more, consoleLang.Quote)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -144,7 +143,7 @@ func (p *submitPage) renderSummary() app.UI {
 						row = row.Class("invalid-currency").Title(t("amounts whose currency is not a valid ISO 4217 code, summed in minor units"))
 					}
 					return row.Body(
-						app.Td().Text(totalLabel(tot)+money.CodesNote(tot.Codes, tot.MoreCodes)),
+						app.Td().Text(totalLabel(tot)+codesNote(tot.Codes, tot.MoreCodes)),
 						app.Td().Class("num", "total-amount").Text(totalAmount(tot)),
 						app.Td().Class("num").Text(count(tot.Count)),
 					)

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
@@ -22,10 +21,10 @@ func validity(s *worker.Summary) (text string, clear bool) {
 	switch {
 	case bad != nil && s.Warnings > 0:
 		return tf("Every element is valid; %s to check, and the totals hold %s whose currency is not an ISO 4217 code%s.",
-			plural(s.Warnings, "warning", "warnings"), plural(bad.Count, "amount", "amounts"), money.CodesNote(bad.Codes, bad.MoreCodes)), false
+			plural(s.Warnings, "warning", "warnings"), plural(bad.Count, "amount", "amounts"), codesNote(bad.Codes, bad.MoreCodes)), false
 	case bad != nil:
 		return tf("Every element is valid, but the totals hold %s whose currency is not an ISO 4217 code%s.",
-			plural(bad.Count, "amount", "amounts"), money.CodesNote(bad.Codes, bad.MoreCodes)), false
+			plural(bad.Count, "amount", "amounts"), codesNote(bad.Codes, bad.MoreCodes)), false
 	case s.Warnings > 0:
 		return tf("Every element is valid; %s to check.", plural(s.Warnings, "warning", "warnings")), false
 	}
