@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -25,7 +24,7 @@ func readReviewElements(data app.Value) (*worker.ReviewElements, error) {
 	b := make([]byte, bytes.Get("length").Int())
 	app.CopyBytesToGo(b, bytes)
 	var els worker.ReviewElements
-	if err := json.Unmarshal(b, &els); err != nil {
+	if err := els.UnmarshalBinary(b); err != nil {
 		return nil, err
 	}
 	return &els, nil

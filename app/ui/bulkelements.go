@@ -26,7 +26,8 @@ type bulkElements struct {
 	minor     []int64
 	hasAmount []bool
 	// text is what a search looks through: who receives (ids, names,
-	// accounts) and the reference, in lower case.
+	// accounts) and the reference, in lower case; written for the first
+	// search, not on the way to the grid.
 	text []string
 	// currencies are the codes the elements' amounts are in, sorted.
 	currencies []string
@@ -35,18 +36,11 @@ type bulkElements struct {
 func newBulkElements(els *worker.ReviewElements) *bulkElements {
 	n := els.Count
 	b := &bulkElements{els: els, problems: make(map[int]worker.ElementProblems, len(els.Problems)),
-		minor: make([]int64, n), hasAmount: make([]bool, n), text: make([]string, n)}
+		minor: make([]int64, n), hasAmount: make([]bool, n)}
 	for _, p := range els.Problems {
 		b.problems[p.Element] = p
 	}
-	at := func(col []string, i int) string {
-		if i < len(col) {
-			return col[i]
-		}
-		return ""
-	}
 	seen := make(map[string]bool)
-	var sb strings.Builder
 	for i := range n {
 		if digits := at(els.Amount, i); digits != "" {
 			v, err := strconv.ParseInt(digits, 10, 64)
@@ -59,6 +53,29 @@ func newBulkElements(els *worker.ReviewElements) *bulkElements {
 				b.currencies = append(b.currencies, cur)
 			}
 		}
+	}
+	slices.Sort(b.currencies)
+	return b
+}
+
+// at returns a column's value of element i.
+func at(col []string, i int) string {
+	if i < len(col) {
+		return col[i]
+	}
+	return ""
+}
+
+// searched returns what a search looks through, writing it the first
+// time.
+func (b *bulkElements) searched() []string {
+	if b.text != nil {
+		return b.text
+	}
+	els := b.els
+	b.text = make([]string, b.len())
+	var sb strings.Builder
+	for i := range b.text {
 		sb.Reset()
 		for _, col := range [][]string{els.ID, els.Name, els.Email, els.IBAN, els.AccountNumber, els.Account, els.Reference} {
 			if v := at(col, i); v != "" {
@@ -68,8 +85,7 @@ func newBulkElements(els *worker.ReviewElements) *bulkElements {
 		}
 		b.text[i] = strings.ToLower(sb.String())
 	}
-	slices.Sort(b.currencies)
-	return b
+	return b.text
 }
 
 // len is how many elements there are.
@@ -130,10 +146,14 @@ func (f elementFilter) active() bool {
 // view returns the indexes of the elements f lets through, in order.
 func (b *bulkElements) view(f elementFilter) []int {
 	search := strings.ToLower(strings.TrimSpace(f.search))
+	var text []string
+	if search != "" {
+		text = b.searched()
+	}
 	out := make([]int, 0, b.len())
 	for i := range b.len() {
 		switch {
-		case search != "" && !strings.Contains(b.text[i], search):
+		case search != "" && !strings.Contains(text[i], search):
 		case f.show == showInvalid && !b.invalid(i):
 		case f.show == showRepeated && !b.repeated(i):
 		case f.show == showDiffers && !b.differing(i):
@@ -164,12 +184,7 @@ func (b *bulkElements) differing(i int) bool {
 	return ok
 }
 
-func (b *bulkElements) currency(i int) string {
-	if i < len(b.els.Currency) {
-		return b.els.Currency[i]
-	}
-	return ""
-}
+func (b *bulkElements) currency(i int) string { return at(b.els.Currency, i) }
 
 // above reports whether element i's amount exceeds its currency's limit;
 // an element of a currency without one is left out.

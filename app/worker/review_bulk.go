@@ -10,7 +10,7 @@ import "time"
 // in use. Which API it reads is Connection.BackOffice. JobBulkRepeats
 // then looks for its elements in other bulks.
 // Request: ReviewBulk. Result: BulkReview, with every element of the
-// bulk (ReviewElements, as JSON) as Data. Progress:
+// bulk (ReviewElements.MarshalBinary) as Data. Progress:
 // PhaseReadingOperations.
 const JobReviewBulk = "review-bulk"
 

@@ -1,7 +1,6 @@
 package apijobs
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
@@ -22,7 +21,7 @@ func reviewElements(rv *bulkreview.Review) ([]byte, error) {
 		}
 		out.Problems = append(out.Problems, worker.ElementProblems{Element: e.Index, Errors: sentences(e.Problems), Warnings: sentences(e.Warnings)})
 	}
-	data, err := json.Marshal(out)
+	data, err := out.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("writing the elements of bulk %s: %w", rv.BulkID, err)
 	}

@@ -29,7 +29,7 @@ func (h *harness) reviewWithElements(req worker.ReviewBulk) (worker.BulkReview, 
 	if err := json.Unmarshal(m.Body, &r); err != nil {
 		h.t.Fatal(err)
 	}
-	if err := json.Unmarshal(m.Data, &els); err != nil {
+	if err := els.UnmarshalBinary(m.Data); err != nil {
 		h.t.Fatalf("the review's data %.80q: %v", m.Data, err)
 	}
 	return r, els
