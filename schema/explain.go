@@ -102,6 +102,9 @@ func (ck *compiledKind) leafProblems(i int, element any, e *jsonschema.Validatio
 		base.Code = "pattern"
 		base.Expected = patternPhrase(w, k.Want)
 		base.Message = w.F("%s must be %s; found %s%s%s", subject, base.Expected, shown, patternHint(w, k.Want, k.Got), ck.reason(e.SchemaURL))
+		if only, ok := patternOnly[k.Want]; ok {
+			base.Message = w.F("%s may contain only %s; found %s%s%s", subject, w.T(only), shown, patternHint(w, k.Want, k.Got), ck.reason(e.SchemaURL))
+		}
 	case *kind.MinLength:
 		base.Code = "min-length"
 		base.Expected = counted(w, k.Want, "at least 1 character", "at least %s characters")

@@ -33,6 +33,22 @@ var patternWords = map[string]string{
 	"^[a-zA-Z0-9\\/\\-?:().,\u2019+\\s#=!\"%&*<>;\\{@\\r\\n]*$": lang.Mark("Latin letters, digits, spaces and the punctuation / - ? : ( ) . , \u2019 + # = ! \" % & * < > ; { @ only"),
 }
 
+// patternOnly says what the patterns that restrict a value to a set of
+// characters let it contain, for "may contain only …": the natural
+// sentence in every language ("darf nur Ziffern enthalten", "ne doit
+// contenir que des chiffres").
+var patternOnly = map[string]string{
+	`^[0-9]+$`:            lang.Mark("digits"),
+	`^[a-zA-Z0-9_-]+$`:    lang.Mark("letters, digits, '_' and '-'"),
+	`^[A-Z]*$`:            lang.Mark("capital letters"),
+	`^[A-Z]+$`:            lang.Mark("capital letters"),
+	`^[a-zA-Z0-9]+$`:      lang.Mark("letters and digits"),
+	`^[a-zA-Z0-9]{1,34}$`: lang.Mark("letters and digits"),
+	`^[a-zA-Z0-9\/\-?:().$_,'+\s#=!"%&*<>;\{@\r\n]*$`:           lang.Mark(`Latin letters, digits, spaces and the punctuation / - ? : ( ) . $ _ , ' + # = ! " % & * < > ; { @`),
+	`^[a-zA-Z0-9\/\-?:().,'+\s#=!"%&*<>;\{@\r\n]*$`:             lang.Mark("Latin letters, digits, spaces and the punctuation / - ? : ( ) . , ' + # = ! \" % & * < > ; { @"),
+	"^[a-zA-Z0-9\\/\\-?:().,\u2019+\\s#=!\"%&*<>;\\{@\\r\\n]*$": lang.Mark("Latin letters, digits, spaces and the punctuation / - ? : ( ) . , \u2019 + # = ! \" % & * < > ; { @"),
+}
+
 func patternPhrase(w lang.Tag, p string) string {
 	if phrase, ok := patternWords[p]; ok {
 		return w.T(phrase)

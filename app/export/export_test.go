@@ -27,7 +27,7 @@ func TestErrorCSVNeutralizesFormulas(t *testing.T) {
 	}
 	// Quoted with an apostrophe, as the OWASP guidance says; -2 is a
 	// number, which no spreadsheet runs.
-	want := "\ufeffcard id,note,Errors\n101,\"'=cmd|' /C calc'!A0\",\n1x2,\"'+1\",\"A: error: pathParams._id_ must be digits only; found \"\"1x2\"\"\"\n103,\"'@SUM(1)\",\n104,-2,\n"
+	want := "\ufeffcard id,note,Errors\n101,\"'=cmd|' /C calc'!A0\",\n1x2,\"'+1\",\"A: error: pathParams._id_ may contain only digits; found \"\"1x2\"\"\"\n103,\"'@SUM(1)\",\n104,-2,\n"
 	if string(out) != want {
 		t.Errorf("csv:\n%q\nwant\n%q", out, want)
 	}

@@ -42,7 +42,7 @@ func Example() {
 	// A "Card ID" → "pathParams._id_" (alias)
 	// B "Reason" → "" ()
 	// blocks!B2: column B ("Reason") is not imported: map it to a field if it holds one
-	// blocks!A4: pathParams._id_ must be digits only; found "1O2"
+	// blocks!A4: pathParams._id_ may contain only digits; found "1O2"
 	// problems of row 4 now: 0 - elements: 2
 }
 

@@ -202,7 +202,7 @@ func fact(id, term, value string) app.UI {
 
 // renderConfirm is the confirmation Execute opens: what is about to run,
 // and what happens when an operation fails. Only its own button
-// executes; Escape or Cancel closes it.
+// executes; Escape or Close closes it.
 func (p *bulkPage) renderConfirm() app.UI {
 	b := p.bulk
 	kind := b.Operation
@@ -246,7 +246,7 @@ func (p *bulkPage) renderConfirm() app.UI {
 				// Nothing runs before the totals are there to be checked.
 				app.Button().ID("confirm-execute").Type("button").Class("button").Disabled(p.totals == nil).
 					Text(tf("Execute %s", plural(b.Operations, "operation", "operations"))).OnClick(p.confirmExecute),
-				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text(t("Cancel")).OnClick(p.closeConfirm),
+				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text(t("Close")).OnClick(p.closeConfirm),
 			),
 		)
 }

@@ -90,7 +90,7 @@ func TestErrorWorkbookRoundTrip(t *testing.T) {
 	var commented []string
 	for _, c := range comments {
 		commented = append(commented, c.Cell)
-		if c.Cell == "B4" && !strings.Contains(c.Text, "source.id must be digits only") {
+		if c.Cell == "B4" && !strings.Contains(c.Text, "source.id may contain only digits") {
 			t.Errorf("comment of B4: %q", c.Text)
 		}
 	}
@@ -101,7 +101,7 @@ func TestErrorWorkbookRoundTrip(t *testing.T) {
 	if h, _ := f.GetCellValue("pay", "I2"); h != "Errors" {
 		t.Errorf("errors header %q", h)
 	}
-	if e, _ := f.GetCellValue("pay", "I4"); !strings.Contains(e, "B: error: source.id must be digits only") {
+	if e, _ := f.GetCellValue("pay", "I4"); !strings.Contains(e, "B: error: source.id may contain only digits") {
 		t.Errorf("errors cell %q", e)
 	}
 	if e, _ := f.GetCellValue("pay", "I3"); e != "" {

@@ -120,7 +120,7 @@ func TestCheckWorkbookReportsCells(t *testing.T) {
 	}
 	// Text output names the cells; the default sheet is the first with values.
 	code, stdout, _ = runCLI(t, "check", "-kind", "transfers", "-sheet", "Transfers", book)
-	if code != exitInvalid || !strings.Contains(stdout, "Transfers!B5: error: source.id must be digits only") {
+	if code != exitInvalid || !strings.Contains(stdout, "Transfers!B5: error: source.id may contain only digits") {
 		t.Errorf("text output:\n%s", stdout)
 	}
 	code, _, stderr := runCLI(t, "check", "-kind", "transfers", "-sheet", "Nope", book)

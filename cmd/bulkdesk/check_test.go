@@ -113,7 +113,7 @@ func TestCheckTextOutputNamesEveryProblem(t *testing.T) {
 	}
 	for _, want := range []string{
 		"card_blocks, INVALID: 2 of 2 elements invalid, 2 errors, 0 warnings",
-		`element 0 /pathParams/_id_: error: pathParams._id_ must be digits only; found "12a"`,
+		`element 0 /pathParams/_id_: error: pathParams._id_ may contain only digits; found "12a"`,
 		"element 1 /pathParams/_id_: error: pathParams._id_ is required",
 	} {
 		if !strings.Contains(out, want) {

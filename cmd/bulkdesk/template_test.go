@@ -182,7 +182,7 @@ func TestTemplateAndCheckSpeakTheOperatorsLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _ := runCLI(t, "check", "-kind", "transfers", "-lang", "fr", file)
-	for _, want := range []string{"destinationAmount.currency doit être", "montants en unités mineures"} {
+	for _, want := range []string{"destinationAmount.currency ne doit contenir que", "montants en unités mineures"} {
 		if code != exitInvalid || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d, want %q in:\n%s", code, want, stdout)
 		}
