@@ -46,8 +46,13 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 	return app.Div().ID(id).Class("failure").Role("alert").DataSet("class", f.Class).Body(
 		app.P().Class("failure-title").Text(title),
 		app.P().Class("failure-summary").Text(failureSummary(f)),
+		// The call, its status and refs are for support and the
+		// technically minded: under "Details".
 		app.If(len(facts) > 0, func() app.UI {
-			return app.P().Class("failure-facts").Text(strings.Join(facts, " · "))
+			return app.Details().ID(id+"-details").Class("tech-details").Body(
+				app.Summary().Text(t("Details")),
+				app.P().Class("failure-facts").Text(strings.Join(facts, " · ")),
+			)
 		}),
 		app.If(f.RequestRef != "", func() app.UI {
 			return app.P().Class("failure-ref").Body(

@@ -195,10 +195,11 @@ func (p *importPage) renderChoose() app.UI {
 			newFileDrop().
 				ID("request-file").
 				Label(t("File")).
-				Hint(t("An .xlsx workbook, a CSV file, or a JSON request body (an array of {\"pathParams\", \"requestBody\"}). Drop it here or choose it.")).
+				Hint(t("An .xlsx workbook, a CSV file or a JSON file. Drop it here or choose it.")).
 				Accept(fileTypes).
 				Current(p.loadedName()).
 				OnFile(p.fileChosen),
+			techDetails("request-file-details", t("A JSON file is read as the API's request body: an array of {\"pathParams\", \"requestBody\"}.")),
 			app.Details().Class("paste").Body(
 				app.Summary().Text(t("Or paste rows copied from a spreadsheet")),
 				app.Label().For("paste-rows").Class("field-label").Text(t("Rows, with their header row")),
@@ -238,9 +239,12 @@ func (p *importPage) renderKindPicker() app.UI {
 			if p.backOffice {
 				box = box.Checked(true)
 			}
-			return app.Div().Class("check").Body(
-				box,
-				app.Label().For("backoffice").Text(t("Submit through the back-office API")),
+			return app.Div().Body(
+				app.Div().Class("check").Body(
+					box,
+					app.Label().For("backoffice").Text(t("Submit on behalf of the identity chosen in Settings")),
+				),
+				techDetails("backoffice-details", t("The bulk then goes through the back-office API, with the token Settings obtained for that identity.")),
 			)
 		}),
 		app.If(hasKind, func() app.UI { return newTemplateDownload().Kind(p.kindID).BackOffice(p.backOffice) }),

@@ -401,7 +401,7 @@ func (p *importPage) renderExports() app.UI {
 	return app.Div().Class("exports").Body(
 		app.H3().Text(t("Export")),
 		app.Div().Class("actions").Body(
-			button("export-request", t("Request body (JSON)"), worker.ExportRequest),
+			button("export-request", t("What is sent (JSON)"), worker.ExportRequest),
 			// Both hold every row, with the problems of each in a column
 			// of their own: fixed, they load again as they are.
 			button("export-errors", t("Every row with its errors (.xlsx)"), worker.ExportErrorWorkbook),
@@ -409,6 +409,7 @@ func (p *importPage) renderExports() app.UI {
 			button("export-manifest", t("Summary manifest (CSV)"), worker.ExportManifest),
 			app.If(table, func() app.UI { return button("export-mapping", t("Mapping file"), worker.ExportMapping) }),
 		),
+		techDetails("export-details", t("“What is sent” is the API's request body, exactly as the submission sends it.")),
 		app.H3().Text(t("Submit")),
 		app.P().Class("hint").Text(submitHint(s)),
 		app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text(t("Submit…")).OnClick(p.submit),

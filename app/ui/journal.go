@@ -58,11 +58,12 @@ func (j *journalView) render(api APIConfig, resumed func(app.Context, worker.Sub
 		app.H2().ID("journal-title").Text(t("Submissions from this browser")),
 		app.If(j.failure != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.failure) }),
 		app.If(j.loaded && len(j.list.Submissions) == 0 && j.failure == "", func() app.UI {
-			return app.P().Class("note").Text(t("None yet. Every submission is recorded here, in this browser, before its first request is sent."))
+			return app.P().Class("note").Text(t("None yet. Every submission is recorded here, in this browser, before anything of it is sent."))
 		}),
 		app.If(len(j.list.Submissions) > 0, func() app.UI {
 			return app.Div().Body(
-				app.P().Class("note").Text(tf("Kept in this browser's %s, before each request is sent: a reload or a lost connection never loses track of a bulk.", j.list.Storage)),
+				app.P().Class("note").Text(t("Kept in this browser before each part is sent: a reload or a lost connection never loses track of a bulk.")),
+				techDetails("journal-details", tf("The journal is kept in the browser's %s, with each part's idempotency-ref.", j.list.Storage)),
 				app.Table().Class("table", "journal-table").Body(
 					app.THead().Body(app.Tr().Body(
 						app.Th().Text(t("File")), app.Th().Text(t("Kind")), app.Th().Text(t("Last change")), app.Th().Text(t("State")), app.Th().Text(t("Bulks")), app.Th().Text(""),
@@ -96,7 +97,7 @@ func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(a
 	}
 	return app.Tr().ID("submission-"+s.ID).DataSet("state", s.State).DataSet("interrupted", s.Interrupted).Body(
 		app.Td().Text(source),
-		app.Td().Text(kindTitle(s.Kind)+apiSuffix(s.BackOffice)),
+		app.Td().Text(kindTitle(s.Kind)+behalfSuffix(s.BackOffice)),
 		app.Td().Text(dateTime(s.Updated.Local())),
 		app.Td().Class("journal-state").Text(state),
 		app.Td().Body(bulkLinks("bulks-"+s.ID, s)),
@@ -113,11 +114,11 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 	}
 	return app.Div().Body(
 		app.If(s.Interrupted && s.Resumable, func() app.UI {
-			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text(t("Resume with the original refs")).
+			return app.Button().ID("resume-"+s.ID).Type("button").Class("button").Text(t("Resume: send the parts not sent yet")).
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID)) // see pager
 		}),
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
-			return app.P().Class("note").Text(t("Load the file again to resume: its parts get the same refs."))
+			return app.P().Class("note").Text(t("Load the file again to resume: it goes on where it stopped, without making any bulk twice."))
 		}),
 		app.If(s.State == worker.StateFailed && s.Resumable, func() app.UI {
 			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text(t("Send again")).

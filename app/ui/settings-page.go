@@ -45,7 +45,8 @@ func (p *settingsPage) OnMount(ctx app.Context) {
 func (p *settingsPage) Render() app.UI {
 	c := p.conn
 	return newShell().Route("/settings").Announcement(p.announcement).Content(
-		app.P().Class("lead").Text(t("Where the console sends bulks, and with which credentials. Credentials stay in this page's memory unless you keep them for the tab; they are never written to localStorage, the URL, logs or exports.")),
+		app.P().Class("lead").Text(t("Where the console sends bulks, and with which credentials. Credentials stay in this page's memory unless you keep them for the tab; they are never kept in the browser beyond it, nor written to the page's address, logs or exports.")),
+		techDetails("credentials-details", t("Never to localStorage or IndexedDB; kept for the tab, they go to its sessionStorage alone.")),
 		app.If(c.isSandbox(p.api), func() app.UI {
 			return app.Div().ID("sandbox-notice").Class("notice").Role("note").Body(
 				app.Strong().Text(t("This is the sandbox. ")),
@@ -177,7 +178,7 @@ func (p *settingsPage) keepChoice() app.UI {
 		box,
 		app.Label().For("keep-for-tab").Body(
 			app.Span().Text(t("Keep the credentials for this tab")),
-			app.Span().ID("keep-for-tab-hint").Class("hint").Text(t("They then survive a reload, in the tab's sessionStorage, until the tab is closed. Otherwise they live in this page's memory and a reload forgets them.")),
+			app.Span().ID("keep-for-tab-hint").Class("hint").Text(t("They then survive a reload of this tab, until it is closed. Otherwise they live in this page's memory and a reload forgets them.")),
 		),
 	)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"net/url"
 
 	"github.com/bulkdesk/bulkdesk/app/worker"
@@ -121,7 +120,7 @@ func (p *submitPage) renderSummary() app.UI {
 	pr := p.prepared
 	return app.Div().Body(
 		app.Dl().Class("summary").Body(
-			textItem("confirm-kind", t("Kind"), kindTitle(pr.Kind)+apiSuffix(pr.BackOffice)),
+			textItem("confirm-kind", t("Kind"), kindTitle(pr.Kind)+behalfSuffix(pr.BackOffice)),
 			summaryItem("confirm-elements", t("Elements in the file"), pr.Elements, ""),
 			summaryItem("confirm-invalid", t("Invalid"), pr.Invalid, "bad"),
 			summaryItem("confirm-sending", t("To send"), pr.Sending, "ok"),
@@ -151,14 +150,17 @@ func (p *submitPage) renderSummary() app.UI {
 			)
 		}),
 		app.If(len(pr.Chunks) > 1, func() app.UI {
-			return app.P().ID("chunking").Class("note").Text(tf("A bulk holds at most 10,000 elements: the %s elements go as %s, each with its own idempotency-ref.", count(pr.Sending), plural(len(pr.Chunks), "bulk", "bulks")))
+			return app.Div().Body(
+				app.P().ID("chunking").Class("note").Text(tf("A bulk holds at most 10,000 elements: the %s elements go as %s.", count(pr.Sending), plural(len(pr.Chunks), "bulk", "bulks"))),
+				techDetails("chunking-details", t("Each part has its own idempotency-ref: sent twice, it still makes one bulk.")),
+			)
 		}),
 		app.If(len(pr.Chunks) > 0, func() app.UI {
 			total := 0
 			for _, c := range pr.Chunks {
 				total += c.Bytes
 			}
-			return app.P().ID("confirm-size").Class("note").DataSet("bytes", total).Text(tf("Request size: %s.", byteSize(total)))
+			return app.P().ID("confirm-size").Class("note").DataSet("bytes", total).Text(tf("Size to send: %s.", byteSize(total)))
 		}),
 	)
 }
@@ -166,11 +168,14 @@ func (p *submitPage) renderSummary() app.UI {
 // renderTarget says where the bulk goes, and that it is the sandbox.
 func (p *submitPage) renderTarget() app.UI {
 	c := p.connection()
-	where := fmt.Sprintf("%s, %s", p.prepared.Endpoint, c.target())
+	call := techDetails("submit-call", tf("The API call: %s.", p.prepared.Endpoint))
 	if c.isSandbox(p.api) {
-		return app.P().ID("submit-target").Class("notice").Body(app.Strong().Text(t("Sandbox: ")), app.Text(tf("%s — the server's stand-in API; no money moves.", where)))
+		return app.Div().Body(
+			app.P().ID("submit-target").Class("notice").Body(app.Strong().Text(t("Sandbox: ")), app.Text(tf("sent %s to its stand-in API; no money moves.", c.target()))),
+			call,
+		)
 	}
-	return app.P().ID("submit-target").Class("note").Text(tf("Sent as %s.", where))
+	return app.Div().Body(app.P().ID("submit-target").Class("note").Text(tf("Sent %s.", c.target())), call)
 }
 
 // renderPriors warns of earlier submissions of the same chunks, naming
@@ -198,9 +203,15 @@ func (p *submitPage) renderPriors() app.UI {
 			return li
 		})),
 		app.If(pr.NewBulk, func() app.UI {
-			return app.P().Text(t("The parts get new idempotency-refs: the API will make new bulks, and the operations run again."))
+			return app.Div().Body(
+				app.P().Text(t("The parts go as new ones: the API will make new bulks, and the operations run again.")),
+				techDetails("priors-details", t("They get new idempotency-refs.")),
+			)
 		}).ElseIf(p.interrupted(), func() app.UI {
-			return app.P().Text(t("Sending now resumes it: the parts keep their original idempotency-refs, so the API returns the bulks it already made instead of making them twice."))
+			return app.Div().Body(
+				app.P().Text(t("Sending now resumes it: the API returns the bulks it already made instead of making them twice.")),
+				techDetails("priors-details", t("The parts keep their original idempotency-refs.")),
+			)
 		}).Else(func() app.UI {
 			return app.P().Text(t("Sending the same parts again returns the same bulks. To run these operations a second time, submit them again as new bulks."))
 		}),
@@ -358,7 +369,8 @@ func (p *submitPage) renderAction() app.UI {
 			app.If(p.failure != nil, func() app.UI { return failureView("submit-failure", p.failure) }),
 			app.If(p.message != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(p.message) }),
 			app.If(len(p.result.Submission.Chunks) > 0, func() app.UI { return bulkLinks("submitted-bulks", p.result.Submission) }),
-			app.P().Class("note").Text(t("Nothing of the file is lost: it is still loaded, and the journal keeps where the submission stopped. Sending again resumes it with the same idempotency-refs.")),
+			app.P().Class("note").Text(t("Nothing of the file is lost: it is still loaded, and the journal keeps where the submission stopped. Sending again resumes it without making any bulk twice.")),
+			techDetails("stopped-details", t("The parts are sent again with the same idempotency-refs.")),
 			app.Div().Class("actions").Body(
 				app.Button().ID("submit-again").Type("button").Class("button").Text(t("Send again")).OnClick(p.submit),
 				app.A().Class("button", "button-quiet").Href(href("/")).Text(t("Back to the file")),
@@ -379,7 +391,7 @@ func (p *submitPage) renderAction() app.UI {
 	case pr.NewBulk:
 		label = tf("Submit %s again as %s", plural(pr.Sending, "element", "elements"), plural(len(pr.Chunks), "new bulk", "new bulks"))
 	case p.interrupted():
-		label = t("Resume: send the remaining parts with their original refs")
+		label = t("Resume: send the parts not sent yet")
 	}
 	return app.Div().Class("actions").Body(
 		app.If(!p.submittedBefore() && !p.hasRepeats(), func() app.UI {
@@ -503,7 +515,7 @@ func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
 	}
 	switch {
 	case jobCanceled(err):
-		p.step, p.message = submitStopped, t("Stopped. The journal keeps the parts not yet submitted; sending again resumes with the same refs.")
+		p.step, p.message = submitStopped, t("Stopped. The journal keeps the parts not yet submitted; sending again resumes without making any bulk twice.")
 	case err != nil:
 		p.step, p.message = submitStopped, jobMessage(err)
 	case r.Failure != nil:
@@ -543,11 +555,14 @@ func (p *submitPage) renderReceipt() app.UI {
 	if p.receiptBusy {
 		asJSON, page = asJSON.Disabled(true), page.Disabled(true)
 	}
-	note := t("The bulks, their counts, totals and the SHA-256 of their elements, for the colleague who reviews them before they are executed (on the bulk's page, or bulkdesk bulks review -receipt). The page to print holds the same receipt.")
+	note := t("The bulks, their counts, totals and a fingerprint of their elements, for the colleague who reviews them on the bulk's page before they are executed. The page to print holds the same receipt.")
 	if p.receiptNote != "" {
 		note = p.receiptNote
 	}
-	return app.Div().ID("receipt").Class("actions").Body(asJSON, page, app.P().ID("receipt-note").Class("note").Text(note))
+	return app.Div().Body(
+		app.Div().ID("receipt").Class("actions").Body(asJSON, page, app.P().ID("receipt-note").Class("note").Text(note)),
+		techDetails("receipt-details", t("The fingerprint is the SHA-256 of the elements; on the command line, bulkdesk bulks review -receipt compares a bulk with it.")),
+	)
 }
 
 // downloadReceipt writes the maker's receipt of the submission in format
@@ -601,6 +616,15 @@ func textItem(id, label, value string) app.UI {
 		app.Dt().Text(label),
 		app.Dd().ID(id).Class("summary-text").Text(value),
 	)
+}
+
+// behalfSuffix says in the operator's words that a bulk goes on behalf of
+// an identity, through the back-office API.
+func behalfSuffix(backOffice bool) string {
+	if backOffice {
+		return t(" (on behalf of an identity)")
+	}
+	return ""
 }
 
 func apiSuffix(backOffice bool) string {

@@ -342,7 +342,7 @@ func TestConsoleBackOfficeAndRefusals(t *testing.T) {
 	waitShowing(t, b, 10*time.Second, "the back-office choice", `document.getElementById("backoffice") !== null`)
 	b.Do(5*time.Second, browsertest.Press("#backoffice"))
 	loadFile(t, b, "transfers", file)
-	if kind := text(b, "#confirm-kind"); !strings.Contains(kind, "(back-office)") {
+	if kind := text(b, "#confirm-kind"); !strings.Contains(kind, "(on behalf of an identity)") {
 		t.Errorf("the confirmation's kind reads %q", kind)
 	}
 	b.Do(5*time.Second, browsertest.Press("#confirm-submit"))

@@ -215,3 +215,85 @@ const fourColumnsCut = `(() => {
   }
   return out;
 })()`
+
+// jargon is a JavaScript regular expression of the technical terms an
+// operator's screen keeps under "Details", in the three languages.
+const jargon = `/request[ -]?body|corps de (la )?requête|requête|anfragekörper|anfrage\b|back-?office|sha-256|indexeddb|\bcors\b|idempoten|localstorage|sessionstorage|json pointer|\bpost \/|\/bulks/i`
+
+// plainText is a JavaScript expression: the terms of jargon that the
+// element a CSS selector finds shows (closed "Details" shows nothing).
+func plainText(selector string) string {
+	return `(el => el ? (el.innerText.match(new RegExp(` + jargon + `, "gi")) ?? []) : ["no ` + selector + `"])(document.querySelector(` + browsertest.JSString(selector) + `))`
+}
+
+// TestTheScreensSayItInTheOperatorsWords: in English, German and French,
+// the Import page, the reading step, the review, the submission's
+// confirmation and its result, and Settings where it speaks of storage
+// say in plain words what they say; the request body, the back-office
+// API, the API's path, idempotency-refs, SHA-256 and the browser's
+// storage are under a "Details" disclosure beside them, closed.
+func TestTheScreensSayItInTheOperatorsWords(t *testing.T) {
+	browsertest.SkipShort(t)
+	file := browsertest.WriteFile(t, "lohn-dezember.csv", payrollExport())
+	for _, l := range []string{"en", "de", "fr"} {
+		t.Run(l, func(t *testing.T) {
+			// A sandbox of its own: the same file submitted in another
+			// language would be a repeat to answer for first.
+			serve := startServe(t, "-sandbox")
+			b := consoleIn(t, serve.URL, l)
+			plain := func(state, selector string) {
+				t.Helper()
+				if terms := browsertest.Eval[[]string](b, 5*time.Second, plainText(selector)); len(terms) > 0 {
+					t.Errorf("%s (%s) shows %q outside Details", state, l, terms)
+				}
+			}
+			detailed := func(id, term string) {
+				t.Helper()
+				got := browsertest.Eval[string](b, 5*time.Second, `(d => d && d.tagName === "DETAILS" && !d.open ? d.textContent : "")(document.getElementById(`+browsertest.JSString(id)+`))`)
+				if !strings.Contains(got, term) {
+					t.Errorf("#%s (%s), closed, holds %q, want %q in it", id, l, got, term)
+				}
+			}
+			b.Do(5*time.Second, browsertest.Pick("kind", "transfers"))
+			waitShowing(t, b, 10*time.Second, "the back-office choice", `document.getElementById("backoffice") !== null`)
+			plain("the Import page", "#main")
+			detailed("request-file-details", `"requestBody"`)
+			detailed("backoffice-details", "API")
+			b.Shoot("words-" + l + "-import.png")
+
+			b.Do(10*time.Second, chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+			waitShowing(t, b, 60*time.Second, "the reading step", `document.getElementById("validate") !== null`)
+			plain("the reading step", "#main")
+			b.Do(5*time.Second, browsertest.Press("#validate"))
+			waitShowing(t, b, 60*time.Second, "the review", browsertest.ReviewShown)
+			plain("the review", "#main")
+			detailed("export-details", "API")
+
+			b.Do(5*time.Second, browsertest.Press("#submit-file"))
+			waitShowing(t, b, 60*time.Second, "the confirmation", `document.querySelector('#submission[data-step="confirm"]') !== null`)
+			// The valid elements, then the warning about the cost centre
+			// accepted.
+			for _, id := range []string{"valid-only", "accept-warnings"} {
+				waitShowing(t, b, 30*time.Second, "#"+id, `document.getElementById(`+browsertest.JSString(id)+`) !== null`)
+				b.Do(5*time.Second, chromedp.Evaluate[chromedp.Void](`(b => { if (!b.checked) { b.checked = true; b.dispatchEvent(new Event("change", {bubbles: true})); } })(document.getElementById(`+browsertest.JSString(id)+`))`))
+			}
+			waitShowing(t, b, 30*time.Second, "the valid elements to send", `document.getElementById("confirm-submit")?.disabled === false`)
+			plain("the confirmation", "#main")
+			detailed("submit-call", "POST /bulks/transfers")
+			b.ShootElement("#submission", "words-"+l+"-confirm.png")
+			b.Do(5*time.Second, browsertest.Press("#confirm-submit"))
+			waitShowing(t, b, 60*time.Second, "the submission", `document.querySelector('#submission[data-step="done"]') !== null && document.getElementById("journal-details") !== null`)
+			plain("the submission's result", "#main")
+			detailed("receipt-details", "SHA-256")
+			detailed("journal-details", "idempotency-ref")
+			b.ShootElement("#main", "words-"+l+"-done.png")
+
+			b.Do(30*time.Second, chromedp.Navigate(serve.URL+"settings"))
+			waitShowing(t, b, 30*time.Second, "Settings", browsertest.Interactive+` && document.getElementById("keep-for-tab") !== null`)
+			plain("Settings on the credentials kept", "#main .lead")
+			plain("Settings on keeping them for the tab", "#keep-for-tab-hint")
+			detailed("credentials-details", "sessionStorage")
+			b.AssertNoErrors()
+		})
+	}
+}
