@@ -57,12 +57,11 @@ func startContractReader(c Config, name string, buf app.Value, targets []worker.
 		return nil
 	})
 	onError = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		msg := "the contract reader could not start"
 		if m := args[0].Get("message"); m.Truthy() {
-			msg += ": " + m.String()
+			app.Log("the contract reader:", m.String())
 		}
 		end()
-		finish(nil, errors.New(msg))
+		finish(nil, errors.New(t("the contract reader could not start")))
 		return nil
 	})
 	w.Set("onmessage", onMessage)

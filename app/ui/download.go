@@ -47,11 +47,12 @@ func readText(file app.Value, done func(text string, err string)) {
 	})
 	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		release()
-		msg := "the browser could not read the file"
+		// The browser's own words are its language's, not the
+		// operator's: the console keeps them for the developer.
 		if m := args[0].Get("message"); m.Truthy() {
-			msg += ": " + m.String()
+			app.Log("reading the file:", m.String())
 		}
-		done("", msg)
+		done("", t("the browser could not read the file"))
 		return nil
 	})
 	file.Call("text").Call("then", ok, fail)

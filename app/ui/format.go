@@ -50,7 +50,7 @@ func totalText(tot worker.Total) string {
 	if !tot.Invalid {
 		return local(tot.Text)
 	}
-	return totalLabel(tot) + ": " + totalAmount(tot) + codesNote(tot.Codes, tot.MoreCodes)
+	return tf("%s: %s", totalLabel(tot), totalAmount(tot)+codesNote(tot.Codes, tot.MoreCodes))
 }
 
 // codesNote names the invalid currency codes of a total after its sum, in

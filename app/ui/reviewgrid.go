@@ -767,7 +767,7 @@ func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
 		g.IonAnnounce(ctx, t("No problem left."))
 		return
 	}
-	msg := problemPlace(f.Problem) + ": " + f.Problem.Message
+	msg := tf("%s: %s", problemPlace(f.Problem), f.Problem.Message)
 	if f.Wrapped {
 		msg = tf("From the top again. %s", msg)
 	}

@@ -56,7 +56,7 @@ var Allowed = setOf(`Bulkdesk Excel LibreOffice OpenAPI JSON CSV TSV XLSX UTF-8 
 
 // names are the names of payment schemes and products of more than one
 // word, which German and French keep as they are.
-var names = []string{"Faster Payments"}
+var names = []string{"Faster Payments", "UTF-16 BE", "UTF-16 LE"}
 
 // capitalised are English words a German noun spells alike with its
 // capital ("des Elements"): only the lower-case word is English.
@@ -141,8 +141,10 @@ func withoutQuotes(s string) string {
 // NotWritten returns the first thing in s, said in l, that l does not
 // write so: an escape code where a character belongs ("\u00a0"), an
 // amount or a number written the English way ("EUR 250.00", "1,234.56"),
-// a date and time written as ISO 8601 with a space ("2027-06-15 09:00");
-// "" when there is none. What s quotes is the file's and left alone.
+// a date and time written as ISO 8601 with a space ("2027-06-15 09:00"),
+// in French a colon, semicolon, question or exclamation mark without the
+// narrow no-break space before it ("devise invalide: …"); "" when there is
+// none. What s quotes is the file's and left alone.
 func NotWritten(s string, l Tag) string {
 	if m := escape.FindString(s); m != "" {
 		return m
@@ -156,6 +158,11 @@ func NotWritten(s string, l Tag) string {
 			return m[1]
 		}
 	}
+	if l == "fr" {
+		if m := unspacedMark.FindStringSubmatch(s); m != nil {
+			return m[1]
+		}
+	}
 	return ""
 }
 
@@ -165,9 +172,12 @@ type Tag = string
 var (
 	escape = regexp.MustCompile(`\\(u00[0-9a-fA-F]{2}|x[0-9a-fA-F]{2})`)
 	// An amount with a decimal point, a number with comma groups (not
-	// part of one written 1.234,567), a date and time as ISO 8601 writes
-	// it with a space.
+	// part of one written 1.234,567, nor a decimal such as 0,001), a
+	// date and time as ISO 8601 writes it with a space.
 	englishAmount = regexp.MustCompile(`\b([A-Z]{3} -?\d{1,3}(?:,\d{3})*\.\d+)(?:[^\d,.]|$)`)
-	englishNumber = regexp.MustCompile(`(?:^|[^\d.,])(\d{1,3}(?:,\d{3})+)(?:[^\d.,]|$)`)
+	englishNumber = regexp.MustCompile(`(?:^|[^\d.,])([1-9]\d{0,2}(?:,\d{3})+)(?:[^\d.,]|$)`)
 	isoMoment     = regexp.MustCompile(`\b(\d{4}-\d{2}-\d{2} \d{2}:\d{2})`)
+	// A word, a number or a bracket and then : ; ? or ! with no space
+	// between, or an ordinary one: French puts a narrow no-break space.
+	unspacedMark = regexp.MustCompile(`([\p{L}\d)][ ]?[:;?!])(?:\s|$)`)
 )
