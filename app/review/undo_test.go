@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/importing"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -33,19 +34,11 @@ func state(t *testing.T, d *review.Document) string {
 // transfersImport is the import of a file of transfers, not built.
 func transfersImport(t *testing.T, name string, data []byte) *ingest.Import {
 	t.Helper()
-	f, err := ingest.Open(name, data, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := f.Table("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	k, err := schema.Lookup("transfers")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ingest.NewImport(table, k, schema.Default())
+	return importing.Import(t, name, data, k)
 }
 
 func TestUndoPutsACellBackAndValidatesItsRowAgain(t *testing.T) {
