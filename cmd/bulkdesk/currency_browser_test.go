@@ -21,6 +21,8 @@ type currencyWords struct {
 	allValid, valid string
 	message, kind   string
 	accept          string
+	// eud is the code as the language quotes it.
+	eud string
 }
 
 // A file of three transfers, the third in EUD, in each of the console's
@@ -35,11 +37,11 @@ func TestTheConsoleNamesACurrencyThatDoesNotExist(t *testing.T) {
 	browsertest.NeedAxe(t)
 	for _, w := range []currencyWords{
 		{"en", "Every element is valid.", "Every element is valid; 1 warning to check",
-			"EUD is not an ISO 4217 currency code (did you mean AUD or EUR?)", "Currencies that are not ISO 4217 codes: 1", "I have checked these warnings"},
+			"EUD is not an ISO 4217 currency code (did you mean AUD or EUR?)", "Currencies that are not ISO 4217 codes: 1", "I have checked these warnings", `"EUD"`},
 		{"de", "Alle Elemente sind gültig.", "Alle Elemente sind gültig; 1 Warnung zu prüfen",
-			"EUD ist kein ISO-4217-Währungscode (meinten Sie AUD oder EUR?)", "Währungen, die keine ISO-4217-Codes sind: 1", "Ich habe diese Warnungen geprüft"},
+			"EUD ist kein ISO-4217-Währungscode (meinten Sie AUD oder EUR?)", "Währungen, die keine ISO-4217-Codes sind: 1", "Ich habe diese Warnungen geprüft", "„EUD“"},
 		{"fr", "Tous les éléments sont valides.", "Tous les éléments sont valides\u202f; 1 avertissement à vérifier",
-			"EUD n’est pas un code de devise ISO 4217 (vouliez-vous dire AUD ou EUR\u202f?)", "Devises qui ne sont pas des codes ISO 4217\u202f: 1", "J’ai vérifié ces avertissements"},
+			"EUD n’est pas un code de devise ISO 4217 (vouliez-vous dire AUD ou EUR\u202f?)", "Devises qui ne sont pas des codes ISO 4217\u202f: 1", "J’ai vérifié ces avertissements", "«\u202fEUD\u202f»"},
 	} {
 		t.Run(w.lang, func(t *testing.T) { currencyThatDoesNotExist(t, w) })
 	}
@@ -72,10 +74,10 @@ func currencyThatDoesNotExist(t *testing.T, w currencyWords) {
 	if strings.Contains(main, w.allValid) {
 		t.Errorf("the page says %q above a warning:\n%s", w.allValid, main)
 	}
-	if got := text(b, "#validity"); !strings.Contains(got, w.valid) || !strings.Contains(got, `"EUD"`) {
+	if got := text(b, "#validity"); !strings.Contains(got, w.valid) || !strings.Contains(got, w.eud) {
 		t.Errorf("the validity note reads %q, want %q and the code", got, w.valid)
 	}
-	if got := text(b, "#totals tr.invalid-currency"); !strings.Contains(got, `"EUD"`) {
+	if got := text(b, "#totals tr.invalid-currency"); !strings.Contains(got, w.eud) {
 		t.Errorf("the invalid-currency total reads %q", got)
 	}
 	if got := text(b, "li.problem-warning"); !strings.Contains(got, w.message) {

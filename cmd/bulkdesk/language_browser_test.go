@@ -54,7 +54,7 @@ func TestTheConsoleSpeaksTheOperatorsLanguage(t *testing.T) {
 		t.Errorf("the EUR total reads %q, want %q", total, want)
 	}
 	problem := text(b, "li.problem")
-	for _, want := range []string{"Zeile 9", "Währung (destinationAmount.currency)", "muss", "Großbuchstaben"} {
+	for _, want := range []string{"Zeile 9", "Währung (destinationAmount.currency)", "darf nur", "Großbuchstaben"} {
 		if !strings.Contains(problem, want) {
 			t.Errorf("the problem reads %q, want %q in it", problem, want)
 		}
