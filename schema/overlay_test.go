@@ -87,17 +87,18 @@ func TestEveryOverlayEntryDoesWhatItSays(t *testing.T) {
 	}
 }
 
-// TestTheREADMEListsTheOverlay holds the README's table of the overlay to
-// the file itself: a row per entry, with its severity.
+// TestTheREADMEListsTheOverlay holds the table of the overlay in this
+// folder's guide, README.md, to the file itself: a row per entry, with
+// its severity.
 func TestTheREADMEListsTheOverlay(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range schema.TheOverlay().Entries {
 		row := "| `" + e.ID + "` | " + string(e.Severity) + " |"
 		if !strings.Contains(string(readme), row) {
-			t.Errorf("README.md has no row starting %q", row)
+			t.Errorf("schema/README.md has no row starting %q", row)
 		}
 	}
 }
