@@ -1,11 +1,12 @@
 // Package apijobs runs the console's second Web Worker: the jobs that call
 // the API (submissions, with their journal and repeat check, and the bulks
 // they made) and write workbooks. Its WebAssembly holds the HTTP client
-// and excelize, so the page starts it only once it is idle, or when the
-// operator first needs it; the first worker (package jobs), which holds
-// the documents, hands it the jobs that need one with what it needs of
-// the document (package handoff). It is plain Go, tested natively;
-// wasm/apiworker binds it to the browser.
+// and excelize, so it is not started with the page: the first worker
+// (package jobs), which holds the documents, starts it as a nested Web
+// Worker at the first job that needs it (wasm/worker/second.go says why
+// not sooner) and hands it such jobs with what they need of the document
+// (package handoff). It is plain Go, tested natively; wasm/apiworker
+// binds it to the browser.
 package apijobs
 
 import (
