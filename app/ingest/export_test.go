@@ -6,13 +6,10 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
-// SkipChecks turns the plausibility checks off (true) or on, for
-// benchmarks that measure their cost.
-func SkipChecks(skip bool) { skipChecks = skip }
-
-// Recheck returns a function that does again all the plausibility checks
-// add to the last build of im: record each element's values, as the build
-// reads them, then compare them all. It returns the warnings' count.
+// Recheck returns a function that does again the work the plausibility
+// checks add to the last build of im: record each element's values, as
+// the build reads them, then compare them all. It returns the warnings'
+// count.
 func Recheck(im *Import) func() int {
 	res := im.result
 	p := res.p
