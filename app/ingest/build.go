@@ -123,9 +123,8 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 				Message: p.v.Language().F("row %d is the template's example row, unchanged; it is left out", r.Number)})
 			continue
 		}
-		if n >= totals && rowHasValue(r) {
-			res.fileProblems = append(res.fileProblems, p.totalRowProblem(r))
-			continue
+		if n >= totals {
+			continue // a total under the data: Import.Reading says it
 		}
 		if !p.rowHasMappedValues(r) {
 			if lp, ok := p.leftOutRow(r); ok {
@@ -142,6 +141,7 @@ func (im *Import) BuildContext(ctx context.Context, progress Progress) (*Result,
 	res.problems = found.join()
 	res.problems = mergeByElement(res.problems, res.locatedChecks())
 	res.fileProblems = append(res.fileProblems, p.requestProblems(len(res.Elements))...)
+	res.fileProblems = append(res.fileProblems, res.totalWarnings()...)
 	res.Report = &schema.Report{Kind: im.Kind.ID}
 	res.assemble()
 	if progress != nil {
@@ -244,7 +244,7 @@ func (im *Import) RebuildRow(n int) ([]schema.Problem, error) {
 			res.problems[k].Element++
 		}
 		res.fileProblems = dropProblems(res.fileProblems, func(p schema.Problem) bool {
-			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row" || p.Code == "total-row")) || p.Code == "empty" || p.Code == schema.TooManyElements
+			return (p.Row == n && (p.Code == "left-out-row" || p.Code == "example-row" || p.Code == TotalDiffersCode)) || p.Code == "empty" || p.Code == schema.TooManyElements
 		})
 		res.fileProblems = append(res.fileProblems, res.p.requestProblems(len(res.Elements))...)
 	}

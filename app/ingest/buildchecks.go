@@ -178,6 +178,9 @@ func (r *Result) replaceChecks() {
 	}
 	r.problems = dropProblems(r.problems, func(p schema.Problem) bool { return isPlausibilityCode(p.Code) })
 	r.problems = mergeByElement(r.problems, r.locatedChecks())
+	// The file's own total is compared with the amounts as they are now.
+	r.fileProblems = dropProblems(r.fileProblems, func(p schema.Problem) bool { return p.Code == TotalDiffersCode })
+	r.fileProblems = append(r.fileProblems, r.totalWarnings()...)
 	r.assemble()
 }
 

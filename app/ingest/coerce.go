@@ -392,58 +392,82 @@ func (rd *reader) readDate(c Cell) (date, *cellProblem) {
 
 // readAmount reads an amount into minor units, as the settings say.
 func (rd *reader) readAmount(c Cell, col *column, r *Row) (any, *cellProblem) {
+	if rd.settings.Amounts == Major {
+		return rd.readMajor(c, rd.currencyOf(col, r))
+	}
+	s, p := amountText(c)
+	if p != nil {
+		return nil, p
+	}
+	var n int64
+	var err error
+	if p := rd.unitsAsked(c, col, r, s); p != nil {
+		return nil, p
+	}
+	if c.Kind == Number {
+		if canonicalInteger(s) {
+			return json.Number(s), nil
+		}
+		n, err = money.ParseStored(s, 0)
+		if err != nil {
+			err = lang.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
+			if rd.mixedUnits != nil {
+				return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
+			}
+		}
+	} else {
+		sep := rd.settings.separators()
+		// A plain whole number is sent as written: what ParseMinor
+		// and FormatInt would give back, without making it again.
+		if canonicalInteger(s) && s[0] != '-' && !isDigit(sep.Decimal) && !isDigit(sep.Group) {
+			return json.Number(s), nil
+		}
+		n, err = money.ParseMinor(s, sep)
+	}
+	if err != nil {
+		if rd.mixedUnits != nil && isDecimal(c, s) {
+			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
+		}
+		return nil, cellFailure("amount", err)
+	}
+	return json.Number(strconv.FormatInt(n, 10)), nil
+}
+
+// amountText returns the text of an amount cell, or its problem when
+// the cell holds no number or text.
+func amountText(c Cell) (string, *cellProblem) {
 	s := strings.TrimSpace(c.Value)
 	if c.Kind == Text {
 		s = text(c)
 	}
 	if c.Kind != Number && c.Kind != Text {
-		return nil, cellError("amount", "%q is not an amount", s)
+		return "", cellError("amount", "%q is not an amount", s)
+	}
+	return s, nil
+}
+
+// readMajor reads an amount in major units of currency cur into minor
+// units.
+func (rd *reader) readMajor(c Cell, cur string) (any, *cellProblem) {
+	s, p := amountText(c)
+	if p != nil {
+		return nil, p
+	}
+	if cur == "" {
+		return nil, cellError("amount-currency", "amounts are read in major units, which needs the currency, and this row has none: give the currency, or set the import's currency")
+	}
+	digits, ok := money.Digits(cur)
+	if !ok {
+		return nil, cellError("amount-currency", "amounts are read in major units, but %q is not an ISO 4217 currency, so its minor units are unknown", cur)
 	}
 	var n int64
 	var err error
-	if rd.settings.Amounts == Major {
-		cur := rd.currencyOf(col, r)
-		if cur == "" {
-			return nil, cellError("amount-currency", "amounts are read in major units, which needs the currency, and this row has none: give the currency, or set the import's currency")
-		}
-		digits, ok := money.Digits(cur)
-		if !ok {
-			return nil, cellError("amount-currency", "amounts are read in major units, but %q is not an ISO 4217 currency, so its minor units are unknown", cur)
-		}
-		if c.Kind == Number {
-			n, err = money.ParseStored(s, digits)
-		} else {
-			n, err = money.ParseMajor(s, digits, rd.settings.separators())
-		}
+	if c.Kind == Number {
+		n, err = money.ParseStored(s, digits)
 	} else {
-		if p := rd.unitsAsked(c, col, r, s); p != nil {
-			return nil, p
-		}
-		if c.Kind == Number {
-			if canonicalInteger(s) {
-				return json.Number(s), nil
-			}
-			n, err = money.ParseStored(s, 0)
-			if err != nil {
-				err = lang.Errorf("%q has a decimal part, but amounts are read in minor units (cents): write a whole number, or read amounts in major units", s)
-				if rd.mixedUnits != nil {
-					return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, show every amount with its currency's decimals and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
-				}
-			}
-		} else {
-			sep := rd.settings.separators()
-			// A plain whole number is sent as written: what ParseMinor
-			// and FormatInt would give back, without making it again.
-			if canonicalInteger(s) && s[0] != '-' && !isDigit(sep.Decimal) && !isDigit(sep.Group) {
-				return json.Number(s), nil
-			}
-			n, err = money.ParseMinor(s, sep)
-		}
+		n, err = money.ParseMajor(s, digits, rd.settings.separators())
 	}
 	if err != nil {
-		if rd.mixedUnits != nil && rd.settings.Amounts == Minor && isDecimal(c, s) {
-			return nil, cellError("amount", "%q has a decimal part, but %s, so amounts are read in minor units (cents): write this one in cents, or, if the file is in major units, write every amount with its currency's decimals (EUR 250.00) and read amounts in major units", s, rd.mixedUnits.decimalWhy(r.Number))
-		}
 		return nil, cellFailure("amount", err)
 	}
 	return json.Number(strconv.FormatInt(n, 10)), nil

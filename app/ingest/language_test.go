@@ -1,15 +1,12 @@
 package ingest_test
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // TestACellsProblemIsSaidInTheOperatorsLanguage: what a cell's reader
@@ -38,19 +35,7 @@ func TestACellsProblemIsSaidInTheOperatorsLanguage(t *testing.T) {
 		}},
 	} {
 		t.Run(string(tc.l), func(t *testing.T) {
-			v, err := schema.NewValidatorFor(schema.Builtin(), schema.Options{Language: tc.l})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := ingest.Open("export.csv", []byte(csv), ingest.Options{Lang: tc.l})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, err := f.TableFor(context.Background(), "", fixture.Kind("transfers"), v, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			im := ingest.NewImport(tab, fixture.Kind("transfers"), v)
+			im := importIn(t, tc.l, "export.csv", []byte(csv), "transfers")
 			s := im.Settings()
 			s.Amounts, s.Decimal, s.Group, s.DateOrder, s.TimeZone = ingest.Major, ",", ".", ingest.DMY, "Europe/Berlin"
 			if err := im.SetSettings(s); err != nil {

@@ -10,7 +10,8 @@ import (
 // values decided, those the operator chose, the file's own (encoding,
 // delimiter, sheet) and the header row. Decisions about amounts or dates
 // are left zero when no column holds them; the time zone, when no
-// timestamp column holds a date.
+// timestamp column holds a date. Totals are the rows under the data
+// that add it up, compared with the elements above them.
 func (im *Import) Reading() reading.Reading {
 	r := im.Table.Reading
 	f, s := im.found, im.p.settings
@@ -49,6 +50,7 @@ func (im *Import) Reading() reading.Reading {
 	}
 	r.HeaderRow = im.header
 	r.HeaderRow.Value = strconv.Itoa(im.p.mapping.HeaderRow)
+	r.Totals = im.totals()
 	return r
 }
 

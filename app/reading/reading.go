@@ -121,6 +121,9 @@ type Reading struct {
 	Delimiter Decision `json:"delimiter"`
 	HeaderRow Decision `json:"headerRow"`
 	Sheet     Decision `json:"sheet"`
+	// Totals are the rows under the data that add it up: left out, and
+	// compared with the elements above them.
+	Totals []Total `json:"totals,omitempty"`
 }
 
 // Names lists the decisions of a Reading in the order people read them.

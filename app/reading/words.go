@@ -10,11 +10,12 @@ import (
 // A Statement is one decision said in words, for the review's header,
 // the confirmation before a submission and the command line's report.
 type Statement struct {
-	// Name is the decision's name in Names.
+	// Name is the decision's name in Names, or "totals" for a total row.
 	Name string `json:"name"`
 	Text string `json:"text"`
 	// Marked is set when the reading is not the default one (amounts in
-	// major units) or is undecided: the operator should look twice.
+	// major units) or is undecided, or a total row differs from the rows
+	// above it: the operator should look twice.
 	Marked    bool `json:"marked,omitempty"`
 	Undecided bool `json:"undecided,omitempty"`
 	// Note is the end of Text that says why an undecided reading is: the
@@ -93,6 +94,9 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 	}
 	if d := r.HeaderRow; d.How != "" && d.Value != "" && d.Value != "0" {
 		add("headerRow", d, w.F("headers on row %s.", d.Value), false)
+	}
+	for _, t := range r.Totals {
+		out = append(out, totalStatement(t, w))
 	}
 	return out
 }

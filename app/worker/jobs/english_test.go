@@ -71,7 +71,7 @@ func englishTriggers(t *testing.T) []trigger {
 		{name: "a German bank export full of problems", file: "export.csv", kind: "transfers", settings: germanMajor,
 			chosen: []string{"amounts", "decimal", "group", "dates"}, limits: []string{"EUR:500,00"},
 			codes: []string{"amount", "amount-currency", "iso-4217-currency", "pattern", "required", "time-zone", "timestamp", "date", "enum",
-				"duplicate-element", "unmapped-column", "left-out-row", "total-row", "amount-outlier", "amount-above-limit", "id-length", "non-positive-amount"},
+				"duplicate-element", "unmapped-column", "left-out-row", "amount-outlier", "amount-above-limit", "id-length", "non-positive-amount"},
 			data: []byte(germanHeader +
 				germanRow("110321", "1001", "managed_accounts", "2001", "10,00", "EUR", "Miete", "15.12.2026") +
 				germanRow("110321", "1001", "managed_accounts", "2001", "10,00", "EUR", "Miete", "15.12.2026") +
@@ -83,6 +83,13 @@ func englishTriggers(t *testing.T) []trigger {
 				germanRow("", "1001", "managed_accounts", "", "10,50", "EUR", "Strom", "morgen") +
 				";;;;;;;;;nur eine Notiz\n" +
 				"Summe;;;;;1.042,00;EUR;;;\n")},
+		{name: "a German list whose total row differs from its rows", file: "summe.csv", kind: "transfers", settings: germanMajor,
+			chosen: []string{"amounts", "decimal", "group"}, codes: []string{"total-differs"},
+			data: []byte(germanHeader +
+				germanRow("110321", "1001", "managed_accounts", "2001", "1.234,56", "EUR", "Miete", "") +
+				germanRow("110321", "1001", "managed_accounts", "2002", "25.190,25", "EUR", "Kaution", "") +
+				germanRow("110321", "1001", "managed_accounts", "2003", "99,00", "USD", "Strom", "") +
+				"Summe;;;;;26.424,18;EUR;;;\nSumme;;;;;98,00;USD;;;\n")},
 		{name: "dates in a time zone", file: "termine.csv", kind: "transfers", settings: &worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: ".", DateOrder: ingest.DMY, TimeZone: "Europe/Berlin"},
 			chosen: []string{"timeZone"},
 			codes:  []string{"time-zone-gap", "time-zone-overlap", "scheduled-in-past", "scheduled-far-ahead", "timestamp-in-seconds"},
