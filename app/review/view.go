@@ -165,17 +165,37 @@ type Place struct {
 // element count, with back) to start at an end; its cells are then all
 // ahead. Each marked cell is one stop, however many problems it has.
 func (d *Document) NextProblem(from Place, back, errorsOnly bool) (Found, bool) {
+	return d.NextShownProblem(nil, from, back, errorsOnly)
+}
+
+// NextShownProblem is NextProblem in a table that shows the columns in
+// the order shown (indexes of columns, as worker.ShownOrder gives them):
+// a row's marked cells are visited left to right as they are shown. A
+// column shown lists none of comes after those it lists.
+func (d *Document) NextShownProblem(shown []int, from Place, back, errorsOnly bool) (Found, bool) {
 	n := d.src.count()
 	if n == 0 {
 		return Found{}, false
 	}
-	// order ranks a column in the row: the cells, then the row itself
-	// (-1). A place before every cell (-2) or past the row (a column
-	// beyond the last) ranks as it is.
-	rowRank := len(d.cols)
+	place := make([]int, len(d.cols))
+	for c := range place {
+		place[c] = len(shown) + c
+	}
+	for at, c := range shown {
+		if c >= 0 && c < len(place) {
+			place[c] = at
+		}
+	}
+	// order ranks a column in the row: the cells as shown, then the row
+	// itself (-1). A place before every cell (-2) or past the row (a
+	// column beyond the last) ranks as it is.
+	rowRank := len(shown) + len(d.cols)
 	order := func(col int) int {
-		if col == -1 {
+		switch {
+		case col == -1:
 			return rowRank
+		case col >= 0 && col < len(place):
+			return place[col]
 		}
 		return col
 	}

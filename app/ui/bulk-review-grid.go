@@ -66,7 +66,7 @@ func (p *bulkPage) renderElements() app.UI {
 	if v == nil {
 		return nil
 	}
-	shown := tf("%s of %s elements shown", count(len(v.shown)), count(r.elements.len()))
+	shown := elementsShown(len(v.shown), r.elements.len())
 	if !r.filter.active() {
 		shown = tf("All %s shown", plural(r.elements.len(), "element", "elements"))
 	}
@@ -174,6 +174,14 @@ func (r *bulkReview) setAbove(text string) {
 // announceShown says how many elements the filter shows.
 func (p *bulkPage) announceShown() {
 	if v := p.review.view; v != nil {
-		p.announcement = tf("%s of %s elements shown", count(len(v.shown)), count(p.review.elements.len()))
+		p.announcement = elementsShown(len(v.shown), p.review.elements.len())
 	}
+}
+
+// elementsShown says how many of a bulk's elements its filters show.
+func elementsShown(shown, total int) string {
+	if shown == 1 {
+		return tf("1 of %s elements shown", count(total))
+	}
+	return tf("%s of %s elements shown", count(shown), count(total))
 }

@@ -26,11 +26,17 @@ func stateWords(b worker.BulkInfo) string {
 	case worker.BulkSubmitted:
 		return t("Awaiting approval: submitted, not executed yet")
 	case worker.BulkRunning:
+		if counted && b.Done == 1 {
+			return tf("Running: 1 of %s done", n)
+		}
 		if counted {
 			return tf("Running: %s of %s done", count(b.Done), n)
 		}
 		return t("Running")
 	case worker.BulkPaused:
+		if counted && b.Done == 1 {
+			return tf("Paused: 1 of %s done", n)
+		}
 		if counted {
 			return tf("Paused: %s of %s done", count(b.Done), n)
 		}
@@ -45,8 +51,11 @@ func stateWords(b worker.BulkInfo) string {
 	case worker.BulkFailed:
 		return t("Failed: no operation was executed")
 	case worker.BulkCancelled:
-		if counted {
-			return tf("Cancelled: %s of %s had run; the others never will", count(b.Done-b.Counts[worker.OperationCancelled]), n)
+		switch ran := b.Done - b.Counts[worker.OperationCancelled]; {
+		case counted && ran == 1:
+			return tf("Cancelled: 1 of %s had run; the others never will", n)
+		case counted:
+			return tf("Cancelled: %s of %s had run; the others never will", count(ran), n)
 		}
 		return t("Cancelled: the operations not yet run never will")
 	}

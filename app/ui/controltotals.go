@@ -47,10 +47,16 @@ func (c controlTotals) checkCount(s worker.Summary) controlResult {
 		return controlResult{checked: true, format: true, message: tf("%q is not a count of elements: type a whole number such as %s.", text, count(1200))}
 	}
 	switch want := int(n); {
+	case want == s.Elements && want == 1:
+		return controlResult{checked: true, ok: true, message: t("1 element, as expected.")}
 	case want == s.Elements:
 		return controlResult{checked: true, ok: true, message: tf("%s elements, as expected.", count(want))}
+	case want > s.Elements && s.Elements == 1:
+		return controlResult{checked: true, message: tf("1 element loaded, %s fewer than the %s expected.", count(want-s.Elements), count(want))}
 	case want > s.Elements:
 		return controlResult{checked: true, message: tf("%s elements loaded, %s fewer than the %s expected.", count(s.Elements), count(want-s.Elements), count(want))}
+	case s.Elements == 1:
+		return controlResult{checked: true, message: tf("1 element loaded, %s more than the %s expected.", count(s.Elements-want), count(want))}
 	default:
 		return controlResult{checked: true, message: tf("%s elements loaded, %s more than the %s expected.", count(s.Elements), count(s.Elements-want), count(want))}
 	}

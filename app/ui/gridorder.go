@@ -2,36 +2,9 @@ package ui
 
 import "github.com/bulkdesk/bulkdesk/app/worker"
 
-// gridOrder is the order the review table shows its columns in: the
-// column that tells the rows apart (pinned), the amount and its currency,
-// then the file's other columns as the file has them, then the values set
-// for every row. At 1024 pixels the operator then sees who receives how
-// much without scrolling sideways. The columns keep their indexes
-// everywhere else (edits, problems, the draft): only the showing moves.
-func gridOrder(cols []worker.GridColumn) []int {
-	rank := func(c worker.GridColumn) int {
-		switch {
-		case c.Pinned:
-			return 0
-		case c.Money == worker.MoneyAmount:
-			return 1
-		case c.Money == worker.MoneyCurrency:
-			return 2
-		case c.Set:
-			return 4
-		}
-		return 3
-	}
-	order := make([]int, 0, len(cols))
-	for r := range 5 {
-		for i, c := range cols {
-			if rank(c) == r {
-				order = append(order, i)
-			}
-		}
-	}
-	return order
-}
+// gridOrder is the order the review table shows its columns in (see
+// worker.ShownOrder, which F8 follows too).
+func gridOrder(cols []worker.GridColumn) []int { return worker.ShownOrder(cols) }
 
 // firstShown returns the column shown first, 0 when there is none.
 func firstShown(cols []worker.GridColumn) int {

@@ -148,11 +148,7 @@ func (p *importPage) renderToolbar() app.UI {
 	s := p.sum
 	box := app.Input().Type("checkbox").ID("errors-only").OnChange(func(ctx app.Context, e app.Event) {
 		p.errorsOnly = ctx.JSSrc().Get("checked").Bool()
-		if p.errorsOnly {
-			p.announcement = tf("Showing the %s with errors.", plural(s.Invalid, "row", "rows"))
-		} else {
-			p.announcement = tf("Showing all %s.", plural(s.Elements, "row", "rows"))
-		}
+		p.announcement = rowsShown(s, p.errorsOnly)
 	})
 	// Always set: "Next problem" clears the filter to go on to the
 	// warnings, and an absent attribute would leave the box ticked.
@@ -348,7 +344,7 @@ func (p *importPage) renderProblems() app.UI {
 	}
 	return app.Div().Class("problem-list").Body(
 		validityNote,
-		app.H3().Text(tf("Problems (%s shown of %s)", count(len(p.problems)), count(total))),
+		app.H3().Text(problemsHeading(len(p.problems), total)),
 		problemList(p.problems, p.showProblem),
 		app.If(len(p.problems) < total, func() app.UI {
 			more := app.Button().ID("more-problems").Type("button").Class("button").
@@ -386,7 +382,7 @@ func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
 		}
 		if p.sum != nil && doc == p.sum.Document && page.Offset == len(p.problems) {
 			p.problems = append(p.problems, page.Problems...)
-			p.announcement = tf("%s more problems shown.", count(len(page.Problems)))
+			p.announcement = moreProblemsShown(len(page.Problems))
 		}
 	})
 }
@@ -467,4 +463,34 @@ func gridColumnOf(cols []worker.GridColumn, p worker.Problem) int {
 		f = f[:k]
 	}
 	return 0
+}
+
+// problemsHeading heads the list of problems, shown of total: a count of
+// one takes the singular ("1 affiché"), which a count alone cannot say.
+func problemsHeading(shown, total int) string {
+	if shown == 1 {
+		return tf("Problems (1 shown of %s)", count(total))
+	}
+	return tf("Problems (%s shown of %s)", count(shown), count(total))
+}
+
+// moreProblemsShown says how many more problems the list shows.
+func moreProblemsShown(n int) string {
+	if n == 1 {
+		return t("1 more problem shown.")
+	}
+	return tf("%s more problems shown.", count(n))
+}
+
+// rowsShown says which rows the table shows now, with errors only or all.
+func rowsShown(s *worker.Summary, errorsOnly bool) string {
+	switch {
+	case errorsOnly && s.Invalid == 1:
+		return t("Showing the one row with errors.")
+	case errorsOnly:
+		return tf("Showing the %s with errors.", plural(s.Invalid, "row", "rows"))
+	case s.Elements == 1:
+		return t("Showing the one row.")
+	}
+	return tf("Showing all %s.", plural(s.Elements, "row", "rows"))
 }

@@ -326,10 +326,10 @@ func (p *submitPage) renderChoice() app.UI {
 	return app.Div().ID("aside-choice").Class("choice-box").Body(
 		app.Div().Class("check", "choice").Body(
 			box,
-			app.Label().For("valid-only").Text(tf("Submit the %s valid elements and keep the %s invalid ones aside as a workbook", count(valid), count(pr.Invalid))),
+			app.Label().For("valid-only").Text(tf("Submit %s and keep %s aside as a workbook", plural(valid, "valid element", "valid elements"), plural(pr.Invalid, "invalid element", "invalid elements"))),
 		),
 		app.If(p.validOnly, func() app.UI {
-			b := app.Button().ID("aside-workbook").Type("button").Class("button", "button-quiet").Text(tf("Download the %s invalid elements as a workbook", count(pr.Invalid))).OnClick(p.downloadAside)
+			b := app.Button().ID("aside-workbook").Type("button").Class("button", "button-quiet").Text(downloadAsideWords(pr.Invalid)).OnClick(p.downloadAside)
 			if p.asideBusy {
 				b = b.Disabled(true)
 			}
@@ -692,4 +692,13 @@ func byteSize(n int) string {
 		return local(tf("%.1f KB", float64(n)/(1<<10)))
 	}
 	return plural(n, "byte", "bytes")
+}
+
+// downloadAsideWords names the button that downloads the invalid
+// elements kept aside.
+func downloadAsideWords(invalid int) string {
+	if invalid == 1 {
+		return t("Download the invalid element as a workbook")
+	}
+	return tf("Download the %s invalid elements as a workbook", count(invalid))
 }

@@ -5,6 +5,17 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
+// gridColumns are the columns of a built document's review table.
+func gridColumns(d *LoadedFile) []worker.GridColumn {
+	var cols []worker.GridColumn
+	for _, col := range d.review.Columns() {
+		cols = append(cols, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required, Set: col.Set})
+	}
+	pinIdentity(d.Kind, cols)
+	markMoney(d.Kind, cols)
+	return cols
+}
+
 // markMoney marks the columns of the kind's amount and currency, which
 // the table shows beside the pinned column (worker.GridColumn.Money).
 func markMoney(k *schema.Kind, cols []worker.GridColumn) {

@@ -91,11 +91,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
 		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: worker.TotalsOf(st.Totals)})
 	}
-	for _, col := range rd.Columns() {
-		out.Columns = append(out.Columns, worker.GridColumn{Letter: col.Letter, Header: col.Header, Field: col.Field, Required: col.Required, Set: col.Set})
-	}
-	pinIdentity(d.Kind, out.Columns)
-	markMoney(d.Kind, out.Columns)
+	out.Columns = gridColumns(d)
 	out.Undoable = len(d.edits().steps)
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
@@ -286,7 +282,8 @@ func (s *Server) nextProblem(c *runner.Call) (any, error) {
 	default:
 		from.Column = 1 << 30 // past the row: the element is behind
 	}
-	f, ok := d.review.NextProblem(from, req.Back, req.ErrorsOnly)
+	// A row's cells in the order the table shows them.
+	f, ok := d.review.NextShownProblem(worker.ShownOrder(gridColumns(d)), from, req.Back, req.ErrorsOnly)
 	if !ok {
 		return worker.FoundProblem{Column: -1, Position: -1}, nil
 	}

@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/worker"
+)
+
+// A count of one reads in the singular in German and French ("1 affiché",
+// "1 weiteres Problem"), which a text with the count filled in cannot say.
+func TestCountsOfOneReadInTheSingular(t *testing.T) {
+	defer setLanguage(consoleLang)
+	running := worker.BulkInfo{Status: worker.BulkRunning, Operations: 5, Done: 1, Counts: map[string]int{worker.OperationCompleted: 1}}
+	one := worker.Summary{Elements: 1}
+	for _, c := range []struct {
+		l    lang.Tag
+		got  func() string
+		want string
+	}{
+		{lang.French, func() string { return problemsHeading(1, 4) }, "Problèmes (1 affiché sur 4)"},
+		{lang.French, func() string { return problemsHeading(2, 4) }, "Problèmes (2 affichés sur 4)"},
+		{lang.German, func() string { return moreProblemsShown(1) }, "1 weiteres Problem angezeigt."},
+		{lang.French, func() string { return moreProblemsShown(1) }, "1 problème de plus affiché."},
+		{lang.French, func() string { return elementsShown(1, 3) }, "1 élément affiché sur 3"},
+		{lang.French, func() string { return stateWords(running) }, "En cours\u202f: 1 sur 5 traitée"},
+		{lang.German, func() string { return downloadAsideWords(1) }, "Das ungültige Element als Arbeitsmappe herunterladen"},
+		{lang.French, func() string { return rowsShown(&worker.Summary{Elements: 3, Invalid: 1}, true) }, "Affichage de la seule ligne comportant des erreurs."},
+		{lang.German, func() string { return controlTotals{count: "1"}.checkCount(one).message }, "1 Element, wie erwartet."},
+		{lang.French, func() string { return controlTotals{count: "3"}.checkCount(one).message }, "1 élément chargé, 2 de moins que les 3 attendus."},
+	} {
+		setLanguage(c.l)
+		if got := c.got(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.l, got, c.want)
+		}
+	}
+}
