@@ -50,6 +50,6 @@
 //
 // [FindPrior] warns that a loaded file's chunks were submitted already, and
 // [CheckOld] looks up entries older than the API's 24-hour ref memory in
-// the bulk list. [MapOperations] and [Results] map a bulk's operations back
-// to the elements of the operator's file.
+// the bulk list. [MapOperations] maps a bulk's operations back to the
+// elements of the operator's file.
 package submission

@@ -1,9 +1,6 @@
 package submission
 
 import (
-	"context"
-	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -86,75 +83,4 @@ func responseOf(op bulkapi.Operation) string {
 		p = p[:cut] + "…"
 	}
 	return p
-}
-
-// An OperationLister lists a bulk's operations; *bulkapi.Client is one.
-type OperationLister interface {
-	AllOperations(ctx context.Context, bulkID string, status bulkapi.OperationStatus) ([]bulkapi.Operation, error)
-}
-
-// Results fetches the operations of every submitted chunk of a submission
-// and returns one result per element of the plan, in element order;
-// elements whose operation was not listed have an empty Status. With a
-// status filter (such as OpFailed) only matching elements are returned.
-func Results(ctx context.Context, l OperationLister, s Submission, status bulkapi.OperationStatus) ([]Result, error) {
-	var out []Result
-	for _, e := range s.Entries {
-		if e.State != Submitted {
-			if status == "" {
-				for i, el := range e.Elements.Indexes() {
-					r := Result{Element: el, Chunk: e.Chunk, Sequence: -1}
-					r.Sheet, r.Row = e.Row(i)
-					out = append(out, r)
-				}
-			}
-			continue
-		}
-		ops, err := l.AllOperations(ctx, e.BulkID, status)
-		if err != nil {
-			return nil, fmt.Errorf("operations of bulk %s (chunk %d): %w", e.BulkID, e.Chunk+1, err)
-		}
-		got, stray := MapOperations(e, ops)
-		if len(stray) > 0 {
-			return nil, fmt.Errorf("bulk %s lists %d operations beyond its %d elements", e.BulkID, len(stray), e.Elements.Len())
-		}
-		if status == "" {
-			got = fillMissing(e, got)
-		}
-		sortResults(got)
-		out = append(out, got...)
-	}
-	return out, nil
-}
-
-// fillMissing adds an empty result for each element of e without one.
-func fillMissing(e Entry, got []Result) []Result {
-	have := make(map[int]bool, len(got))
-	for _, r := range got {
-		have[r.Element] = true
-	}
-	for i, el := range e.Elements.Indexes() {
-		if !have[el] {
-			r := Result{Element: el, Chunk: e.Chunk, BulkID: e.BulkID, Sequence: i}
-			r.Sheet, r.Row = e.Row(i)
-			got = append(got, r)
-		}
-	}
-	return got
-}
-
-func sortResults(rs []Result) {
-	slices.SortFunc(rs, func(a, b Result) int { return a.Element - b.Element })
-}
-
-// FailedElements returns the indexes of the elements whose operation
-// failed or was cancelled: the rows to fix and submit again.
-func FailedElements(rs []Result) []int {
-	var out []int
-	for _, r := range rs {
-		if r.Status == bulkapi.OpFailed || r.Status == bulkapi.OpCancelled {
-			out = append(out, r.Element)
-		}
-	}
-	return out
 }

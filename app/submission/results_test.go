@@ -1,7 +1,6 @@
 package submission_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -41,9 +40,6 @@ func TestOperationsMapBackToTheFilesElements(t *testing.T) {
 	if got[0].Error != "" || got[0].Response != `{"id":"ta"}` || got[3].Response != "" {
 		t.Errorf("completed %+v, failed %+v", got[0], got[3])
 	}
-	if f := submission.FailedElements(got); !slices.Equal(f, []int{1, 4}) {
-		t.Errorf("failed elements %v", f)
-	}
 	// An API that counts from 1 shows it by a sequence equal to the count.
 	oneBased := ops(bulkapi.OpCompleted, bulkapi.OpCompleted, bulkapi.OpCompleted, bulkapi.OpFailed)
 	for i := range oneBased {
@@ -56,50 +52,6 @@ func TestOperationsMapBackToTheFilesElements(t *testing.T) {
 	extra := append(ops(bulkapi.OpCompleted), bulkapi.Operation{Sequence: 7})
 	if _, stray := submission.MapOperations(e, extra); len(stray) != 1 {
 		t.Errorf("an operation beyond the chunk was mapped")
-	}
-}
-
-type fakeOps map[string][]bulkapi.Operation
-
-func (f fakeOps) AllOperations(_ context.Context, id string, status bulkapi.OperationStatus) ([]bulkapi.Operation, error) {
-	var out []bulkapi.Operation
-	for _, op := range f[id] {
-		if status == "" || op.Status == status {
-			out = append(out, op)
-		}
-	}
-	return out, nil
-}
-
-func TestResultsCoverEveryElement(t *testing.T) {
-	s := submission.Submissions([]submission.Entry{
-		{Ref: "a", Submission: "s", Chunk: 0, Chunks: 3, State: submission.Submitted, BulkID: "1", Elements: submission.Spans{{From: 0, To: 3}}},
-		{Ref: "b", Submission: "s", Chunk: 1, Chunks: 3, State: submission.Submitted, BulkID: "2", Elements: submission.Spans{{From: 3, To: 5}}},
-		{Ref: "c", Submission: "s", Chunk: 2, Chunks: 3, State: submission.Failed, Elements: submission.Spans{{From: 5, To: 6}}},
-	})[0]
-	api := fakeOps{
-		"1": ops(bulkapi.OpCompleted, bulkapi.OpFailed), // the third is not listed yet
-		"2": ops(bulkapi.OpCancelled, bulkapi.OpCompleted),
-	}
-	all, err := submission.Results(context.Background(), api, s, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []bulkapi.OperationStatus{bulkapi.OpCompleted, bulkapi.OpFailed, "", bulkapi.OpCancelled, bulkapi.OpCompleted, ""}
-	if len(all) != 6 {
-		t.Fatalf("%d results", len(all))
-	}
-	for i, r := range all {
-		if r.Element != i || r.Status != want[i] {
-			t.Errorf("element %d: %+v", i, r)
-		}
-	}
-	if all[5].BulkID != "" || all[2].BulkID != "1" {
-		t.Errorf("bulk ids %q %q", all[5].BulkID, all[2].BulkID)
-	}
-	failed, _ := submission.Results(context.Background(), api, s, bulkapi.OpFailed)
-	if len(failed) != 1 || failed[0].Element != 1 {
-		t.Errorf("failed results %+v", failed)
 	}
 }
 

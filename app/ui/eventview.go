@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,15 +24,6 @@ func eventTime(t time.Time) string {
 // headers and body of an event the console holds.
 func verifyHref(seq uint64) string {
 	return href("/webhooks") + "?event=" + strconv.FormatUint(seq, 10)
-}
-
-// eventsHref returns the URL of the events page, filtered to one type
-// when eventType is not "".
-func eventsHref(eventType string) string {
-	if eventType == "" {
-		return href("/feed")
-	}
-	return href("/feed") + "?type=" + url.QueryEscape(eventType)
 }
 
 // keptHeaders are the headers of an event, in the order a person reads

@@ -19,9 +19,6 @@ func TestEventLinks(t *testing.T) {
 	if got := verifyHref(42); got != "/webhooks?event=42" {
 		t.Errorf("verifier link %s", got)
 	}
-	if got := eventsHref("/bulk_process_end/watch"); got != "/feed?type=%2Fbulk_process_end%2Fwatch" {
-		t.Errorf("events link %s", got)
-	}
 	if got := eventTime(time.Date(2025, 3, 1, 9, 5, 7, 0, time.FixedZone("CET", 3600))); got != "2025-03-01 08:05:07 UTC" {
 		t.Errorf("time %s", got)
 	}

@@ -169,12 +169,3 @@ func focusByID(id string) {
 		el.Call("focus")
 	}
 }
-
-// plannedPage is the content of a page whose features are still to come:
-// what it will hold, and what it waits for.
-func plannedPage(route, what, waitsFor string) app.UI {
-	return newShell().Route(route).Content(
-		app.P().Class("lead").Text(what),
-		app.P().Class("note").Text(waitsFor),
-	)
-}

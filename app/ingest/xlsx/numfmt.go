@@ -70,7 +70,3 @@ func IsDateFormat(code string) bool {
 	}
 	return false
 }
-
-// IsTextFormat reports whether a format is "@", which shows the cell as
-// text: numbers typed into such a cell are usually stored as text anyway.
-func IsTextFormat(code string) bool { return code == "@" }
