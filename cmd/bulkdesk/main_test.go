@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // envChild makes the test binary act as the bulkdesk command, so that tests
@@ -18,5 +19,7 @@ func TestMain(m *testing.M) {
 		submitPolicy = submission.RetryPolicy{Attempts: 60, Base: 2 * time.Millisecond, Max: 20 * time.Millisecond}
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	// The scripts of testdata/script run "bulkdesk" as the command an
+	// operator runs: this test binary, under that name, entering main.
+	testscript.Main(m, map[string]func(){"bulkdesk": main})
 }

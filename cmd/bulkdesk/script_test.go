@@ -1,0 +1,58 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestScript runs the command line's scripts, testdata/script/*.txt: each
+// runs bulkdesk as an operator does and holds its output and exit status
+// to what the script says. A script's name says what it describes; its
+// comments say why.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		Setup:               scriptSetup(t),
+		Cmds:                scriptCommands,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+	})
+}
+
+// scriptSetup gives every script the sandbox's credentials, a journal of
+// its own, the paths of the module's shared test data, and names for the
+// control characters a hostile file name holds (a script cannot type
+// them).
+func scriptSetup(t *testing.T) func(*testscript.Env) error {
+	abs := func(rel string) string {
+		p, err := filepath.Abs(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	schemaDir, vectors := abs(filepath.Join("..", "..", "schema")), abs(filepath.Join("..", "..", "app", "webhook", "testdata", "vectors"))
+	return func(e *testscript.Env) error {
+		for _, kv := range [][2]string{
+			{envAPIKey, sandbox.DefaultAPIKey},
+			{envToken, sandbox.DefaultToken},
+			{envJournal, filepath.Join(e.WorkDir, "journal.db")},
+			{"SCHEMA", schemaDir},
+			{"VECTORS", vectors},
+			{"ESC", "\x1b"},
+			{"CR", "\r"},
+			{"RLO", "\u202e"},
+			{"CSI", "\u009b"},
+			{"BEL", "\a"},
+		} {
+			e.Setenv(kv[0], kv[1])
+		}
+		// start passes this environment to the servers it starts.
+		e.Values[startEnvKey{}] = append([]string(nil), e.Vars...)
+		e.Values[serversKey{}] = map[string]*bgServer{}
+		return nil
+	}
+}
