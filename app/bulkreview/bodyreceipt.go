@@ -46,11 +46,11 @@ func ReceiptOfBody(k *schema.Kind, backOffice bool, body []byte, bulkID string, 
 func chunkOf(k *schema.Kind, n int, bulkID string, elements []any, body []byte) (ReceiptChunk, error) {
 	record, err := RecordBody(k, elements)
 	if err != nil {
-		return ReceiptChunk{}, fmt.Errorf("chunk %d (bulk %s): %w", n, bulkID, err)
+		return ReceiptChunk{}, fmt.Errorf("part %d (bulk %s): %w", n, bulkID, err)
 	}
 	fps, err := Fingerprints(k, elements)
 	if err != nil {
-		return ReceiptChunk{}, fmt.Errorf("chunk %d (bulk %s): %w", n, bulkID, err)
+		return ReceiptChunk{}, fmt.Errorf("part %d (bulk %s): %w", n, bulkID, err)
 	}
 	t := TotalsOf(k, elements)
 	return ReceiptChunk{Chunk: n, BulkID: bulkID, Elements: len(elements), SHA256: SHA256(record), SentSHA256: SHA256(body),

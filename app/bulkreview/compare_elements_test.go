@@ -108,7 +108,7 @@ func TestAReceiptWithoutFingerprintsComparesByTotalsAndHash(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range doc["chunks"].([]any) {
+	for _, c := range doc["parts"].([]any) {
 		delete(c.(map[string]any), "fingerprints")
 	}
 	old, _ := json.Marshal(doc)

@@ -15,8 +15,11 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// ReceiptVersion is the version of the receipt's JSON layout.
-const ReceiptVersion = 1
+// ReceiptVersion is the version of the receipt's JSON layout: 2 names
+// the bulks "parts", each with its "part", as the screen and the command
+// line do; version 1 named them "chunks" and "chunk", and is still read
+// (see UnmarshalJSON).
+const ReceiptVersion = 2
 
 // A Receipt is what the maker declares after submitting a file: what was
 // sent, as which bulks, and its control totals. The checker compares it
@@ -40,13 +43,13 @@ type Receipt struct {
 	// Totals and Sources are the control totals of every chunk together.
 	Totals  []Amount        `json:"totals,omitempty"`
 	Sources []SourceAmounts `json:"sources,omitempty"`
-	Chunks  []ReceiptChunk  `json:"chunks"`
+	Chunks  []ReceiptChunk  `json:"parts"`
 }
 
 // A ReceiptChunk is one bulk of a submission.
 type ReceiptChunk struct {
-	// Chunk is its place in the submission, from 1.
-	Chunk    int    `json:"chunk"`
+	// Chunk is its place in the submission, from 1: "part 2 of 3".
+	Chunk    int    `json:"part"`
 	BulkID   string `json:"bulkId"`
 	Elements int    `json:"elements"`
 	// SHA256 is the hex SHA-256 of the chunk's body in record form (see
@@ -154,12 +157,12 @@ func NewReceipt(plan *submission.Plan, entries []submission.Entry, elements []an
 	for _, c := range plan.Chunks {
 		e, ok := byRef[c.Ref]
 		if !ok || e.State != submission.Submitted || e.BulkID == "" {
-			return nil, fmt.Errorf("chunk %d of %d was not submitted: the receipt names every bulk of a submission", c.Index+1, len(plan.Chunks))
+			return nil, fmt.Errorf("part %d of %d was not submitted: the receipt names every bulk of a submission", c.Index+1, len(plan.Chunks))
 		}
 		part := make([]any, 0, c.Count())
 		for _, i := range c.Elements.Indexes() {
 			if i < 0 || i >= len(elements) {
-				return nil, fmt.Errorf("chunk %d: element %d is not among the request's %d", c.Index+1, i, len(elements))
+				return nil, fmt.Errorf("part %d: element %d is not among the request's %d", c.Index+1, i, len(elements))
 			}
 			part = append(part, elements[i])
 		}
@@ -224,7 +227,7 @@ func ReadReceipt(data []byte) (*Receipt, error) {
 		return nil, fmt.Errorf("reading the receipt: %w", err)
 	}
 	if r.Version != ReceiptVersion {
-		return nil, fmt.Errorf("the receipt's version is %d; this program reads version %d", r.Version, ReceiptVersion)
+		return nil, fmt.Errorf("the receipt's version is %d; this program reads versions %d to %d", r.Version, receiptV1, ReceiptVersion)
 	}
 	if _, err := schema.Lookup(r.Kind); err != nil {
 		return nil, fmt.Errorf("the receipt: %w", err)
@@ -258,9 +261,9 @@ func ReadReceipt(data []byte) (*Receipt, error) {
 		return nil, err
 	}
 	for _, c := range r.Chunks {
-		where := fmt.Sprintf("chunk %d (bulk %s)", c.Chunk, c.BulkID)
+		where := fmt.Sprintf("part %d (bulk %s)", c.Chunk, c.BulkID)
 		if c.BulkID == "" {
-			return nil, fmt.Errorf("the receipt's chunk %d names no bulk", c.Chunk)
+			return nil, fmt.Errorf("the receipt's part %d names no bulk", c.Chunk)
 		}
 		if err := check(where, c.Totals); err != nil {
 			return nil, err

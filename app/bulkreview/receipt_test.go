@@ -46,7 +46,7 @@ func TestAnUnchangedBulkMatchesItsReceipt(t *testing.T) {
 	api := fakeapi.New()
 	s := submit(t, api, api, fixture.SampleBody(250), 120)
 	rc := receiptOf(t, s)
-	if rc.Version != 1 || rc.Kind != "transfers" || rc.API != "standard" || rc.File != "pay.json" || rc.Submission != s.plan.ID || rc.Elements != 250 || len(rc.Chunks) != 3 || rc.SubmittedBy != "maker" {
+	if rc.Version != bulkreview.ReceiptVersion || rc.Kind != "transfers" || rc.API != "standard" || rc.File != "pay.json" || rc.Submission != s.plan.ID || rc.Elements != 250 || len(rc.Chunks) != 3 || rc.SubmittedBy != "maker" {
 		t.Fatalf("receipt %+v", rc)
 	}
 	want := submission.ControlTotals(s.plan, s.elements).Amounts
@@ -126,7 +126,7 @@ func TestReadReceiptRefusesWhatItCannotCompare(t *testing.T) {
 	s := submit(t, api, api, fixture.SampleBody(3), 0)
 	data, _ := receiptOf(t, s).MarshalIndent()
 	for name, edit := range map[string]func([]byte) []byte{
-		"version": func(b []byte) []byte { return bytes.Replace(b, []byte(`"version": 1`), []byte(`"version": 2`), 1) },
+		"version": func(b []byte) []byte { return bytes.Replace(b, []byte(`"version": 2`), []byte(`"version": 3`), 1) },
 		"minor":   func(b []byte) []byte { return bytes.Replace(b, []byte(`"minor": "303"`), []byte(`"minor": "3.03"`), 1) },
 		"api": func(b []byte) []byte {
 			return bytes.Replace(b, []byte(`"api": "standard"`), []byte(`"api": "other"`), 1)
@@ -148,7 +148,7 @@ func TestReadReceiptRefusesWhatItCannotCompare(t *testing.T) {
 func TestAReceiptNeedsEveryChunkSubmitted(t *testing.T) {
 	api := fakeapi.New()
 	s := submit(t, api, api, fixture.SampleBody(3), 2)
-	if _, err := bulkreview.NewReceipt(s.plan, s.entries[:1], s.elements, bulkreview.Declared{}); err == nil || !strings.Contains(err.Error(), "chunk 2 of 2 was not submitted") {
+	if _, err := bulkreview.NewReceipt(s.plan, s.entries[:1], s.elements, bulkreview.Declared{}); err == nil || !strings.Contains(err.Error(), "part 2 of 2 was not submitted") {
 		t.Errorf("a receipt of half a submission: %v", err)
 	}
 }

@@ -92,7 +92,7 @@ func NewPlan(k *schema.Kind, elements []any, opts PlanOptions) (*Plan, error) {
 		size = MaxChunk
 	}
 	if size < 1 || size > MaxChunk {
-		return nil, fmt.Errorf("chunk size %d: it must be between 1 and %d", size, MaxChunk)
+		return nil, fmt.Errorf("part size %d: it must be between 1 and %d", size, MaxChunk)
 	}
 	idx := opts.Only
 	if idx == nil {

@@ -355,7 +355,7 @@ func (p *Plan) Without(drop []int) (*Plan, error) {
 		}
 		var cr []json.RawMessage
 		if err := json.Unmarshal(c.Body, &cr); err != nil || len(cr) != len(ci) {
-			return nil, fmt.Errorf("chunk %d: its body does not hold its %d elements", c.Index+1, len(ci))
+			return nil, fmt.Errorf("part %d: its body does not hold its %d elements", c.Index+1, len(ci))
 		}
 		var crows []int
 		if c.Sheet != "" {

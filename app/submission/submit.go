@@ -119,7 +119,7 @@ func (s *Submitter) Submit(ctx context.Context, p *Plan) ([]Entry, error) {
 		if !found {
 			e = s.newEntry(p, c)
 			if err := s.Journal.Put(ctx, e); err != nil {
-				return nil, fmt.Errorf("recording chunk %d in the journal: %w", i+1, err)
+				return nil, fmt.Errorf("recording part %d in the journal: %w", i+1, err)
 			}
 		}
 		entries[i] = e
@@ -188,7 +188,7 @@ func (s *Submitter) send(ctx context.Context, p *Plan, c *Chunk, e Entry, done i
 	for attempt := 1; ; attempt++ {
 		e.State, e.Attempts, e.Updated = Sending, e.Attempts+1, s.now()
 		if err := s.Journal.Put(ctx, e); err != nil {
-			return e, fmt.Errorf("recording the chunk in the journal before sending it: %w", err)
+			return e, fmt.Errorf("recording the part in the journal before sending it: %w", err)
 		}
 		s.report(Progress{Plan: p, Chunk: c.Index, Entry: e, Done: done})
 		rc, err := s.Sender.Submit(ctx, p.Kind, c.Body, c.Ref)

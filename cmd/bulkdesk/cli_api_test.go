@@ -66,9 +66,13 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 	if err := os.WriteFile(file, fixture.SampleBody(25, 4), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", file)
+	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-part-size", "10", "-format", "json", file)
 	if code != exitOK {
 		t.Fatalf("submit exit %d: %s", code, errOut)
+	}
+	// The JSON names a bulk's share of the file as the text does: a part.
+	if !strings.Contains(out, `"part": 3,`) || strings.Contains(out, `"chunk`) {
+		t.Errorf("submit in JSON:\n%s", out)
 	}
 	var chunks []entryJSON
 	if err := json.Unmarshal([]byte(out), &chunks); err != nil || len(chunks) != 3 {
@@ -77,7 +81,8 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 	if chunks[2].FirstElement != 20 || chunks[2].Elements != 5 || chunks[2].BulkID == "" || !strings.HasPrefix(chunks[0].Ref, "bd-") {
 		t.Errorf("chunks %+v", chunks)
 	}
-	// Again: nothing new is sent, and the same bulks are named.
+	// Again, the size given by its former flag, still accepted: nothing
+	// new is sent, and the same bulks are named.
 	code, out2, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", file)
 	if code != exitOK || out2 != out || !strings.Contains(errOut, "already: part 1 was submitted") {
 		t.Errorf("second submit: exit %d, %s\n%s", code, out2, errOut)
@@ -108,7 +113,7 @@ func TestSubmitAndRunABulkFromTheCommandLine(t *testing.T) {
 		t.Errorf("after cancel: %s", out)
 	}
 	// -new-bulk makes new bulks of the same content, naming the old ones.
-	code, out, errOut = runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-new-bulk", file)
+	code, out, errOut = runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-part-size", "10", "-new-bulk", file)
 	if code != exitOK || !strings.Contains(errOut, "submitting again as a new bulk: part 1 was submitted") || strings.Contains(out, first) {
 		t.Errorf("-new-bulk: %d %s %s", code, out, errOut)
 	}

@@ -210,7 +210,7 @@ type submissionJSON struct {
 	File       string             `json:"file,omitempty"`
 	Kind       string             `json:"kind"`
 	BackOffice bool               `json:"backOffice,omitempty"`
-	Chunks     int                `json:"chunks"`
+	Parts      int                `json:"parts"`
 	Elements   int                `json:"elements"`
 	State      string             `json:"state"`
 	Created    time.Time          `json:"created"`
@@ -218,9 +218,9 @@ type submissionJSON struct {
 	Entries    []journalEntryJSON `json:"entries"`
 }
 
-// journalEntryJSON is one chunk of a submission in "journal list".
+// journalEntryJSON is one part of a submission in "journal list".
 type journalEntryJSON struct {
-	Chunk          int       `json:"chunk"`
+	Part           int       `json:"part"`
 	Elements       int       `json:"elements"`
 	Ref            string    `json:"idempotencyRef"`
 	State          string    `json:"state"`
@@ -243,13 +243,13 @@ func submissionState(s submission.Submission) string {
 
 func toSubmissionJSON(s submission.Submission) submissionJSON {
 	first := s.Entries[0]
-	out := submissionJSON{ID: s.ID, File: first.Source, Kind: first.Kind, BackOffice: first.BackOffice, Chunks: first.Chunks,
+	out := submissionJSON{ID: s.ID, File: first.Source, Kind: first.Kind, BackOffice: first.BackOffice, Parts: first.Chunks,
 		Elements: first.PlanElements, State: submissionState(s), Created: first.Created, Updated: s.Updated()}
 	for _, e := range s.Entries {
 		if e.Created.Before(out.Created) {
 			out.Created = e.Created
 		}
-		out.Entries = append(out.Entries, journalEntryJSON{Chunk: e.Chunk + 1, Elements: e.Elements.Len(), Ref: e.Ref, State: string(e.State),
+		out.Entries = append(out.Entries, journalEntryJSON{Part: e.Chunk + 1, Elements: e.Elements.Len(), Ref: e.Ref, State: string(e.State),
 			Attempts: e.Attempts, BulkID: e.BulkID, OperationCount: e.OperationCount, Error: e.LastError, BodyKept: len(e.Body) > 0, Updated: e.Updated})
 	}
 	return out
@@ -275,7 +275,7 @@ func describeSubmission(s submission.Submission) string {
 			bulks = append(bulks, e.BulkID)
 		}
 	}
-	line := fmt.Sprintf("%s: %s, %s, %d elements in %d parts, %d submitted: %s", j.ID, file, kind, j.Elements, j.Chunks, done, j.State)
+	line := fmt.Sprintf("%s: %s, %s, %d elements in %d parts, %d submitted: %s", j.ID, file, kind, j.Elements, j.Parts, done, j.State)
 	if len(bulks) > 0 {
 		line += "; bulks " + strings.Join(bulks, ", ")
 	}
@@ -307,7 +307,7 @@ func writeSubmissions(w io.Writer, format string, subs []submission.Submission) 
 		termsafe.Fprintf(w, "submission %s\n", describeSubmission(s))
 		termsafe.Fprintf(w, "  created %s, updated %s\n", j.Created.Local().Format(when), j.Updated.Local().Format(when))
 		for _, e := range j.Entries {
-			line := fmt.Sprintf("  part %d/%d: %d elements, %s", e.Chunk, j.Chunks, e.Elements, e.State)
+			line := fmt.Sprintf("  part %d/%d: %d elements, %s", e.Part, j.Parts, e.Elements, e.State)
 			if e.BulkID != "" {
 				line += fmt.Sprintf(", bulk %s (%d operations)", e.BulkID, e.OperationCount)
 			}

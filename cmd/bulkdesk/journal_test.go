@@ -76,7 +76,7 @@ func TestTwoSubmitsOnOneJournalKeepEveryRecord(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			cmd := exec.CommandContext(ctx, os.Args[0], "submit", "-kind", "transfers", "-api-url", srv.URL+"/multi",
-				"-chunk-size", fmt.Sprint(chunk), "-journal", journal, "-format", "json", file)
+				"-part-size", fmt.Sprint(chunk), "-journal", journal, "-format", "json", file)
 			cmd.Env = append(os.Environ(), envChild+"=1", envAPIKey+"="+sandbox.DefaultAPIKey, envToken+"="+sandbox.DefaultToken)
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -118,9 +118,9 @@ func TestTwoSubmitsOnOneJournalKeepEveryRecord(t *testing.T) {
 			e, ok := byRef[c.Ref]
 			switch {
 			case !ok:
-				t.Errorf("chunk %d of submit %d (%s) is missing from the journal", c.Chunk, i, c.Ref)
+				t.Errorf("chunk %d of submit %d (%s) is missing from the journal", c.Part, i, c.Ref)
 			case e.State != submission.Submitted || e.BulkID == "" || e.BulkID != c.BulkID || e.Body != nil:
-				t.Errorf("chunk %d of submit %d: journal has %s bulk %q body %d bytes, submit said bulk %q", c.Chunk, i, e.State, e.BulkID, len(e.Body), c.BulkID)
+				t.Errorf("chunk %d of submit %d: journal has %s bulk %q body %d bytes, submit said bulk %q", c.Part, i, e.State, e.BulkID, len(e.Body), c.BulkID)
 			}
 		}
 	}
@@ -140,7 +140,7 @@ func TestJournalListsAndForgetsSubmissions(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
 	file := writeFile(t, "pay.json", string(fixture.SampleBody(25)))
-	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", file)
+	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-part-size", "10", "-format", "json", file)
 	if code != exitOK {
 		t.Fatalf("submit: %d %s", code, errOut)
 	}
@@ -154,12 +154,16 @@ func TestJournalListsAndForgetsSubmissions(t *testing.T) {
 	if code != exitOK || json.Unmarshal([]byte(out), &subs) != nil || len(subs) != 1 {
 		t.Fatalf("list: %d %s %s", code, out, errOut)
 	}
+	// The JSON names a bulk's share of the file as the text does: a part.
+	if !strings.Contains(out, `"parts": 3,`) || !strings.Contains(out, `"part": 3,`) || strings.Contains(out, `"chunk`) {
+		t.Errorf("list in JSON:\n%s", out)
+	}
 	s := subs[0]
-	if s.File != "pay.json" || s.Kind != "transfers" || s.Chunks != 3 || s.Elements != 25 || s.State != "submitted" || len(s.Entries) != 3 || s.Created.IsZero() {
+	if s.File != "pay.json" || s.Kind != "transfers" || s.Parts != 3 || s.Elements != 25 || s.State != "submitted" || len(s.Entries) != 3 || s.Created.IsZero() {
 		t.Errorf("listed %+v", s)
 	}
 	for i, e := range s.Entries {
-		if e.Ref != chunks[i].Ref || e.BulkID != chunks[i].BulkID || e.State != "submitted" || e.BodyKept || e.Chunk != i+1 {
+		if e.Ref != chunks[i].Ref || e.BulkID != chunks[i].BulkID || e.State != "submitted" || e.BodyKept || e.Part != i+1 {
 			t.Errorf("chunk %d listed %+v, submitted %+v", i+1, e, chunks[i])
 		}
 	}

@@ -59,7 +59,7 @@ func TestNoDuplicatesUnderFaults(t *testing.T) {
 		// three journals, to test the idempotency-refs; the repeat check
 		// would stop every run after the first bulk.
 		cmd := exec.CommandContext(ctx, os.Args[0], "submit", "-kind", "transfers", "-api-url", srv.URL+"/multi",
-			"-chunk-size", fmt.Sprint(chunk), "-journal", journal, "-format", "json", "-allow-repeats", file)
+			"-part-size", fmt.Sprint(chunk), "-journal", journal, "-format", "json", "-allow-repeats", file)
 		cmd.Env = append(os.Environ(), envChild+"=1", envAPIKey+"="+sandbox.DefaultAPIKey, envToken+"="+sandbox.DefaultToken)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -119,7 +119,7 @@ func TestNoDuplicatesUnderFaults(t *testing.T) {
 	var want []string
 	for _, j := range journals {
 		var out bytes.Buffer
-		cmd := exec.Command(os.Args[0], "submit", "-kind", "transfers", "-api-url", srv.URL+"/multi", "-chunk-size", fmt.Sprint(chunk), "-journal", j, file)
+		cmd := exec.Command(os.Args[0], "submit", "-kind", "transfers", "-api-url", srv.URL+"/multi", "-part-size", fmt.Sprint(chunk), "-journal", j, file)
 		cmd.Env = append(os.Environ(), envChild+"=1", envAPIKey+"="+sandbox.DefaultAPIKey, envToken+"="+sandbox.DefaultToken)
 		cmd.Stdout = &out
 		if err := cmd.Run(); err != nil {

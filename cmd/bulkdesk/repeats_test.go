@@ -52,15 +52,15 @@ func TestRepeatsAcrossChunkSizes(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
 	file := payCSV(t, "pay.csv", 25, 0)
-	code, first, errOut := submitJSON(t, "-api-url", api, "-chunk-size", "10", file)
+	code, first, errOut := submitJSON(t, "-api-url", api, "-part-size", "10", file)
 	if code != exitOK || len(first) != 3 {
 		t.Fatalf("first submit: %d %s", code, errOut)
 	}
-	code, _, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "9", file)
+	code, _, errOut = submitJSON(t, "-api-url", api, "-part-size", "9", file)
 	if code != exitInvalid || !strings.Contains(errOut, "repeat: pay row 2 was submitted before in bulk "+first[0].BulkID+" (SUBMITTED) on ") ||
 		!strings.Contains(errOut, "from pay.csv pay row 2") || !strings.Contains(errOut, "repeat: and 5 more elements") ||
 		!strings.Contains(errOut, "25 of the 25 elements to send were submitted before, in 3 bulks") || !strings.Contains(errOut, "nothing was sent") {
-		t.Fatalf("-chunk-size 9: exit %d\n%s", code, errOut)
+		t.Fatalf("-part-size 9: exit %d\n%s", code, errOut)
 	}
 	if strings.Contains(errOut, "already:") {
 		t.Errorf("two messages for one situation:\n%s", errOut)
@@ -69,12 +69,12 @@ func TestRepeatsAcrossChunkSizes(t *testing.T) {
 		t.Fatalf("%d bulks after the refused repeat", n)
 	}
 	// -skip-repeats leaves every element out: nothing to send.
-	code, chunks, errOut := submitJSON(t, "-api-url", api, "-chunk-size", "9999", "-skip-repeats", file)
+	code, chunks, errOut := submitJSON(t, "-api-url", api, "-part-size", "9999", "-skip-repeats", file)
 	if code != exitOK || len(chunks) != 0 || !strings.Contains(errOut, "nothing was sent") || bulkCount(t, api) != 3 {
 		t.Fatalf("-skip-repeats: %d %v\n%s", code, chunks, errOut)
 	}
 	// -allow-repeats submits them again, as asked.
-	code, chunks, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "9999", "-allow-repeats", file)
+	code, chunks, errOut = submitJSON(t, "-api-url", api, "-part-size", "9999", "-allow-repeats", file)
 	if code != exitOK || len(chunks) != 1 || chunks[0].Elements != 25 || !strings.Contains(errOut, "submitting again (-allow-repeats)") || bulkCount(t, api) != 4 {
 		t.Fatalf("-allow-repeats: %d %v\n%s", code, chunks, errOut)
 	}
@@ -86,12 +86,12 @@ func TestRepeatsAfterAValidOnlySubmission(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
 	bad := payCSV(t, "pay.csv", 25, 14)
-	code, first, errOut := submitJSON(t, "-api-url", api, "-chunk-size", "10", "-valid-only", bad)
+	code, first, errOut := submitJSON(t, "-api-url", api, "-part-size", "10", "-valid-only", bad)
 	if code != exitOK || len(first) != 3 {
 		t.Fatalf("-valid-only: %d %s", code, errOut)
 	}
 	fixed := payCSV(t, "pay.csv", 25, 0)
-	code, _, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "10", fixed)
+	code, _, errOut = submitJSON(t, "-api-url", api, "-part-size", "10", fixed)
 	if code != exitInvalid || !strings.Contains(errOut, "14 of the 15 elements to send were submitted before, in 2 bulks") ||
 		!strings.Contains(errOut, "already: part 1 was submitted") || strings.Contains(errOut, "pay row 14 ") {
 		t.Fatalf("the fixed file: exit %d\n%s", code, errOut)
@@ -106,12 +106,12 @@ func TestRepeatsAfterAValidOnlySubmission(t *testing.T) {
 	}
 	// Leaving the repeats out sends the corrected row alone; the first
 	// chunk, the same as before, keeps its bulk.
-	code, chunks, errOut := submitJSON(t, "-api-url", api, "-chunk-size", "10", "-skip-repeats", fixed)
+	code, chunks, errOut := submitJSON(t, "-api-url", api, "-part-size", "10", "-skip-repeats", fixed)
 	if code != exitOK || len(chunks) != 2 || chunks[0].BulkID != first[0].BulkID || chunks[1].Elements != 1 || chunks[1].FirstElement != 12 || bulkCount(t, api) != 4 {
 		t.Fatalf("-skip-repeats: %d %+v\n%s", code, chunks, errOut)
 	}
 	// Now every element is in a bulk: the same command sends nothing.
-	code, chunks, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "10", "-skip-repeats", fixed)
+	code, chunks, errOut = submitJSON(t, "-api-url", api, "-part-size", "10", "-skip-repeats", fixed)
 	if code != exitOK || len(chunks) != 1 || chunks[0].BulkID != first[0].BulkID || bulkCount(t, api) != 4 {
 		t.Fatalf("-skip-repeats again: %d %+v\n%s", code, chunks, errOut)
 	}
@@ -123,12 +123,12 @@ func TestRepeatsFromAnotherJournal(t *testing.T) {
 	api := startSandboxCommand(t)
 	useSandboxCredentials(t)
 	file := payCSV(t, "pay.csv", 25, 0)
-	code, first, errOut := submitJSON(t, "-api-url", api, "-chunk-size", "10", file)
+	code, first, errOut := submitJSON(t, "-api-url", api, "-part-size", "10", file)
 	if code != exitOK {
 		t.Fatalf("first submit: %d %s", code, errOut)
 	}
 	other := filepath.Join(t.TempDir(), "colleague.json")
-	code, _, errOut = submitJSON(t, "-api-url", api, "-chunk-size", "10", "-journal", other, file)
+	code, _, errOut = submitJSON(t, "-api-url", api, "-part-size", "10", "-journal", other, file)
 	if code != exitInvalid || !strings.Contains(errOut, "repeat: pay row 2 was submitted before in bulk "+first[0].BulkID+" (SUBMITTED), listed since ") ||
 		!strings.Contains(errOut, "25 of the 25 elements to send were submitted before, in 3 bulks") {
 		t.Fatalf("another journal: exit %d\n%s", code, errOut)
@@ -138,7 +138,7 @@ func TestRepeatsFromAnotherJournal(t *testing.T) {
 	}
 	// Submitted anyway with the same refs within a day, the API returns
 	// the bulks it made.
-	code, again, errOut := submitJSON(t, "-api-url", api, "-chunk-size", "10", "-journal", other, "-allow-repeats", file)
+	code, again, errOut := submitJSON(t, "-api-url", api, "-part-size", "10", "-journal", other, "-allow-repeats", file)
 	if code != exitOK || len(again) != 3 || again[0].BulkID != first[0].BulkID || bulkCount(t, api) != 3 {
 		t.Fatalf("-allow-repeats: %d %+v\n%s", code, again, errOut)
 	}

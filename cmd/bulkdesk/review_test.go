@@ -19,7 +19,7 @@ func TestReviewABulkAgainstTheMakersReceipt(t *testing.T) {
 	useSandboxCredentials(t)
 	file := writeFile(t, "pay.json", string(fixture.SampleBody(25)))
 	receipt := filepath.Join(t.TempDir(), "pay.receipt.json")
-	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", "-receipt", receipt, "-submitted-by", "maker", file)
+	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-part-size", "10", "-format", "json", "-receipt", receipt, "-submitted-by", "maker", file)
 	if code != exitOK || !strings.Contains(errOut, "receipt: "+receipt) {
 		t.Fatalf("submit: %d %s", code, errOut)
 	}
@@ -74,7 +74,7 @@ func TestReviewABulkAgainstTheMakersReceipt(t *testing.T) {
 	}
 
 	// The same file again as new bulks: their elements repeat the first.
-	code, out, errOut = runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-chunk-size", "10", "-format", "json", "-new-bulk", file)
+	code, out, errOut = runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-part-size", "10", "-format", "json", "-new-bulk", file)
 	var again []entryJSON
 	if err := json.Unmarshal([]byte(out), &again); code != exitOK || err != nil || len(again) != 3 {
 		t.Fatalf("-new-bulk: %d %s %s", code, out, errOut)

@@ -45,7 +45,8 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	validOnly := fs.Bool("valid-only", false, "submit the valid elements and leave the invalid ones out")
 	allowRepeats := fs.Bool("allow-repeats", false, "submit elements that earlier bulks hold already, again")
 	skipRepeats := fs.Bool("skip-repeats", false, "leave out the elements that earlier bulks hold already")
-	chunkSize := fs.Int("chunk-size", submission.MaxChunk, "most elements per bulk")
+	partSize := fs.Int("part-size", submission.MaxChunk, "most elements per part, a bulk each")
+	fs.IntVar(partSize, "chunk-size", submission.MaxChunk, "the former name of -part-size, still accepted")
 	execute := fs.Bool("execute", false, "execute each bulk once submitted")
 	mode := fs.String("mode", string(bulkapi.OnFailureContinue), "with -execute: ON_FAILURE_CONTINUE or ON_FAILURE_STOP")
 	format := fs.String("format", "text", "output format: text or json")
@@ -54,9 +55,10 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var in inputFlags
 	in.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-allow-repeats|-skip-repeats] [-receipt FILE [-submitted-by NAME]] [-execute] [input flags] FILE")
+		fmt.Fprintln(stderr, "usage: bulkdesk submit -kind KIND -api-url URL [-backoffice [-identity TYPE:ID]] [-journal FILE] [-journal-retention D] [-new-bulk] [-valid-only] [-allow-repeats|-skip-repeats] [-part-size N] [-receipt FILE [-submitted-by NAME]] [-execute] [input flags] FILE")
 		fmt.Fprintln(stderr, "\nFILE is read as \"bulkdesk check\" reads it: a workbook (.xlsx), a CSV file or a JSON request")
-		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements go in parts, a bulk each. Every part is")
+		fmt.Fprintln(stderr, "body, with the same -sheet, -mapping and import settings. Over 10,000 elements go in parts, a bulk each")
+		fmt.Fprintln(stderr, "(-part-size makes them smaller; -chunk-size, its former name, is still accepted). Every part is")
 		fmt.Fprintln(stderr, "journalled before it is sent and keeps its idempotency-ref: run the command again to")
 		fmt.Fprintln(stderr, "resume an interrupted submission; content already submitted is not sent twice.")
 		fmt.Fprintln(stderr, "\nBefore anything is sent, every element is checked against the bulks this journal submitted and the")
@@ -131,7 +133,7 @@ func runSubmit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The repeat check reads bulks a few at a time: close the connections
 	// it leaves open.
 	defer client.CloseIdleConnections()
-	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *chunkSize, Only: only, Source: filepath.Base(path), Origin: read.origin}
+	opts := submission.PlanOptions{BackOffice: api.backOffice, ChunkSize: *partSize, Only: only, Source: filepath.Base(path), Origin: read.origin}
 	plan, err := submission.NewPlan(kind, elements, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -258,9 +260,9 @@ func progressPrinter(w io.Writer, l lang.Tag) func(submission.Progress) {
 	}
 }
 
-// entryJSON is one chunk in "submit -format json".
+// entryJSON is one part in "submit -format json".
 type entryJSON struct {
-	Chunk          int    `json:"chunk"`
+	Part           int    `json:"part"`
 	FirstElement   int    `json:"firstElement"`
 	Elements       int    `json:"elements"`
 	State          string `json:"state"`
@@ -268,18 +270,18 @@ type entryJSON struct {
 	OperationCount int    `json:"operationCount,omitempty"`
 	Ref            string `json:"idempotencyRef"`
 	Error          string `json:"error,omitempty"`
-	// Reading is how the file was read: the same for every chunk.
+	// Reading is how the file was read: the same for every part.
 	Reading *reading.Reading `json:"reading,omitempty"`
 }
 
-// writeEntries writes the chunks submitted; in JSON each carries how the
+// writeEntries writes the parts submitted; in JSON each carries how the
 // file was read (r, nil for a request body), so that a script keeps it
 // with the bulks it made.
 func writeEntries(w io.Writer, format string, entries []submission.Entry, r *reading.Reading, l lang.Tag) {
 	out := make([]entryJSON, 0, len(entries))
 	for _, e := range entries {
 		first, _ := e.Elements.At(0)
-		out = append(out, entryJSON{Chunk: e.Chunk + 1, FirstElement: first, Elements: e.Elements.Len(), State: string(e.State), BulkID: e.BulkID, OperationCount: e.OperationCount, Ref: e.Ref, Error: e.LastError, Reading: r})
+		out = append(out, entryJSON{Part: e.Chunk + 1, FirstElement: first, Elements: e.Elements.Len(), State: string(e.State), BulkID: e.BulkID, OperationCount: e.OperationCount, Ref: e.Ref, Error: e.LastError, Reading: r})
 	}
 	if format == "json" {
 		enc := json.NewEncoder(w)
@@ -292,7 +294,7 @@ func writeEntries(w io.Writer, format string, entries []submission.Entry, r *rea
 		if !ok {
 			state = e.State
 		}
-		line := l.F("part %d: %s from element %d: %s", e.Chunk, l.Plural(e.Elements, "element", "elements"), e.FirstElement, l.T(state))
+		line := l.F("part %d: %s from element %d: %s", e.Part, l.Plural(e.Elements, "element", "elements"), e.FirstElement, l.T(state))
 		if e.BulkID != "" {
 			line = l.F("%s, bulk %s (%s)", line, e.BulkID, l.Plural(e.OperationCount, "operation", "operations"))
 		}

@@ -64,11 +64,11 @@ func planElements(plan *submission.Plan) ([]any, error) {
 	for _, c := range plan.Chunks {
 		part, err := decodeElements(c.Body)
 		if err != nil {
-			return nil, fmt.Errorf("chunk %d: %w", c.Index+1, err)
+			return nil, fmt.Errorf("part %d: %w", c.Index+1, err)
 		}
 		idx := c.Elements.Indexes()
 		if len(part) != len(idx) {
-			return nil, fmt.Errorf("chunk %d does not hold its %d elements", c.Index+1, len(idx))
+			return nil, fmt.Errorf("part %d does not hold its %d elements", c.Index+1, len(idx))
 		}
 		for k, i := range idx {
 			elements[i] = part[k]
