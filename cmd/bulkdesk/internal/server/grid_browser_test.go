@@ -57,8 +57,8 @@ func cellInView(id string) string {
 
 // The review table of 10,000 rows at 1024 and 1366 px: the page never
 // overflows sideways, the keys that jump far keep the focus on a cell,
-// F8 visits every marked cell in row order and shows it whole with its
-// message, and the row numbers stay in place when the table scrolls
+// F8 visits every marked cell in row order, a row's cells in the order
+// shown, and shows it whole with its message, and the row numbers stay in place when the table scrolls
 // sideways.
 func TestTheGridKeepsItsPlace(t *testing.T) {
 	browsertest.SkipShort(t)
@@ -110,11 +110,12 @@ func TestTheGridKeepsItsPlace(t *testing.T) {
 			b.Do(5*time.Second, chromedp.KeyEvent(kb.PageUp))
 			b.WaitFor(10*time.Second, "the focus on a cell after Page Up", activeCell+`.startsWith("cell-")`)
 
-			// F8 from the first cell: A46, G46, J300, H9999, then round.
+			// F8 from the first cell, a row's cells left to right as shown
+			// (F, H, G, then A…): G46, A46, J300, H9999, then round.
 			b.Do(5*time.Second, chromedp.KeyEvent(kb.Home, chromedp.KeyModifiers(2)))
 			b.WaitFor(20*time.Second, "the focus on the first cell", activeCell+` === "cell-0-5"`)
 			for _, stop := range []struct{ id, message string }{
-				{"cell-44-0", "profileId"}, {"cell-44-6", "destinationAmount.currency"}, {"cell-298-9", "scheduledTimestamp"}, {"cell-9997-7", "destinationAmount.amount"}, {"cell-44-0", "profileId"},
+				{"cell-44-6", "destinationAmount.currency"}, {"cell-44-0", "profileId"}, {"cell-298-9", "scheduledTimestamp"}, {"cell-9997-7", "destinationAmount.amount"}, {"cell-44-6", "destinationAmount.currency"},
 			} {
 				b.Do(5*time.Second, chromedp.KeyEvent(kb.F8))
 				b.WaitFor(20*time.Second, "F8 to "+stop.id, activeCell+` === `+browsertest.JSString(stop.id))
