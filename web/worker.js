@@ -4,7 +4,7 @@
 // in a queue. The page starts it for worker.wasm, naming in "second" the
 // program of the second worker (apiworker.wasm), which worker.wasm starts
 // from this same script when it needs it. The protocol is described in
-// app/worker/doc.go.
+// app/wire/doc.go, the workers in app/worker/doc.go.
 "use strict";
 
 importScripts("../wasm_exec.js");

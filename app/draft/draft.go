@@ -22,7 +22,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // FormatVersion is the version of a draft's encoding; a draft of another
@@ -36,7 +36,7 @@ const MaxBytes = 64 << 20
 type Meta struct {
 	Version int `json:"version"`
 	// Open is the JobOpen request; its Text holds pasted rows.
-	Open worker.Open `json:"open"`
+	Open wire.Open `json:"open"`
 	// Size is the length of the file's bytes.
 	Size int `json:"size"`
 	// Limits are the amount limits in use when the file was opened.
@@ -54,12 +54,12 @@ type Edit struct {
 // An Op is one operation of the log; exactly one of its fields is set.
 // Seq orders the log.
 type Op struct {
-	Seq     int                  `json:"seq"`
-	Prepare *worker.Prepare      `json:"prepare,omitempty"`
-	Build   bool                 `json:"build,omitempty"`
-	Edit    *Edit                `json:"edit,omitempty"`
-	Replace *worker.Replace      `json:"replace,omitempty"`
-	Limits  *worker.AmountLimits `json:"limits,omitempty"`
+	Seq     int                `json:"seq"`
+	Prepare *wire.Prepare      `json:"prepare,omitempty"`
+	Build   bool               `json:"build,omitempty"`
+	Edit    *Edit              `json:"edit,omitempty"`
+	Replace *wire.Replace      `json:"replace,omitempty"`
+	Limits  *wire.AmountLimits `json:"limits,omitempty"`
 }
 
 // Changes reports whether the op changes cells of the review (an edit or

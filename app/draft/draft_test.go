@@ -7,18 +7,18 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 func TestOpsRoundTripWithoutDocumentNumbers(t *testing.T) {
 	bo := true
 	ops := []draft.Op{
-		{Seq: 1, Prepare: &worker.Prepare{Document: 7, Kind: "transfers", BackOffice: &bo, HeaderRow: 2,
-			Columns:  []worker.ColumnChoice{{Column: 3, Field: "destination.id"}},
-			Settings: &worker.Settings{Amounts: "major", Decimal: ","}, Chosen: []string{"amounts", "decimal"}, Build: true}},
+		{Seq: 1, Prepare: &wire.Prepare{Document: 7, Kind: "transfers", BackOffice: &bo, HeaderRow: 2,
+			Columns:  []wire.ColumnChoice{{Column: 3, Field: "destination.id"}},
+			Settings: &wire.Settings{Amounts: "major", Decimal: ","}, Chosen: []string{"amounts", "decimal"}, Build: true}},
 		{Seq: 2, Edit: &draft.Edit{Element: 41, Column: 5, Value: "EUR"}},
-		{Seq: 3, Replace: &worker.Replace{Document: 7, Column: 5, Find: "eur", With: "EUR", WholeCell: true}},
-		{Seq: 4, Limits: &worker.AmountLimits{Document: 7, Limits: []string{"EUR:100"}}},
+		{Seq: 3, Replace: &wire.Replace{Document: 7, Column: 5, Find: "eur", With: "EUR", WholeCell: true}},
+		{Seq: 4, Limits: &wire.AmountLimits{Document: 7, Limits: []string{"EUR:100"}}},
 		{Seq: 5, Build: true},
 	}
 	for _, o := range ops {
@@ -79,7 +79,7 @@ func TestMemoryStoreKeepsOneDraftInOrder(t *testing.T) {
 		t.Error("an op was added to no draft")
 	}
 	data := []byte("profileId\n1\n")
-	open := worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}
+	open := wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}
 	if err := s.Begin(ctx, draft.Meta{Open: open, Limits: []string{"EUR:10"}}, data); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestMemoryStoreKeepsOneDraftInOrder(t *testing.T) {
 		t.Errorf("ops in order: %q, edits %d", values, d.Edits())
 	}
 	// A new draft replaces the old one and its log.
-	if err := s.Begin(ctx, draft.Meta{Open: worker.Open{FileName: "other.csv"}}, nil); err != nil {
+	if err := s.Begin(ctx, draft.Meta{Open: wire.Open{FileName: "other.csv"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if d, _, _ := s.Load(ctx); d.Meta.Open.FileName != "other.csv" || len(d.Ops) != 0 || len(d.Data) != 0 {
@@ -126,7 +126,7 @@ func TestMemoryStoreKeepsOneDraftInOrder(t *testing.T) {
 }
 
 func TestDecodeRefusesAnotherVersionOrATruncatedFile(t *testing.T) {
-	meta, _ := draft.EncodeMeta(draft.Meta{Open: worker.Open{FileName: "a.csv"}, Size: 4})
+	meta, _ := draft.EncodeMeta(draft.Meta{Open: wire.Open{FileName: "a.csv"}, Size: 4})
 	if _, err := draft.Decode(meta, []byte("abcd"), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@
 // [File.Table] and [Import.Build] take a [Progress] callback, called every
 // 500 rows with the rows done and expected; [File.TableContext] and
 // [Import.BuildContext] also stop when their context is cancelled. In the
-// console they run in the Web Worker (app/worker), which turns progress
+// console they run in the Web Worker (app/worker/jobs), which turns progress
 // into messages; on the page itself a callback that sleeps a millisecond
 // lets it repaint.
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -64,8 +64,8 @@ func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
 			return
 		}
 	}
-	req := worker.AmountLimits{Document: p.sum.Document, Limits: limits, Lang: string(consoleLang)}
-	runJob(p.ctx, worker.JobAmountLimits, req, nil, func(res worker.AmountLimitsSet, _ app.Value, err error) {
+	req := wire.AmountLimits{Document: p.sum.Document, Limits: limits, Lang: string(consoleLang)}
+	runJob(p.ctx, wire.JobAmountLimits, req, nil, func(res wire.AmountLimitsSet, _ app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return

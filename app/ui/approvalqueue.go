@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -63,8 +63,8 @@ type queueAmount struct {
 }
 
 // total is the amount as the console's totals are.
-func (a queueAmount) total() worker.Total {
-	return worker.Total{Currency: a.Currency, Invalid: a.InvalidCurrency, Label: a.Currency, Count: a.Count, Minor: a.Minor, Amount: a.Amount, Codes: a.Codes}
+func (a queueAmount) total() wire.Total {
+	return wire.Total{Currency: a.Currency, Invalid: a.InvalidCurrency, Label: a.Currency, Count: a.Count, Minor: a.Minor, Amount: a.Amount, Codes: a.Codes}
 }
 
 // approvalQueue is the tab's copy of the queue.

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -33,7 +33,7 @@ func background() *workerclient.Client {
 		// the worker brings back the contract it keeps by itself.
 		// Sent with the client itself: runJob calls background, whose
 		// Once this is, and the answer is not needed.
-		backgroundWork.Run(worker.JobContract, worker.SetContract{Strict: strictSetting(), Lang: string(consoleLang)}, nil,
+		backgroundWork.Run(wire.JobContract, wire.SetContract{Strict: strictSetting(), Lang: string(consoleLang)}, nil,
 			workerclient.Handlers{Done: func([]byte, app.Value, error) {}})
 	})
 	return backgroundWork

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -15,7 +15,7 @@ const (
 	operationsPageSize = 50
 )
 
-var operationStatuses = worker.OperationStates()
+var operationStatuses = wire.OperationStates()
 
 // bulkPage is one bulk process: its state and progress, polled while it
 // runs; the actions its state allows; its operations, each placed at the
@@ -32,8 +32,8 @@ type bulkPage struct {
 	id         string
 	backOffice bool
 
-	bulk    *worker.BulkInfo
-	failure *worker.APIFailure
+	bulk    *wire.BulkInfo
+	failure *wire.APIFailure
 	message string
 	acting  string
 	mode    string
@@ -42,17 +42,17 @@ type bulkPage struct {
 
 	opStatus   string
 	opOffset   int
-	ops        worker.OperationList
+	ops        wire.OperationList
 	opsLoaded  bool
-	opsFailure *worker.APIFailure
+	opsFailure *wire.APIFailure
 	opsRun     int
 
 	workbookBusy bool
 	workbookNote string
-	workbookFail *worker.APIFailure
+	workbookFail *wire.APIFailure
 
 	// totals are the bulk's totals per currency, nil until read.
-	totals *worker.BulkTotals
+	totals *wire.BulkTotals
 	// confirming is set while the confirmation of Execute is open.
 	confirming bool
 	// fourEyes is what the server says of who may execute the bulk, nil
@@ -66,7 +66,7 @@ type bulkPage struct {
 	announcement string
 }
 
-func newBulkPage() *bulkPage { return &bulkPage{mode: worker.ModeOnFailureContinue} }
+func newBulkPage() *bulkPage { return &bulkPage{mode: wire.ModeOnFailureContinue} }
 
 func (p *bulkPage) OnMount(ctx app.Context) {
 	p.page = ctx
@@ -81,7 +81,7 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.bulk, p.failure, p.message = nil, nil, ""
 	p.fourEyes, p.fourEyesErr = nil, ""
 	p.loadFourEyes(ctx)
-	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, worker.OperationList{}, false
+	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, wire.OperationList{}, false
 	p.totals, p.confirming = nil, false
 	p.review = bulkReview{auto: q.Get("review") == "1"}
 	if p.id == "" {
@@ -129,9 +129,9 @@ func (p *bulkPage) renderBulk() app.UI {
 		app.Dl().Class("summary").Body(
 			app.Div().Class("summary-item", "summary-wide").Body(app.Dt().Text(t("State")), app.Dd().ID("bulk-status").Class("summary-text").Body(bulkStateBadge(*b))),
 			summaryItem("bulk-operations", t("Elements"), b.Operations, ""),
-			summaryItem("bulk-completed", t("Completed"), b.Counts[worker.OperationCompleted], "ok"),
-			summaryItem("bulk-failed", t("Failed"), b.Counts[worker.OperationFailed], "bad"),
-			summaryItem("bulk-cancelled", t("Cancelled"), b.Counts[worker.OperationCancelled], "warn"),
+			summaryItem("bulk-completed", t("Completed"), b.Counts[wire.OperationCompleted], "ok"),
+			summaryItem("bulk-failed", t("Failed"), b.Counts[wire.OperationFailed], "bad"),
+			summaryItem("bulk-cancelled", t("Cancelled"), b.Counts[wire.OperationCancelled], "warn"),
 		),
 		app.Div().Class("status", "status-busy").Body(
 			app.P().ID("bulk-progress-label").Text(progressText(*b)),
@@ -141,9 +141,9 @@ func (p *bulkPage) renderBulk() app.UI {
 		app.P().Class("note").Text(p.facts()),
 		p.renderApproval(),
 		// A review shown stays after Execute: its record names the approval.
-		app.If(b.Status == worker.BulkSubmitted || p.review.result != nil, p.renderReview),
+		app.If(b.Status == wire.BulkSubmitted || p.review.result != nil, p.renderReview),
 		p.renderActions(),
-		app.If(slices.Contains(b.Actions, worker.ActionExecute), p.renderConfirm),
+		app.If(slices.Contains(b.Actions, wire.ActionExecute), p.renderConfirm),
 		p.renderWorkbook(),
 		p.renderOperations(),
 	)
@@ -154,9 +154,9 @@ func (p *bulkPage) facts() string {
 	b := p.bulk
 	s := b.Operation
 	switch b.Mode {
-	case worker.ModeOnFailureContinue:
+	case wire.ModeOnFailureContinue:
 		s += " · " + t("set to go on past failed operations")
-	case worker.ModeOnFailureStop:
+	case wire.ModeOnFailureStop:
 		s += " · " + t("set to stop at the first failed operation")
 	case "":
 	default:
@@ -277,7 +277,7 @@ func (p *bulkPage) confirmExecute(ctx app.Context, e app.Event) {
 		return
 	}
 	p.closeConfirm(ctx, e)
-	p.run(ctx, worker.ActionExecute)
+	p.run(ctx, wire.ActionExecute)
 }
 
 // loadTotals reads the bulk's totals (the worker keeps them once read).
@@ -287,13 +287,13 @@ func (p *bulkPage) loadTotals(ctx app.Context) {
 		return
 	}
 	id := p.id
-	req := worker.GetBulkTotals{Connection: conn.forWorker(p.backOffice), BulkID: id}
-	runJob(p.page, worker.JobBulkTotals, req, nil, func(t worker.BulkTotals, _ app.Value, err error) {
+	req := wire.GetBulkTotals{Connection: conn.forWorker(p.backOffice), BulkID: id}
+	runJob(p.page, wire.JobBulkTotals, req, nil, func(t wire.BulkTotals, _ app.Value, err error) {
 		if id != p.id {
 			return
 		}
 		if err != nil {
-			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}}
+			t = wire.BulkTotals{BulkID: id, Failure: &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}}
 		}
 		p.totals = &t
 	})
@@ -342,18 +342,18 @@ func (p *bulkPage) renderActions() app.UI {
 		app.Range(b.Actions).Slice(func(i int) app.UI {
 			a := b.Actions[i]
 			label := actionLabel(a)
-			if a == worker.ActionExecute {
+			if a == wire.ActionExecute {
 				label += "…"
 			}
 			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(label).
 				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
-			if a == worker.ActionCancel {
+			if a == wire.ActionCancel {
 				btn = btn.Class("button-quiet")
 			}
 			if p.acting != "" {
 				btn = btn.Disabled(true)
 			}
-			if a != worker.ActionExecute {
+			if a != wire.ActionExecute {
 				return btn
 			}
 			if p.api.FourEyes {
@@ -369,8 +369,8 @@ func (p *bulkPage) renderActions() app.UI {
 				app.Select().ID("execute-mode").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 					p.mode = ctx.JSSrc().Get("value").String()
 				}).Body(
-					option(worker.ModeOnFailureContinue, t("Continue with the others"), p.mode == worker.ModeOnFailureContinue),
-					option(worker.ModeOnFailureStop, t("Stop the bulk"), p.mode == worker.ModeOnFailureStop),
+					option(wire.ModeOnFailureContinue, t("Continue with the others"), p.mode == wire.ModeOnFailureContinue),
+					option(wire.ModeOnFailureStop, t("Stop the bulk"), p.mode == wire.ModeOnFailureStop),
 				),
 				btn,
 			)
@@ -380,13 +380,13 @@ func (p *bulkPage) renderActions() app.UI {
 
 func actionLabel(a string) string {
 	switch a {
-	case worker.ActionExecute:
+	case wire.ActionExecute:
 		return t("Execute")
-	case worker.ActionPause:
+	case wire.ActionPause:
 		return t("Pause")
-	case worker.ActionResume:
+	case wire.ActionResume:
 		return t("Resume")
-	case worker.ActionCancel:
+	case wire.ActionCancel:
 		return t("Cancel the bulk")
 	}
 	return a
@@ -398,11 +398,11 @@ func (p *bulkPage) act(ctx app.Context, a string) {
 	if p.acting != "" {
 		return
 	}
-	if a == worker.ActionExecute {
+	if a == wire.ActionExecute {
 		p.openConfirm(ctx)
 		return
 	}
-	if a == worker.ActionCancel && app.IsClient && !app.Window().Call("confirm", tf("Cancel bulk %s? Operations not yet run will never run.", p.id)).Bool() {
+	if a == wire.ActionCancel && app.IsClient && !app.Window().Call("confirm", tf("Cancel bulk %s? Operations not yet run will never run.", p.id)).Bool() {
 		return
 	}
 	p.run(ctx, a)
@@ -419,11 +419,11 @@ func (p *bulkPage) run(ctx app.Context, a string) {
 		return
 	}
 	p.acting, p.failure = a, nil
-	req := worker.BulkAction{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Action: a}
-	if a == worker.ActionExecute {
+	req := wire.BulkAction{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Action: a}
+	if a == wire.ActionExecute {
 		req.Mode = p.mode
 	}
-	runJob(p.page, worker.JobBulkAction, req, nil, func(r worker.BulkResult, _ app.Value, err error) {
+	runJob(p.page, wire.JobBulkAction, req, nil, func(r wire.BulkResult, _ app.Value, err error) {
 		p.acting = ""
 		p.show(ctx, r, err, true)
 		if r.Failure == nil && err == nil {
@@ -440,14 +440,14 @@ func (p *bulkPage) refresh(ctx app.Context, withOps bool) {
 		p.message = tf("The connection is not ready: %s", missing)
 		return
 	}
-	req := worker.GetBulk{Connection: conn.forWorker(p.backOffice), BulkID: p.id}
-	runJob(p.page, worker.JobBulk, req, nil, func(r worker.BulkResult, _ app.Value, err error) {
+	req := wire.GetBulk{Connection: conn.forWorker(p.backOffice), BulkID: p.id}
+	runJob(p.page, wire.JobBulk, req, nil, func(r wire.BulkResult, _ app.Value, err error) {
 		p.show(ctx, r, err, withOps)
 	})
 }
 
 // show takes new details; while the bulk runs it polls again.
-func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps bool) {
+func (p *bulkPage) show(ctx app.Context, r wire.BulkResult, err error, withOps bool) {
 	switch {
 	case err != nil:
 		p.message = jobMessage(err)
@@ -478,7 +478,7 @@ func (p *bulkPage) show(ctx app.Context, r worker.BulkResult, err error, withOps
 		p.loadOperations(ctx)
 	}
 	p.polls++
-	if p.bulk.Status == worker.BulkRunning {
+	if p.bulk.Status == wire.BulkRunning {
 		chain := p.polls
 		p.page.After(pollEvery, func(ctx app.Context) {
 			if chain == p.polls && p.Mounted() {
@@ -548,15 +548,15 @@ func (p *bulkPage) loadOperations(ctx app.Context) {
 	conn := currentConnection(ctx)
 	p.opsRun++
 	run := p.opsRun
-	req := worker.ListOperations{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Status: p.opStatus, Offset: p.opOffset, Limit: operationsPageSize}
-	runJob(p.page, worker.JobOperations, req, nil, func(l worker.OperationList, _ app.Value, err error) {
+	req := wire.ListOperations{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Status: p.opStatus, Offset: p.opOffset, Limit: operationsPageSize}
+	runJob(p.page, wire.JobOperations, req, nil, func(l wire.OperationList, _ app.Value, err error) {
 		if run != p.opsRun {
 			return
 		}
 		p.opsLoaded = true
 		switch {
 		case err != nil:
-			p.opsFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
+			p.opsFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
 		case l.Failure != nil:
 			p.opsFailure = l.Failure
 		default:
@@ -580,12 +580,12 @@ func (p *bulkPage) renderWorkbook() app.UI {
 
 func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
 	p.workbookBusy, p.workbookNote, p.workbookFail = true, t("Reading the operations…"), nil
-	req := worker.ResultWorkbook{Connection: currentConnection(ctx).forWorker(p.backOffice), BulkID: p.id}
-	runJob(p.page, worker.JobResultWorkbook, req, func(pr worker.Progress) {
+	req := wire.ResultWorkbook{Connection: currentConnection(ctx).forWorker(p.backOffice), BulkID: p.id}
+	runJob(p.page, wire.JobResultWorkbook, req, func(pr wire.Progress) {
 		if pr.Total > 0 {
 			p.workbookNote = tf("Reading the operations: %s of %s…", count(pr.Done), count(pr.Total))
 		}
-	}, func(f worker.ResultFile, data app.Value, err error) {
+	}, func(f wire.ResultFile, data app.Value, err error) {
 		p.workbookBusy = false
 		switch {
 		case err != nil:

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -16,14 +16,14 @@ import (
 // review table (reviewGrid) from an elementView.
 
 // readReviewElements reads the elements a review sent as its data.
-func readReviewElements(data app.Value) (*worker.ReviewElements, error) {
+func readReviewElements(data app.Value) (*wire.ReviewElements, error) {
 	if data == nil || !data.Truthy() {
 		return nil, errors.New(t("the review sent no elements"))
 	}
 	bytes := app.Window().Get("Uint8Array").New(data)
 	b := make([]byte, bytes.Get("length").Int())
 	app.CopyBytesToGo(b, bytes)
-	var els worker.ReviewElements
+	var els wire.ReviewElements
 	if err := els.UnmarshalBinary(b); err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func readReviewElements(data app.Value) (*worker.ReviewElements, error) {
 
 // takeElements holds the elements of the review just shown, every one in
 // view.
-func (r *bulkReview) takeElements(els *worker.ReviewElements) {
+func (r *bulkReview) takeElements(els *wire.ReviewElements) {
 	r.elements = newBulkElements(els)
 	r.filter, r.aboveText, r.aboveProblem = elementFilter{}, "", ""
 	r.refilter()

@@ -4,7 +4,7 @@ import (
 	"net/url"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -21,20 +21,20 @@ var (
 
 // compareServerReceipt compares the bulk just reviewed with the receipt
 // the server kept of it, then looks for its elements in other bulks.
-func (p *bulkPage) compareServerReceipt(run int, id string, conn worker.Connection) {
+func (p *bulkPage) compareServerReceipt(run int, id string, conn wire.Connection) {
 	r := &p.review
 	r.serverBusy = true
-	req := worker.ServerReceipt{Connection: conn, BulkID: id, URL: localURL("four-eyes/bulks/" + url.PathEscape(id))}
-	runJob(p.page, worker.JobServerReceipt, req, nil, func(res worker.ServerReceiptCompared, _ app.Value, err error) {
+	req := wire.ServerReceipt{Connection: conn, BulkID: id, URL: localURL("four-eyes/bulks/" + url.PathEscape(id))}
+	runJob(p.page, wire.JobServerReceipt, req, nil, func(res wire.ServerReceiptCompared, _ app.Value, err error) {
 		if run != r.run || id != p.id {
 			return
 		}
 		r.serverBusy = false
 		if err != nil {
-			res = worker.ServerReceiptCompared{BulkID: id, Kept: worker.ReceiptUnread, Problem: jobMessage(err)}
+			res = wire.ServerReceiptCompared{BulkID: id, Kept: wire.ReceiptUnread, Problem: jobMessage(err)}
 		}
 		r.takeServerReceipt(res)
-		if rv := r.result; rv != nil && r.server.Kept == worker.ReceiptCompared {
+		if rv := r.result; rv != nil && r.server.Kept == wire.ReceiptCompared {
 			p.announcement = t("The bulk matches.")
 			if !rv.Matches() {
 				p.announcement = tf("The bulk does not match: %s.", plural(len(rv.Differences)+len(rv.Unread), "difference", "differences"))
@@ -48,10 +48,10 @@ func (p *bulkPage) compareServerReceipt(run int, id string, conn worker.Connecti
 // takeServerReceipt folds the comparison with the server's receipt into
 // the review shown: its differences join those of the control totals,
 // and the elements it names are marked in the grid.
-func (r *bulkReview) takeServerReceipt(res worker.ServerReceiptCompared) {
+func (r *bulkReview) takeServerReceipt(res wire.ServerReceiptCompared) {
 	r.server = &res
 	rv := r.result
-	if rv == nil || res.Kept != worker.ReceiptCompared {
+	if rv == nil || res.Kept != wire.ReceiptCompared {
 		return
 	}
 	rv.Compared = true
@@ -72,7 +72,7 @@ func (r *bulkReview) comparedWith() string {
 	switch {
 	case r.receiptUsed != "":
 		return tf("Compared with the receipt loaded from %s.", r.receiptUsed)
-	case s == nil || s.Kept != worker.ReceiptCompared:
+	case s == nil || s.Kept != wire.ReceiptCompared:
 		return ""
 	case s.SubmittedAt != nil && s.File != "":
 		return tf("Compared with the receipt the server kept when %s submitted %s on %s: no file was needed.", s.SubmittedBy, s.File, dateTime(s.SubmittedAt.Local()))
@@ -83,13 +83,13 @@ func (r *bulkReview) comparedWith() string {
 }
 
 // serverReceiptWhy says why the server's receipt was not compared.
-func serverReceiptWhy(s *worker.ServerReceiptCompared) string {
+func serverReceiptWhy(s *wire.ServerReceiptCompared) string {
 	switch s.Kept {
-	case worker.ReceiptUnknown:
+	case wire.ReceiptUnknown:
 		return t("The server has no record of this bulk: it was submitted elsewhere, or before its four-eyes rule was on.")
-	case worker.ReceiptNone:
+	case wire.ReceiptNone:
 		return tf("The server recorded that %s submitted this bulk, but kept no receipt of it.", s.SubmittedBy)
-	case worker.ReceiptUnread:
+	case wire.ReceiptUnread:
 		return tf("The server's receipt could not be read: %s", s.Problem)
 	}
 	return ""

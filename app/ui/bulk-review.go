@@ -9,17 +9,17 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/inert"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // bulkReview is the checker's review of a submitted bulk on its page
-// (worker.JobReviewBulk): the bulk read back from the API, compared with
+// (wire.JobReviewBulk): the bulk read back from the API, compared with
 // the maker's receipt or typed control totals before anyone executes it.
 type bulkReview struct {
 	busy     bool
 	progress string
-	result   *worker.BulkReview
+	result   *wire.BulkReview
 	message  string
 	run      int // numbers reviews; a stale answer is dropped
 
@@ -29,13 +29,13 @@ type bulkReview struct {
 	// review's record.
 	against     string
 	receiptUsed string
-	control     *worker.ControlTotals
+	control     *wire.ControlTotals
 	read        time.Time
 	recordNote  string
 
 	// The look-up of the bulk's elements in other bulks, which follows
 	// the review (JobBulkRepeats): its answer, or its progress or failure.
-	repeats        *worker.RepeatsInfo
+	repeats        *wire.RepeatsInfo
 	repeatsChecked bool
 	repeatsNote    string
 
@@ -59,7 +59,7 @@ type bulkReview struct {
 
 	// server is the comparison with the receipt the server kept of the
 	// bulk (bulk-review-server.go), serverBusy while it runs.
-	server     *worker.ServerReceiptCompared
+	server     *wire.ServerReceiptCompared
 	serverBusy bool
 	// auto starts the review once the bulk is read: the checker came
 	// from the queue of bulks awaiting approval to review it.
@@ -83,7 +83,7 @@ func (p *bulkPage) renderReview() app.UI {
 	}
 	// Once the bulk has left SUBMITTED, the review shown is kept for its
 	// record, and a new one is no longer "before executing".
-	open := p.bulk.Status == worker.BulkSubmitted
+	open := p.bulk.Status == wire.BulkSubmitted
 	title := t("Review before executing")
 	if !open {
 		title = t("The review before executing")
@@ -148,18 +148,18 @@ func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) ap
 }
 
 // checkRepeats looks for the reviewed bulk's elements in other bulks.
-func (p *bulkPage) checkRepeats(run int, id string, conn worker.Connection) {
+func (p *bulkPage) checkRepeats(run int, id string, conn wire.Connection) {
 	r := &p.review
 	r.repeatsNote = t("Looking for these elements in other bulks…")
 	mark("review-checking")
-	runJob(p.page, worker.JobBulkRepeats, worker.BulkRepeats{Connection: conn, BulkID: id}, func(pr worker.Progress) {
+	runJob(p.page, wire.JobBulkRepeats, wire.BulkRepeats{Connection: conn, BulkID: id}, func(pr wire.Progress) {
 		if run == r.run && pr.Detail != "" {
 			r.repeatsNote = pr.Detail
 			if pr.Total > 0 {
 				r.repeatsNote = tf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
 			}
 		}
-	}, func(f worker.BulkRepeatsFound, _ app.Value, err error) {
+	}, func(f wire.BulkRepeatsFound, _ app.Value, err error) {
 		if run != r.run || id != p.id {
 			return
 		}
@@ -186,7 +186,7 @@ func (p *bulkPage) checkRepeats(run int, id string, conn worker.Connection) {
 }
 
 // downloadReview writes the review shown as the checker's record
-// (worker.ReviewRecord), asking the server first who approved the bulk.
+// (wire.ReviewRecord), asking the server first who approved the bulk.
 func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 	r := &p.review
 	rv, id := r.result, p.id
@@ -199,8 +199,8 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 			if id != p.id || rv != r.result {
 				return
 			}
-			rec := worker.ReviewRecord{Version: worker.ReviewRecordVersion, ReviewedAt: r.read.UTC(), Receipt: r.receiptUsed,
-				ServerReceipt: r.server != nil && r.server.Kept == worker.ReceiptCompared, Control: r.control, Matches: rv.Matches(), Review: *rv}
+			rec := wire.ReviewRecord{Version: wire.ReviewRecordVersion, ReviewedAt: r.read.UTC(), Receipt: r.receiptUsed,
+				ServerReceipt: r.server != nil && r.server.Kept == wire.ReceiptCompared, Control: r.control, Matches: rv.Matches(), Review: *rv}
 			if r.repeatsChecked {
 				rec.Repeats = r.repeats
 			}
@@ -284,7 +284,7 @@ func (p *bulkPage) renderReviewResult() app.UI {
 }
 
 // sourcesTitle names the totals per source, and how many are listed.
-func sourcesTitle(rv *worker.BulkReview) string {
+func sourcesTitle(rv *wire.BulkReview) string {
 	if rv.SourceCount > len(rv.Sources) {
 		return tf("Totals per source (%s, the %s with the most elements listed)", plural(rv.SourceCount, "source", "sources"), count(len(rv.Sources)))
 	}
@@ -306,7 +306,7 @@ func (p *bulkPage) renderRepeatsCheck() app.UI {
 
 // renderReviewRepeats says which elements of the bulk other bulks hold
 // too: executing it would pay them again.
-func renderReviewRepeats(rp *worker.RepeatsInfo) app.UI {
+func renderReviewRepeats(rp *wire.RepeatsInfo) app.UI {
 	if rp == nil {
 		return nil
 	}
@@ -385,7 +385,7 @@ const maxElementDifferences = 10
 
 // differenceTexts says each difference, the first maxElementDifferences
 // elements' alone, then how many more elements differ.
-func differenceTexts(ds []worker.Difference) []string {
+func differenceTexts(ds []wire.Difference) []string {
 	out := make([]string, 0, len(ds))
 	elements := 0
 	for _, d := range ds {
@@ -404,7 +404,7 @@ func differenceTexts(ds []worker.Difference) []string {
 
 // totalsList shows totals per currency as the confirmation of Execute
 // does.
-func totalsList(ts []worker.Total, movesMoney bool) app.UI {
+func totalsList(ts []wire.Total, movesMoney bool) app.UI {
 	if len(ts) == 0 {
 		if !movesMoney {
 			return app.Text(t("no amounts"))
@@ -420,7 +420,7 @@ func totalsList(ts []worker.Total, movesMoney bool) app.UI {
 	}))
 }
 
-func amountsText(ts []worker.Total) string {
+func amountsText(ts []wire.Total) string {
 	parts := make([]string, len(ts))
 	for i, tot := range ts {
 		parts[i] = totalLabel(tot) + " " + totalAmount(tot)
@@ -466,8 +466,8 @@ func (p *bulkPage) reviewReceiptChosen(ctx app.Context, e app.Event) {
 // controlTotals reads what the checker typed, as they write numbers
 // (money.ParseTyped); nil when nothing was. A count or a total that
 // cannot be read is refused with how to type it.
-func (r *bulkReview) controlTotals() (*worker.ControlTotals, error) {
-	c := worker.ControlTotals{Lang: string(consoleLang)}
+func (r *bulkReview) controlTotals() (*wire.ControlTotals, error) {
+	c := wire.ControlTotals{Lang: string(consoleLang)}
 	if s := strings.TrimSpace(r.count); s != "" {
 		n, err := money.ParseTyped(s, 0, typedSeparators())
 		if err != nil || n < 0 || n > 1<<31 {
@@ -495,7 +495,7 @@ func (r *bulkReview) controlTotals() (*worker.ControlTotals, error) {
 // checker opened from the queue to review.
 func (p *bulkPage) reviewOnArrival(ctx app.Context) {
 	r := &p.review
-	if !r.auto || p.bulk.Status != worker.BulkSubmitted || r.result != nil || r.busy {
+	if !r.auto || p.bulk.Status != wire.BulkSubmitted || r.result != nil || r.busy {
 		return
 	}
 	r.auto = false
@@ -506,7 +506,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	r := &p.review
 	control, err := r.controlTotals()
 	if err != nil {
-		r.message = worker.Sentence(err.Error())
+		r.message = wire.Sentence(err.Error())
 		return
 	}
 	conn := currentConnection(ctx)
@@ -528,9 +528,9 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	if r.receiptText != "" {
 		receiptName = r.receiptName
 	}
-	req := worker.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
+	req := wire.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
 	mark("review-start")
-	runJob(p.page, worker.JobReviewBulk, req, func(pr worker.Progress) {
+	runJob(p.page, wire.JobReviewBulk, req, func(pr wire.Progress) {
 		switch {
 		case run != r.run:
 		case pr.Total > 0:
@@ -539,7 +539,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			}
 			r.progress = tf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
 		}
-	}, func(rv worker.BulkReview, data app.Value, err error) {
+	}, func(rv wire.BulkReview, data app.Value, err error) {
 		if run != r.run || id != p.id {
 			return
 		}

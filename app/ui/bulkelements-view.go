@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // elementView is what the checker's grid shows of a bulk's elements: the
@@ -54,8 +54,8 @@ func newElementView(all *bulkElements, f elementFilter) *elementView {
 }
 
 // columns are the grid's columns.
-func (v *elementView) columns() []worker.GridColumn {
-	out := make([]worker.GridColumn, len(v.cols))
+func (v *elementView) columns() []wire.GridColumn {
+	out := make([]wire.GridColumn, len(v.cols))
 	for i, c := range v.cols {
 		var h string
 		switch c {
@@ -74,7 +74,7 @@ func (v *elementView) columns() []worker.GridColumn {
 		case colReceipt:
 			h = t("Receipt")
 		}
-		out[i] = worker.GridColumn{Header: h, Field: h, Pinned: c == colReceiver}
+		out[i] = wire.GridColumn{Header: h, Field: h, Pinned: c == colReceiver}
 	}
 	return out
 }
@@ -83,9 +83,9 @@ func (v *elementView) words() gridWords {
 	return gridWords{rowHead: t("Element"), problems: t("Problems"), empty: t("No element matches."), noError: t("No element matches.")}
 }
 
-func (v *elementView) rows(req worker.RowsWindow) worker.Rows {
-	out := worker.Rows{Document: req.Document, Total: len(v.shown), Position: -1}
-	limit := min(max(req.Limit, 0), 4*worker.FirstWindow)
+func (v *elementView) rows(req wire.RowsWindow) wire.Rows {
+	out := wire.Rows{Document: req.Document, Total: len(v.shown), Position: -1}
+	limit := min(max(req.Limit, 0), 4*wire.FirstWindow)
 	offset := req.Offset
 	if req.Around != nil {
 		if out.Position = v.position(*req.Around); out.Position >= 0 {
@@ -112,15 +112,15 @@ func (v *elementView) position(i int) int {
 // row is element i as the grid shows it: its key fields, whether it is
 // valid, the bulks that hold it too and how it differs from the receipt,
 // each marked with what there is to check.
-func (v *elementView) row(i int) worker.GridRow {
+func (v *elementView) row(i int) wire.GridRow {
 	all := v.all
 	f := all.els.Fields(i)
 	p := all.problems[i]
-	r := worker.GridRow{Element: i, Label: "#" + count(i), Cells: make([]string, len(v.cols))}
+	r := wire.GridRow{Element: i, Label: "#" + count(i), Cells: make([]string, len(v.cols))}
 	r.Problems = append(append(r.Problems, p.Errors...), p.Warnings...)
 	mark := func(col int, severity string, msgs ...string) {
-		r.Marks = append(r.Marks, worker.CellMark{Column: col, Severity: severity, Messages: msgs})
-		if r.Severity != worker.SeverityError {
+		r.Marks = append(r.Marks, wire.CellMark{Column: col, Severity: severity, Messages: msgs})
+		if r.Severity != wire.SeverityError {
 			r.Severity = severity
 		}
 	}
@@ -138,22 +138,22 @@ func (v *elementView) row(i int) worker.GridRow {
 			switch {
 			case len(p.Errors) > 0:
 				r.Cells[c] = t("Invalid")
-				mark(c, worker.SeverityError, p.Errors...)
+				mark(c, wire.SeverityError, p.Errors...)
 			case len(p.Warnings) > 0:
 				r.Cells[c] = t("Valid, to check")
-				mark(c, worker.SeverityWarning, p.Warnings...)
+				mark(c, wire.SeverityWarning, p.Warnings...)
 			default:
 				r.Cells[c] = t("Valid")
 			}
 		case colRepeat:
 			if rp, ok := all.repeats[i]; ok {
 				r.Cells[c] = repeatText(rp)
-				mark(c, worker.SeverityWarning, tf("Also in bulk %s: executing this bulk would send it again.", rp.BulkID))
+				mark(c, wire.SeverityWarning, tf("Also in bulk %s: executing this bulk would send it again.", rp.BulkID))
 			}
 		case colReceipt:
 			if d, ok := all.differs[i]; ok {
 				r.Cells[c] = receiptWords(d)
-				mark(c, worker.SeverityError, d.Text)
+				mark(c, wire.SeverityError, d.Text)
 			}
 		}
 	}
@@ -161,7 +161,7 @@ func (v *elementView) row(i int) worker.GridRow {
 }
 
 // repeatText names the bulk that holds an element too.
-func repeatText(rp worker.ElementRepeat) string {
+func repeatText(rp wire.ElementRepeat) string {
 	if rp.Others > 0 {
 		return tf("also in bulk %s and %s", rp.BulkID, plural(rp.Others, "other", "others"))
 	}
@@ -169,7 +169,7 @@ func repeatText(rp worker.ElementRepeat) string {
 }
 
 // receiptWords says in a cell how an element differs from the receipt.
-func receiptWords(d worker.Difference) string {
+func receiptWords(d wire.Difference) string {
 	switch d.What {
 	case "extra":
 		return t("not in the receipt")
@@ -182,7 +182,7 @@ func receiptWords(d worker.Difference) string {
 // nextProblem finds the next element in view with something to check
 // (an error, a warning, another bulk holding it, a difference from the
 // receipt), after or, with Back, before element After, going round once.
-func (v *elementView) nextProblem(req worker.NextProblem) worker.FoundProblem {
+func (v *elementView) nextProblem(req wire.NextProblem) wire.FoundProblem {
 	n := len(v.shown)
 	after := req.After
 	if req.Back && after < 0 {
@@ -204,13 +204,13 @@ func (v *elementView) nextProblem(req worker.NextProblem) worker.FoundProblem {
 			continue
 		}
 		r := v.row(v.shown[p])
-		found := worker.FoundProblem{Found: true, Wrapped: wrapped, Element: r.Element, Column: -1, Position: p,
-			Problem: worker.Problem{Element: r.Element, Severity: r.Severity}}
+		found := wire.FoundProblem{Found: true, Wrapped: wrapped, Element: r.Element, Column: -1, Position: p,
+			Problem: wire.Problem{Element: r.Element, Severity: r.Severity}}
 		if len(r.Marks) > 0 {
 			m := r.Marks[0]
 			found.Column, found.Problem.Message = m.Column, strings.Join(m.Messages, " · ")
 		}
 		return found
 	}
-	return worker.FoundProblem{Column: -1, Position: -1}
+	return wire.FoundProblem{Column: -1, Position: -1}
 }

@@ -6,21 +6,21 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // bulkElements are the elements of a reviewed bulk as the page holds them
-// for the checker's grid: what the review sent (worker.ReviewElements),
+// for the checker's grid: what the review sent (wire.ReviewElements),
 // and what the checks after it found of each element: the bulks that
 // hold it too, and how it differs from the maker's receipt. The grid
 // shows a view of them (elementView), searched and filtered here, in the
 // page: 10,000 elements are looked through in a few milliseconds.
 type bulkElements struct {
-	els *worker.ReviewElements
+	els *wire.ReviewElements
 	// problems, repeats and differs are by element index.
-	problems map[int]worker.ElementProblems
-	repeats  map[int]worker.ElementRepeat
-	differs  map[int]worker.Difference
+	problems map[int]wire.ElementProblems
+	repeats  map[int]wire.ElementRepeat
+	differs  map[int]wire.Difference
 	// minor is each element's amount in minor units, when hasAmount;
 	// an amount beyond int64 counts as the largest.
 	minor     []int64
@@ -33,9 +33,9 @@ type bulkElements struct {
 	currencies []string
 }
 
-func newBulkElements(els *worker.ReviewElements) *bulkElements {
+func newBulkElements(els *wire.ReviewElements) *bulkElements {
 	n := els.Count
-	b := &bulkElements{els: els, problems: make(map[int]worker.ElementProblems, len(els.Problems)),
+	b := &bulkElements{els: els, problems: make(map[int]wire.ElementProblems, len(els.Problems)),
 		minor: make([]int64, n), hasAmount: make([]bool, n)}
 	for _, p := range els.Problems {
 		b.problems[p.Element] = p
@@ -92,8 +92,8 @@ func (b *bulkElements) searched() []string {
 func (b *bulkElements) len() int { return b.els.Count }
 
 // setRepeats takes the elements other bulks hold.
-func (b *bulkElements) setRepeats(rs []worker.ElementRepeat) {
-	b.repeats = make(map[int]worker.ElementRepeat, len(rs))
+func (b *bulkElements) setRepeats(rs []wire.ElementRepeat) {
+	b.repeats = make(map[int]wire.ElementRepeat, len(rs))
 	for _, r := range rs {
 		b.repeats[r.Element] = r
 	}
@@ -101,8 +101,8 @@ func (b *bulkElements) setRepeats(rs []worker.ElementRepeat) {
 
 // setDifferences takes the differences from a receipt that name an
 // element of the bulk.
-func (b *bulkElements) setDifferences(ds []worker.Difference) {
-	b.differs = make(map[int]worker.Difference)
+func (b *bulkElements) setDifferences(ds []wire.Difference) {
+	b.differs = make(map[int]wire.Difference)
 	for _, d := range ds {
 		if d.Index != nil && d.What != differenceMissing {
 			b.differs[*d.Index] = d

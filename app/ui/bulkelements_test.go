@@ -8,15 +8,15 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/keyfields"
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // reviewedPayments are 2,000 outgoing payments as a review sends them:
 // element i pays "Payee i" i+1 EUR (every tenth in JPY), with reference
 // "Invoice i"; element 5 is invalid, element 8 has a warning.
-func reviewedPayments() *worker.ReviewElements {
+func reviewedPayments() *wire.ReviewElements {
 	const n = 2000
-	els := worker.NewReviewElements(n, func(i int) keyfields.Fields {
+	els := wire.NewReviewElements(n, func(i int) keyfields.Fields {
 		cur, minor := "EUR", fmt.Sprint((i+1)*100)
 		if i%10 == 0 {
 			cur, minor = "JPY", fmt.Sprint(i+1)
@@ -29,7 +29,7 @@ func reviewedPayments() *worker.ReviewElements {
 		}
 	})
 	els.MovesMoney, els.HasReference = true, true
-	els.Problems = []worker.ElementProblems{
+	els.Problems = []wire.ElementProblems{
 		{Element: 5, Errors: []string{"The amount is not a number."}},
 		{Element: 8, Warnings: []string{"EUD is not an ISO 4217 currency."}},
 	}
@@ -46,9 +46,9 @@ func TestTheCheckersGridFindsAndFiltersElements(t *testing.T) {
 	if !slices.Equal(b.currencies, []string{"EUR", "JPY"}) {
 		t.Errorf("currencies %q", b.currencies)
 	}
-	b.setRepeats([]worker.ElementRepeat{{Element: 3, BulkID: "B-7"}, {Element: 1999, BulkID: "B-7", Others: 2}})
+	b.setRepeats([]wire.ElementRepeat{{Element: 3, BulkID: "B-7"}, {Element: 1999, BulkID: "B-7", Others: 2}})
 	at := func(i int) *int { return &i }
-	b.setDifferences([]worker.Difference{
+	b.setDifferences([]wire.Difference{
 		{What: "count", Text: "the receipt declares 1999 elements"},
 		{What: "element", Index: at(12), Text: "element 12 is not what the receipt declares there"},
 		{What: "missing", Index: at(40), Text: "the receipt's element 40 is not in the bulk"},
@@ -105,8 +105,8 @@ func TestTheCheckersGridFindsAndFiltersElements(t *testing.T) {
 func TestTheCheckersGridRowsAndItsNextProblem(t *testing.T) {
 	b := newBulkElements(reviewedPayments())
 	at := func(i int) *int { return &i }
-	b.setRepeats([]worker.ElementRepeat{{Element: 3, BulkID: "B-7", Others: 1}})
-	b.setDifferences([]worker.Difference{{What: "element", Index: at(12), Text: "Element 12 is not what the receipt declares there."}})
+	b.setRepeats([]wire.ElementRepeat{{Element: 3, BulkID: "B-7", Others: 1}})
+	b.setDifferences([]wire.Difference{{What: "element", Index: at(12), Text: "Element 12 is not what the receipt declares there."}})
 	v := newElementView(b, elementFilter{})
 	var heads []string
 	for _, c := range v.columns() {
@@ -115,7 +115,7 @@ func TestTheCheckersGridRowsAndItsNextProblem(t *testing.T) {
 	if want := []string{"Paid to", "Amount", "Reference", "Source", "Valid", "In other bulks", "Receipt"}; !slices.Equal(heads, want) {
 		t.Errorf("columns %q, want %q", heads, want)
 	}
-	rows := v.rows(worker.RowsWindow{Offset: 0, Limit: 20})
+	rows := v.rows(wire.RowsWindow{Offset: 0, Limit: 20})
 	if rows.Total != 2000 || rows.Offset != 0 || len(rows.Rows) != 20 {
 		t.Fatalf("window %d+%d of %d", rows.Offset, len(rows.Rows), rows.Total)
 	}
@@ -125,11 +125,11 @@ func TestTheCheckersGridRowsAndItsNextProblem(t *testing.T) {
 		severity string
 	}{
 		{1, "Payee 1, IBAN DE00000000000000000001|EUR 2.00|Invoice 1|managed_accounts 1001|Valid||", ""},
-		{3, "Payee 3, IBAN DE00000000000000000003|EUR 4.00|Invoice 3|managed_accounts 1001|Valid|also in bulk B-7 and 1 other|", worker.SeverityWarning},
-		{5, "Payee 5, IBAN DE00000000000000000005|EUR 6.00|Invoice 5|managed_accounts 1001|Invalid||", worker.SeverityError},
-		{8, "Payee 8, IBAN DE00000000000000000008|EUR 9.00|Invoice 8|managed_accounts 1001|Valid, to check||", worker.SeverityWarning},
+		{3, "Payee 3, IBAN DE00000000000000000003|EUR 4.00|Invoice 3|managed_accounts 1001|Valid|also in bulk B-7 and 1 other|", wire.SeverityWarning},
+		{5, "Payee 5, IBAN DE00000000000000000005|EUR 6.00|Invoice 5|managed_accounts 1001|Invalid||", wire.SeverityError},
+		{8, "Payee 8, IBAN DE00000000000000000008|EUR 9.00|Invoice 8|managed_accounts 1001|Valid, to check||", wire.SeverityWarning},
 		{10, "Payee 10, IBAN DE00000000000000000010|JPY 11|Invoice 10|managed_accounts 1001|Valid||", ""},
-		{12, "Payee 12, IBAN DE00000000000000000012|EUR 13.00|Invoice 12|managed_accounts 1001|Valid||not what the receipt declares here", worker.SeverityError},
+		{12, "Payee 12, IBAN DE00000000000000000012|EUR 13.00|Invoice 12|managed_accounts 1001|Valid||not what the receipt declares here", wire.SeverityError},
 	} {
 		r := rows.Rows[tc.row]
 		if got := strings.Join(r.Cells, "|"); got != tc.cells || r.Severity != tc.severity || r.Label != fmt.Sprintf("#%d", tc.row) || r.Element != tc.row {
@@ -142,14 +142,14 @@ func TestTheCheckersGridRowsAndItsNextProblem(t *testing.T) {
 
 	// Ctrl+End asks for the last element: the window ends there.
 	last := 1999
-	if w := v.rows(worker.RowsWindow{Offset: 0, Limit: 120, Around: &last}); w.Position != 1999 || w.Offset != 1880 || w.Rows[len(w.Rows)-1].Element != 1999 {
+	if w := v.rows(wire.RowsWindow{Offset: 0, Limit: 120, Around: &last}); w.Position != 1999 || w.Offset != 1880 || w.Rows[len(w.Rows)-1].Element != 1999 {
 		t.Errorf("around the last: position %d, offset %d", w.Position, w.Offset)
 	}
 
 	var path []int
 	after := -1
 	for range 6 {
-		f := v.nextProblem(worker.NextProblem{After: after})
+		f := v.nextProblem(wire.NextProblem{After: after})
 		if !f.Found {
 			t.Fatalf("F8 after %d found nothing", after)
 		}
@@ -158,16 +158,16 @@ func TestTheCheckersGridRowsAndItsNextProblem(t *testing.T) {
 	if !slices.Equal(path, []int{3, 5, 8, 12, 3, 5}) {
 		t.Errorf("F8 went %v", path)
 	}
-	if f := v.nextProblem(worker.NextProblem{After: -1, Back: true}); f.Element != 12 || f.Column != 6 || f.Problem.Message == "" {
+	if f := v.nextProblem(wire.NextProblem{After: -1, Back: true}); f.Element != 12 || f.Column != 6 || f.Problem.Message == "" {
 		t.Errorf("Shift+F8 from the start: %+v", f)
 	}
 
 	// A view the search narrows holds only what it finds.
 	v = newElementView(b, elementFilter{search: "DE00000000000000000012"})
-	if w := v.rows(worker.RowsWindow{Limit: 120}); w.Total != 1 || w.Rows[0].Element != 12 {
+	if w := v.rows(wire.RowsWindow{Limit: 120}); w.Total != 1 || w.Rows[0].Element != 12 {
 		t.Errorf("search view: %d rows from %d", w.Total, w.Rows[0].Element)
 	}
-	if f := v.nextProblem(worker.NextProblem{After: 12}); !f.Found || f.Element != 12 || !f.Wrapped {
+	if f := v.nextProblem(wire.NextProblem{After: 12}); !f.Found || f.Element != 12 || !f.Wrapped {
 		t.Errorf("F8 in a view of one problem: %+v", f)
 	}
 }

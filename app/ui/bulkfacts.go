@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -18,14 +18,14 @@ import (
 // waiting to be executed", "Running: 1,200 of 2,000 done". Progress is
 // told only when the API counted the operations (a bulk's details; a list
 // gives no counts).
-func stateWords(b worker.BulkInfo) string {
+func stateWords(b wire.BulkInfo) string {
 	n := count(b.Operations)
 	counted := b.Counts != nil
-	failed := b.Counts[worker.OperationFailed]
+	failed := b.Counts[wire.OperationFailed]
 	switch b.Status {
-	case worker.BulkSubmitted:
+	case wire.BulkSubmitted:
 		return t("Awaiting approval: submitted, not executed yet")
-	case worker.BulkRunning:
+	case wire.BulkRunning:
 		if counted && b.Done == 1 {
 			return tf("Running: 1 of %s done", n)
 		}
@@ -33,7 +33,7 @@ func stateWords(b worker.BulkInfo) string {
 			return tf("Running: %s of %s done", count(b.Done), n)
 		}
 		return t("Running")
-	case worker.BulkPaused:
+	case wire.BulkPaused:
 		if counted && b.Done == 1 {
 			return tf("Paused: 1 of %s done", n)
 		}
@@ -41,17 +41,17 @@ func stateWords(b worker.BulkInfo) string {
 			return tf("Paused: %s of %s done", count(b.Done), n)
 		}
 		return t("Paused")
-	case worker.BulkCompleted:
+	case wire.BulkCompleted:
 		return tf("Completed: all %s done", n)
-	case worker.BulkPartiallyCompleted:
+	case wire.BulkPartiallyCompleted:
 		if counted {
 			return tf("Partially completed: %s of %s failed", count(failed), n)
 		}
 		return t("Partially completed: some operations failed")
-	case worker.BulkFailed:
+	case wire.BulkFailed:
 		return t("Failed: no operation was executed")
-	case worker.BulkCancelled:
-		switch ran := b.Done - b.Counts[worker.OperationCancelled]; {
+	case wire.BulkCancelled:
+		switch ran := b.Done - b.Counts[wire.OperationCancelled]; {
 		case counted && ran == 1:
 			return tf("Cancelled: 1 of %s had run; the others never will", n)
 		case counted:
@@ -63,7 +63,7 @@ func stateWords(b worker.BulkInfo) string {
 }
 
 // bulkStateBadge shows a bulk's state in words and colour.
-func bulkStateBadge(b worker.BulkInfo) app.UI {
+func bulkStateBadge(b wire.BulkInfo) app.UI {
 	return app.Span().Class("state", "state-"+b.Status).Text(stateWords(b))
 }
 
@@ -72,7 +72,7 @@ var elsewhere = lang.Mark("submitted elsewhere")
 
 // submittedAt says when the bulk was submitted, as the journal recorded:
 // the API keeps no such time.
-func submittedAt(b worker.BulkInfo) string {
+func submittedAt(b wire.BulkInfo) string {
 	if b.Submitted == 0 {
 		return t("unknown")
 	}
@@ -81,7 +81,7 @@ func submittedAt(b worker.BulkInfo) string {
 
 // executedText says when the bulk ran: "2026-03-02 10:15:00 to
 // 10:17:41", the end's date only when it differs.
-func executedText(b worker.BulkInfo) string {
+func executedText(b wire.BulkInfo) string {
 	if b.Started == 0 {
 		return ""
 	}
@@ -101,7 +101,7 @@ func executedText(b worker.BulkInfo) string {
 
 // sourceOf names the file a bulk came from, or says the journal does not
 // know it.
-func sourceOf(b worker.BulkInfo) string {
+func sourceOf(b wire.BulkInfo) string {
 	if s := bulkSource(b); s != "" {
 		return s
 	}
@@ -113,7 +113,7 @@ func sourceOf(b worker.BulkInfo) string {
 
 // totalsText writes a bulk's totals on one line: "EUR 1,234.56 · GBP
 // 10.00"; "" while they are not known.
-func totalsText(tot *worker.BulkTotals) string {
+func totalsText(tot *wire.BulkTotals) string {
 	switch {
 	case tot == nil:
 		return ""
@@ -134,9 +134,9 @@ func totalsText(tot *worker.BulkTotals) string {
 // modeWords says what an execution mode does when an operation fails.
 func modeWords(mode string) string {
 	switch mode {
-	case worker.ModeOnFailureStop:
+	case wire.ModeOnFailureStop:
 		return t("If an operation fails, the bulk stops there: the operations after it do not run.")
-	case worker.ModeOnFailureContinue:
+	case wire.ModeOnFailureContinue:
 		return t("If an operation fails, the others still run; the failed ones are listed afterwards, to fix and submit again.")
 	}
 	return t("If an operation fails, the API's default applies.")
@@ -145,22 +145,22 @@ func modeWords(mode string) string {
 // totalsQueue reads the totals of the bulks a page lists, one bulk at a
 // time (each is a read of every operation of the bulk), and keeps them.
 type totalsQueue struct {
-	got     map[string]*worker.BulkTotals
+	got     map[string]*wire.BulkTotals
 	waiting []string
-	conn    worker.Connection
+	conn    wire.Connection
 	busy    bool
 }
 
 func totalsKey(backOffice bool, id string) string { return fmt.Sprint(backOffice, " ", id) }
 
 // of returns the totals of a bulk, nil while they are not read.
-func (q *totalsQueue) of(backOffice bool, id string) *worker.BulkTotals {
+func (q *totalsQueue) of(backOffice bool, id string) *wire.BulkTotals {
 	return q.got[totalsKey(backOffice, id)]
 }
 
 // want asks for the totals of the bulks ids not read yet, instead of
 // those asked before.
-func (q *totalsQueue) want(ctx app.Context, conn worker.Connection, ids []string) {
+func (q *totalsQueue) want(ctx app.Context, conn wire.Connection, ids []string) {
 	q.conn = conn
 	q.waiting = q.waiting[:0]
 	for _, id := range ids {
@@ -180,13 +180,13 @@ func (q *totalsQueue) next(ctx app.Context) {
 	id, conn := q.waiting[0], q.conn
 	q.waiting = q.waiting[1:]
 	q.busy = true
-	runJob(ctx, worker.JobBulkTotals, worker.GetBulkTotals{Connection: conn, BulkID: id}, nil, func(t worker.BulkTotals, _ app.Value, err error) {
+	runJob(ctx, wire.JobBulkTotals, wire.GetBulkTotals{Connection: conn, BulkID: id}, nil, func(t wire.BulkTotals, _ app.Value, err error) {
 		q.busy = false
 		if err != nil {
-			t = worker.BulkTotals{BulkID: id, Failure: &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}}
+			t = wire.BulkTotals{BulkID: id, Failure: &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}}
 		}
 		if q.got == nil {
-			q.got = make(map[string]*worker.BulkTotals)
+			q.got = make(map[string]*wire.BulkTotals)
 		}
 		q.got[totalsKey(conn.BackOffice, id)] = &t
 		q.next(ctx)
@@ -195,7 +195,7 @@ func (q *totalsQueue) next(ctx app.Context) {
 
 // submitOutcome says what a submission made: the bulks the API made for
 // it, apart from those it answered with because it had made them before.
-func submitOutcome(r worker.Submitted) string {
+func submitOutcome(r wire.Submitted) string {
 	if len(r.Submission.Chunks) == 0 {
 		return t("Nothing was sent: every element was submitted before.")
 	}
@@ -214,7 +214,7 @@ func submitOutcome(r worker.Submitted) string {
 }
 
 // existingNotes name each bulk the API had made before, with its state.
-func existingNotes(r worker.Submitted) app.UI {
+func existingNotes(r wire.Submitted) app.UI {
 	return app.Ul().ID("existing-bulks").Class("warning-box").Body(
 		app.Range(r.Existing).Slice(func(i int) app.UI {
 			e := r.Existing[i]
@@ -242,20 +242,20 @@ func lowerFirst(s string) string {
 // progressText says how far a bulk has gone: while it can still run, how
 // many operations are done; once it has ended, how they ended (a
 // cancelled bulk's operations are not "done").
-func progressText(b worker.BulkInfo) string {
-	ended := b.Status == worker.BulkCompleted || b.Status == worker.BulkPartiallyCompleted ||
-		b.Status == worker.BulkFailed || b.Status == worker.BulkCancelled
+func progressText(b wire.BulkInfo) string {
+	ended := b.Status == wire.BulkCompleted || b.Status == wire.BulkPartiallyCompleted ||
+		b.Status == wire.BulkFailed || b.Status == wire.BulkCancelled
 	if !ended || b.Counts == nil {
 		return tf("%s of %s operations done", count(b.Done), count(b.Operations))
 	}
 	var parts []string
-	if n := b.Counts[worker.OperationCompleted]; n > 0 {
+	if n := b.Counts[wire.OperationCompleted]; n > 0 {
 		parts = append(parts, tf("%s completed", count(n)))
 	}
-	if n := b.Counts[worker.OperationFailed]; n > 0 {
+	if n := b.Counts[wire.OperationFailed]; n > 0 {
 		parts = append(parts, tf("%s failed", count(n)))
 	}
-	if n := b.Counts[worker.OperationCancelled]; n > 0 {
+	if n := b.Counts[wire.OperationCancelled]; n > 0 {
 		parts = append(parts, tf("%s cancelled", count(n)))
 	}
 	if len(parts) == 0 {

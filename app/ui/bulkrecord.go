@@ -3,7 +3,7 @@ package ui
 import (
 	"context"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -16,7 +16,7 @@ func (f *fourEyes) known() bool { return f != nil && f.Known != nil && *f.Known 
 
 // submittedWords says when a bulk was submitted, as the journal recorded
 // or else the server, and by whom, as the server recorded.
-func submittedWords(b worker.BulkInfo, f *fourEyes) string {
+func submittedWords(b wire.BulkInfo, f *fourEyes) string {
 	s := submittedAt(b)
 	if !f.known() || f.SubmittedBy == "" {
 		return s
@@ -29,7 +29,7 @@ func submittedWords(b worker.BulkInfo, f *fourEyes) string {
 
 // sourceWords names the file a bulk came from, as the journal or else the
 // server recorded it, or says neither knows it.
-func sourceWords(b worker.BulkInfo, f *fourEyes) string {
+func sourceWords(b wire.BulkInfo, f *fourEyes) string {
 	if bulkSource(b) == "" && f.known() && f.FileName != "" {
 		return f.FileName
 	}
@@ -38,7 +38,7 @@ func sourceWords(b worker.BulkInfo, f *fourEyes) string {
 
 // sourceAndTime names the bulk's file and when it was submitted, or says
 // it was submitted elsewhere.
-func sourceAndTime(b worker.BulkInfo, f *fourEyes) string {
+func sourceAndTime(b wire.BulkInfo, f *fourEyes) string {
 	if b.Submitted == 0 && (!f.known() || f.SubmittedAt == nil) {
 		return sourceWords(b, f)
 	}

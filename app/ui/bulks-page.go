@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -12,7 +12,7 @@ import (
 const bulksPageSize = 25
 
 // bulkStatuses are the states of a bulk process, for the filter.
-var bulkStatuses = worker.BulkStates()
+var bulkStatuses = wire.BulkStates()
 
 // bulksPage lists the identity's bulk processes, a page at a time,
 // filtered by state, with what the journal knows of each (the file and
@@ -30,10 +30,10 @@ type bulksPage struct {
 	status     string
 	offset     int
 
-	list    worker.BulkList
+	list    wire.BulkList
 	loading bool
 	loaded  bool
-	failure *worker.APIFailure
+	failure *wire.APIFailure
 	message string
 
 	journal journalView
@@ -147,7 +147,7 @@ func (p *bulksPage) renderList() app.UI {
 				return app.Tr().DataSet("bulk", b.BulkID).DataSet("status", b.Status).Body(
 					app.Td().Body(
 						app.A().Href(bulkHref(b.BulkID, p.backOffice)).Text(b.BulkID),
-						app.If(b.Status == worker.BulkSubmitted, func() app.UI {
+						app.If(b.Status == wire.BulkSubmitted, func() app.UI {
 							return app.A().Class("bulk-review-link").Href(bulkHref(b.BulkID, p.backOffice)).Aria("label", tf("Review bulk %s before executing it", b.BulkID)).Text(t("Review"))
 						}),
 					),
@@ -197,15 +197,15 @@ func (p *bulksPage) reload(ctx app.Context) {
 	p.message, p.loading = "", true
 	p.run++
 	run := p.run
-	req := worker.ListBulks{Connection: conn.forWorker(p.backOffice), Status: p.status, Offset: p.offset, Limit: bulksPageSize}
-	runJob(p.page, worker.JobBulks, req, nil, func(l worker.BulkList, _ app.Value, err error) {
+	req := wire.ListBulks{Connection: conn.forWorker(p.backOffice), Status: p.status, Offset: p.offset, Limit: bulksPageSize}
+	runJob(p.page, wire.JobBulks, req, nil, func(l wire.BulkList, _ app.Value, err error) {
 		if run != p.run {
 			return
 		}
 		p.loading, p.loaded = false, true
 		switch {
 		case err != nil:
-			p.failure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
+			p.failure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
 		case l.Failure != nil:
 			p.failure = l.Failure
 		default:
@@ -222,7 +222,7 @@ func (p *bulksPage) reload(ctx app.Context) {
 }
 
 // bulkSource names the file and chunk a bulk came from, when known.
-func bulkSource(b worker.BulkInfo) string {
+func bulkSource(b wire.BulkInfo) string {
 	if b.Submission == "" {
 		return ""
 	}
@@ -264,19 +264,19 @@ func stateWord(s string) (string, bool) {
 	switch s {
 	case "":
 		return "", true
-	case worker.BulkSubmitted:
+	case wire.BulkSubmitted:
 		return t("Submitted"), true
-	case worker.BulkRunning:
+	case wire.BulkRunning:
 		return t("Running"), true
-	case worker.BulkPaused:
+	case wire.BulkPaused:
 		return t("Paused"), true
-	case worker.BulkCompleted:
+	case wire.BulkCompleted:
 		return t("Completed"), true
-	case worker.BulkPartiallyCompleted:
+	case wire.BulkPartiallyCompleted:
 		return t("Partially completed"), true
-	case worker.BulkFailed:
+	case wire.BulkFailed:
 		return t("Failed"), true
-	case worker.BulkCancelled:
+	case wire.BulkCancelled:
 		return t("Cancelled"), true
 	}
 	return "", false
@@ -285,7 +285,7 @@ func stateWord(s string) (string, bool) {
 // filterWord names a state in the filter: a submitted bulk awaits a
 // second operator's review and execution.
 func filterWord(s string) string {
-	if s == worker.BulkSubmitted {
+	if s == wire.BulkSubmitted {
 		return t("Awaiting approval")
 	}
 	return statusWord(s)

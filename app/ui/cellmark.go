@@ -3,13 +3,13 @@ package ui
 import (
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A cellMark is what a cell of the review table says beside its value:
 // its problems, and whether the operator changed it, from what.
 type cellMark struct {
-	worker.CellMark
+	wire.CellMark
 	Edited bool
 	// Was is what the cell held before the operator's first change.
 	Was string

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // The codes of the invalid currencies are quoted as the console's
 // language quotes.
 func TestInvalidCurrencyCodesAreQuotedInTheConsolesLanguage(t *testing.T) {
 	defer setLanguage(lang.English)
-	s := &worker.Summary{Totals: []worker.Total{{Invalid: true, Count: 2, Codes: []string{"eur", "EURO"}}}}
+	s := &wire.Summary{Totals: []wire.Total{{Invalid: true, Count: 2, Codes: []string{"eur", "EURO"}}}}
 	for l, want := range map[lang.Tag]string{
 		lang.English: `("eur", "EURO")`,
 		lang.German:  "(„eur“, „EURO“)",

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -130,9 +130,9 @@ func (c Connection) urls() (api, backOffice string) {
 
 // forWorker is the connection as a job of the worker takes it, for the
 // standard or the back-office API.
-func (c Connection) forWorker(backOffice bool) worker.Connection {
+func (c Connection) forWorker(backOffice bool) wire.Connection {
 	apiURL, boURL := c.urls()
-	wc := worker.Connection{
+	wc := wire.Connection{
 		APIURL: apiURL, BackOfficeURL: boURL, APIKey: strings.TrimSpace(c.APIKey), Token: strings.TrimSpace(c.Token),
 		BackOfficeToken: c.BackOfficeToken, BackOffice: backOffice,
 	}

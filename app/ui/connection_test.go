@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 var withSandbox = APIConfig{
@@ -85,7 +85,7 @@ func TestAConnectionSaysWhatIsMissing(t *testing.T) {
 func TestNoSecretIsShownByAConnection(t *testing.T) {
 	c := Connection{Direct: true, APIURL: "https://a", APIKey: "secret-key", Token: "secret-token", BackOfficeToken: "secret-bo"}
 	w := c.forWorker(true)
-	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%#v", c), fmt.Sprintf("%+v", c), fmt.Sprint(w), fmt.Sprintf("%#v", w), fmt.Sprintf("%v", []worker.Connection{w})} {
+	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%#v", c), fmt.Sprintf("%+v", c), fmt.Sprint(w), fmt.Sprintf("%#v", w), fmt.Sprintf("%v", []wire.Connection{w})} {
 		if strings.Contains(s, "secret") {
 			t.Errorf("a connection shows a secret: %s", s)
 		}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -14,8 +14,8 @@ import (
 // this page nor the validation worker carries it. The worker ends once it
 // has answered. done runs on the UI goroutine of ctx; its error is for
 // people and, for a file the reader refuses, names the file and the place.
-func readContractFile(ctx app.Context, file app.Value, targets []worker.ContractTarget, done func(*worker.ContractSource, error)) {
-	finish := func(src *worker.ContractSource, err error) {
+func readContractFile(ctx app.Context, file app.Value, targets []wire.ContractTarget, done func(*wire.ContractSource, error)) {
+	finish := func(src *wire.ContractSource, err error) {
 		ctx.Dispatch(func(app.Context) { done(src, err) })
 	}
 	c := loadConfig()
@@ -41,7 +41,7 @@ func readContractFile(ctx app.Context, file app.Value, targets []worker.Contract
 }
 
 // startContractReader hands the file's bytes to a new reader worker.
-func startContractReader(c Config, name string, buf app.Value, targets []worker.ContractTarget, finish func(*worker.ContractSource, error)) {
+func startContractReader(c Config, name string, buf app.Value, targets []wire.ContractTarget, finish func(*wire.ContractSource, error)) {
 	w := app.Window().Get("Worker").New(c.ContractScript)
 	var onMessage, onError app.Func
 	end := func() {
@@ -94,14 +94,14 @@ type readerReply struct {
 			Kind string
 			JSON json.RawMessage
 		}
-		Missing []worker.ContractTarget
-		Notes   []worker.ContractNote
+		Missing []wire.ContractTarget
+		Notes   []wire.ContractNote
 	} `json:"contract"`
 }
 
 // decodeReaderReply turns the reader's answer into the source JobContract
 // takes.
-func decodeReaderReply(name, text string) (*worker.ContractSource, error) {
+func decodeReaderReply(name, text string) (*wire.ContractSource, error) {
 	var r readerReply
 	if err := json.Unmarshal([]byte(text), &r); err != nil {
 		return nil, errors.New("the contract reader's answer could not be read: " + err.Error())
@@ -113,7 +113,7 @@ func decodeReaderReply(name, text string) (*worker.ContractSource, error) {
 		return nil, errors.New(r.Error)
 	}
 	c := r.Contract
-	src := &worker.ContractSource{Name: c.Source, Title: c.Title, Version: c.Version, Notes: c.Notes,
+	src := &wire.ContractSource{Name: c.Source, Title: c.Title, Version: c.Version, Notes: c.Notes,
 		Schemas: make(map[string]json.RawMessage, len(c.Schemas))}
 	for _, s := range c.Schemas {
 		src.Schemas[s.Kind] = s.JSON

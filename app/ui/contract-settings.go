@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -12,7 +12,7 @@ import (
 // OpenAPI file, going back to the built-in one, and the strict setting.
 // The worker holds the contract; the page shows what it answers.
 type contractView struct {
-	state *worker.ContractState
+	state *wire.ContractState
 	// busy says what is under way; failure why the last load failed (the
 	// contract in use is then unchanged).
 	busy    string
@@ -24,15 +24,15 @@ type contractView struct {
 // setting remembered in this browser.
 func (p *settingsPage) contractMount() {
 	p.contract.strict = strictSetting()
-	p.sendContract(worker.SetContract{Strict: p.contract.strict}, "")
+	p.sendContract(wire.SetContract{Strict: p.contract.strict}, "")
 }
 
 // sendContract runs JobContract and shows its answer; announce, when set,
 // is said once it is done.
-func (p *settingsPage) sendContract(req worker.SetContract, announce string) {
+func (p *settingsPage) sendContract(req wire.SetContract, announce string) {
 	cv := &p.contract
 	req.Lang = string(consoleLang)
-	runJob(p.page, worker.JobContract, req, nil, func(st worker.ContractState, _ app.Value, err error) {
+	runJob(p.page, wire.JobContract, req, nil, func(st wire.ContractState, _ app.Value, err error) {
 		cv.busy = ""
 		if err != nil {
 			cv.failure = jobMessage(err)
@@ -79,7 +79,7 @@ func (p *settingsPage) contractSection() app.UI {
 
 // contractInUse names the contract in use; failed says the engine's
 // last answer was an error.
-func contractInUse(st *worker.ContractState, failed bool) string {
+func contractInUse(st *wire.ContractState, failed bool) string {
 	switch {
 	case st == nil && failed:
 		return t("The validation engine could not say which contract is in use.")
@@ -107,7 +107,7 @@ func (p *settingsPage) strictChoice() app.UI {
 		if on {
 			say = t("The API documentation's rules are errors.")
 		}
-		p.sendContract(worker.SetContract{Strict: on}, say)
+		p.sendContract(wire.SetContract{Strict: on}, say)
 	})
 	if p.contract.strict {
 		box = box.Checked(true)
@@ -129,14 +129,14 @@ func (p *settingsPage) contractFileChosen(ctx app.Context, e app.Event) {
 	file := files.Index(0)
 	cv := &p.contract
 	cv.busy, cv.failure = tf("Reading %s…", file.Get("name").String()), ""
-	readContractFile(p.page, file, cv.state.Targets, func(src *worker.ContractSource, err error) {
+	readContractFile(p.page, file, cv.state.Targets, func(src *wire.ContractSource, err error) {
 		if err != nil {
 			cv.busy, cv.failure = "", err.Error()
 			p.announcement = tf("The file was not loaded: %s", err.Error())
 			return
 		}
 		cv.busy = tf("Checking the schemas of %s…", src.Name)
-		p.sendContract(worker.SetContract{Strict: cv.strict, Source: src}, tf("The contract %s is in use.", src.Name))
+		p.sendContract(wire.SetContract{Strict: cv.strict, Source: src}, tf("The contract %s is in use.", src.Name))
 	})
 	// The same file can be chosen again once changed on disk.
 	ctx.JSSrc().Set("value", "")
@@ -144,13 +144,13 @@ func (p *settingsPage) contractFileChosen(ctx app.Context, e app.Event) {
 
 func (p *settingsPage) useBuiltinContract(ctx app.Context, e app.Event) {
 	p.contract.busy, p.contract.failure = t("Going back to the built-in contract…"), ""
-	p.sendContract(worker.SetContract{Strict: p.contract.strict, Builtin: true}, t("The built-in contract is in use."))
+	p.sendContract(wire.SetContract{Strict: p.contract.strict, Builtin: true}, t("The built-in contract is in use."))
 }
 
 // contractDifferences lists what the contract in use changes against the
 // built-in one, kind by kind, then the kinds it lacks and the reader's
 // notes.
-func contractDifferences(st *worker.ContractState) app.UI {
+func contractDifferences(st *wire.ContractState) app.UI {
 	var changed, missing []app.UI
 	for _, k := range st.Kinds {
 		if k.Missing {

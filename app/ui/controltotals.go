@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -37,7 +37,7 @@ type controlResult struct {
 func typedSeparators() money.Separators { return consoleLang.Separators() }
 
 // checkCount compares the expected element count with the loaded one.
-func (c controlTotals) checkCount(s worker.Summary) controlResult {
+func (c controlTotals) checkCount(s wire.Summary) controlResult {
 	text := strings.TrimSpace(c.count)
 	if text == "" {
 		return controlResult{}
@@ -66,7 +66,7 @@ func (c controlTotals) checkCount(s worker.Summary) controlResult {
 // units, with the sum loaded. Nothing is rounded: a total with more
 // decimals than the currency has is refused, as is one that reads two
 // ways, each with how to type it.
-func (c controlTotals) checkTotal(s worker.Summary, currency string) controlResult {
+func (c controlTotals) checkTotal(s wire.Summary, currency string) controlResult {
 	text := strings.TrimSpace(c.totals[currency])
 	if text == "" {
 		return controlResult{}
@@ -122,7 +122,7 @@ func typedProblem(err error, currency string) string {
 
 // controlCurrencies are the currencies the operator can type a total
 // for: those the file holds, apart from the invalid currencies' total.
-func controlCurrencies(s worker.Summary) []string {
+func controlCurrencies(s wire.Summary) []string {
 	var out []string
 	for _, tot := range s.Totals {
 		if !tot.Invalid {

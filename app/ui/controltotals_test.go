@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A loaded total beyond 64 bits is written as every other amount is.
 func TestControlTotalBeyond64Bits(t *testing.T) {
-	s := worker.Summary{Elements: 2, Totals: []worker.Total{{Currency: "EUR", Count: 2, Minor: "18446744073709551614"}}}
+	s := wire.Summary{Elements: 2, Totals: []wire.Total{{Currency: "EUR", Count: 2, Minor: "18446744073709551614"}}}
 	got := controlTotals{totals: map[string]string{"EUR": "1.00"}}.checkTotal(s, "EUR")
 	want := "EUR 184,467,440,737,095,516.14 loaded, EUR 184,467,440,737,095,515.14 more than the EUR 1.00 expected."
 	if got.ok || got.message != want {
@@ -23,7 +23,7 @@ func TestControlTotalBeyond64Bits(t *testing.T) {
 // problem with how to type it, never a difference.
 func TestControlTotals(t *testing.T) {
 	defer setLanguage(lang.English)
-	s := worker.Summary{Elements: 3, Totals: []worker.Total{
+	s := wire.Summary{Elements: 3, Totals: []wire.Total{
 		{Currency: "EUR", Count: 2, Minor: "2642481"}, {Currency: "JPY", Count: 1, Minor: "1500"}, {Currency: "eur", Count: 1, Minor: "5", Invalid: true}}}
 	for _, tc := range []struct {
 		lang     lang.Tag

@@ -4,15 +4,15 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A count of one reads in the singular in German and French ("1 affiché",
 // "1 weiteres Problem"), which a text with the count filled in cannot say.
 func TestCountsOfOneReadInTheSingular(t *testing.T) {
 	defer setLanguage(consoleLang)
-	running := worker.BulkInfo{Status: worker.BulkRunning, Operations: 5, Done: 1, Counts: map[string]int{worker.OperationCompleted: 1}}
-	one := worker.Summary{Elements: 1}
+	running := wire.BulkInfo{Status: wire.BulkRunning, Operations: 5, Done: 1, Counts: map[string]int{wire.OperationCompleted: 1}}
+	one := wire.Summary{Elements: 1}
 	for _, c := range []struct {
 		l    lang.Tag
 		got  func() string
@@ -25,7 +25,7 @@ func TestCountsOfOneReadInTheSingular(t *testing.T) {
 		{lang.French, func() string { return elementsShown(1, 3) }, "1 élément affiché sur 3"},
 		{lang.French, func() string { return stateWords(running) }, "En cours\u202f: 1 sur 5 traitée"},
 		{lang.German, func() string { return downloadAsideWords(1) }, "Das ungültige Element als Arbeitsmappe herunterladen"},
-		{lang.French, func() string { return rowsShown(&worker.Summary{Elements: 3, Invalid: 1}, true) }, "Affichage de la seule ligne comportant des erreurs."},
+		{lang.French, func() string { return rowsShown(&wire.Summary{Elements: 3, Invalid: 1}, true) }, "Affichage de la seule ligne comportant des erreurs."},
 		{lang.German, func() string { return controlTotals{count: "1"}.checkCount(one).message }, "1 Element, wie erwartet."},
 		{lang.French, func() string { return controlTotals{count: "3"}.checkCount(one).message }, "1 élément chargé, 2 de moins que les 3 attendus."},
 	} {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ui/eventfeed"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -319,11 +319,11 @@ func stateCounts(counts []webhook.StateCount) string {
 			continue
 		}
 		switch c.State {
-		case worker.OperationCompleted:
+		case wire.OperationCompleted:
 			parts = append(parts, tf("%s completed", count(n)))
-		case worker.OperationFailed:
+		case wire.OperationFailed:
 			parts = append(parts, tf("%s failed", count(n)))
-		case worker.OperationCancelled:
+		case wire.OperationCancelled:
 			parts = append(parts, tf("%s cancelled", count(n)))
 		default:
 			word, ok := stateWord(c.State)

@@ -5,27 +5,27 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/apifailure"
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // failureTitles head an API failure by what the operator can do.
 var failureTitles = map[string]string{
-	worker.ClassBadRequest:  "The API refused the request as invalid",
-	worker.ClassCredentials: lang.Mark("The API did not accept the credentials"),
-	worker.ClassForbidden:   "These credentials may not do this",
-	worker.ClassNotFound:    "The API does not know it",
-	worker.ClassConflict:    "The bulk's state does not allow this",
-	worker.ClassRateLimited: lang.Mark("Too many requests: the API asks to wait"),
-	worker.ClassServer:      "The API failed",
-	worker.ClassNetwork:     "No answer from the API",
-	worker.ClassOther:       "The request could not be made",
+	wire.ClassBadRequest:  "The API refused the request as invalid",
+	wire.ClassCredentials: lang.Mark("The API did not accept the credentials"),
+	wire.ClassForbidden:   "These credentials may not do this",
+	wire.ClassNotFound:    "The API does not know it",
+	wire.ClassConflict:    "The bulk's state does not allow this",
+	wire.ClassRateLimited: lang.Mark("Too many requests: the API asks to wait"),
+	wire.ClassServer:      "The API failed",
+	wire.ClassNetwork:     "No answer from the API",
+	wire.ClassOther:       "The request could not be made",
 }
 
 // failureView shows an API failure: what happened in an operator's words,
 // the call, the status and code, the request-ref to quote to support, and
 // every syntax error next to the element and file row it names.
-func failureView(id string, f *worker.APIFailure) app.UI {
+func failureView(id string, f *wire.APIFailure) app.UI {
 	title := t(failureTitles[f.Class])
 	if title == "" {
 		title = t("The API answered with an error")
@@ -61,7 +61,7 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 				app.Text(t(" — quote it to support.")),
 			)
 		}),
-		app.If(f.Class == worker.ClassCredentials || f.Class == worker.ClassForbidden, func() app.UI {
+		app.If(f.Class == wire.ClassCredentials || f.Class == wire.ClassForbidden, func() app.UI {
 			return app.P().Body(app.A().Href(href("/settings")).Text(t("Check the connection settings")))
 		}),
 		app.If(f.RetryAfter > 0, func() app.UI {
@@ -83,10 +83,10 @@ func failureView(id string, f *worker.APIFailure) app.UI {
 }
 
 // fieldPlace names where a refused field is in the operator's file.
-func fieldPlace(ff worker.FieldFailure) string {
+func fieldPlace(ff wire.FieldFailure) string {
 	var where string
 	switch {
-	case ff.Element == worker.RequestLevel:
+	case ff.Element == wire.RequestLevel:
 		where = t("Whole request")
 	case ff.Sheet != "":
 		where = tf("Sheet %s, row %d (element %s)", ff.Sheet, ff.Row, count(ff.Element))
@@ -114,9 +114,9 @@ func placeOf(element int, sheet string, row int) string {
 // failureSummary says in one line, in the console's language, what the
 // API answered, from the failure's facts; the API's own message is quoted
 // as it came. A failure without an answer keeps the worker's sentence.
-func failureSummary(f *worker.APIFailure) string {
+func failureSummary(f *wire.APIFailure) string {
 	switch {
-	case f.Class == worker.ClassNetwork && f.Detail != "":
+	case f.Class == wire.ClassNetwork && f.Detail != "":
 		return tf("No answer from the API (%s). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", f.Detail)
 	case f.Status == 0:
 		return t(f.Summary)
@@ -134,5 +134,5 @@ func failureSummary(f *worker.APIFailure) string {
 	if n := len(f.Fields); n > 0 {
 		what += "; " + plural(n, "invalid field", "invalid fields")
 	}
-	return worker.Sentence(what)
+	return wire.Sentence(what)
 }

@@ -4,19 +4,19 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // TestFailureSummaryIsWrittenFromItsFacts: the console says what the API
 // answered in its own words, in its language, quoting the API's message.
 func TestFailureSummaryIsWrittenFromItsFacts(t *testing.T) {
 	defer setLanguage(lang.English)
-	refused := &worker.APIFailure{Class: worker.ClassCredentials, Status: 401, Code: "UNAUTHORISED", Message: "token expired", Summary: "ignored"}
-	invalid := &worker.APIFailure{Class: worker.ClassBadRequest, Status: 400, Fields: make([]worker.FieldFailure, 2)}
-	lost := &worker.APIFailure{Class: worker.ClassNetwork, Detail: "connection reset"}
+	refused := &wire.APIFailure{Class: wire.ClassCredentials, Status: 401, Code: "UNAUTHORISED", Message: "token expired", Summary: "ignored"}
+	invalid := &wire.APIFailure{Class: wire.ClassBadRequest, Status: 400, Fields: make([]wire.FieldFailure, 2)}
+	lost := &wire.APIFailure{Class: wire.ClassNetwork, Detail: "connection reset"}
 	for _, tc := range []struct {
 		l    lang.Tag
-		f    *worker.APIFailure
+		f    *wire.APIFailure
 		want string
 	}{
 		{lang.English, refused, "The API did not accept the api-key or the token (UNAUTHORISED): token expired."},

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // count formats n with the language's groups: 10000 → "10,000", "10.000".
@@ -23,7 +23,7 @@ func local(s string) string { return consoleLang.Localize(s) }
 func dateTime(t time.Time) string { return consoleLang.DateTime(t) }
 
 // totalLabel names a total's row: its currency, or "invalid currency".
-func totalLabel(tot worker.Total) string {
+func totalLabel(tot wire.Total) string {
 	if tot.Invalid {
 		return t("invalid currency")
 	}
@@ -33,7 +33,7 @@ func totalLabel(tot worker.Total) string {
 // totalAmount writes a total's sum without its currency, in the console's
 // language: "12.345,67"; for invalid currencies, whose minor units are
 // unknown, "1.350 in minor units".
-func totalAmount(tot worker.Total) string {
+func totalAmount(tot wire.Total) string {
 	if !tot.Invalid {
 		return local(tot.Amount)
 	}
@@ -46,7 +46,7 @@ func totalAmount(tot worker.Total) string {
 
 // totalText writes a total for people: "EUR 12.345,67", or for invalid
 // currencies the sum in minor units and the codes found.
-func totalText(tot worker.Total) string {
+func totalText(tot wire.Total) string {
 	if !tot.Invalid {
 		return local(tot.Text)
 	}

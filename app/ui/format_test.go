@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 func TestCount(t *testing.T) {
@@ -24,14 +24,14 @@ func TestCount(t *testing.T) {
 
 func TestProblemPlace(t *testing.T) {
 	for _, tc := range []struct {
-		p    worker.Problem
+		p    wire.Problem
 		want string
 	}{
-		{worker.Problem{Element: worker.RequestLevel}, "Whole file"},
-		{worker.Problem{Element: 12, Field: "destinationAmount.currency"}, "Element 12 · destinationAmount.currency"},
-		{worker.Problem{Element: 1200}, "Element 1,200"},
-		{worker.Problem{Element: 3, Sheet: "Transfers", Row: 14, Column: "F", Field: "destinationAmount.amount"}, "Sheet Transfers, row 14, column F · destinationAmount.amount"},
-		{worker.Problem{Element: 3, Row: 5, Column: "B"}, "Row 5, column B"},
+		{wire.Problem{Element: wire.RequestLevel}, "Whole file"},
+		{wire.Problem{Element: 12, Field: "destinationAmount.currency"}, "Element 12 · destinationAmount.currency"},
+		{wire.Problem{Element: 1200}, "Element 1,200"},
+		{wire.Problem{Element: 3, Sheet: "Transfers", Row: 14, Column: "F", Field: "destinationAmount.amount"}, "Sheet Transfers, row 14, column F · destinationAmount.amount"},
+		{wire.Problem{Element: 3, Row: 5, Column: "B"}, "Row 5, column B"},
 	} {
 		if got := problemPlace(tc.p); got != tc.want {
 			t.Errorf("problemPlace(%+v) = %q, want %q", tc.p, got, tc.want)
@@ -39,9 +39,9 @@ func TestProblemPlace(t *testing.T) {
 	}
 	// With the file's fields known, a field is named by its title too,
 	// an item of a list by the list's field.
-	setFieldTitles([]worker.Target{{Path: "destinationAmount.amount", Title: "Amount"}, {Path: "spendLimit[].interval", Title: "Interval"}})
+	setFieldTitles([]wire.Target{{Path: "destinationAmount.amount", Title: "Amount"}, {Path: "spendLimit[].interval", Title: "Interval"}})
 	defer setFieldTitles(nil)
-	for p, want := range map[worker.Problem]string{
+	for p, want := range map[wire.Problem]string{
 		{Element: 2, Field: "destinationAmount.amount"}: "Element 2 · Amount (destinationAmount.amount)",
 		{Element: 2, Field: "spendLimit[3].interval"}:   "Element 2 · Interval (spendLimit[3].interval)",
 		{Element: 2, Field: "description"}:              "Element 2 · description",
@@ -77,11 +77,11 @@ func TestEveryRouteHasAPageTitleAndName(t *testing.T) {
 func TestExecutedTextNamesTheDayOnce(t *testing.T) {
 	defer setLanguage(lang.English)
 	start := time.Date(2026, 11, 27, 9, 5, 0, 0, time.Local)
-	sameDay := worker.BulkInfo{Started: start.UnixMilli(), Finished: start.Add(time.Hour).UnixMilli()}
-	nextDay := worker.BulkInfo{Started: start.UnixMilli(), Finished: start.Add(24 * time.Hour).UnixMilli()}
+	sameDay := wire.BulkInfo{Started: start.UnixMilli(), Finished: start.Add(time.Hour).UnixMilli()}
+	nextDay := wire.BulkInfo{Started: start.UnixMilli(), Finished: start.Add(24 * time.Hour).UnixMilli()}
 	for _, tc := range []struct {
 		l    lang.Tag
-		b    worker.BulkInfo
+		b    wire.BulkInfo
 		want string
 	}{
 		{lang.English, sameDay, "2026-11-27 09:05:00 to 10:05:00"},

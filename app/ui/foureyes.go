@@ -7,14 +7,14 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // fourEyes is what the server says of who may execute a bulk under its
 // four-eyes rule (bulkdesk serve -four-eyes; GET four-eyes/bulks/{id}):
 // the operator who submitted a bulk through it may not execute it.
 type fourEyes struct {
-	worker.FourEyesRecord
+	wire.FourEyesRecord
 }
 
 // allowed reports whether this operator may execute the bulk.

@@ -1,13 +1,13 @@
 package ui
 
-import "github.com/bulkdesk/bulkdesk/app/worker"
+import "github.com/bulkdesk/bulkdesk/app/wire"
 
 // gridOrder is the order the review table shows its columns in (see
-// worker.ShownOrder, which F8 follows too).
-func gridOrder(cols []worker.GridColumn) []int { return worker.ShownOrder(cols) }
+// wire.ShownOrder, which F8 follows too).
+func gridOrder(cols []wire.GridColumn) []int { return wire.ShownOrder(cols) }
 
 // firstShown returns the column shown first, 0 when there is none.
-func firstShown(cols []worker.GridColumn) int {
+func firstShown(cols []wire.GridColumn) int {
 	if order := gridOrder(cols); len(order) > 0 {
 		return order[0]
 	}
@@ -26,11 +26,11 @@ func shownAt(order []int, col int) int {
 
 // columnClasses are the classes of a column's header and cells that say
 // what it holds, for its width and alignment.
-func columnClasses(c worker.GridColumn) []string {
+func columnClasses(c wire.GridColumn) []string {
 	switch c.Money {
-	case worker.MoneyAmount:
+	case wire.MoneyAmount:
 		return []string{"grid-amount"}
-	case worker.MoneyCurrency:
+	case wire.MoneyCurrency:
 		return []string{"grid-currency"}
 	}
 	return nil

@@ -4,17 +4,17 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 func TestTheGridShowsWhoReceivesHowMuchFirst(t *testing.T) {
-	cols := []worker.GridColumn{
+	cols := []wire.GridColumn{
 		{Field: "profileId"},
 		{Field: "source.id"},
 		{Field: "destination.id", Pinned: true},
 		{Field: "description"},
-		{Field: "destinationAmount.currency", Money: worker.MoneyCurrency},
-		{Field: "destinationAmount.amount", Money: worker.MoneyAmount},
+		{Field: "destinationAmount.currency", Money: wire.MoneyCurrency},
+		{Field: "destinationAmount.amount", Money: wire.MoneyAmount},
 		{Field: "source.type", Set: true},
 		{Field: "tag"},
 	}

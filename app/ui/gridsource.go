@@ -1,15 +1,15 @@
 package ui
 
-import "github.com/bulkdesk/bulkdesk/app/worker"
+import "github.com/bulkdesk/bulkdesk/app/wire"
 
 // A gridSource gives the review table rows the page holds itself, rather
 // than a document of the worker's: the elements of a bulk read back for
 // its checker (see bulkGrid). Its rows come at once and cannot be edited.
 type gridSource interface {
 	// rows answers a window of the view, as the worker's JobRows does.
-	rows(req worker.RowsWindow) worker.Rows
+	rows(req wire.RowsWindow) wire.Rows
 	// nextProblem answers F8, as the worker's JobNextProblem does.
-	nextProblem(req worker.NextProblem) worker.FoundProblem
+	nextProblem(req wire.NextProblem) wire.FoundProblem
 	// words are what the table says around its rows.
 	words() gridWords
 }
@@ -38,9 +38,9 @@ func (g *reviewGrid) words() gridWords {
 
 // findProblem asks the source, or the worker, for the next problem after
 // element after (see nextProblem).
-func (g *reviewGrid) findProblem(after int, col *int, back bool, found func(worker.FoundProblem)) {
+func (g *reviewGrid) findProblem(after int, col *int, back bool, found func(wire.FoundProblem)) {
 	if g.Isource != nil {
-		req := worker.NextProblem{After: after, AfterColumn: col, Back: back, ErrorsOnly: g.IerrorsOnly}
+		req := wire.NextProblem{After: after, AfterColumn: col, Back: back, ErrorsOnly: g.IerrorsOnly}
 		found(g.Isource.nextProblem(req))
 		return
 	}

@@ -5,12 +5,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // The import in progress is a draft the worker keeps in the browser's
-// IndexedDB (see worker.JobRestoreDraft and package draft for why there):
+// IndexedDB (see wire.JobRestoreDraft and package draft for why there):
 // the page only asks for it when it mounts — after a reload, another
 // page, or the submission's "Back to the file" — and shows what comes
 // back, at the step it calls for. "Start over" discards it.
@@ -37,7 +37,7 @@ func guardLeaving() {
 			}
 			return nil
 		}))
-		watchJob(worker.JobSubmit, func(s worker.Submitted) {
+		watchJob(wire.JobSubmit, func(s wire.Submitted) {
 			if s.Failure == nil {
 				unsubmittedEdits.Store(false)
 			}
@@ -46,7 +46,7 @@ func guardLeaving() {
 }
 
 // noteDraft records what the worker says of the draft.
-func (p *importPage) noteDraft(d worker.DraftState) {
+func (p *importPage) noteDraft(d wire.DraftState) {
 	p.draft = d
 	unsubmittedEdits.Store(d.Edits > 0)
 }
@@ -62,11 +62,11 @@ func (p *importPage) restoreDraft(ctx app.Context) {
 	if background() == nil {
 		return
 	}
-	load(p, t("Looking for a file kept in this browser"), worker.JobRestoreDraft, worker.RestoreDraft{}, nil, p.restored)
+	load(p, t("Looking for a file kept in this browser"), wire.JobRestoreDraft, wire.RestoreDraft{}, nil, p.restored)
 }
 
 // restored shows the draft the worker brought back, if any.
-func (p *importPage) restored(ctx app.Context, r worker.Restored) {
+func (p *importPage) restored(ctx app.Context, r wire.Restored) {
 	switch {
 	case r.Problem != "":
 		p.fail(r.Problem)
@@ -95,9 +95,9 @@ func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	p.kindID, p.backOffice = "", false
 	p.errorsOnly = false
 	p.step = stepChoose
-	p.noteDraft(worker.DraftState{})
+	p.noteDraft(wire.DraftState{})
 	if background() != nil {
-		runJob(p.ctx, worker.JobDiscardDraft, worker.DiscardDraft{}, nil, func(_ worker.DiscardDraft, _ app.Value, err error) {
+		runJob(p.ctx, wire.JobDiscardDraft, wire.DiscardDraft{}, nil, func(_ wire.DiscardDraft, _ app.Value, err error) {
 			if err != nil {
 				p.fail(tf("The file you were working on could not be discarded from this browser: %s", errorText(err)))
 				return
@@ -127,7 +127,7 @@ func (p *importPage) renderDraft() app.UI {
 	text := tf("%s is kept while this tab is open; a reload loses it.", name)
 	switch {
 	case d.Error != "":
-		text = worker.Sentence(d.Error)
+		text = wire.Sentence(d.Error)
 	case d.Kept && d.Edits > 0:
 		text = tf("%s is kept in this browser with your %s saved: a reload, another page or “Back to the file” brings it back.", name, plural(d.Edits, "edit", "edits"))
 	case d.Kept:

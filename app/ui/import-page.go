@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -45,10 +45,10 @@ type importPage struct {
 	failure string
 	// prep is how the open document is read; sum is its summary once
 	// built.
-	prep *worker.Prepared
-	sum  *worker.Summary
+	prep *wire.Prepared
+	sum  *wire.Summary
 
-	problems    []worker.Problem
+	problems    []wire.Problem
 	loadingMore bool
 
 	// focusNext, when set, is the control to move the keyboard focus to
@@ -80,7 +80,7 @@ type importPage struct {
 	announcement string
 	// draft is what the worker last said of the draft of the open file
 	// (import-draft.go).
-	draft worker.DraftState
+	draft wire.DraftState
 	// memory recalls how files with the same headers were read
 	// (remembered-mapping.go).
 	memory mappingMemory
@@ -96,7 +96,7 @@ type importPage struct {
 // A busyJob is a job the page waits for, shown with its progress.
 type busyJob struct {
 	label    string
-	progress worker.Progress
+	progress wire.Progress
 	cancel   func()
 }
 
@@ -257,7 +257,7 @@ func (p *importPage) renderStatus() app.UI {
 		b := p.busy
 		label := b.label
 		if b.progress.Total > 0 {
-			if b.progress.Phase == worker.PhaseValidating {
+			if b.progress.Phase == wire.PhaseValidating {
 				label = tf("%s: %s of %s elements", b.label, count(b.progress.Done), count(b.progress.Total))
 			} else {
 				label = tf("%s: %s of %s rows", b.label, count(b.progress.Done), count(b.progress.Total))
@@ -317,7 +317,7 @@ func (p *importPage) kindChosen(ctx app.Context, e app.Event) {
 		return
 	}
 	bo := p.backOffice
-	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, tf("Reading %s as %s", p.fileName, t(k.Title)))
+	p.prepare(ctx, wire.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, tf("Reading %s as %s", p.fileName, t(k.Title)))
 }
 
 func (p *importPage) backOfficeChosen(ctx app.Context, e app.Event) {
@@ -326,14 +326,14 @@ func (p *importPage) backOfficeChosen(ctx app.Context, e app.Event) {
 		return
 	}
 	bo := p.backOffice
-	p.prepare(ctx, worker.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, t("Validating"))
+	p.prepare(ctx, wire.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, t("Validating"))
 }
 
 func (p *importPage) fileChosen(ctx app.Context, file app.Value) {
 	mark("file-chosen")
 	p.ctx.Dispatch(func(ctx app.Context) {
 		p.fileName = file.Get("name").String()
-		p.open(ctx, worker.Open{FileName: p.fileName}, file)
+		p.open(ctx, wire.Open{FileName: p.fileName}, file)
 	})
 }
 
@@ -343,28 +343,28 @@ func (p *importPage) pasteChosen(ctx app.Context, e app.Event) {
 		return
 	}
 	p.fileName = t("Pasted rows")
-	p.open(ctx, worker.Open{FileName: p.fileName, Text: p.pasteText}, nil)
+	p.open(ctx, wire.Open{FileName: p.fileName, Text: p.pasteText}, nil)
 }
 
 // open sends a file (or pasted text) to the worker, replacing whatever was
 // loaded, and goes to the step its answer calls for.
-func (p *importPage) open(ctx app.Context, req worker.Open, file app.Value) {
+func (p *importPage) open(ctx app.Context, req wire.Open, file app.Value) {
 	p.stop()
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
 	p.errorsOnly, p.chooseOpen = false, false
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, p.memory.buildAtOnce()
 	req.TimeZone = storedTimeZone()
-	load(p, tf("Reading %s", req.FileName), worker.JobOpen, req, file, p.prepared)
+	load(p, tf("Reading %s", req.FileName), wire.JobOpen, req, file, p.prepared)
 }
 
 // prepare changes how the open document is read.
-func (p *importPage) prepare(ctx app.Context, req worker.Prepare, label string) {
+func (p *importPage) prepare(ctx app.Context, req wire.Prepare, label string) {
 	if p.prep == nil {
 		return
 	}
 	req.Document = p.prep.Document
 	p.stop()
-	load(p, label, worker.JobPrepare, req, nil, p.prepared)
+	load(p, label, wire.JobPrepare, req, nil, p.prepared)
 }
 
 // validate builds and validates the document as it is read now, with the
@@ -381,7 +381,7 @@ func (p *importPage) validate(ctx app.Context, e app.Event) {
 	}
 	p.mappingSeq++ // the choices go with this request
 	p.memory.validating(p.prep.Document)
-	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, tf("Validating %s", p.fileName))
+	p.prepare(ctx, wire.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, tf("Validating %s", p.fileName))
 }
 
 // load runs a loading job of the import page with a progress bar and a
@@ -397,7 +397,7 @@ func load[T any](p *importPage, label, job string, req any, file app.Value, done
 	p.failure = ""
 	p.busy = &busyJob{label: label}
 	p.announcement = label + "…"
-	progress := func(pr worker.Progress) {
+	progress := func(pr wire.Progress) {
 		if run == p.run && p.busy != nil {
 			p.busy.progress = pr
 		}
@@ -423,12 +423,12 @@ func load[T any](p *importPage, label, job string, req any, file app.Value, done
 
 // prepared shows how the document is read, or its review when the worker
 // built it at once.
-func (p *importPage) prepared(ctx app.Context, pr worker.Prepared) {
+func (p *importPage) prepared(ctx app.Context, pr wire.Prepared) {
 	p.memory.readingArrived(p, &pr)
 }
 
 // showPrepared shows how a document is read, or its review when built.
-func (p *importPage) showPrepared(ctx app.Context, pr *worker.Prepared) {
+func (p *importPage) showPrepared(ctx app.Context, pr *wire.Prepared) {
 	p.prep = pr
 	p.pending = nil
 	setFieldTitles(pr.Targets)
@@ -467,7 +467,7 @@ func (p *importPage) showPrepared(ctx app.Context, pr *worker.Prepared) {
 }
 
 // showSummary goes to the review of a built document.
-func (p *importPage) showSummary(ctx app.Context, s *worker.Summary) {
+func (p *importPage) showSummary(ctx app.Context, s *wire.Summary) {
 	first := p.sum == nil || p.sum.Document != s.Document
 	p.sum = s
 	p.noteDraft(s.Draft)
@@ -502,8 +502,8 @@ func (p *importPage) stop() {
 }
 
 func (p *importPage) jobFailed(err error) {
-	if we, ok := err.(*worker.Error); ok {
-		if we.Code == worker.CodeCanceled {
+	if we, ok := err.(*wire.Error); ok {
+		if we.Code == wire.CodeCanceled {
 			return // replaced by a newer job, or canceled by the operator
 		}
 		p.fail(we.Message)

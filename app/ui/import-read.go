@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -29,7 +29,7 @@ func (p *importPage) renderRead() app.UI {
 		app.Div().Class("read-source").Body(
 			app.If(len(pr.Sheets) > 1, p.renderSheetPicker),
 			// A JSON file's objects name their fields: it has no header row.
-			app.If(pr.Format != worker.FormatJSON, func() app.UI {
+			app.If(pr.Format != wire.FormatJSON, func() app.UI {
 				return app.Div().Class("field", "field-narrow").Body(
 					app.Label().For("header-row").Text(t("Header row")),
 					app.Input().ID("header-row").Type("number").Class("input").Min(1).Value(pr.HeaderRow).
@@ -80,7 +80,7 @@ func (p *importPage) renderSuggestion() app.UI {
 // confirmKind takes the suggested kind as the operator's choice.
 func (p *importPage) confirmKind(ctx app.Context, e app.Event) {
 	if pr := p.prep; pr != nil && pr.Kind != "" {
-		p.prepare(ctx, worker.Prepare{Kind: pr.Kind}, tf("Reading %s", pr.FileName))
+		p.prepare(ctx, wire.Prepare{Kind: pr.Kind}, tf("Reading %s", pr.FileName))
 	}
 }
 
@@ -90,7 +90,7 @@ func (p *importPage) renderSheetPicker() app.UI {
 		app.Label().For("sheet").Text(t("Sheet")),
 		app.Select().ID("sheet").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 			name := ctx.JSSrc().Get("value").String()
-			p.prepare(ctx, worker.Prepare{Sheet: name}, tf("Reading the sheet %s", name))
+			p.prepare(ctx, wire.Prepare{Sheet: name}, tf("Reading the sheet %s", name))
 		}).Body(
 			app.Range(pr.Sheets).Slice(func(i int) app.UI {
 				s := pr.Sheets[i]
@@ -115,7 +115,7 @@ func (p *importPage) headerRowChosen(ctx app.Context, e app.Event) {
 		p.fail(t("The header row is a row number: 1 or more."))
 		return
 	}
-	p.prepare(ctx, worker.Prepare{HeaderRow: n}, tf("Reading row %d as the header", n))
+	p.prepare(ctx, wire.Prepare{HeaderRow: n}, tf("Reading row %d as the header", n))
 }
 
 func (p *importPage) renderMapping() app.UI {
@@ -143,7 +143,7 @@ func (p *importPage) renderMapping() app.UI {
 			app.Label().For("mapping-file").Class("field-label").Text(t("Load a saved mapping")),
 			app.Input().ID("mapping-file").Type("file").Class("file-input").Accept(".json,application/json").OnChange(p.mappingFileChosen),
 			app.Button().ID("save-mapping").Type("button").Class("button", "button-quiet").
-				Text(t("Save this mapping")).OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, worker.ExportMapping) }),
+				Text(t("Save this mapping")).OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, wire.ExportMapping) }),
 		),
 	)
 }
@@ -162,7 +162,7 @@ func (p *importPage) renderMissing() app.UI {
 	return missing
 }
 
-func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]string) app.UI {
+func (p *importPage) renderColumn(c wire.ColumnView, conflicts map[string][]string) app.UI {
 	label, tone := columnStatus(c)
 	field := p.pending.field(c)
 	if field != c.Field {
@@ -181,7 +181,7 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 		suggested[s] = true
 	}
 	targets := p.prep.Targets
-	byPath := make(map[string]worker.Target, len(targets))
+	byPath := make(map[string]wire.Target, len(targets))
 	for _, tg := range targets {
 		byPath[tg.Path] = tg
 	}
@@ -207,7 +207,7 @@ func (p *importPage) renderColumn(c worker.ColumnView, conflicts map[string][]st
 						s := c.Suggestions[i]
 						tg, ok := byPath[s]
 						if !ok {
-							tg = worker.Target{Path: s}
+							tg = wire.Target{Path: s}
 						}
 						return option(s, targetLabel(tg), s == field)
 					}))
@@ -261,7 +261,7 @@ func (p *importPage) columnChosen(col int, field string) {
 			return
 		}
 		if choices := p.pending.choices(p.prep.Columns); len(choices) > 0 {
-			p.prepare(ctx, worker.Prepare{Columns: choices}, t("Mapping the columns"))
+			p.prepare(ctx, wire.Prepare{Columns: choices}, t("Mapping the columns"))
 		}
 	})
 }
@@ -281,7 +281,7 @@ func (p *importPage) mappingFileChosen(ctx app.Context, e app.Event) {
 				p.fail(tf("%s: %s", name, failure))
 				return
 			}
-			p.prepare(ctx, worker.Prepare{SavedMapping: text}, tf("Applying the mapping %s", name))
+			p.prepare(ctx, wire.Prepare{SavedMapping: text}, tf("Applying the mapping %s", name))
 		})
 	})
 }
@@ -298,21 +298,21 @@ func (p *importPage) matters(setting string) bool {
 
 func (p *importPage) renderSettings() app.UI {
 	pr := p.prep
-	csv := pr.Format == worker.FormatCSV
+	csv := pr.Format == wire.FormatCSV
 	if len(pr.SettingsMatter) == 0 && !csv {
 		return nil
 	}
 	s := pr.Settings
 	// Every setting the operator touches is their choice, recorded as
 	// such even where it equals what was detected.
-	set := func(chosen []string, change func(*worker.Settings)) app.EventHandler {
+	set := func(chosen []string, change func(*wire.Settings)) app.EventHandler {
 		return func(ctx app.Context, e app.Event) {
 			next := p.prep.Settings
 			change(&next)
-			p.prepare(ctx, worker.Prepare{Settings: &next, Chosen: chosen}, t("Reading with the new settings"))
+			p.prepare(ctx, wire.Prepare{Settings: &next, Chosen: chosen}, t("Reading with the new settings"))
 		}
 	}
-	amounts, separators := []string{worker.SettingAmounts}, []string{worker.SettingDecimal, worker.SettingGroup}
+	amounts, separators := []string{wire.SettingAmounts}, []string{wire.SettingDecimal, wire.SettingGroup}
 	value := func(ctx app.Context) string { return ctx.JSSrc().Get("value").String() }
 	return app.FieldSet().Class("settings").Body(
 		app.Legend().Text(t("How values are read")),
@@ -321,27 +321,27 @@ func (p *importPage) renderSettings() app.UI {
 				selectField("encoding", t("Text encoding"), pr.Encoding, [][2]string{
 					{"utf-8", "UTF-8"}, {"windows-1252", t("Windows-1252 (Western European)")}, {"utf-16le", "UTF-16 LE"}, {"utf-16be", "UTF-16 BE"},
 				}, func(ctx app.Context, e app.Event) {
-					p.prepare(ctx, worker.Prepare{Encoding: value(ctx)}, t("Reading the file again"))
+					p.prepare(ctx, wire.Prepare{Encoding: value(ctx)}, t("Reading the file again"))
 				}),
 				selectField("delimiter", t("Delimiter"), pr.Delimiter, [][2]string{
 					{",", t("Comma ,")}, {";", t("Semicolon ;")}, {"\t", t("Tab")}, {"|", t("Vertical bar |")},
 				}, func(ctx app.Context, e app.Event) {
-					p.prepare(ctx, worker.Prepare{Delimiter: value(ctx)}, t("Reading the file again"))
+					p.prepare(ctx, wire.Prepare{Delimiter: value(ctx)}, t("Reading the file again"))
 				}),
 			)
 		}),
-		app.If(p.matters(worker.SettingAmounts), func() app.UI {
+		app.If(p.matters(wire.SettingAmounts), func() app.UI {
 			return app.Div().Class("settings-row").Body(
 				app.FieldSet().Class("radios").Body(
 					app.Legend().Text(t("Amounts are written")),
-					radio("amounts", "amounts-minor", worker.AmountsMinor, t("In minor units, as the API takes them (1050 is 10.50)"), s.Amounts != worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMinor })),
-					radio("amounts", "amounts-major", worker.AmountsMajor, t("In major units, as people write them (10.50)"), s.Amounts == worker.AmountsMajor, set(amounts, func(s *worker.Settings) { s.Amounts = worker.AmountsMajor })),
+					radio("amounts", "amounts-minor", wire.AmountsMinor, t("In minor units, as the API takes them (1050 is 10.50)"), s.Amounts != wire.AmountsMajor, set(amounts, func(s *wire.Settings) { s.Amounts = wire.AmountsMinor })),
+					radio("amounts", "amounts-major", wire.AmountsMajor, t("In major units, as people write them (10.50)"), s.Amounts == wire.AmountsMajor, set(amounts, func(s *wire.Settings) { s.Amounts = wire.AmountsMajor })),
 				),
 				selectField("decimal", t("Decimal separator"), s.Decimal, [][2]string{
 					{"", t("Not known: refuse amounts that read two ways")}, {".", t("Point: 1,234.56")}, {",", t("Comma: 1.234,56")},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
-					set(separators, func(s *worker.Settings) {
+					set(separators, func(s *wire.Settings) {
 						s.Decimal = v
 						if s.Group == v {
 							s.Group = ""
@@ -352,29 +352,29 @@ func (p *importPage) renderSettings() app.UI {
 					{"", t("None")}, {",", t("Comma: 1,234")}, {".", t("Point: 1.234")}, {" ", t("Space: 1 234")}, {"'", t("Apostrophe: 1'234")},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
-					set([]string{worker.SettingGroup}, func(s *worker.Settings) { s.Group = v })(ctx, e)
+					set([]string{wire.SettingGroup}, func(s *wire.Settings) { s.Group = v })(ctx, e)
 				}),
 			)
 		}),
-		app.If(p.matters(worker.SettingCurrency), func() app.UI {
+		app.If(p.matters(wire.SettingCurrency), func() app.UI {
 			return app.Div().Class("field", "field-narrow").Body(
 				app.Label().For("currency").Text(t("Currency of the amounts")),
 				app.Input().ID("currency").Class("input").MaxLength(3).Size(5).Value(s.Currency).
 					OnChange(func(ctx app.Context, e app.Event) {
 						v := strings.ToUpper(strings.TrimSpace(value(ctx)))
-						set([]string{worker.SettingCurrency}, func(s *worker.Settings) { s.Currency = v })(ctx, e)
+						set([]string{wire.SettingCurrency}, func(s *wire.Settings) { s.Currency = v })(ctx, e)
 					}),
 			)
 		}),
-		app.If(p.matters(worker.SettingDates), func() app.UI {
+		app.If(p.matters(wire.SettingDates), func() app.UI {
 			return selectField("date-order", t("Dates such as 03/04/2025 are"), s.DateOrder, [][2]string{
 				{"", t("Not known: refuse dates that read two ways")}, {"DMY", t("Day, month, year")}, {"MDY", t("Month, day, year")}, {"YMD", t("Year, month, day")},
 			}, func(ctx app.Context, e app.Event) {
 				v := value(ctx)
-				set([]string{worker.SettingDates}, func(s *worker.Settings) { s.DateOrder = v })(ctx, e)
+				set([]string{wire.SettingDates}, func(s *wire.Settings) { s.DateOrder = v })(ctx, e)
 			})
 		}),
-		app.If(p.matters(worker.SettingTimeZone), func() app.UI { return p.renderTimeZone("time-zone") }),
+		app.If(p.matters(wire.SettingTimeZone), func() app.UI { return p.renderTimeZone("time-zone") }),
 		app.If(len(pr.Examples) > 0, p.renderExamples),
 	)
 }
@@ -446,7 +446,7 @@ func radio(name, id, value, label string, checked bool, onChange app.EventHandle
 func (p *importPage) export(ctx app.Context, what string) {
 	doc := 0
 	switch {
-	case p.sum != nil && what != worker.ExportMapping:
+	case p.sum != nil && what != wire.ExportMapping:
 		doc = p.sum.Document
 	case p.prep != nil:
 		doc = p.prep.Document
@@ -455,7 +455,7 @@ func (p *importPage) export(ctx app.Context, what string) {
 		return
 	}
 	p.announcement = t("Preparing the file…")
-	runJob(p.ctx, worker.JobExport, worker.Export{Document: doc, What: what}, nil, func(ex worker.Exported, data app.Value, err error) {
+	runJob(p.ctx, wire.JobExport, wire.Export{Document: doc, What: what}, nil, func(ex wire.Exported, data app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -232,12 +232,12 @@ func (p *importPage) jump(ctx app.Context, back bool) {
 		c := p.foundColumn
 		after, col = p.focus.Element, &c
 	}
-	show := func(f worker.FoundProblem) {
+	show := func(f wire.FoundProblem) {
 		p.announcement = tf("%s: %s", problemPlace(f.Problem), f.Problem.Message)
 		p.focusOn(f.Element, max(f.Column, 0))
 		p.foundColumn = f.Column
 	}
-	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f worker.FoundProblem) {
+	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f wire.FoundProblem) {
 		switch {
 		case f.Found:
 			show(f)
@@ -245,7 +245,7 @@ func (p *importPage) jump(ctx app.Context, back bool) {
 			// No error is left, but warnings are, in the rows the filter
 			// hides: every row is shown again, from the first warning.
 			p.errorsOnly = false
-			nextProblem(p.ctx, p.sum.Document, -1, nil, back, false, func(f worker.FoundProblem) {
+			nextProblem(p.ctx, p.sum.Document, -1, nil, back, false, func(f wire.FoundProblem) {
 				if f.Found {
 					show(f)
 					p.announcement = tf("No error is left; every row is shown again. %s", p.announcement)
@@ -273,8 +273,8 @@ func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 		return
 	}
 	col := p.sum.Columns[min(r.column, len(p.sum.Columns)-1)]
-	req := worker.Replace{Document: p.sum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
-	p.runReplace(req, t("Replacing…"), func(res worker.Replaced) string {
+	req := wire.Replace{Document: p.sum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
+	p.runReplace(req, t("Replacing…"), func(res wire.Replaced) string {
 		return tf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
 	})
 }
@@ -287,20 +287,20 @@ func (p *importPage) upperCase(ctx app.Context, e app.Event) {
 	if p.sum == nil || err != nil {
 		return
 	}
-	req := worker.Replace{Document: p.sum.Document, Column: col, UpperCase: true}
-	p.runReplace(req, t("Writing the currencies in capitals…"), func(res worker.Replaced) string {
+	req := wire.Replace{Document: p.sum.Document, Column: col, UpperCase: true}
+	p.runReplace(req, t("Writing the currencies in capitals…"), func(res wire.Replaced) string {
 		return tf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
 	})
 }
 
 // runReplace runs a replacement in a column, announcing working while it
 // runs and what done says once the review is updated.
-func (p *importPage) runReplace(req worker.Replace, working string, done func(worker.Replaced) string) {
+func (p *importPage) runReplace(req wire.Replace, working string, done func(wire.Replaced) string) {
 	if background() == nil {
 		return
 	}
 	p.announcement, p.replace.note = working, working
-	runJob(p.ctx, worker.JobReplace, req, nil, func(res worker.Replaced, _ app.Value, err error) {
+	runJob(p.ctx, wire.JobReplace, req, nil, func(res wire.Replaced, _ app.Value, err error) {
 		if err != nil {
 			p.replace.note = ""
 			p.jobFailed(err)
@@ -313,13 +313,13 @@ func (p *importPage) runReplace(req worker.Replace, working string, done func(wo
 }
 
 // edited takes the summary an edit brought.
-func (p *importPage) edited(ctx app.Context, ed worker.Edited) {
+func (p *importPage) edited(ctx app.Context, ed wire.Edited) {
 	p.later(func() { p.updateSummary(&ed.Summary) })
 }
 
 // updateSummary shows a new summary of the same document, keeping the
 // problems loaded so far in step.
-func (p *importPage) updateSummary(s *worker.Summary) {
+func (p *importPage) updateSummary(s *wire.Summary) {
 	if p.sum == nil || s.Document != p.sum.Document {
 		return
 	}
@@ -373,8 +373,8 @@ func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
 	}
 	p.loadingMore = true
 	doc := p.sum.Document
-	req := worker.ProblemsPage{Document: doc, Offset: len(p.problems), Limit: problemsPageSize}
-	runJob(p.ctx, worker.JobProblems, req, nil, func(page worker.Problems, _ app.Value, err error) {
+	req := wire.ProblemsPage{Document: doc, Offset: len(p.problems), Limit: problemsPageSize}
+	runJob(p.ctx, wire.JobProblems, req, nil, func(page wire.Problems, _ app.Value, err error) {
 		p.loadingMore = false
 		if err != nil {
 			p.jobFailed(err)
@@ -397,13 +397,13 @@ func (p *importPage) renderExports() app.UI {
 	return app.Div().Class("exports").Body(
 		app.H3().Text(t("Export")),
 		app.Div().Class("actions").Body(
-			button("export-request", t("What is sent (JSON)"), worker.ExportRequest),
+			button("export-request", t("What is sent (JSON)"), wire.ExportRequest),
 			// Both hold every row, with the problems of each in a column
 			// of their own: fixed, they load again as they are.
-			button("export-errors", t("Every row with its errors (.xlsx)"), worker.ExportErrorWorkbook),
-			button("export-errors-csv", t("Every row with its errors (CSV)"), worker.ExportErrorCSV),
-			button("export-manifest", t("Summary manifest (CSV)"), worker.ExportManifest),
-			app.If(table, func() app.UI { return button("export-mapping", t("Mapping file"), worker.ExportMapping) }),
+			button("export-errors", t("Every row with its errors (.xlsx)"), wire.ExportErrorWorkbook),
+			button("export-errors-csv", t("Every row with its errors (CSV)"), wire.ExportErrorCSV),
+			button("export-manifest", t("Summary manifest (CSV)"), wire.ExportManifest),
+			app.If(table, func() app.UI { return button("export-mapping", t("Mapping file"), wire.ExportMapping) }),
 		),
 		techDetails("export-details", t("“What is sent” is the API's request body, exactly as the submission sends it.")),
 		app.H3().Text(t("Submit")),
@@ -412,7 +412,7 @@ func (p *importPage) renderExports() app.UI {
 	)
 }
 
-func submitHint(s *worker.Summary) string {
+func submitHint(s *wire.Summary) string {
 	switch {
 	case s.Elements == 0:
 		return t("There is nothing to submit.")
@@ -442,7 +442,7 @@ func (p *importPage) submit(ctx app.Context, e app.Event) {
 // gridColumnOf returns the review table's column that holds a problem:
 // by the file's column letter, else by its field or the nearest field that
 // contains it; 0 when none does.
-func gridColumnOf(cols []worker.GridColumn, p worker.Problem) int {
+func gridColumnOf(cols []wire.GridColumn, p wire.Problem) int {
 	if p.Column != "" {
 		for i, c := range cols {
 			if c.Letter == p.Column {
@@ -483,7 +483,7 @@ func moreProblemsShown(n int) string {
 }
 
 // rowsShown says which rows the table shows now, with errors only or all.
-func rowsShown(s *worker.Summary, errorsOnly bool) string {
+func rowsShown(s *wire.Summary, errorsOnly bool) string {
 	switch {
 	case errorsOnly && s.Invalid == 1:
 		return t("Showing the one row with errors.")

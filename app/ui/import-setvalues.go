@@ -3,7 +3,7 @@ package ui
 import (
 	"strconv"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -16,8 +16,8 @@ import (
 
 // setValueRow is one field offered a value for every row.
 type setValueRow struct {
-	target worker.Target
-	value  worker.SetValue
+	target wire.Target
+	value  wire.SetValue
 	set    bool
 }
 
@@ -26,7 +26,7 @@ type setValueRow struct {
 // first, each group in the kind's order.
 func (p *importPage) setValueRows() []setValueRow {
 	pr := p.prep
-	values := make(map[string]worker.SetValue, len(pr.Values))
+	values := make(map[string]wire.SetValue, len(pr.Values))
 	for _, v := range pr.Values {
 		values[v.Field] = v
 	}
@@ -58,12 +58,12 @@ func (p *importPage) setValueRows() []setValueRow {
 
 // unfilledTargets are the fields no column fills and the list does not
 // show yet: those the operator can add.
-func (p *importPage) unfilledTargets(rows []setValueRow) []worker.Target {
+func (p *importPage) unfilledTargets(rows []setValueRow) []wire.Target {
 	filled := p.filledFields()
 	for _, r := range rows {
 		filled[r.target.Path] = true
 	}
-	var out []worker.Target
+	var out []wire.Target
 	for _, tg := range p.prep.Targets {
 		if !filled[tg.Path] {
 			out = append(out, tg)
@@ -167,7 +167,7 @@ func (p *importPage) setValueChanged(ctx app.Context, e app.Event) {
 	if value == "" {
 		label = tf("Removing the value of %s for every row", fieldLabel(field))
 	}
-	p.prepare(ctx, worker.Prepare{Columns: p.pending.choices(p.prep.Columns), Values: []worker.FieldValue{{Field: field, Value: value}}}, label)
+	p.prepare(ctx, wire.Prepare{Columns: p.pending.choices(p.prep.Columns), Values: []wire.FieldValue{{Field: field, Value: value}}}, label)
 }
 
 // setFieldAdded shows another field in the list, its control focused.
@@ -211,7 +211,7 @@ func (p *importPage) editSetValue(ctx app.Context, field string) {
 
 // choiceWords writes one of a field's choices as the operator reads it,
 // with the API's value: "Verwaltetes Konto (managed_accounts)".
-func choiceWords(tg worker.Target, value string) string {
+func choiceWords(tg wire.Target, value string) string {
 	for _, c := range tg.Choices {
 		if c.Value == value && c.Words != value {
 			return c.Words + " (" + value + ")"

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -55,8 +55,8 @@ func (d *templateDownload) download(ctx app.Context, e app.Event) {
 	d.busy, d.note = true, t("Writing the template…")
 	// The time zone chosen in Settings, if any, is the template's: its
 	// dates then read back in it wherever it is checked.
-	req := worker.TemplateRequest{Kind: d.Ikind, BackOffice: d.IbackOffice, Lang: string(consoleLang), TimeZone: storedTimeZone()}
-	runJob(ctx, worker.JobTemplate, req, nil, func(f worker.File, data app.Value, err error) {
+	req := wire.TemplateRequest{Kind: d.Ikind, BackOffice: d.IbackOffice, Lang: string(consoleLang), TimeZone: storedTimeZone()}
+	runJob(ctx, wire.JobTemplate, req, nil, func(f wire.File, data app.Value, err error) {
 		d.busy = false
 		if err != nil {
 			d.note = jobMessage(err)

@@ -3,7 +3,7 @@ package ui
 import (
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -55,7 +55,7 @@ func (p *importPage) undo(ctx app.Context) {
 		return
 	}
 	doc := p.sum.Document
-	runJob(p.ctx, worker.JobUndo, worker.Undo{Document: doc}, nil, func(u worker.Undone, _ app.Value, err error) {
+	runJob(p.ctx, wire.JobUndo, wire.Undo{Document: doc}, nil, func(u wire.Undone, _ app.Value, err error) {
 		if err != nil {
 			p.jobFailed(err)
 			return
@@ -74,7 +74,7 @@ func (p *importPage) undo(ctx app.Context) {
 }
 
 // undoneNews says what an undo put back, for screen readers.
-func undoneNews(u worker.Undone, cols []worker.GridColumn) string {
+func undoneNews(u wire.Undone, cols []wire.GridColumn) string {
 	left := plural(u.Summary.Errors, "error", "errors")
 	if u.Cells > 1 || u.Column < 0 || u.Column >= len(cols) {
 		return tf("Undone: %s as they were. %s left.", plural(u.Cells, "cell", "cells"), left)

@@ -4,13 +4,13 @@ import (
 	"errors"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // Every page runs the worker's jobs through runJob, runFileJob and
 // watchJob: the result's JSON is read in one place, into the type the
-// job's documentation names (package worker), and the callbacks run on
+// job's documentation names (package wire), and the callbacks run on
 // the UI goroutine.
 
 // errNoWorker is the failure of a job on a page without its worker.
@@ -20,7 +20,7 @@ var errNoWorker = errors.New("the console's background engine is not available i
 // binary payload (or nil) and its error to done on the UI goroutine;
 // progress, when set, receives its progress there too. It returns a
 // function that cancels the job.
-func runJob[T any](ctx app.Context, job string, req any, progress func(worker.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
+func runJob[T any](ctx app.Context, job string, req any, progress func(wire.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
 	return sendJob(ctx, progress, done, func(w *workerclient.Client, h workerclient.Handlers) func() {
 		id := w.Run(job, req, nil, h)
 		return func() { w.Cancel(id) }
@@ -29,14 +29,14 @@ func runJob[T any](ctx app.Context, job string, req any, progress func(worker.Pr
 
 // runFileJob is runJob with a File or Blob, which the browser reads
 // first, as the job's binary payload.
-func runFileJob[T any](ctx app.Context, job string, req any, file app.Value, progress func(worker.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
+func runFileJob[T any](ctx app.Context, job string, req any, file app.Value, progress func(wire.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
 	return sendJob(ctx, progress, done, func(w *workerclient.Client, h workerclient.Handlers) func() {
 		return w.RunFile(job, req, file, h)
 	})
 }
 
 // sendJob starts a job with send, decoding its result for done.
-func sendJob[T any](ctx app.Context, progress func(worker.Progress), done func(T, app.Value, error), send func(*workerclient.Client, workerclient.Handlers) (cancel func())) (cancel func()) {
+func sendJob[T any](ctx app.Context, progress func(wire.Progress), done func(T, app.Value, error), send func(*workerclient.Client, workerclient.Handlers) (cancel func())) (cancel func()) {
 	work := background()
 	if work == nil {
 		var zero T
@@ -52,7 +52,7 @@ func sendJob[T any](ctx app.Context, progress func(worker.Progress), done func(T
 		},
 	}
 	if progress != nil {
-		h.Progress = func(p worker.Progress) { ctx.Dispatch(func(app.Context) { progress(p) }) }
+		h.Progress = func(p wire.Progress) { ctx.Dispatch(func(app.Context) { progress(p) }) }
 	}
 	return send(work, h)
 }
@@ -76,7 +76,7 @@ func decodeResult[T any](body []byte, err error) (T, error) {
 		var zero T
 		return zero, err
 	}
-	v, derr := worker.DecodeBody[T](body)
+	v, derr := wire.DecodeBody[T](body)
 	if derr != nil {
 		return v, errors.New("the engine's answer could not be read: " + derr.Error())
 	}
@@ -85,13 +85,13 @@ func decodeResult[T any](body []byte, err error) (T, error) {
 
 // jobCanceled reports whether a job ended because it was canceled.
 func jobCanceled(err error) bool {
-	var we *worker.Error
-	return errors.As(err, &we) && we.Code == worker.CodeCanceled
+	var we *wire.Error
+	return errors.As(err, &we) && we.Code == wire.CodeCanceled
 }
 
 // jobMessage is a job's error for people.
 func jobMessage(err error) string {
-	var we *worker.Error
+	var we *wire.Error
 	if errors.As(err, &we) {
 		return we.Message
 	}

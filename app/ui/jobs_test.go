@@ -34,12 +34,12 @@ func parseDir(t *testing.T, dir string) map[string]*ast.File {
 
 var resultDoc = regexp.MustCompile(`Result:\s+(\w+)`)
 
-// jobResults maps each Job constant of package worker to the result type
+// jobResults maps each Job constant of package wire to the result type
 // its documentation names.
 func jobResults(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, f := range parseDir(t, "../worker") {
+	for _, f := range parseDir(t, "../wire") {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
@@ -60,7 +60,7 @@ func jobResults(t *testing.T) map[string]string {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatal("no job found in package worker")
+		t.Fatal("no job found in package wire")
 	}
 	return out
 }
@@ -118,7 +118,7 @@ func TestJobsCalledWithTheirResultType(t *testing.T) {
 				job := workerName(call.Args[how.job])
 				want, known := results[job]
 				if !known {
-					t.Errorf("%s: %s runs %s, not a job constant of package worker", name, id.Name, job)
+					t.Errorf("%s: %s runs %s, not a job constant of package wire", name, id.Name, job)
 					return true
 				}
 				var ft *ast.FuncType
@@ -153,10 +153,10 @@ func hasKey[V any](m map[string]V, k string) bool {
 	return ok
 }
 
-// workerName is X of worker.X, or how the expression reads otherwise.
+// workerName is X of wire.X, or how the expression reads otherwise.
 func workerName(e ast.Expr) string {
 	if s, ok := e.(*ast.SelectorExpr); ok {
-		if pkg, ok := s.X.(*ast.Ident); ok && pkg.Name == "worker" {
+		if pkg, ok := s.X.(*ast.Ident); ok && pkg.Name == "wire" {
 			return s.Sel.Name
 		}
 	}

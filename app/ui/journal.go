@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -12,23 +12,23 @@ type journalView struct {
 	// page is the owning page's context (see submitPage.page).
 	page app.Context
 
-	list    worker.JournalList
+	list    wire.JournalList
 	loaded  bool
 	failure string
 
 	resuming      string // the submission being resumed
-	progress      worker.Progress
-	resumeFailure *worker.APIFailure
+	progress      wire.Progress
+	resumeFailure *wire.APIFailure
 	failedID      string
 	message       string
 	// repeats, when set, stopped the resumption of failedID: elements
 	// earlier bulks hold, for the operator to leave out or send again.
-	repeats *worker.RepeatsInfo
+	repeats *wire.RepeatsInfo
 }
 
 // load reads the journal again; then, when not nil, runs after.
 func (j *journalView) load(ctx app.Context, then func()) {
-	runJob(j.page, worker.JobJournal, worker.Journal{}, nil, func(l worker.JournalList, _ app.Value, err error) {
+	runJob(j.page, wire.JobJournal, wire.Journal{}, nil, func(l wire.JournalList, _ app.Value, err error) {
 		j.loaded = true
 		if err != nil {
 			j.failure = jobMessage(err)
@@ -43,8 +43,8 @@ func (j *journalView) load(ctx app.Context, then func()) {
 
 // interrupted returns the submissions that stopped before every chunk
 // was submitted.
-func (j *journalView) interrupted() []worker.SubmissionInfo {
-	var out []worker.SubmissionInfo
+func (j *journalView) interrupted() []wire.SubmissionInfo {
+	var out []wire.SubmissionInfo
 	for _, s := range j.list.Submissions {
 		if s.Interrupted {
 			out = append(out, s)
@@ -53,7 +53,7 @@ func (j *journalView) interrupted() []worker.SubmissionInfo {
 	return out
 }
 
-func (j *journalView) render(api APIConfig, resumed func(app.Context, worker.Submitted, error)) app.UI {
+func (j *journalView) render(api APIConfig, resumed func(app.Context, wire.Submitted, error)) app.UI {
 	return app.Section().ID("journal").Class("journal").DataSet("loaded", j.loaded).Aria("labelledby", "journal-title").Body(
 		app.H2().ID("journal-title").Text(t("Submissions from this browser")),
 		app.If(j.failure != "", func() app.UI { return app.P().Class("alert").Role("alert").Text(j.failure) }),
@@ -77,16 +77,16 @@ func (j *journalView) render(api APIConfig, resumed func(app.Context, worker.Sub
 	)
 }
 
-func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
+func (j *journalView) row(api APIConfig, s wire.SubmissionInfo, resumed func(app.Context, wire.Submitted, error)) app.UI {
 	done := 0
 	for _, c := range s.Chunks {
-		if c.State == worker.StateSubmitted {
+		if c.State == wire.StateSubmitted {
 			done++
 		}
 	}
 	state := t("Submitted")
 	switch {
-	case s.State == worker.StateFailed:
+	case s.State == wire.StateFailed:
 		state = tf("Refused after %d of %d parts", done, len(s.Chunks))
 	case s.Interrupted:
 		state = tf("Interrupted: %d of %d parts submitted", done, len(s.Chunks))
@@ -105,7 +105,7 @@ func (j *journalView) row(api APIConfig, s worker.SubmissionInfo, resumed func(a
 	)
 }
 
-func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
+func (j *journalView) actions(api APIConfig, s wire.SubmissionInfo, resumed func(app.Context, wire.Submitted, error)) app.UI {
 	if j.resuming == s.ID {
 		return app.Div().Class("status-busy").Body(
 			app.Progress().ID("resume-progress").Aria("label", t("Parts sent")).Max(max(j.progress.Total, 1)).Value(j.progress.Done),
@@ -120,11 +120,11 @@ func (j *journalView) actions(api APIConfig, s worker.SubmissionInfo, resumed fu
 		app.If(s.Interrupted && !s.Resumable, func() app.UI {
 			return app.P().Class("note").Text(t("Load the file again to resume: it goes on where it stopped, without making any bulk twice."))
 		}),
-		app.If(s.State == worker.StateFailed && s.Resumable, func() app.UI {
+		app.If(s.State == wire.StateFailed && s.Resumable, func() app.UI {
 			return app.Button().ID("resume-"+s.ID).Type("button").Class("button", "button-quiet").Text(t("Send again")).
 				OnClick(func(ctx app.Context, e app.Event) { j.resume(ctx, api, s, resumed) }, app.EventScope(s.ID))
 		}),
-		app.If(!s.Interrupted || s.State == worker.StateFailed, func() app.UI {
+		app.If(!s.Interrupted || s.State == wire.StateFailed, func() app.UI {
 			return app.Button().ID("forget-"+s.ID).Type("button").Class("button", "button-quiet").Text(t("Forget")).
 				OnClick(func(ctx app.Context, e app.Event) { j.forget(ctx, s) }, app.EventScope(s.ID))
 		}),
@@ -145,26 +145,26 @@ func notResumed(n, bulks int) string {
 
 // renderRepeats says which elements of a submission being resumed earlier
 // bulks hold, and asks whether to leave them out or send them again.
-func (j *journalView) renderRepeats(api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) app.UI {
+func (j *journalView) renderRepeats(api APIConfig, s wire.SubmissionInfo, resumed func(app.Context, wire.Submitted, error)) app.UI {
 	r := j.repeats
 	return app.Div().ID("resume-repeats").Class("warning-box").Role("alert").DataSet("count", r.Count).Body(
 		app.P().Text(notResumed(r.Count, len(r.Bulks))),
 		repeatedElements("resume-repeat-elements-"+s.ID, r, 5),
 		app.Button().ID("resume-leave-out-"+s.ID).Type("button").Class("button").Text(t("Resume without them")).
-			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsLeaveOut, resumed) }, app.EventScope(s.ID+"-leave-out")),
+			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, wire.RepeatsLeaveOut, resumed) }, app.EventScope(s.ID+"-leave-out")),
 		app.Button().ID("resume-again-"+s.ID).Type("button").Class("button", "button-quiet").Text(tf("Resume and send them again (%s)", plural(r.Count, "element", "elements"))).
-			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, worker.RepeatsAgain, resumed) }, app.EventScope(s.ID+"-again")),
+			OnClick(func(ctx app.Context, e app.Event) { j.resumeAnswering(ctx, api, s, wire.RepeatsAgain, resumed) }, app.EventScope(s.ID+"-again")),
 	)
 }
 
-func (j *journalView) resume(ctx app.Context, api APIConfig, s worker.SubmissionInfo, resumed func(app.Context, worker.Submitted, error)) {
+func (j *journalView) resume(ctx app.Context, api APIConfig, s wire.SubmissionInfo, resumed func(app.Context, wire.Submitted, error)) {
 	j.resumeAnswering(ctx, api, s, "", resumed)
 }
 
 // resumeAnswering resumes s, answering its repeats as repeats says
-// (worker.RepeatsLeaveOut, worker.RepeatsAgain), or "" before the
+// (wire.RepeatsLeaveOut, wire.RepeatsAgain), or "" before the
 // operator has seen them.
-func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s worker.SubmissionInfo, repeats string, resumed func(app.Context, worker.Submitted, error)) {
+func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s wire.SubmissionInfo, repeats string, resumed func(app.Context, wire.Submitted, error)) {
 	if j.resuming != "" {
 		return
 	}
@@ -174,9 +174,9 @@ func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s worker.S
 		return
 	}
 	j.resuming, j.failedID, j.resumeFailure, j.message, j.repeats = s.ID, "", nil, "", nil
-	j.progress = worker.Progress{Total: len(s.Chunks)}
-	req := worker.ResumeSubmission{Submission: s.ID, Connection: conn.forWorker(s.BackOffice), Repeats: repeats}
-	runJob(j.page, worker.JobResumeSubmission, req, func(p worker.Progress) { j.progress = p }, func(r worker.Submitted, _ app.Value, err error) {
+	j.progress = wire.Progress{Total: len(s.Chunks)}
+	req := wire.ResumeSubmission{Submission: s.ID, Connection: conn.forWorker(s.BackOffice), Repeats: repeats}
+	runJob(j.page, wire.JobResumeSubmission, req, func(p wire.Progress) { j.progress = p }, func(r wire.Submitted, _ app.Value, err error) {
 		j.resuming = ""
 		switch {
 		case err != nil:
@@ -193,13 +193,13 @@ func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s worker.S
 	})
 }
 
-func (j *journalView) forget(ctx app.Context, s worker.SubmissionInfo) {
+func (j *journalView) forget(ctx app.Context, s wire.SubmissionInfo) {
 	// The record is what warns when the same file is loaded again after
 	// the API has forgotten its refs: the operator decides knowingly.
 	if app.IsClient && !app.Window().Call("confirm", "Forget this submission? Loading the same file again will then no longer warn that it was submitted.").Bool() {
 		return
 	}
-	runJob(j.page, worker.JobForgetSubmission, worker.ForgetSubmission{Submission: s.ID}, nil, func(l worker.JournalList, _ app.Value, err error) {
+	runJob(j.page, wire.JobForgetSubmission, wire.ForgetSubmission{Submission: s.ID}, nil, func(l wire.JournalList, _ app.Value, err error) {
 		if err != nil {
 			j.failedID, j.message = s.ID, jobMessage(err)
 			return

@@ -2,7 +2,7 @@ package ui
 
 import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -41,6 +41,6 @@ func (p *settingsPage) languageChosen(ctx app.Context, e app.Event) {
 	rememberLanguage(l, !ok)
 	chooseLanguage()
 	// The worker writes the next messages in the new language.
-	p.sendContract(worker.SetContract{Strict: strictSetting()}, "")
+	p.sendContract(wire.SetContract{Strict: strictSetting()}, "")
 	ctx.Navigate(href("/settings"))
 }

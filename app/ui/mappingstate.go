@@ -1,6 +1,6 @@
 package ui
 
-import "github.com/bulkdesk/bulkdesk/app/worker"
+import "github.com/bulkdesk/bulkdesk/app/wire"
 
 // The mapping step shows each column of the file with the field it fills
 // and how that was decided; the operator changes fields one column at a
@@ -9,13 +9,13 @@ import "github.com/bulkdesk/bulkdesk/app/worker"
 // columnStatus says how a column is mapped, in words and as a CSS tone:
 // matched by its header, chosen by the operator, suggested, or not
 // imported.
-func columnStatus(c worker.ColumnView) (label, tone string) {
+func columnStatus(c wire.ColumnView) (label, tone string) {
 	switch {
-	case c.Match == worker.MatchExact || c.Match == worker.MatchAlias:
+	case c.Match == wire.MatchExact || c.Match == wire.MatchAlias:
 		return t("Matched"), "ok"
-	case c.Match == worker.MatchManual:
+	case c.Match == wire.MatchManual:
 		return t("Chosen"), "ok"
-	case c.Match == worker.MatchIgnored:
+	case c.Match == wire.MatchIgnored:
 		return t("Left out by design"), "muted"
 	case len(c.Suggestions) > 0:
 		return tf("Suggestion: %s", c.Suggestions[0]), "warn"
@@ -33,7 +33,7 @@ func columnStatus(c worker.ColumnView) (label, tone string) {
 type pendingMapping map[int]string
 
 // field returns the field column c fills, pending choices included.
-func (m pendingMapping) field(c worker.ColumnView) string {
+func (m pendingMapping) field(c wire.ColumnView) string {
 	if f, ok := m[c.Column]; ok {
 		return f
 	}
@@ -42,7 +42,7 @@ func (m pendingMapping) field(c worker.ColumnView) string {
 
 // conflicts returns, for each field more than one column would fill, the
 // letters of those columns.
-func (m pendingMapping) conflicts(columns []worker.ColumnView) map[string][]string {
+func (m pendingMapping) conflicts(columns []wire.ColumnView) map[string][]string {
 	by := make(map[string][]string)
 	for _, c := range columns {
 		if f := m.field(c); f != "" {
@@ -58,11 +58,11 @@ func (m pendingMapping) conflicts(columns []worker.ColumnView) map[string][]stri
 }
 
 // choices returns the pending choices to send, in column order.
-func (m pendingMapping) choices(columns []worker.ColumnView) []worker.ColumnChoice {
-	var out []worker.ColumnChoice
+func (m pendingMapping) choices(columns []wire.ColumnView) []wire.ColumnChoice {
+	var out []wire.ColumnChoice
 	for _, c := range columns {
 		if f, ok := m[c.Column]; ok && f != c.Field {
-			out = append(out, worker.ColumnChoice{Column: c.Column, Field: f})
+			out = append(out, wire.ColumnChoice{Column: c.Column, Field: f})
 		}
 	}
 	return out
@@ -70,14 +70,14 @@ func (m pendingMapping) choices(columns []worker.ColumnView) []worker.ColumnChoi
 
 // mappingCounts sums up a mapping for its heading: how many columns are
 // matched automatically, chosen, and not imported though they hold values.
-func mappingCounts(columns []worker.ColumnView) (matched, chosen, unmapped int) {
+func mappingCounts(columns []wire.ColumnView) (matched, chosen, unmapped int) {
 	for _, c := range columns {
 		switch {
-		case c.Match == worker.MatchExact || c.Match == worker.MatchAlias:
+		case c.Match == wire.MatchExact || c.Match == wire.MatchAlias:
 			matched++
-		case c.Match == worker.MatchManual:
+		case c.Match == wire.MatchManual:
 			chosen++
-		case c.Field == "" && c.Match != worker.MatchIgnored && len(c.Samples) > 0:
+		case c.Field == "" && c.Match != wire.MatchIgnored && len(c.Samples) > 0:
 			unmapped++
 		}
 	}
@@ -85,7 +85,7 @@ func mappingCounts(columns []worker.ColumnView) (matched, chosen, unmapped int) 
 }
 
 // mappingSummary is the one-line account of a mapping.
-func mappingSummary(columns []worker.ColumnView) string {
+func mappingSummary(columns []wire.ColumnView) string {
 	matched, chosen, unmapped := mappingCounts(columns)
 	switch {
 	case chosen > 0 && unmapped > 0:
@@ -100,7 +100,7 @@ func mappingSummary(columns []worker.ColumnView) string {
 
 // targetLabel is a field as the mapping's menus list it: its name in the
 // operator's language first, its path second, "Betrag — destinationAmount.amount".
-func targetLabel(tg worker.Target) string {
+func targetLabel(tg wire.Target) string {
 	label := tg.Path
 	if tg.Title != "" && tg.Title != tg.Path {
 		label = t(tg.Title) + " — " + tg.Path

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -15,7 +15,7 @@ import (
 // clicked. The list listens for clicks once, for all its buttons, and
 // show must read the problems it was given afresh: go-app keeps an
 // element's first handler when a newer one comes from the same code.
-func problemList(problems []worker.Problem, show func(ctx app.Context, i int)) app.UI {
+func problemList(problems []wire.Problem, show func(ctx app.Context, i int)) app.UI {
 	return app.Ol().ID("problems").Class("problems").OnClick(func(ctx app.Context, e app.Event) {
 		b := e.Get("target").Call("closest", "button[data-problem]")
 		if !b.Truthy() || show == nil {
@@ -44,10 +44,10 @@ func problemList(problems []worker.Problem, show func(ctx app.Context, i int)) a
 }
 
 // problemPlace names where a problem is, as an operator looks for it.
-func problemPlace(p worker.Problem) string {
+func problemPlace(p wire.Problem) string {
 	var where string
 	switch {
-	case p.Element == worker.RequestLevel:
+	case p.Element == wire.RequestLevel:
 		return t("Whole file")
 	case p.Row > 0 && p.Sheet != "":
 		where = tf("Sheet %s, row %d", p.Sheet, p.Row)
@@ -71,7 +71,7 @@ func problemPlace(p worker.Problem) string {
 var fieldTitles map[string]string
 
 // setFieldTitles keeps the titles of a file's fields.
-func setFieldTitles(targets []worker.Target) {
+func setFieldTitles(targets []wire.Target) {
 	fieldTitles = make(map[string]string, len(targets))
 	for _, tg := range targets {
 		if tg.Title != "" {
@@ -94,7 +94,7 @@ func fieldLabel(path string) string {
 }
 
 func severityWord(s string) string {
-	if s == worker.SeverityWarning {
+	if s == wire.SeverityWarning {
 		return t("Warning")
 	}
 	return t("Error")

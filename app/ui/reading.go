@@ -9,7 +9,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -116,24 +116,24 @@ func (p *importPage) choices(name string, d reading.Decision) []readingChoice {
 
 // choiceRequest is the request that takes value for the decision name,
 // over the current settings.
-func choiceRequest(current worker.Settings, name, value string) (worker.Prepare, bool) {
+func choiceRequest(current wire.Settings, name, value string) (wire.Prepare, bool) {
 	next := current
 	var chosen []string
 	switch name {
 	case "units":
-		next.Amounts, chosen = value, []string{worker.SettingAmounts}
+		next.Amounts, chosen = value, []string{wire.SettingAmounts}
 	case "decimal", "group":
-		next.Decimal, next.Group, chosen = value, partner(value), []string{worker.SettingDecimal, worker.SettingGroup}
+		next.Decimal, next.Group, chosen = value, partner(value), []string{wire.SettingDecimal, wire.SettingGroup}
 	case "dateOrder":
-		next.DateOrder, chosen = value, []string{worker.SettingDates}
+		next.DateOrder, chosen = value, []string{wire.SettingDates}
 	case "encoding":
-		return worker.Prepare{Encoding: value}, true
+		return wire.Prepare{Encoding: value}, true
 	case "delimiter":
-		return worker.Prepare{Delimiter: value}, true
+		return wire.Prepare{Delimiter: value}, true
 	default:
-		return worker.Prepare{}, false
+		return wire.Prepare{}, false
 	}
-	return worker.Prepare{Settings: &next, Chosen: chosen}, true
+	return wire.Prepare{Settings: &next, Chosen: chosen}, true
 }
 
 // readingChosen takes the choice of a button of renderQuestion. The
@@ -327,7 +327,7 @@ type currencyFix struct {
 // currencyFixes offers a fix for each column of the review whose
 // problems include a currency code written in lower case that is a
 // currency in capitals.
-func currencyFixes(cols []worker.GridColumn, problems []worker.Problem) []currencyFix {
+func currencyFixes(cols []wire.GridColumn, problems []wire.Problem) []currencyFix {
 	var out []currencyFix
 	for _, pr := range problems {
 		if pr.Code != "pattern" || !strings.HasSuffix(strings.ToLower(pr.Field), "currency") {

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 func TestAChoiceSettlesItsSettingAsTheOperators(t *testing.T) {
-	current := worker.Settings{Amounts: "minor", Decimal: ".", Group: ","}
+	current := wire.Settings{Amounts: "minor", Decimal: ".", Group: ","}
 	req, ok := choiceRequest(current, "units", reading.Major)
 	if !ok || req.Settings == nil || req.Settings.Amounts != "major" || req.Settings.Decimal != "." || strings.Join(req.Chosen, " ") != "amounts" {
 		t.Errorf("units: %+v", req)
@@ -28,7 +28,7 @@ func TestAChoiceSettlesItsSettingAsTheOperators(t *testing.T) {
 }
 
 func TestTheChoicesAreTheSidesOfTheEvidence(t *testing.T) {
-	p := &importPage{prep: &worker.Prepared{}}
+	p := &importPage{prep: &wire.Prepared{}}
 	d := reading.Decision{Value: reading.Minor, How: reading.Default, Undecided: true, Evidence: []reading.Cell{
 		{Row: 6, Column: "G", Raw: "30.50", Suggests: reading.Major}, {Row: 2, Column: "G", Raw: "25000", Suggests: reading.Minor},
 	}}
@@ -54,15 +54,15 @@ func TestTheChoicesAreTheSidesOfTheEvidence(t *testing.T) {
 }
 
 func TestOnlyALowerCaseCurrencyIsFixedInOneClick(t *testing.T) {
-	cols := []worker.GridColumn{{Letter: "E", Header: "Amount", Field: "destinationAmount.amount"}, {Letter: "F", Header: "Currency", Field: "destinationAmount.currency"}}
-	problem := func(code, value string) worker.Problem {
-		return worker.Problem{Code: code, Field: "destinationAmount.currency", Column: "F", Value: value, Severity: "error"}
+	cols := []wire.GridColumn{{Letter: "E", Header: "Amount", Field: "destinationAmount.amount"}, {Letter: "F", Header: "Currency", Field: "destinationAmount.currency"}}
+	problem := func(code, value string) wire.Problem {
+		return wire.Problem{Code: code, Field: "destinationAmount.currency", Column: "F", Value: value, Severity: "error"}
 	}
-	fixes := currencyFixes(cols, []worker.Problem{problem("pattern", `"eur"`), problem("pattern", `"gbp"`)})
+	fixes := currencyFixes(cols, []wire.Problem{problem("pattern", `"eur"`), problem("pattern", `"gbp"`)})
 	if len(fixes) != 1 || fixes[0].column != 1 || fixes[0].label != "Write every currency of column F (Currency) in capitals (eur → EUR)" {
 		t.Errorf("fixes = %+v", fixes)
 	}
-	for _, ps := range [][]worker.Problem{
+	for _, ps := range [][]wire.Problem{
 		{problem("pattern", `"xyz"`)},     // not a currency in capitals either
 		{problem("pattern", `"EURO"`)},    // already capitals
 		{problem("required", `"eur"`)},    // another problem

@@ -10,7 +10,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/mappingmemory"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -110,7 +110,7 @@ func (m *mappingMemory) validating(doc int) { m.remember = doc }
 // readingArrived takes every reading the worker sends before the page
 // shows it: it remembers a validated one, and looks up the headers of a
 // document it has not looked up for its kind, applying what it finds.
-func (m *mappingMemory) readingArrived(p *importPage, pr *worker.Prepared) {
+func (m *mappingMemory) readingArrived(p *importPage, pr *wire.Prepared) {
 	m.rememberBuilt(p, pr)
 	if m.applied != nil && m.applied.document != pr.Document {
 		m.applied = nil
@@ -154,7 +154,7 @@ func (m *mappingMemory) readingArrived(p *importPage, pr *worker.Prepared) {
 				p.prepare(ctx, m.applying(r), tf("Reading %s as last time", pr.FileName))
 			case held && pr.Ready && pr.Summary == nil:
 				p.prep = pr
-				p.prepare(ctx, worker.Prepare{Auto: true}, tf("Validating %s", pr.FileName))
+				p.prepare(ctx, wire.Prepare{Auto: true}, tf("Validating %s", pr.FileName))
 			default:
 				p.showPrepared(ctx, pr)
 			}
@@ -180,8 +180,8 @@ func recall(kind string, headers []string) (mappingmemory.Remembered, bool) {
 
 // applying is the request that reads a document as r says, as the kind
 // the operator read it as: a choice, no longer a suggestion.
-func (m *mappingMemory) applying(r mappingmemory.Remembered) worker.Prepare {
-	return worker.Prepare{SavedMapping: r.Mapping, Kind: r.Kind, Auto: true}
+func (m *mappingMemory) applying(r mappingmemory.Remembered) wire.Prepare {
+	return wire.Prepare{SavedMapping: r.Mapping, Kind: r.Kind, Auto: true}
 }
 
 // toggle undoes the remembered reading of the open document, back to the
@@ -198,7 +198,7 @@ func (m *mappingMemory) toggle(p *importPage, ctx app.Context) {
 		return
 	}
 	a.undone = true
-	req := worker.Prepare{Automatic: true, Auto: true}
+	req := wire.Prepare{Automatic: true, Auto: true}
 	if a.kind != "" && a.kind != pr.Kind {
 		req.Kind = a.kind
 	}
@@ -217,7 +217,7 @@ func (m *mappingMemory) toggle(p *importPage, ctx app.Context) {
 // rememberBuilt remembers the reading of a document built at the
 // operator's request, when they chose any of it: the mapping file of the
 // document, under the headers it showed when first read.
-func (m *mappingMemory) rememberBuilt(p *importPage, pr *worker.Prepared) {
+func (m *mappingMemory) rememberBuilt(p *importPage, pr *wire.Prepared) {
 	if pr.Summary == nil || m.remember != pr.Document {
 		return
 	}
@@ -230,7 +230,7 @@ func (m *mappingMemory) rememberBuilt(p *importPage, pr *worker.Prepared) {
 		headers = headersOf(pr)
 	}
 	doc, kind := pr.Document, pr.Kind
-	runJob(p.ctx, worker.JobExport, worker.Export{Document: doc, What: worker.ExportMapping}, nil, func(_ worker.Exported, data app.Value, err error) {
+	runJob(p.ctx, wire.JobExport, wire.Export{Document: doc, What: wire.ExportMapping}, nil, func(_ wire.Exported, data app.Value, err error) {
 		if err != nil {
 			app.Log("remembering the mapping:", errorText(err))
 			return
@@ -281,14 +281,14 @@ func (m *mappingMemory) render(p *importPage) app.UI {
 }
 
 // rememberedText says that a document is read as last time, and how.
-func rememberedText(pr *worker.Prepared) string {
+func rememberedText(pr *wire.Prepared) string {
 	return tf("Read as last time for these headers: %s.", strings.Join(readingParts(pr), ", "))
 }
 
 // readingParts are the parts of a document's reading the operator
 // chooses, in words: the columns mapped, the header row and sheet, and
 // the settings that matter to the file.
-func readingParts(pr *worker.Prepared) []string {
+func readingParts(pr *wire.Prepared) []string {
 	mapped := 0
 	for _, c := range pr.Columns {
 		if c.Field != "" {
@@ -312,10 +312,10 @@ func readingParts(pr *worker.Prepared) []string {
 			}
 		}
 	}
-	if slices.Contains(pr.SettingsMatter, worker.SettingCurrency) && pr.Settings.Currency != "" {
+	if slices.Contains(pr.SettingsMatter, wire.SettingCurrency) && pr.Settings.Currency != "" {
 		parts = append(parts, tf("currency %s", pr.Settings.Currency))
 	}
-	if slices.Contains(pr.SettingsMatter, worker.SettingTimeZone) && pr.Settings.TimeZone != "" {
+	if slices.Contains(pr.SettingsMatter, wire.SettingTimeZone) && pr.Settings.TimeZone != "" {
 		parts = append(parts, tf("time zone %s", pr.Settings.TimeZone))
 	}
 	return parts
@@ -325,22 +325,22 @@ func readingParts(pr *worker.Prepared) []string {
 // words.
 var settingWords = []struct {
 	setting string
-	value   func(worker.Settings) string
+	value   func(wire.Settings) string
 	words   map[string]string
 }{
-	{worker.SettingAmounts, func(s worker.Settings) string { return s.Amounts }, map[string]string{
-		worker.AmountsMajor: lang.Mark("amounts in major units"), worker.AmountsMinor: lang.Mark("amounts in minor units"), "": lang.Mark("amounts in minor units"),
+	{wire.SettingAmounts, func(s wire.Settings) string { return s.Amounts }, map[string]string{
+		wire.AmountsMajor: lang.Mark("amounts in major units"), wire.AmountsMinor: lang.Mark("amounts in minor units"), "": lang.Mark("amounts in minor units"),
 	}},
-	{worker.SettingSeparators, func(s worker.Settings) string { return s.Decimal }, map[string]string{
+	{wire.SettingSeparators, func(s wire.Settings) string { return s.Decimal }, map[string]string{
 		",": lang.Mark("decimal comma"), ".": lang.Mark("decimal point"),
 	}},
-	{worker.SettingDates, func(s worker.Settings) string { return s.DateOrder }, map[string]string{
+	{wire.SettingDates, func(s wire.Settings) string { return s.DateOrder }, map[string]string{
 		"DMY": lang.Mark("day first"), "MDY": lang.Mark("month first"), "YMD": lang.Mark("year first"),
 	}},
 }
 
 // headersOf are a reading's column headers.
-func headersOf(pr *worker.Prepared) []string {
+func headersOf(pr *wire.Prepared) []string {
 	var out []string
 	for _, c := range pr.Columns {
 		if h := strings.TrimSpace(c.Header); h != "" {
@@ -353,12 +353,12 @@ func headersOf(pr *worker.Prepared) []string {
 // operatorChose reports a reading the operator chose any of: a column's
 // field, a value for every row, or a decision such as the header row, the
 // units, the dates or their time zone.
-func operatorChose(pr *worker.Prepared) bool {
+func operatorChose(pr *wire.Prepared) bool {
 	if len(pr.Values) > 0 {
 		return true
 	}
 	for _, c := range pr.Columns {
-		if c.Match == worker.MatchManual {
+		if c.Match == wire.MatchManual {
 			return true
 		}
 	}

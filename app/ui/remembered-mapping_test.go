@@ -6,26 +6,26 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A reading is remembered only when the operator chose some of it: a
 // column's field, or a decision such as the units or the header row.
 func TestOnlyAReadingTheOperatorChoseIsRemembered(t *testing.T) {
-	auto := &worker.Prepared{
-		Columns: []worker.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount", Match: worker.MatchAlias}, {Header: "Notiz"}},
+	auto := &wire.Prepared{
+		Columns: []wire.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount", Match: wire.MatchAlias}, {Header: "Notiz"}},
 		Reading: reading.Reading{Units: reading.Decision{Value: reading.Major, How: reading.Detected}},
 	}
 	if operatorChose(auto) {
 		t.Error("an automatic reading counts as chosen")
 	}
 	column := *auto
-	column.Columns = []worker.ColumnView{auto.Columns[0], {Header: "Notiz", Field: "description", Match: worker.MatchManual}}
+	column.Columns = []wire.ColumnView{auto.Columns[0], {Header: "Notiz", Field: "description", Match: wire.MatchManual}}
 	setting := *auto
 	setting.Reading.DateOrder = reading.Decision{Value: "DMY", How: reading.Chosen}
 	value := *auto
-	value.Values = []worker.SetValue{{Field: "profileId", Value: "110321"}}
-	for name, pr := range map[string]*worker.Prepared{"a column": &column, "a setting": &setting, "a value for every row": &value} {
+	value.Values = []wire.SetValue{{Field: "profileId", Value: "110321"}}
+	for name, pr := range map[string]*wire.Prepared{"a column": &column, "a setting": &setting, "a value for every row": &value} {
 		if !operatorChose(pr) {
 			t.Errorf("%s chosen does not count", name)
 		}
@@ -36,12 +36,12 @@ func TestOnlyAReadingTheOperatorChoseIsRemembered(t *testing.T) {
 // columns, the header row and the settings that matter to it.
 func TestTheNoticeSaysHowTheFileIsRead(t *testing.T) {
 	defer setLanguage(consoleLang)
-	pr := &worker.Prepared{
+	pr := &wire.Prepared{
 		HeaderRow:      1,
-		Columns:        []worker.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount"}, {Header: "Notiz"}, {Header: "Währung", Field: "destinationAmount.currency"}},
-		Settings:       worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: ".", TimeZone: "Europe/Berlin"},
-		SettingsMatter: []string{worker.SettingAmounts, worker.SettingSeparators, worker.SettingTimeZone},
-		Values:         []worker.SetValue{{Field: "source.type", Value: "managed_accounts"}},
+		Columns:        []wire.ColumnView{{Header: "Betrag", Field: "destinationAmount.amount"}, {Header: "Notiz"}, {Header: "Währung", Field: "destinationAmount.currency"}},
+		Settings:       wire.Settings{Amounts: wire.AmountsMajor, Decimal: ",", Group: ".", TimeZone: "Europe/Berlin"},
+		SettingsMatter: []string{wire.SettingAmounts, wire.SettingSeparators, wire.SettingTimeZone},
+		Values:         []wire.SetValue{{Field: "source.type", Value: "managed_accounts"}},
 	}
 	for l, want := range map[lang.Tag]string{
 		lang.English: "Read as last time for these headers: 2 columns mapped, 1 value set for every row, headers on row 1, amounts in major units, decimal comma, time zone Europe/Berlin.",

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 func TestVisibleRangeRendersTheViewAndAMargin(t *testing.T) {
@@ -80,12 +80,12 @@ func TestScrollToShowMovesAsLittleAsPossible(t *testing.T) {
 }
 
 func TestMappingState(t *testing.T) {
-	cols := []worker.ColumnView{
-		{Column: 0, Letter: "A", Header: "profileId", Field: "profileId", Match: worker.MatchExact, Samples: []string{"1"}},
+	cols := []wire.ColumnView{
+		{Column: 0, Letter: "A", Header: "profileId", Field: "profileId", Match: wire.MatchExact, Samples: []string{"1"}},
 		{Column: 1, Letter: "B", Header: "Betrag", Suggestions: []string{"destinationAmount.amount"}, Samples: []string{"12,50"}},
-		{Column: 2, Letter: "C", Header: "amount", Field: "destinationAmount.amount", Match: worker.MatchAlias, Samples: []string{"1"}},
+		{Column: 2, Letter: "C", Header: "amount", Field: "destinationAmount.amount", Match: wire.MatchAlias, Samples: []string{"1"}},
 		{Column: 3, Letter: "D", Header: "Notes"},
-		{Column: 4, Letter: "E", Header: "Errors", Match: worker.MatchIgnored},
+		{Column: 4, Letter: "E", Header: "Errors", Match: wire.MatchIgnored},
 		{Column: 5, Letter: "F", Header: "Extra", Samples: []string{"x"}},
 	}
 	var got []string
@@ -119,18 +119,18 @@ func TestMappingState(t *testing.T) {
 }
 
 func TestGridColumnOfAProblem(t *testing.T) {
-	table := []worker.GridColumn{{Letter: "A", Field: "profileId"}, {Letter: "F", Field: "destinationAmount.currency"}}
-	if c := gridColumnOf(table, worker.Problem{Column: "F", Field: "destinationAmount.currency"}); c != 1 {
+	table := []wire.GridColumn{{Letter: "A", Field: "profileId"}, {Letter: "F", Field: "destinationAmount.currency"}}
+	if c := gridColumnOf(table, wire.Problem{Column: "F", Field: "destinationAmount.currency"}); c != 1 {
 		t.Errorf("by letter: %d", c)
 	}
-	request := []worker.GridColumn{{Field: "tags"}, {Field: "spendLimit[0].value.amount"}}
-	if c := gridColumnOf(request, worker.Problem{Field: "tags[2]"}); c != 0 {
+	request := []wire.GridColumn{{Field: "tags"}, {Field: "spendLimit[0].value.amount"}}
+	if c := gridColumnOf(request, wire.Problem{Field: "tags[2]"}); c != 0 {
 		t.Errorf("a list item: %d", c)
 	}
-	if c := gridColumnOf(request, worker.Problem{Field: "spendLimit[0].value.amount"}); c != 1 {
+	if c := gridColumnOf(request, wire.Problem{Field: "spendLimit[0].value.amount"}); c != 1 {
 		t.Errorf("by field: %d", c)
 	}
-	if c := gridColumnOf(request, worker.Problem{Field: "unknown"}); c != 0 {
+	if c := gridColumnOf(request, wire.Problem{Field: "unknown"}); c != 0 {
 		t.Errorf("unknown: %d", c)
 	}
 }

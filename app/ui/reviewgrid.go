@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -28,16 +28,16 @@ type reviewGrid struct {
 
 	Idoc        int
 	Iversion    int
-	Icolumns    []worker.GridColumn
+	Icolumns    []wire.GridColumn
 	IerrorsOnly bool
 	// IfirstRows is the first window of the document's rows, sent with
 	// its summary: drawn at once, without asking the worker.
-	IfirstRows *worker.Rows
+	IfirstRows *wire.Rows
 	Ifocus     gridFocus
 	// ImemoryNote is the worker's memory, recorded when the table first
 	// shows a document's rows (see markMemory).
 	ImemoryNote uint64
-	IonEdited   func(ctx app.Context, e worker.Edited)
+	IonEdited   func(ctx app.Context, e wire.Edited)
 	IonAnnounce func(ctx app.Context, text string)
 	// IonNoErrorLeft hears F8 find no error in the errors-only view.
 	IonNoErrorLeft func(ctx app.Context, back bool)
@@ -55,7 +55,7 @@ type reviewGrid struct {
 	// at version.
 	total   int
 	offset  int
-	rows    []worker.GridRow
+	rows    []wire.GridRow
 	version int
 	loaded  bool
 	// loading is the window asked for, while a request is out.
@@ -68,7 +68,7 @@ type reviewGrid struct {
 
 	activePos, activeCol int
 	// found is the last problem F8 went to.
-	found *worker.FoundProblem
+	found *wire.FoundProblem
 	// focusPending says the table holds the focus for the active cell,
 	// whose row is on its way.
 	focusPending bool
@@ -95,13 +95,13 @@ func (g *reviewGrid) Document(id, version int) *reviewGrid {
 }
 
 // Columns sets the columns.
-func (g *reviewGrid) Columns(c []worker.GridColumn) *reviewGrid {
+func (g *reviewGrid) Columns(c []wire.GridColumn) *reviewGrid {
 	g.Icolumns = c
 	return g
 }
 
 // FirstRows sets the first window of rows the summary brought.
-func (g *reviewGrid) FirstRows(r *worker.Rows) *reviewGrid {
+func (g *reviewGrid) FirstRows(r *wire.Rows) *reviewGrid {
 	g.IfirstRows = r
 	return g
 }
@@ -125,7 +125,7 @@ func (g *reviewGrid) Focus(f gridFocus) *reviewGrid {
 }
 
 // OnEdited sets what receives the result of an edit.
-func (g *reviewGrid) OnEdited(f func(ctx app.Context, e worker.Edited)) *reviewGrid {
+func (g *reviewGrid) OnEdited(f func(ctx app.Context, e wire.Edited)) *reviewGrid {
 	g.IonEdited = f
 	return g
 }
@@ -192,7 +192,7 @@ func (g *reviewGrid) sync(ctx app.Context) {
 			g.loading = false
 			g.take(*r, nil)
 		} else {
-			g.fetch(0, worker.FirstWindow, nil, true)
+			g.fetch(0, wire.FirstWindow, nil, true)
 		}
 	case g.Iversion != g.docVersion:
 		g.docVersion = g.Iversion
@@ -202,7 +202,7 @@ func (g *reviewGrid) sync(ctx app.Context) {
 		g.focusSeq = g.Ifocus.Seq
 		el := g.Ifocus.Element
 		g.activeCol = g.Ifocus.Column
-		g.fetch(0, worker.FirstWindow, &el, true)
+		g.fetch(0, wire.FirstWindow, &el, true)
 	}
 }
 
@@ -239,13 +239,13 @@ func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
 	g.loading = true
 	g.seq++
 	seq := g.seq
-	req := worker.RowsWindow{Document: g.Idoc, Offset: offset, Limit: limit, ErrorsOnly: g.IerrorsOnly, Around: around}
+	req := wire.RowsWindow{Document: g.Idoc, Offset: offset, Limit: limit, ErrorsOnly: g.IerrorsOnly, Around: around}
 	if g.Isource != nil {
 		g.loading = false
 		g.take(g.Isource.rows(req), around)
 		return
 	}
-	runJob(g.ctx, worker.JobRows, req, nil, func(r worker.Rows, _ app.Value, err error) {
+	runJob(g.ctx, wire.JobRows, req, nil, func(r wire.Rows, _ app.Value, err error) {
 		if seq != g.seq {
 			return // a newer request is out
 		}
@@ -259,7 +259,7 @@ func (g *reviewGrid) fetch(offset, limit int, around *int, force bool) {
 
 // take holds a window of rows the worker sent; around is the element a
 // request asked to show, if any.
-func (g *reviewGrid) take(r worker.Rows, around *int) {
+func (g *reviewGrid) take(r wire.Rows, around *int) {
 	if !g.loaded {
 		memory := g.ImemoryNote
 		g.ctx.Defer(func(app.Context) { markMemory("table-shown", memory) })
@@ -394,10 +394,10 @@ func pinLeft(grid app.Value) int {
 func cellID(pos, col int) string { return "cell-" + strconv.Itoa(pos) + "-" + strconv.Itoa(col) }
 
 // row returns the row held at position pos of the view.
-func (g *reviewGrid) row(pos int) (worker.GridRow, bool) {
+func (g *reviewGrid) row(pos int) (wire.GridRow, bool) {
 	i := pos - g.offset
 	if i < 0 || i >= len(g.rows) {
-		return worker.GridRow{}, false
+		return wire.GridRow{}, false
 	}
 	return g.rows[i], true
 }
@@ -513,7 +513,7 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 
 // renderCell renders the cell of column c, shown as the table's column
 // shown (see gridOrder).
-func (g *reviewGrid) renderCell(pos, c, shown int, r worker.GridRow, marks map[int]cellMark) app.UI {
+func (g *reviewGrid) renderCell(pos, c, shown int, r wire.GridRow, marks map[int]cellMark) app.UI {
 	active := pos == g.activePos && c == g.activeCol
 	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Aria("colindex", shown+2).
 		DataSet("pos", pos).DataSet("col", c).Class(columnClasses(g.Icolumns[c])...)
@@ -533,7 +533,7 @@ func (g *reviewGrid) renderCell(pos, c, shown int, r worker.GridRow, marks map[i
 	m, noted := marks[c]
 	marked := noted && m.Severity != ""
 	if marked {
-		td = td.Class("cell-"+m.Severity).Aria("invalid", m.Severity == worker.SeverityError)
+		td = td.Class("cell-"+m.Severity).Aria("invalid", m.Severity == wire.SeverityError)
 	}
 	if noted {
 		td = td.Title(m.title())
@@ -741,7 +741,7 @@ func (g *reviewGrid) next(ctx app.Context, back bool) {
 			col = -1
 		}
 	}
-	g.findProblem(after, &col, back, func(f worker.FoundProblem) {
+	g.findProblem(after, &col, back, func(f wire.FoundProblem) {
 		if !f.Found && g.IerrorsOnly && g.IonNoErrorLeft != nil {
 			g.IonNoErrorLeft(g.ctx, back)
 			return
@@ -755,11 +755,11 @@ func (g *reviewGrid) next(ctx app.Context, back bool) {
 		if f.Column >= 0 {
 			g.activeCol = f.Column
 		}
-		g.fetch(0, worker.FirstWindow, &el, true)
+		g.fetch(0, wire.FirstWindow, &el, true)
 	})
 }
 
-func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
+func (g *reviewGrid) announceFound(ctx app.Context, f wire.FoundProblem) {
 	if g.IonAnnounce == nil {
 		return
 	}
@@ -775,16 +775,16 @@ func (g *reviewGrid) announceFound(ctx app.Context, f worker.FoundProblem) {
 }
 
 // nextProblem asks the worker for the next problem after element after
-// and, when set, its cell in column col (see worker.NextProblem).
-func nextProblem(ctx app.Context, doc, after int, col *int, back, errorsOnly bool, found func(worker.FoundProblem)) {
+// and, when set, its cell in column col (see wire.NextProblem).
+func nextProblem(ctx app.Context, doc, after int, col *int, back, errorsOnly bool, found func(wire.FoundProblem)) {
 	if background() == nil {
 		return
 	}
 	if back && after < 0 {
 		after, col = 1<<30, nil
 	}
-	req := worker.NextProblem{Document: doc, After: after, AfterColumn: col, Back: back, ErrorsOnly: errorsOnly}
-	runJob(ctx, worker.JobNextProblem, req, nil, func(f worker.FoundProblem, _ app.Value, err error) {
+	req := wire.NextProblem{Document: doc, After: after, AfterColumn: col, Back: back, ErrorsOnly: errorsOnly}
+	runJob(ctx, wire.JobNextProblem, req, nil, func(f wire.FoundProblem, _ app.Value, err error) {
 		if err == nil {
 			found(f)
 		}
@@ -851,11 +851,11 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 		cells[col] = text
 		g.rows[i].Cells = cells
 	}
-	req := worker.Edit{Document: g.Idoc, Element: r.Element, Column: col, Text: text}
+	req := wire.Edit{Document: g.Idoc, Element: r.Element, Column: col, Text: text}
 	if g.IonSaving != nil {
 		g.IonSaving(g.ctx, 1)
 	}
-	runJob(g.ctx, worker.JobEdit, req, nil, func(ed worker.Edited, _ app.Value, err error) {
+	runJob(g.ctx, wire.JobEdit, req, nil, func(ed wire.Edited, _ app.Value, err error) {
 		if g.IonSaving != nil {
 			g.IonSaving(g.ctx, -1)
 		}
@@ -880,16 +880,16 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 }
 
 // editNews says what an edit did, for screen readers.
-func editNews(ed worker.Edited) string {
+func editNews(ed wire.Edited) string {
 	element, isElement := strings.CutPrefix(ed.Row.Label, "#")
 	left := plural(ed.Summary.Errors, "error", "errors")
 	var msgs []string
 	for _, m := range ed.Row.Marks {
-		if m.Severity == worker.SeverityError {
+		if m.Severity == wire.SeverityError {
 			msgs = append(msgs, m.Messages...)
 		}
 	}
-	if ed.Row.Severity == worker.SeverityWarning {
+	if ed.Row.Severity == wire.SeverityWarning {
 		// Valid, with something to check: the warnings are said too.
 		var warns []string
 		for _, m := range ed.Row.Marks {
@@ -901,7 +901,7 @@ func editNews(ed worker.Edited) string {
 		}
 		return tf("Row %s has no error; to check: %s. %s left in the file.", ed.Row.Label, strings.Join(warns, " · "), left)
 	}
-	if ed.Row.Severity != worker.SeverityError {
+	if ed.Row.Severity != wire.SeverityError {
 		if isElement {
 			return tf("Element %s is valid. %s left in the file.", element, left)
 		}
@@ -919,16 +919,16 @@ func editNews(ed worker.Edited) string {
 // gridSeverityWord names a cell's severity for screen readers.
 func gridSeverityWord(s string) string {
 	switch s {
-	case worker.SeverityError:
+	case wire.SeverityError:
 		return t("error")
-	case worker.SeverityWarning:
+	case wire.SeverityWarning:
 		return t("warning")
 	}
 	return s
 }
 
 func errorText(err error) string {
-	if we, ok := err.(*worker.Error); ok {
+	if we, ok := err.(*wire.Error); ok {
 		return we.Message
 	}
 	return err.Error()

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -21,11 +21,11 @@ type settingsPage struct {
 	conn Connection
 
 	tokenBusy    bool
-	tokenFailure *worker.APIFailure
+	tokenFailure *wire.APIFailure
 
 	testBusy    bool
 	testResult  string
-	testFailure *worker.APIFailure
+	testFailure *wire.APIFailure
 
 	announcement string
 
@@ -226,16 +226,16 @@ func (p *settingsPage) testButton() app.UI {
 // test lists one bulk: it proves the URL, the api-key and the token.
 func (p *settingsPage) test(ctx app.Context, e app.Event) {
 	if missing := p.conn.ready(p.api, false); missing != "" {
-		p.testFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: missing, Chunk: worker.NoChunk}
+		p.testFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: missing, Chunk: wire.NoChunk}
 		return
 	}
 	p.testBusy, p.testResult, p.testFailure = true, "", nil
-	req := worker.ListBulks{Connection: p.conn.forWorker(false), Limit: 1}
-	runJob(p.page, worker.JobBulks, req, nil, func(r worker.BulkList, _ app.Value, err error) {
+	req := wire.ListBulks{Connection: p.conn.forWorker(false), Limit: 1}
+	runJob(p.page, wire.JobBulks, req, nil, func(r wire.BulkList, _ app.Value, err error) {
 		p.testBusy = false
 		switch {
 		case err != nil:
-			p.testFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
+			p.testFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
 		case r.Failure != nil:
 			p.testFailure = r.Failure
 		default:
@@ -267,16 +267,16 @@ func (p *settingsPage) tokenStatus() string {
 func (p *settingsPage) obtainToken(ctx app.Context, e app.Event) {
 	p.tokenFailure = nil
 	if missing := p.conn.readyForToken(p.api); missing != "" {
-		p.tokenFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: missing, Chunk: worker.NoChunk}
+		p.tokenFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: missing, Chunk: wire.NoChunk}
 		return
 	}
 	p.tokenBusy = true
-	req := worker.AccessTokenRequest{Connection: p.conn.forWorker(true), Identity: p.conn.Identity}
-	runJob(p.page, worker.JobAccessToken, req, nil, func(r worker.AccessToken, _ app.Value, err error) {
+	req := wire.AccessTokenRequest{Connection: p.conn.forWorker(true), Identity: p.conn.Identity}
+	runJob(p.page, wire.JobAccessToken, req, nil, func(r wire.AccessToken, _ app.Value, err error) {
 		p.tokenBusy = false
 		switch {
 		case err != nil:
-			p.tokenFailure = &worker.APIFailure{Class: worker.ClassOther, Summary: jobMessage(err), Chunk: worker.NoChunk}
+			p.tokenFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
 		case r.Failure != nil:
 			p.tokenFailure = r.Failure
 		default:

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // TestTheFieldsOfferedAValueForEveryRow: the required fields no column
@@ -13,20 +13,20 @@ import (
 // counts) is offered no more, and the menus name each field, then its
 // path.
 func TestTheFieldsOfferedAValueForEveryRow(t *testing.T) {
-	targets := []worker.Target{
+	targets := []wire.Target{
 		{Path: "profileId", Title: "Profile id", Required: true},
 		{Path: "tag", Title: "Tag"},
 		{Path: "source.id", Title: "Instrument id", Required: true},
-		{Path: "source.type", Title: "Instrument type", Required: true, Choices: []worker.Choice{{Value: "managed_accounts", Words: "Managed account"}}},
+		{Path: "source.type", Title: "Instrument type", Required: true, Choices: []wire.Choice{{Value: "managed_accounts", Words: "Managed account"}}},
 		{Path: "description", Title: "Description"},
 		{Path: "scheduledTimestamp", Title: "Scheduled time"},
 	}
-	p := &importPage{prep: &worker.Prepared{
+	p := &importPage{prep: &wire.Prepared{
 		Document: 3,
 		Targets:  targets,
-		Columns:  []worker.ColumnView{{Column: 0, Letter: "A", Field: "source.id"}, {Column: 1, Letter: "B"}},
+		Columns:  []wire.ColumnView{{Column: 0, Letter: "A", Field: "source.id"}, {Column: 1, Letter: "B"}},
 		Missing:  []string{"profileId"},
-		Values:   []worker.SetValue{{Field: "tag", Value: "payroll", Parsed: "payroll"}, {Field: "source.type", Value: "managed_accounts", Parsed: "managed_accounts"}},
+		Values:   []wire.SetValue{{Field: "tag", Value: "payroll", Parsed: "payroll"}, {Field: "source.type", Value: "managed_accounts", Parsed: "managed_accounts"}},
 	}, setExtra: []string{"scheduledTimestamp", "description"}, setExtraDoc: 3}
 	rows := p.setValueRows()
 	var got []string
@@ -56,7 +56,7 @@ func TestTheFieldsOfferedAValueForEveryRow(t *testing.T) {
 	if l := targetLabel(targets[3]); l != "Instrument type — source.type (required)" {
 		t.Errorf("label %q", l)
 	}
-	if l := targetLabel(worker.Target{Path: "spendLimit[0].interval"}); l != "spendLimit[0].interval" {
+	if l := targetLabel(wire.Target{Path: "spendLimit[0].interval"}); l != "spendLimit[0].interval" {
 		t.Errorf("label without a title %q", l)
 	}
 	if w := choiceWords(targets[3], "managed_accounts"); w != "Managed account (managed_accounts)" {

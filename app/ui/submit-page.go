@@ -3,7 +3,7 @@ package ui
 import (
 	"net/url"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -36,19 +36,19 @@ type submitPage struct {
 
 	// validOnly and newBulk are the operator's explicit choices; repeats
 	// is the answer to the elements earlier bulks hold
-	// (worker.RepeatsLeaveOut or worker.RepeatsAgain), "" before one.
+	// (wire.RepeatsLeaveOut or wire.RepeatsAgain), "" before one.
 	validOnly bool
 	newBulk   bool
 	repeats   string
-	prepared  worker.Confirmation
+	prepared  wire.Confirmation
 	// warningsAccepted is the operator's word that the plan's warnings
 	// were checked (see submit-warnings.go).
 	warningsAccepted bool
 
-	progress worker.Progress
+	progress wire.Progress
 	cancel   func()
-	result   worker.Submitted
-	failure  *worker.APIFailure
+	result   wire.Submitted
+	failure  *wire.APIFailure
 	message  string
 
 	asideBusy bool
@@ -250,14 +250,14 @@ func (p *submitPage) renderRepeats() app.UI {
 		return box
 	}
 	return app.Div().Body(box, app.Div().Class("actions").Body(
-		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(tf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsLeaveOut)).Disabled(p.awaitingAcceptance()),
-		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(tf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(worker.RepeatsAgain)).Disabled(p.awaitingAcceptance()),
+		app.Button().ID("repeats-leave-out").Type("button").Class("button").Text(tf("Leave them out: submit the other %s", plural(r.ToSend-r.Count, "element", "elements"))).OnClick(p.answerRepeats(wire.RepeatsLeaveOut)).Disabled(p.awaitingAcceptance()),
+		app.Button().ID("repeats-again").Type("button").Class("button", "button-quiet").Text(tf("Submit them again (%s)", plural(r.Count, "element", "elements"))).OnClick(p.answerRepeats(wire.RepeatsAgain)).Disabled(p.awaitingAcceptance()),
 	))
 }
 
 // repeatedElements lists the first n elements of r that earlier bulks
 // hold, and counts the others.
-func repeatedElements(id string, r *worker.RepeatsInfo, n int) app.UI {
+func repeatedElements(id string, r *wire.RepeatsInfo, n int) app.UI {
 	shown := r.Elements[:min(len(r.Elements), n)]
 	return app.Div().Body(
 		app.Ul().ID(id).Body(app.Range(shown).Slice(func(i int) app.UI {
@@ -286,7 +286,7 @@ func (p *submitPage) answerRepeats(answer string) app.EventHandler {
 // not finish: sending resumes it.
 func (p *submitPage) interrupted() bool {
 	for _, prior := range p.prepared.Priors {
-		if prior.SameRef && prior.State != worker.StateSubmitted {
+		if prior.SameRef && prior.State != wire.StateSubmitted {
 			return true
 		}
 	}
@@ -301,7 +301,7 @@ func (p *submitPage) submittedBefore() bool {
 		return false
 	}
 	for _, prior := range pr.Priors {
-		if !prior.SameRef || prior.State != worker.StateSubmitted {
+		if !prior.SameRef || prior.State != wire.StateSubmitted {
 			return false
 		}
 	}
@@ -429,8 +429,8 @@ func (p *submitPage) prepare(ctx app.Context) {
 	p.step = submitPreparing
 	p.failure, p.message, p.repeats, p.warningsAccepted = nil, "", "", false
 	conn := p.connection().forWorker(p.doc.BackOffice)
-	req := worker.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
-	runJob(p.page, worker.JobPrepareSubmission, req, nil, func(r worker.Confirmation, _ app.Value, err error) {
+	req := wire.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
+	runJob(p.page, wire.JobPrepareSubmission, req, nil, func(r wire.Confirmation, _ app.Value, err error) {
 		if err != nil {
 			p.step, p.message = submitStopped, jobMessage(err)
 			p.announcement = p.message
@@ -471,25 +471,25 @@ func (p *submitPage) submit(ctx app.Context, e app.Event) {
 		return
 	}
 	p.step = submitSending
-	p.progress = worker.Progress{Total: len(p.prepared.Chunks)}
+	p.progress = wire.Progress{Total: len(p.prepared.Chunks)}
 	p.failure, p.message = nil, ""
 	p.announcement = t("Submitting…")
 	mark("submit-start")
-	req := worker.Submit{Plan: p.prepared.Plan, Connection: p.connection().forWorker(p.prepared.BackOffice), Repeats: p.repeats}
-	p.cancel = runJob(p.page, worker.JobSubmit, req, func(pr worker.Progress) {
+	req := wire.Submit{Plan: p.prepared.Plan, Connection: p.connection().forWorker(p.prepared.BackOffice), Repeats: p.repeats}
+	p.cancel = runJob(p.page, wire.JobSubmit, req, func(pr wire.Progress) {
 		p.progress = pr
 		// Reload the journal as soon as it holds the submission.
 		if pr.Done == 0 && len(p.journal.list.Submissions) == 0 {
 			p.journal.load(ctx, nil)
 		}
-	}, func(r worker.Submitted, _ app.Value, err error) {
+	}, func(r wire.Submitted, _ app.Value, err error) {
 		p.cancel = nil
 		p.finished(ctx, r, err)
 	})
 }
 
 // resumed shows a submission the journal resumed as this page's own.
-func (p *submitPage) resumed(ctx app.Context, r worker.Submitted, err error) {
+func (p *submitPage) resumed(ctx app.Context, r wire.Submitted, err error) {
 	if p.step == submitNone || p.step == submitStopped || p.step == submitDone {
 		p.result = r
 	}
@@ -500,7 +500,7 @@ func (p *submitPage) resumed(ctx app.Context, r worker.Submitted, err error) {
 }
 
 // finished shows a submission's outcome.
-func (p *submitPage) finished(ctx app.Context, r worker.Submitted, err error) {
+func (p *submitPage) finished(ctx app.Context, r wire.Submitted, err error) {
 	p.result = r
 	p.journal.load(ctx, nil)
 	if err == nil && r.Repeats != nil && r.Repeats.Stopped {
@@ -545,13 +545,13 @@ func (p *submitPage) stop(ctx app.Context, e app.Event) {
 // and as a page to read and print (which the review reads too).
 func (p *submitPage) renderReceipt() app.UI {
 	sub := p.result.Submission
-	if sub.ID == "" || len(sub.Chunks) == 0 || sub.State != worker.StateSubmitted {
+	if sub.ID == "" || len(sub.Chunks) == 0 || sub.State != wire.StateSubmitted {
 		return nil
 	}
 	asJSON := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text(t("Download the receipt")).
-		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, worker.ReceiptJSON) })
+		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, wire.ReceiptJSON) })
 	page := app.Button().ID("print-receipt").Type("button").Class("button", "button-quiet").Text(t("Download the receipt to print")).
-		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, worker.ReceiptPage) })
+		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, wire.ReceiptPage) })
 	if p.receiptBusy {
 		asJSON, page = asJSON.Disabled(true), page.Disabled(true)
 	}
@@ -566,11 +566,11 @@ func (p *submitPage) renderReceipt() app.UI {
 }
 
 // downloadReceipt writes the maker's receipt of the submission in format
-// (worker.ReceiptJSON or worker.ReceiptPage), naming the maker as the
+// (wire.ReceiptJSON or wire.ReceiptPage), naming the maker as the
 // server knows the operator signed in.
 func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 	p.receiptBusy = true
-	req := worker.ReceiptRequest{Submission: p.result.Submission.ID, Format: format}
+	req := wire.ReceiptRequest{Submission: p.result.Submission.ID, Format: format}
 	for _, st := range p.prepared.Reading {
 		req.Reading = append(req.Reading, st.Text)
 	}
@@ -581,7 +581,7 @@ func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 	ctx.Async(func() {
 		req.SubmittedBy = submitterOf(ctx, first)
 		ctx.Dispatch(func(app.Context) {
-			runJob(p.page, worker.JobReceipt, req, nil, func(f worker.File, data app.Value, err error) {
+			runJob(p.page, wire.JobReceipt, req, nil, func(f wire.File, data app.Value, err error) {
 				p.receiptBusy = false
 				if err != nil {
 					p.receiptNote = jobMessage(err)
@@ -598,7 +598,7 @@ func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 // downloadAside writes the invalid elements as a workbook.
 func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
 	p.asideBusy = true
-	runJob(p.page, worker.JobAsideWorkbook, worker.AsideWorkbook{Document: p.doc.ID}, nil, func(f worker.File, data app.Value, err error) {
+	runJob(p.page, wire.JobAsideWorkbook, wire.AsideWorkbook{Document: p.doc.ID}, nil, func(f wire.File, data app.Value, err error) {
 		p.asideBusy = false
 		if err != nil {
 			p.asideNote = jobMessage(err)
@@ -654,7 +654,7 @@ func bulkHref(id string, backOffice bool) string {
 }
 
 // bulkLinks lists a submission's chunks with their bulks.
-func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
+func bulkLinks(id string, s wire.SubmissionInfo) app.UI {
 	return app.Ul().ID(id).Class("bulk-links").Body(app.Range(s.Chunks).Slice(func(i int) app.UI {
 		c := s.Chunks[i]
 		what := tf("Part %s: %s", count(c.Index+1), plural(c.Elements, "element", "elements"))
@@ -669,15 +669,15 @@ func bulkLinks(id string, s worker.SubmissionInfo) app.UI {
 }
 
 // chunkState says where a chunk stands, in an operator's words.
-func chunkState(c worker.ChunkInfo) string {
+func chunkState(c wire.ChunkInfo) string {
 	switch c.State {
-	case worker.StatePlanned:
+	case wire.StatePlanned:
 		return t("not sent yet")
-	case worker.StateSending:
+	case wire.StateSending:
 		return tf("sent without an answer (%s)", plural(c.Attempts, "attempt", "attempts"))
-	case worker.StateFailed:
+	case wire.StateFailed:
 		return tf("refused: %s", c.LastError)
-	case worker.StateSubmitted:
+	case wire.StateSubmitted:
 		return tf("bulk %s", c.BulkID)
 	}
 	return c.State

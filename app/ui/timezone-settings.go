@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -50,5 +50,5 @@ func (p *importPage) timeZoneSelected(ctx app.Context, e app.Event) {
 	next := p.prep.Settings
 	next.TimeZone = chosenZone(ctx)
 	p.focusNext = "time-zone"
-	p.prepare(ctx, worker.Prepare{Settings: &next, Chosen: []string{worker.SettingTimeZone}}, t("Reading with the new settings"))
+	p.prepare(ctx, wire.Prepare{Settings: &next, Chosen: []string{wire.SettingTimeZone}}, t("Reading with the new settings"))
 }

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // The review calls a file valid only with what is left to check beside
@@ -11,8 +11,8 @@ import (
 
 // validity says where a file without errors stands, in one sentence, and
 // whether anything is left to check.
-func validity(s *worker.Summary) (text string, clear bool) {
-	var bad *worker.Total
+func validity(s *wire.Summary) (text string, clear bool) {
+	var bad *wire.Total
 	for i := range s.Totals {
 		if s.Totals[i].Invalid {
 			bad = &s.Totals[i]

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/chromedp/chromedp"
@@ -129,7 +129,7 @@ func TestConsoleLetsOnlyASecondOperatorExecute(t *testing.T) {
 	// The checker's record of the review names the maker, the checker and
 	// the approval, as the server recorded them.
 	c.Do(5*time.Second, browsertest.Press("#download-review"))
-	var rec worker.ReviewRecord
+	var rec wire.ReviewRecord
 	if err := json.Unmarshal(c.Downloaded(30*time.Second, reviews, "bulk-"+id+".review.json"), &rec); err != nil {
 		t.Fatal(err)
 	}

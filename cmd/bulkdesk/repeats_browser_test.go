@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/bulkrecord"
 	"github.com/chromedp/chromedp"
@@ -80,7 +80,7 @@ func repeatsFromAnotherBrowser(t *testing.T, stateDir string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	kept, err := f.Load(context.Background(), sandboxScope+"/"+worker.RecordStandard)
+	kept, err := f.Load(context.Background(), sandboxScope+"/"+wire.RecordStandard)
 	if _, ok := kept[earlier[0].BulkID]; err != nil || !ok {
 		t.Errorf("the server's record holds %v, not bulk %s (%v)", slices.Collect(maps.Keys(kept)), earlier[0].BulkID, err)
 	}

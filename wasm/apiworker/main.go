@@ -15,14 +15,14 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/apijobs"
 	"github.com/bulkdesk/bulkdesk/wasm/port"
 )
 
 func main() {
 	self := js.Global()
-	server := apijobs.NewServer(func(m worker.Message) { port.Post(self, m) })
+	server := apijobs.NewServer(func(m wire.Message) { port.Post(self, m) })
 	server.Yield = func() { time.Sleep(time.Millisecond) }
 	server.OpenJournal = func(ctx context.Context) (submission.Journal, string, error) {
 		return openJournal(ctx, self, server.PageStorage())

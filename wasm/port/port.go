@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-// Package port carries the page/worker messages (worker.Message) across
+// Package port carries the page/worker messages (wire.Message) across
 // the browser's postMessage, for the console's two workers: to the page,
 // and between the first worker and the second.
 package port
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"syscall/js"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 var (
@@ -21,27 +21,27 @@ var (
 
 // Post sends m to target (the page, or a Worker). Data goes in an
 // ArrayBuffer that is transferred, not copied.
-func Post(target js.Value, m worker.Message) {
+func Post(target js.Value, m wire.Message) {
 	v := object.New()
-	worker.EncodeEnvelope(m, func(field string, value any) { v.Set(field, value) })
+	wire.EncodeEnvelope(m, func(field string, value any) { v.Set(field, value) })
 	transfer := array.New()
 	if m.Data != nil {
 		buf := uint8Array.New(len(m.Data))
 		js.CopyBytesToJS(buf, m.Data)
-		v.Set(worker.FieldData, buf.Get("buffer"))
+		v.Set(wire.FieldData, buf.Get("buffer"))
 		transfer.Call("push", buf.Get("buffer"))
 	}
 	target.Call("postMessage", v, transfer)
 }
 
-// FromJS reads a message (see worker.DecodeEnvelope), with data an
+// FromJS reads a message (see wire.DecodeEnvelope), with data an
 // ArrayBuffer.
-func FromJS(v js.Value) (worker.Message, error) {
+func FromJS(v js.Value) (wire.Message, error) {
 	if v.Type() != js.TypeObject {
-		return worker.Message{}, fmt.Errorf("a message must be an object, not %s", v.Type())
+		return wire.Message{}, fmt.Errorf("a message must be an object, not %s", v.Type())
 	}
-	m := worker.DecodeEnvelope(envelope{v})
-	if data := v.Get(worker.FieldData); data.Truthy() {
+	m := wire.DecodeEnvelope(envelope{v})
+	if data := v.Get(wire.FieldData); data.Truthy() {
 		if !data.InstanceOf(arrayBuffer) {
 			return m, fmt.Errorf("message %d: data must be an ArrayBuffer", m.ID)
 		}
@@ -51,7 +51,7 @@ func FromJS(v js.Value) (worker.Message, error) {
 	return m, nil
 }
 
-// envelope reads a message's fields for worker.DecodeEnvelope.
+// envelope reads a message's fields for wire.DecodeEnvelope.
 type envelope struct{ v js.Value }
 
 func (e envelope) String(field string) (string, bool) {
@@ -75,16 +75,16 @@ func (e envelope) Int(field string) (int, bool) {
 // queued the messages that came while the program loaded: it hands them
 // over first, then every new one as it comes. A message that cannot be
 // read is answered with an error.
-func Listen(self js.Value, receive func(worker.Message)) {
+func Listen(self js.Value, receive func(wire.Message)) {
 	f := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		m, err := FromJS(args[0])
 		if err != nil {
-			Post(self, worker.Message{ID: m.ID, Type: worker.TypeError, Body: worker.ErrorBody(worker.CodeBadRequest, err.Error())})
+			Post(self, wire.Message{ID: m.ID, Type: wire.TypeError, Body: wire.ErrorBody(wire.CodeBadRequest, err.Error())})
 			return nil
 		}
 		receive(m)
 		return nil
 	})
 	self.Call("bulkdeskWorkerReady", f)
-	Post(self, worker.Message{Type: worker.TypeReady})
+	Post(self, wire.Message{Type: wire.TypeReady})
 }

@@ -2,7 +2,7 @@
 
 // Command worker is the console's first Web Worker: a WebAssembly program
 // without go-app that reads and validates files off the page's thread.
-// web/worker.js starts it; package jobs does the work and package worker
+// web/worker.js starts it; package jobs does the work and package wire
 // describes the messages. It is built separately from the console so that
 // the validator stays out of the page's WebAssembly, and it links neither
 // the HTTP client nor excelize, so that it starts fast: the jobs that need
@@ -17,7 +17,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 	"github.com/bulkdesk/bulkdesk/wasm/port"
 )
@@ -27,7 +27,7 @@ func main() {
 	// past it the collector works harder rather than let the heap double.
 	debug.SetMemoryLimit(ingest.MemoryLimit)
 	self := js.Global()
-	server := jobs.NewServer(func(m worker.Message) { port.Post(self, m) })
+	server := jobs.NewServer(func(m wire.Message) { port.Post(self, m) })
 	// A millisecond's sleep hands the thread back to the worker's event
 	// loop, which then delivers the page's waiting messages (a cancel).
 	server.Yield = func() { time.Sleep(time.Millisecond) }

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"syscall/js"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 	"github.com/bulkdesk/bulkdesk/wasm/port"
 )
@@ -31,12 +31,12 @@ type second struct {
 	// deliver: what the first worker does with them may wait on the
 	// browser (the draft's IndexedDB), which a JS callback must not.
 	inboxMu sync.Mutex
-	inbox   []worker.Message
+	inbox   []wire.Message
 	arrived chan struct{}
 }
 
 // receive queues a message of the second worker for deliver.
-func (s *second) receive(m worker.Message) {
+func (s *second) receive(m wire.Message) {
 	s.inboxMu.Lock()
 	s.inbox = append(s.inbox, m)
 	s.inboxMu.Unlock()
@@ -72,25 +72,25 @@ func (s *second) startLocked() {
 	}
 	if s.wasm == "" {
 		// Not here: the runner holds its lock while it forwards.
-		go s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, "this console has no engine for the API and workbooks"))
+		go s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, "this console has no engine for the API and workbooks"))
 		return
 	}
 	ctor := js.Global().Get("Worker")
 	if !ctor.Truthy() {
-		go s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, "this browser cannot start the engine for the API and workbooks (no Worker inside a Worker)"))
+		go s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, "this browser cannot start the engine for the API and workbooks (no Worker inside a Worker)"))
 		return
 	}
 	w, err := newWorker(ctor, s.script)
 	if err != nil {
-		go s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, "the engine for the API and workbooks could not start: "+err.Error()))
+		go s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, "the engine for the API and workbooks could not start: "+err.Error()))
 		return
 	}
 	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		m, err := port.FromJS(args[0].Get(worker.FieldData))
+		m, err := port.FromJS(args[0].Get(wire.FieldData))
 		if err != nil {
 			return nil // the second worker sends nothing else
 		}
-		if m.Type == worker.TypeFatal {
+		if m.Type == wire.TypeFatal {
 			s.stopped(w)
 		}
 		s.receive(m)
@@ -105,12 +105,12 @@ func (s *second) startLocked() {
 			msg += ": " + m.String()
 		}
 		s.stopped(w)
-		s.server.SecondFailed(worker.ErrorBody(worker.CodeUnavailable, msg))
+		s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, msg))
 		return nil
 	}))
 	init := js.Global().Get("Object").New()
-	init.Set(worker.FieldType, string(worker.TypeInit))
-	init.Set(worker.FieldBody, s.wasm)
+	init.Set(wire.FieldType, string(wire.TypeInit))
+	init.Set(wire.FieldBody, s.wasm)
 	w.Call("postMessage", init)
 	s.w = w
 }
@@ -126,7 +126,7 @@ func (s *second) stopped(w js.Value) {
 }
 
 // send sends a message to the second worker, starting it first if needed.
-func (s *second) send(m worker.Message) {
+func (s *second) send(m wire.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.startLocked()

@@ -1,5 +1,5 @@
 // Package workerclient runs jobs in the console's Web Worker from the page
-// (see package worker for the protocol). It speaks to the browser through
+// (see package wire for the protocol). It speaks to the browser through
 // go-app's Value, so the console's packages also build natively, where the
 // server renders their first HTML.
 package workerclient
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -18,9 +18,9 @@ import (
 // ctx.Dispatch.
 type Handlers struct {
 	// Progress, when set, receives the job's progress.
-	Progress func(worker.Progress)
+	Progress func(wire.Progress)
 	// Done receives the job's JSON result, its binary payload (an
-	// ArrayBuffer, or nil) and, when the job failed, a *worker.Error.
+	// ArrayBuffer, or nil) and, when the job failed, a *wire.Error.
 	Done func(result []byte, data app.Value, err error)
 }
 
@@ -32,7 +32,7 @@ type Client struct {
 	calls   map[int]Handlers
 	ready   bool
 	warm    bool
-	failure *worker.Error
+	failure *wire.Error
 	onReady []func()
 	onWarm  []func()
 	// watchers receive the results of the jobs they name, whoever ran them.
@@ -61,8 +61,8 @@ func Start(scriptURL, wasmURL, secondURL string) *Client {
 		return nil
 	}))
 	if early.IsUndefined() || early.IsNull() {
-		init := envelope(worker.Message{Type: worker.TypeInit, Body: []byte(wasmURL)})
-		init.Set(worker.FieldSecond, secondURL)
+		init := envelope(wire.Message{Type: wire.TypeInit, Body: []byte(wasmURL)})
+		init.Set(wire.FieldSecond, secondURL)
 		w.Call("postMessage", init)
 		return c
 	}
@@ -97,7 +97,7 @@ func (c *Client) failToLoad(message app.Value) {
 	if message.Truthy() {
 		msg += ": " + message.String()
 	}
-	c.fail(&worker.Error{Code: worker.CodeUnavailable, Message: msg})
+	c.fail(&wire.Error{Code: wire.CodeUnavailable, Message: msg})
 }
 
 // Ready reports whether the worker has started and whether it failed to.
@@ -145,7 +145,7 @@ func (c *Client) reach(state *bool, waiting *[]func()) {
 // unusable on the page afterwards). It returns the job's id for Cancel.
 // A job sent before the worker is ready waits for it.
 func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
-	body, err := worker.EncodeBody(req)
+	body, err := wire.EncodeBody(req)
 	c.mu.Lock()
 	if ws := c.watchers[job]; len(ws) > 0 {
 		done := h.Done
@@ -169,17 +169,17 @@ func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
 	showInFlight(inFlight)
 	switch {
 	case err != nil:
-		h.Done(nil, nil, worker.Errorf(worker.CodeBadRequest, "encoding the request: %v", err))
+		h.Done(nil, nil, wire.Errorf(wire.CodeBadRequest, "encoding the request: %v", err))
 		return id
 	case failure != nil:
 		h.Done(nil, nil, failure)
 		return id
 	}
 
-	m := envelope(worker.Message{ID: id, Type: worker.TypeRequest, Job: job, Body: body})
+	m := envelope(wire.Message{ID: id, Type: wire.TypeRequest, Job: job, Body: body})
 	transfer := app.Window().Get("Array").New()
 	if data != nil && data.Truthy() {
-		m.Set(worker.FieldData, data)
+		m.Set(wire.FieldData, data)
 		transfer.Call("push", data)
 	}
 	c.w.Call("postMessage", m, transfer)
@@ -187,9 +187,9 @@ func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
 }
 
 // envelope is m as postMessage sends it, without its Data.
-func envelope(m worker.Message) app.Value {
+func envelope(m wire.Message) app.Value {
 	v := app.Window().Get("Object").New()
-	worker.EncodeEnvelope(m, func(field string, value any) { v.Set(field, value) })
+	wire.EncodeEnvelope(m, func(field string, value any) { v.Set(field, value) })
 	return v
 }
 
@@ -226,7 +226,7 @@ func (c *Client) RunFile(job string, req any, file app.Value, h Handlers) (cance
 	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		release()
 		if !canceled {
-			h.Done(nil, nil, worker.Errorf(worker.CodeBadRequest, "the browser could not read the file: %s", jsError(args[0])))
+			h.Done(nil, nil, wire.Errorf(wire.CodeBadRequest, "the browser could not read the file: %s", jsError(args[0])))
 		}
 		return nil
 	})
@@ -253,39 +253,39 @@ func (c *Client) Watch(job string, f func(result []byte)) {
 // Cancel asks the worker to stop job id; its Done then receives an error
 // with the code "canceled", unless the job had already finished.
 func (c *Client) Cancel(id int) {
-	c.w.Call("postMessage", envelope(worker.Message{ID: id, Type: worker.TypeCancel}))
+	c.w.Call("postMessage", envelope(wire.Message{ID: id, Type: wire.TypeCancel}))
 }
 
 // receive dispatches a message from the worker to its job's handlers.
 func (c *Client) receive(v app.Value) {
-	m := worker.DecodeEnvelope(fields{v})
+	m := wire.DecodeEnvelope(fields{v})
 	switch m.Type {
-	case worker.TypeReady:
+	case wire.TypeReady:
 		c.reach(&c.ready, &c.onReady)
-	case worker.TypeWarm:
+	case wire.TypeWarm:
 		c.reach(&c.warm, &c.onWarm)
-	case worker.TypeFatal:
-		c.fail(worker.DecodeError(m.Body))
-	case worker.TypeStorage:
+	case wire.TypeFatal:
+		c.fail(wire.DecodeError(m.Body))
+	case wire.TypeStorage:
 		c.serveStorage(m.ID, m.Body)
-	case worker.TypeProgress:
+	case wire.TypeProgress:
 		h, ok := c.handlers(m.ID, false)
 		if ok && h.Progress != nil {
-			if p, err := worker.DecodeBody[worker.Progress](m.Body); err == nil {
+			if p, err := wire.DecodeBody[wire.Progress](m.Body); err == nil {
 				h.Progress(p)
 			}
 		}
-	case worker.TypeResult:
+	case wire.TypeResult:
 		if h, ok := c.handlers(m.ID, true); ok {
 			var data app.Value
-			if d := v.Get(worker.FieldData); d.Truthy() {
+			if d := v.Get(wire.FieldData); d.Truthy() {
 				data = d
 			}
 			h.Done(m.Body, data, nil)
 		}
-	case worker.TypeError:
+	case wire.TypeError:
 		if h, ok := c.handlers(m.ID, true); ok {
-			h.Done(nil, nil, worker.DecodeError(m.Body))
+			h.Done(nil, nil, wire.DecodeError(m.Body))
 		}
 	}
 }
@@ -316,7 +316,7 @@ func showInFlight(n int) {
 }
 
 // fail ends every job waiting for the worker, which will not answer.
-func (c *Client) fail(err *worker.Error) {
+func (c *Client) fail(err *wire.Error) {
 	c.mu.Lock()
 	c.failure = err
 	calls := c.calls
@@ -339,41 +339,41 @@ func jsError(v app.Value) string {
 // serveStorage serves the worker's request for the page's localStorage,
 // which a Web Worker lacks, and only for the submission journal's keys.
 func (c *Client) serveStorage(id int, body []byte) {
-	var reply worker.StorageReply
-	switch req, err := worker.DecodeBody[worker.StorageRequest](body); {
+	var reply wire.StorageReply
+	switch req, err := wire.DecodeBody[wire.StorageRequest](body); {
 	case err != nil:
 		reply.Error = "unreadable request: " + err.Error()
-	case !strings.HasPrefix(req.Key, worker.StorageKeyPrefix):
+	case !strings.HasPrefix(req.Key, wire.StorageKeyPrefix):
 		reply.Error = "the page serves no key " + req.Key
 	default:
 		reply = localStorage(req)
 	}
-	answer, _ := worker.EncodeBody(reply) // strings and a bool: cannot fail
-	c.w.Call("postMessage", envelope(worker.Message{ID: id, Type: worker.TypeStorageReply, Body: answer}))
+	answer, _ := wire.EncodeBody(reply) // strings and a bool: cannot fail
+	c.w.Call("postMessage", envelope(wire.Message{ID: id, Type: wire.TypeStorageReply, Body: answer}))
 }
 
 // localStorage reads or writes an item, turning the browser's exceptions
 // (a full or forbidden storage) into the reply's error.
-func localStorage(req worker.StorageRequest) (reply worker.StorageReply) {
+func localStorage(req wire.StorageRequest) (reply wire.StorageReply) {
 	defer func() {
 		if r := recover(); r != nil {
-			reply = worker.StorageReply{Error: fmt.Sprint(r)}
+			reply = wire.StorageReply{Error: fmt.Sprint(r)}
 		}
 	}()
 	ls := app.Window().Get("localStorage")
 	if !ls.Truthy() {
-		return worker.StorageReply{Error: "this browser has no localStorage"}
+		return wire.StorageReply{Error: "this browser has no localStorage"}
 	}
 	switch req.Op {
-	case worker.StorageGet:
+	case wire.StorageGet:
 		v := ls.Call("getItem", req.Key)
 		if v.Type() == app.TypeString {
-			return worker.StorageReply{Value: v.String(), Found: true}
+			return wire.StorageReply{Value: v.String(), Found: true}
 		}
-		return worker.StorageReply{}
-	case worker.StorageSet:
+		return wire.StorageReply{}
+	case wire.StorageSet:
 		ls.Call("setItem", req.Key, req.Value)
-		return worker.StorageReply{}
+		return wire.StorageReply{}
 	}
-	return worker.StorageReply{Error: "unknown operation " + string(req.Op)}
+	return wire.StorageReply{Error: "unknown operation " + string(req.Op)}
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -40,8 +40,8 @@ func apiKey(backOffice bool) string {
 }
 
 // bulkInfo describes a bulk process, with what the journal knows of it.
-func bulkInfo(b *bulkapi.BulkProcess, e submission.Entry, known bool) worker.BulkInfo {
-	info := worker.BulkInfo{
+func bulkInfo(b *bulkapi.BulkProcess, e submission.Entry, known bool) wire.BulkInfo {
+	info := wire.BulkInfo{
 		BulkID: b.BulkID, Status: string(b.Status), Operations: b.SubmittedItemsCount, Done: b.Done(),
 		Operation: b.Operation, Mode: string(b.Mode), Started: b.ExecutionStart, Finished: b.ExecutionFinish,
 		Final: b.Status.Final(),
@@ -70,13 +70,13 @@ func bulkInfo(b *bulkapi.BulkProcess, e submission.Entry, known bool) worker.Bul
 	return info
 }
 
-// listBulks runs worker.JobBulks.
+// listBulks runs wire.JobBulks.
 func (s *Server) listBulks(c *runner.Call) (any, error) {
-	var req worker.ListBulks
+	var req wire.ListBulks
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	out := worker.BulkList{Offset: req.Offset, Bulks: []worker.BulkInfo{}}
+	out := wire.BulkList{Offset: req.Offset, Bulks: []wire.BulkInfo{}}
 	cl, fail := s.client(req.Connection)
 	if fail != nil {
 		out.Failure = fail
@@ -100,9 +100,9 @@ func (s *Server) listBulks(c *runner.Call) (any, error) {
 	return out, nil
 }
 
-// getBulk runs worker.JobBulk.
+// getBulk runs wire.JobBulk.
 func (s *Server) getBulk(c *runner.Call) (any, error) {
-	var req worker.GetBulk
+	var req wire.GetBulk
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -110,12 +110,12 @@ func (s *Server) getBulk(c *runner.Call) (any, error) {
 }
 
 // details reads a bulk's details; run, when not nil, acts on it first.
-func (s *Server) details(ctx context.Context, conn worker.Connection, id string, run func(*bulkapi.Client) error) (worker.BulkResult, error) {
+func (s *Server) details(ctx context.Context, conn wire.Connection, id string, run func(*bulkapi.Client) error) (wire.BulkResult, error) {
 	cl, fail := s.client(conn)
 	if fail != nil {
-		return worker.BulkResult{Failure: fail}, nil
+		return wire.BulkResult{Failure: fail}, nil
 	}
-	var out worker.BulkResult
+	var out wire.BulkResult
 	if run != nil {
 		if err := run(cl); err != nil {
 			if canceled(ctx, err) {
@@ -140,9 +140,9 @@ func (s *Server) details(ctx context.Context, conn worker.Connection, id string,
 	return out, nil
 }
 
-// bulkAction runs worker.JobBulkAction.
+// bulkAction runs wire.JobBulkAction.
 func (s *Server) bulkAction(c *runner.Call) (any, error) {
-	var req worker.BulkAction
+	var req wire.BulkAction
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (s *Server) bulkAction(c *runner.Call) (any, error) {
 	switch a {
 	case bulkapi.Execute, bulkapi.Pause, bulkapi.Resume, bulkapi.Cancel:
 	default:
-		return nil, worker.Errorf(worker.CodeBadRequest, "unknown action %q", req.Action)
+		return nil, wire.Errorf(wire.CodeBadRequest, "unknown action %q", req.Action)
 	}
 	return s.details(c.Context(), req.Connection, req.BulkID, func(cl *bulkapi.Client) error {
 		if a == bulkapi.Execute {
@@ -160,13 +160,13 @@ func (s *Server) bulkAction(c *runner.Call) (any, error) {
 	})
 }
 
-// listOperations runs worker.JobOperations.
+// listOperations runs wire.JobOperations.
 func (s *Server) listOperations(c *runner.Call) (any, error) {
-	var req worker.ListOperations
+	var req wire.ListOperations
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	out := worker.OperationList{Offset: req.Offset, Operations: []worker.OperationInfo{}}
+	out := wire.OperationList{Offset: req.Offset, Operations: []wire.OperationInfo{}}
 	cl, fail := s.client(req.Connection)
 	if fail != nil {
 		out.Failure = fail
@@ -194,7 +194,7 @@ func (s *Server) listOperations(c *runner.Call) (any, error) {
 		out.MovesMoney, out.HasReference, out.ReceiverType = kind.MovesMoney(), kind.Reference != "", kind.ReceiverType
 	}
 	for _, op := range page.Operations {
-		info := worker.OperationInfo{Sequence: op.Sequence, OperationID: op.OperationID, Status: string(op.Status), Element: -1}
+		info := wire.OperationInfo{Sequence: op.Sequence, OperationID: op.OperationID, Status: string(op.Status), Element: -1}
 		if kind != nil {
 			if el, err := bulkreview.ElementOf(kind, &op); err == nil {
 				info.Keys = kind.KeyFields(el)

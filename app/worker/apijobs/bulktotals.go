@@ -6,7 +6,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -15,30 +15,30 @@ import (
 // operations, and so its amounts, never change once it is submitted.
 type totalsCache struct {
 	mu sync.Mutex
-	m  map[string]worker.BulkTotals
+	m  map[string]wire.BulkTotals
 }
 
-func (tc *totalsCache) get(key string) (worker.BulkTotals, bool) {
+func (tc *totalsCache) get(key string) (wire.BulkTotals, bool) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	t, ok := tc.m[key]
 	return t, ok
 }
 
-func (tc *totalsCache) put(key string, t worker.BulkTotals) {
+func (tc *totalsCache) put(key string, t wire.BulkTotals) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	if tc.m == nil {
-		tc.m = make(map[string]worker.BulkTotals)
+		tc.m = make(map[string]wire.BulkTotals)
 	}
 	tc.m[key] = t
 }
 
-// bulkTotals runs worker.JobBulkTotals: the elements of the bulk are its
+// bulkTotals runs wire.JobBulkTotals: the elements of the bulk are its
 // operations' request payloads, summed as the confirmation before a
 // submission sums a file (submission.ControlTotals).
 func (s *Server) bulkTotals(c *runner.Call) (any, error) {
-	var req worker.GetBulkTotals
+	var req wire.GetBulkTotals
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 	if t, ok := s.totals.get(key); ok {
 		return t, nil
 	}
-	out := worker.BulkTotals{BulkID: req.BulkID}
+	out := wire.BulkTotals{BulkID: req.BulkID}
 	cl, fail := s.client(conn)
 	if fail != nil {
 		out.Failure = fail
@@ -67,7 +67,7 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 		kind, err = schema.Lookup(e.Kind)
 	}
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
 	}
 	out.Kind, out.MovesMoney, out.Elements = kind.ID, kind.MovesMoney(), b.SubmittedItemsCount
 	if kind.MovesMoney() {
@@ -89,7 +89,7 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 		}
 		plan := &submission.Plan{Kind: kind, Elements: len(ops), Chunks: []submission.Chunk{{Elements: submission.Spans{{From: 0, To: len(ops)}}}}}
 		out.Elements = len(ops)
-		out.Totals = worker.TotalsOf(submission.ControlTotals(plan, elements).Amounts)
+		out.Totals = wire.TotalsOf(submission.ControlTotals(plan, elements).Amounts)
 	}
 	s.totals.put(key, out)
 	return out, nil

@@ -7,13 +7,13 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // client returns the API client a connection describes, or the failure
 // that stops it before any call: a missing URL or credential is said here
 // rather than as the API's 401.
-func (s *Server) client(c worker.Connection) (*bulkapi.Client, *worker.APIFailure) {
+func (s *Server) client(c wire.Connection) (*bulkapi.Client, *wire.APIFailure) {
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: c.APIURL, BackOfficeURL: c.BackOfficeURL, APIKey: c.APIKey, Token: c.Token, Transport: s.Transport})
 	if err != nil {
 		return nil, setupFailure(err.Error())
@@ -36,12 +36,12 @@ func (s *Server) client(c worker.Connection) (*bulkapi.Client, *worker.APIFailur
 	return cl.WithToken(c.BackOfficeToken), nil
 }
 
-func setupFailure(msg string) *worker.APIFailure {
-	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: msg, Chunk: worker.NoChunk}
+func setupFailure(msg string) *wire.APIFailure {
+	return &wire.APIFailure{Class: string(bulkapi.ClassOther), Summary: msg, Chunk: wire.NoChunk}
 }
 
-func credentialsMissing(msg string) *worker.APIFailure {
-	return &worker.APIFailure{Class: string(bulkapi.ClassCredentials), Summary: msg, Chunk: worker.NoChunk}
+func credentialsMissing(msg string) *wire.APIFailure {
+	return &wire.APIFailure{Class: string(bulkapi.ClassCredentials), Summary: msg, Chunk: wire.NoChunk}
 }
 
 // A placer locates element k of a request in the operator's file: its
@@ -50,16 +50,16 @@ type placer func(k int) (element int, sheet string, row int)
 
 // failureOf describes an error of the API client for the page; place, when
 // not nil, locates the elements a 400's syntax errors name.
-func failureOf(err error, place placer) *worker.APIFailure {
+func failureOf(err error, place placer) *wire.APIFailure {
 	var te *bulkapi.TransportError
 	if ae, ok := bulkapi.AsError(err); ok {
-		f := &worker.APIFailure{
+		f := &wire.APIFailure{
 			Class: string(ae.Class()), Status: ae.Status, Call: ae.Method + " " + ae.Path,
-			RequestRef: ae.RequestRef, Code: ae.Code, Message: ae.Message, Summary: worker.Sentence(ae.Summary()),
-			RetryAfter: int(ae.RateLimitReset.Seconds()), Chunk: worker.NoChunk,
+			RequestRef: ae.RequestRef, Code: ae.Code, Message: ae.Message, Summary: wire.Sentence(ae.Summary()),
+			RetryAfter: int(ae.RateLimitReset.Seconds()), Chunk: wire.NoChunk,
 		}
 		for _, field := range ae.InvalidFields {
-			ff := worker.FieldFailure{Element: worker.RequestLevel, Field: field.Field(), Error: field.Error, Params: field.Params, Text: field.String()}
+			ff := wire.FieldFailure{Element: wire.RequestLevel, Field: field.Field(), Error: field.Error, Params: field.Params, Text: field.String()}
 			if k, ok := field.Element(); ok {
 				ff.Element = k
 				if place != nil {
@@ -71,12 +71,12 @@ func failureOf(err error, place placer) *worker.APIFailure {
 		return f
 	}
 	if errors.As(err, &te) {
-		return &worker.APIFailure{
-			Class: worker.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: worker.NoChunk, Detail: te.Err.Error(),
+		return &wire.APIFailure{
+			Class: wire.ClassNetwork, Call: te.Method + " " + te.Path, Chunk: wire.NoChunk, Detail: te.Err.Error(),
 			Summary: fmt.Sprintf("No answer from the API (%v). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", te.Err),
 		}
 	}
-	return &worker.APIFailure{Class: string(bulkapi.ClassOther), Summary: worker.Sentence(err.Error()), Chunk: worker.NoChunk}
+	return &wire.APIFailure{Class: string(bulkapi.ClassOther), Summary: wire.Sentence(err.Error()), Chunk: wire.NoChunk}
 }
 
 // canceled reports whether err is the job's cancellation.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -32,7 +32,7 @@ type repeatWatch struct {
 	// before is the identity's bulk count before the first attempt of
 	// each ref, -1 when unknown or not checked.
 	before map[string]int
-	found  []worker.ExistingBulk
+	found  []wire.ExistingBulk
 }
 
 func newRepeatWatch(cl *bulkapi.Client, j submission.Journal, p *submission.Plan) *repeatWatch {
@@ -66,7 +66,7 @@ func (w *repeatWatch) Submit(ctx context.Context, k *schema.Kind, body []byte, r
 	if old {
 		info := bulkInfo(b, submission.Entry{}, false)
 		info.Kind = k.ID
-		w.found = append(w.found, worker.ExistingBulk{Chunk: w.chunkOf(ref), Bulk: info})
+		w.found = append(w.found, wire.ExistingBulk{Chunk: w.chunkOf(ref), Bulk: info})
 	}
 	return rc, nil
 }

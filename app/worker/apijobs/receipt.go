@@ -5,14 +5,14 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
-// receipt runs worker.JobReceipt, from the plan this worker keeps after
+// receipt runs wire.JobReceipt, from the plan this worker keeps after
 // a submission (the journal keeps a chunk's body only until it is sent).
 func (s *Server) receipt(c *runner.Call) (any, error) {
-	var req worker.ReceiptRequest
+	var req wire.ReceiptRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -22,7 +22,7 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 	}
 	plan, err := s.submit.plan(req.Submission)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeGone, "a receipt is written right after its submission, in the tab that sent it; this submission is no longer held here")
+		return nil, wire.Errorf(wire.CodeGone, "a receipt is written right after its submission, in the tab that sent it; this submission is no longer held here")
 	}
 	elements, err := planElements(plan)
 	if err != nil {
@@ -31,18 +31,18 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 	first := sub.Entries[0]
 	r, err := bulkreview.NewReceipt(plan, sub.Entries, elements, bulkreview.Declared{File: first.Source, Reading: req.Reading, SubmittedBy: req.SubmittedBy, SubmittedAt: first.Created})
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s", worker.Sentence(err.Error()))
+		return nil, wire.Errorf(wire.CodeBadRequest, "%s", wire.Sentence(err.Error()))
 	}
-	out := worker.File{Name: worker.FileStem(first.Source) + ".receipt.json", Type: "application/json", Rows: r.Elements}
+	out := wire.File{Name: wire.FileStem(first.Source) + ".receipt.json", Type: "application/json", Rows: r.Elements}
 	var data []byte
 	switch req.Format {
-	case "", worker.ReceiptJSON:
+	case "", wire.ReceiptJSON:
 		data, err = r.MarshalIndent()
-	case worker.ReceiptPage:
-		out.Name, out.Type = worker.FileStem(first.Source)+".receipt.html", "text/html"
+	case wire.ReceiptPage:
+		out.Name, out.Type = wire.FileStem(first.Source)+".receipt.html", "text/html"
 		data, err = r.HTML()
 	default:
-		return nil, worker.Errorf(worker.CodeBadRequest, "a receipt is written as %s or %s, not %q", worker.ReceiptJSON, worker.ReceiptPage, req.Format)
+		return nil, wire.Errorf(wire.CodeBadRequest, "a receipt is written as %s or %s, not %q", wire.ReceiptJSON, wire.ReceiptPage, req.Format)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("writing the receipt: %w", err)

@@ -12,7 +12,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -36,10 +36,10 @@ func (s *Server) recordCache() submission.RecordCache {
 // from the console's server when it keeps it (conn.Record), else from
 // the API; this worker's cache keeps the fingerprints either way, so that
 // only the bulks not seen before are fetched or sent.
-func (s *Server) readRecord(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, kind *schema.Kind) (*submission.Record, error) {
+func (s *Server) readRecord(c *runner.Call, conn wire.Connection, cl *bulkapi.Client, kind *schema.Kind) (*submission.Record, error) {
 	ctx := c.Context()
 	progress := func(done, total int) {
-		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", worker.Plural(total, "bulk", "bulks"))})
+		c.Progress(wire.Progress{Phase: wire.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", wire.Plural(total, "bulk", "bulks"))})
 	}
 	if u := conn.RecordURL(); u != "" {
 		return submission.ServerRecord(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, s.recordCache(), progress)
@@ -62,7 +62,7 @@ type repeatCheck struct {
 // chunks, submitted again as new bulks on purpose, are not checked. A
 // record that cannot be read is said, not fatal: the journal is still
 // checked.
-func (s *Server) checkRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
+func (s *Server) checkRepeats(c *runner.Call, conn wire.Connection, cl *bulkapi.Client, j submission.Journal, plan *submission.Plan, deliberate map[int]bool) (repeatCheck, error) {
 	ctx := c.Context()
 	now := time.Now()
 	all, err := j.Entries(ctx)
@@ -77,13 +77,13 @@ func (s *Server) checkRepeats(c *runner.Call, conn worker.Connection, cl *bulkap
 		return out, nil // every chunk was submitted under its ref: nothing is sent
 	}
 	if cl != nil {
-		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: w.T("Checking the API's record of recent bulks for elements submitted before")})
+		c.Progress(wire.Progress{Phase: wire.PhaseChecking, Detail: w.T("Checking the API's record of recent bulks for elements submitted before")})
 		record, err = s.readRecord(c, conn, cl, plan.Kind)
 		switch {
 		case canceled(ctx, err):
 			return repeatCheck{}, ctx.Err()
 		case err != nil:
-			out.failure = worker.Sentence(w.F("The API's record of bulks could not be read (%s): only this browser's journal was checked", err))
+			out.failure = wire.Sentence(w.F("The API's record of bulks could not be read (%s): only this browser's journal was checked", err))
 			record = nil
 		default:
 			out.record = true
@@ -101,18 +101,18 @@ func (s *Server) checkRepeats(c *runner.Call, conn worker.Connection, cl *bulkap
 }
 
 // info describes the check for the page.
-func (rc repeatCheck) info() *worker.RepeatsInfo {
+func (rc repeatCheck) info() *wire.RepeatsInfo {
 	if len(rc.repeats) == 0 && rc.failure == "" {
 		return nil
 	}
-	out := &worker.RepeatsInfo{Count: len(rc.repeats), ToSend: rc.toSend, Record: rc.record, RecordError: rc.failure, Bulks: submission.RepeatedBulks(rc.repeats)}
+	out := &wire.RepeatsInfo{Count: len(rc.repeats), ToSend: rc.toSend, Record: rc.record, RecordError: rc.failure, Bulks: submission.RepeatedBulks(rc.repeats)}
 	w := rc.w
-	for _, r := range rc.repeats[:min(len(rc.repeats), worker.MaxRepeatsShown)] {
+	for _, r := range rc.repeats[:min(len(rc.repeats), wire.MaxRepeatsShown)] {
 		text := w.F("%s was submitted before in %s", capital(r.PlaceIn(w)), r.Earlier.DescribeIn(w))
 		if r.Others > 0 {
 			text = w.F("%s (and in %s more)", text, w.Plural(r.Others, "bulk", "bulks"))
 		}
-		out.Elements = append(out.Elements, worker.RepeatInfo{
+		out.Elements = append(out.Elements, wire.RepeatInfo{
 			Element: r.Element, Sheet: r.Sheet, Row: r.Row, BulkID: r.Earlier.BulkID, Status: string(r.Earlier.Status),
 			When: r.Earlier.When, Others: r.Others, Text: text + ".",
 		})
@@ -159,12 +159,12 @@ func deliberateChunks(ctx context.Context, j submission.Journal, plan *submissio
 // before sending: the plan to send, or, when repeats stop it, their
 // description. confirmed are the repeated elements the confirmation
 // showed.
-func answerRepeats(plan *submission.Plan, rc repeatCheck, answer string, confirmed []int) (*submission.Plan, *worker.RepeatsInfo, error) {
+func answerRepeats(plan *submission.Plan, rc repeatCheck, answer string, confirmed []int) (*submission.Plan, *wire.RepeatsInfo, error) {
 	if len(rc.repeats) == 0 {
 		return plan, nil, nil
 	}
 	switch answer {
-	case worker.RepeatsAgain:
+	case wire.RepeatsAgain:
 		// Only those the operator saw are submitted again.
 		var unseen []submission.Repeat
 		for _, r := range rc.repeats {
@@ -176,7 +176,7 @@ func answerRepeats(plan *submission.Plan, rc repeatCheck, answer string, confirm
 			return plan, nil, nil
 		}
 		rc.repeats = unseen
-	case worker.RepeatsLeaveOut:
+	case wire.RepeatsLeaveOut:
 		left, err := plan.Without(rc.elements())
 		if err != nil {
 			return nil, nil, err

@@ -12,12 +12,12 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// reviewBulk runs worker.JobReviewBulk, handed over by the first worker
+// reviewBulk runs wire.JobReviewBulk, handed over by the first worker
 // with the contract in use there.
 func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	var h handoff.ReviewBulk
@@ -26,7 +26,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	}
 	req := h.Request
 	conn := req.Connection
-	out := worker.BulkReview{BulkID: req.BulkID, Contract: h.Contract.Name()}
+	out := wire.BulkReview{BulkID: req.BulkID, Contract: h.Contract.Name()}
 	v, err := s.validators.of(h.Contract)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	if req.Receipt != "" {
 		r, err := bulkreview.ReadReceipt([]byte(req.Receipt))
 		if err != nil {
-			out.Unread = append(out.Unread, worker.Sentence(err.Error()))
+			out.Unread = append(out.Unread, wire.Sentence(err.Error()))
 		}
 		receipt = r
 	}
@@ -56,7 +56,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		for _, text := range req.Control.Totals {
 			t, err := bulkreview.ParseControlTotal(text, typed.Separators())
 			if err != nil {
-				out.Unread = append(out.Unread, worker.Sentence(err.Error()))
+				out.Unread = append(out.Unread, wire.Sentence(err.Error()))
 				continue
 			}
 			if seen[t.Currency] {
@@ -77,7 +77,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	opts := bulkreview.Options{
 		Validator: v,
 		Progress: func(done, total int) {
-			c.Progress(worker.Progress{Phase: worker.PhaseReadingOperations, Done: done, Total: total})
+			c.Progress(wire.Progress{Phase: wire.PhaseReadingOperations, Done: done, Total: total})
 		},
 	}
 	// The journal knows the kind the bulk was submitted as, which the
@@ -97,17 +97,17 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	}
 	out.Kind, out.Status, out.Listed, out.Elements = rv.Kind.ID, string(rv.Status), rv.Listed, len(rv.Elements)
 	out.MovesMoney = rv.Kind.MovesMoney()
-	out.Totals = worker.TotalsOf(rv.Currencies)
+	out.Totals = wire.TotalsOf(rv.Currencies)
 	out.SourceCount = len(rv.Sources)
-	for _, src := range rv.Sources[:min(len(rv.Sources), worker.MaxReviewSources)] {
-		out.Sources = append(out.Sources, worker.SourceTotal{Source: src.Source, Count: src.Count, Totals: worker.TotalsOf(src.Totals)})
+	for _, src := range rv.Sources[:min(len(rv.Sources), wire.MaxReviewSources)] {
+		out.Sources = append(out.Sources, wire.SourceTotal{Source: src.Source, Count: src.Count, Totals: wire.TotalsOf(src.Totals)})
 	}
 	out.InvalidCount = len(rv.Invalid)
-	for _, i := range rv.Invalid[:min(len(rv.Invalid), worker.MaxReviewInvalid)] {
-		el := worker.InvalidElement{Element: i}
+	for _, i := range rv.Invalid[:min(len(rv.Invalid), wire.MaxReviewInvalid)] {
+		el := wire.InvalidElement{Element: i}
 		for _, p := range rv.Problems(i) {
 			if p.Severity == schema.Error {
-				el.Problems = append(el.Problems, worker.Sentence(p.Message))
+				el.Problems = append(el.Problems, wire.Sentence(p.Message))
 			}
 		}
 		out.Invalid = append(out.Invalid, el)
@@ -136,14 +136,14 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	return out, nil
 }
 
-// bulkRepeats runs worker.JobBulkRepeats, on the bulk the review just
+// bulkRepeats runs wire.JobBulkRepeats, on the bulk the review just
 // read, or on the bulk read again when this worker no longer holds it.
 func (s *Server) bulkRepeats(c *runner.Call) (any, error) {
-	var req worker.BulkRepeats
+	var req wire.BulkRepeats
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	out := worker.BulkRepeatsFound{BulkID: req.BulkID}
+	out := wire.BulkRepeatsFound{BulkID: req.BulkID}
 	cl, rv, fail, err := s.reviewedBulk(c.Context(), req.Connection, req.BulkID)
 	if fail != nil || err != nil {
 		out.Failure = fail
@@ -156,7 +156,7 @@ func (s *Server) bulkRepeats(c *runner.Call) (any, error) {
 // reviewedBulk returns the bulk the last review of the connection's API
 // read, when it is bulkID, or reads it again, with the client that reads
 // it; failure is the API's refusal.
-func (s *Server) reviewedBulk(ctx context.Context, conn worker.Connection, bulkID string) (*bulkapi.Client, *bulkreview.Review, *worker.APIFailure, error) {
+func (s *Server) reviewedBulk(ctx context.Context, conn wire.Connection, bulkID string) (*bulkapi.Client, *bulkreview.Review, *wire.APIFailure, error) {
 	cl, fail := s.client(conn)
 	if fail != nil {
 		return nil, nil, fail, nil
@@ -177,7 +177,7 @@ func (s *Server) reviewedBulk(ctx context.Context, conn worker.Connection, bulkI
 // reviewRepeats checks a reviewed bulk's elements against the other bulks
 // of this browser's journal and of the API's record, as a submission is
 // checked. A record that cannot be read is said, not fatal.
-func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulkapi.Client, rv *bulkreview.Review) (*worker.RepeatsInfo, []worker.ElementRepeat, error) {
+func (s *Server) reviewRepeats(c *runner.Call, conn wire.Connection, cl *bulkapi.Client, rv *bulkreview.Review) (*wire.RepeatsInfo, []wire.ElementRepeat, error) {
 	ctx := c.Context()
 	now := time.Now()
 	var entries []submission.Entry
@@ -195,7 +195,7 @@ func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulka
 	}
 	var record *submission.Record
 	if err == nil {
-		c.Progress(worker.Progress{Phase: worker.PhaseChecking, Detail: "Checking the API's record of recent bulks for the same elements"})
+		c.Progress(wire.Progress{Phase: wire.PhaseChecking, Detail: "Checking the API's record of recent bulks for the same elements"})
 		record, err = s.readRecord(c, conn, cl, rv.Kind)
 	}
 	switch {
@@ -203,14 +203,14 @@ func (s *Server) reviewRepeats(c *runner.Call, conn worker.Connection, cl *bulka
 		return nil, nil, ctx.Err()
 	case err != nil:
 		rc.record, record = false, nil
-		rc.failure = worker.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
+		rc.failure = wire.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
 	}
 	if rc.repeats, err = rv.Repeats(entries, record, now); err != nil {
 		return nil, nil, err
 	}
-	each := make([]worker.ElementRepeat, len(rc.repeats))
+	each := make([]wire.ElementRepeat, len(rc.repeats))
 	for i, r := range rc.repeats {
-		each[i] = worker.ElementRepeat{Element: r.Element, BulkID: r.Earlier.BulkID, Others: r.Others}
+		each[i] = wire.ElementRepeat{Element: r.Element, BulkID: r.Earlier.BulkID, Others: r.Others}
 	}
 	return rc.info(), each, nil
 }

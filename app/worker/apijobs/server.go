@@ -14,7 +14,7 @@ import (
 	"net/http"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
@@ -45,7 +45,7 @@ type Server struct {
 // NewServer returns a Server with every job of the second worker
 // registered; post sends a message to the first worker, which passes it
 // on to the page.
-func NewServer(post func(worker.Message)) *Server {
+func NewServer(post func(wire.Message)) *Server {
 	s := &Server{
 		Server:  runner.New(post),
 		submit:  newSubmitState(),
@@ -56,21 +56,21 @@ func NewServer(post func(worker.Message)) *Server {
 	s.Register(handoff.ElementsWorkbookJob, s.elementsWorkbook)
 	s.Register(handoff.ErrorWorkbookJob, s.errorWorkbook)
 	s.Register(handoff.TemplateJob, s.template)
-	s.RegisterConcurrent(worker.JobSubmit, s.submitPlan)
-	s.RegisterConcurrent(worker.JobResumeSubmission, s.resumeSubmission)
-	s.RegisterConcurrent(worker.JobJournal, s.listJournal)
-	s.RegisterConcurrent(worker.JobForgetSubmission, s.forgetSubmission)
-	s.RegisterConcurrent(worker.JobAccessToken, s.accessToken)
-	s.RegisterConcurrent(worker.JobReceipt, s.receipt)
-	s.RegisterConcurrent(worker.JobBulks, s.listBulks)
-	s.RegisterConcurrent(worker.JobBulk, s.getBulk)
-	s.RegisterConcurrent(worker.JobBulkAction, s.bulkAction)
-	s.RegisterConcurrent(worker.JobOperations, s.listOperations)
+	s.RegisterConcurrent(wire.JobSubmit, s.submitPlan)
+	s.RegisterConcurrent(wire.JobResumeSubmission, s.resumeSubmission)
+	s.RegisterConcurrent(wire.JobJournal, s.listJournal)
+	s.RegisterConcurrent(wire.JobForgetSubmission, s.forgetSubmission)
+	s.RegisterConcurrent(wire.JobAccessToken, s.accessToken)
+	s.RegisterConcurrent(wire.JobReceipt, s.receipt)
+	s.RegisterConcurrent(wire.JobBulks, s.listBulks)
+	s.RegisterConcurrent(wire.JobBulk, s.getBulk)
+	s.RegisterConcurrent(wire.JobBulkAction, s.bulkAction)
+	s.RegisterConcurrent(wire.JobOperations, s.listOperations)
 	s.RegisterConcurrent(handoff.ResultWorkbookJob, s.resultWorkbook)
-	s.RegisterConcurrent(worker.JobBulkTotals, s.bulkTotals)
+	s.RegisterConcurrent(wire.JobBulkTotals, s.bulkTotals)
 	s.RegisterConcurrent(handoff.ReviewBulkJob, s.reviewBulk)
-	s.RegisterConcurrent(worker.JobBulkRepeats, s.bulkRepeats)
-	s.RegisterConcurrent(worker.JobServerReceipt, s.serverReceipt)
+	s.RegisterConcurrent(wire.JobBulkRepeats, s.bulkRepeats)
+	s.RegisterConcurrent(wire.JobServerReceipt, s.serverReceipt)
 	return s
 }
 

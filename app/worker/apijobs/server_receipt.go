@@ -8,7 +8,7 @@ import (
 	"net/http"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
@@ -19,40 +19,40 @@ const maxServerRecord = 64 << 20
 // fourEyesRecord is the server's record of a submission with the
 // receipt it computed of it, from GET four-eyes/bulks/{id}.
 type fourEyesRecord struct {
-	worker.FourEyesRecord
+	wire.FourEyesRecord
 	Receipt json.RawMessage `json:"receipt"`
 }
 
-// serverReceipt runs worker.JobServerReceipt.
+// serverReceipt runs wire.JobServerReceipt.
 func (s *Server) serverReceipt(c *runner.Call) (any, error) {
-	var req worker.ServerReceipt
+	var req wire.ServerReceipt
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	out := worker.ServerReceiptCompared{BulkID: req.BulkID}
+	out := wire.ServerReceiptCompared{BulkID: req.BulkID}
 	ctx := c.Context()
 	rec, err := s.fourEyesRecord(ctx, req.URL)
 	switch {
 	case canceled(ctx, err):
 		return nil, err
 	case err != nil:
-		out.Kept, out.Problem = worker.ReceiptUnread, worker.Sentence(err.Error())
+		out.Kept, out.Problem = wire.ReceiptUnread, wire.Sentence(err.Error())
 		return out, nil
 	case !rec.Rule:
-		out.Kept = worker.ReceiptRuleOff
+		out.Kept = wire.ReceiptRuleOff
 		return out, nil
 	case rec.Known == nil || !*rec.Known:
-		out.Kept = worker.ReceiptUnknown
+		out.Kept = wire.ReceiptUnknown
 		return out, nil
 	}
 	out.SubmittedBy, out.SubmittedAt, out.File = rec.SubmittedBy, rec.SubmittedAt, rec.FileName
 	if len(rec.Receipt) == 0 || string(rec.Receipt) == "null" {
-		out.Kept = worker.ReceiptNone
+		out.Kept = wire.ReceiptNone
 		return out, nil
 	}
 	receipt, err := bulkreview.ReadReceipt(rec.Receipt)
 	if err != nil {
-		out.Kept, out.Problem = worker.ReceiptUnread, worker.Sentence("the server's receipt: "+err.Error())
+		out.Kept, out.Problem = wire.ReceiptUnread, wire.Sentence("the server's receipt: "+err.Error())
 		return out, nil
 	}
 	if receipt.File != "" {
@@ -63,7 +63,7 @@ func (s *Server) serverReceipt(c *runner.Call) (any, error) {
 		out.Failure = fail
 		return out, err
 	}
-	out.Kept, out.Differences = worker.ReceiptCompared, differencesOf(bulkreview.Compare(receipt, rv))
+	out.Kept, out.Differences = wire.ReceiptCompared, differencesOf(bulkreview.Compare(receipt, rv))
 	return out, nil
 }
 

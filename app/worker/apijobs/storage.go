@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // storageTimeout bounds the wait for the page's answer: a page that does
@@ -20,37 +20,37 @@ const storageTimeout = 10 * time.Second
 // messages: a Web Worker has none of its own. The submission journal
 // falls back to it where the browser gives the worker no IndexedDB.
 type pageStorage struct {
-	post func(worker.Message)
+	post func(wire.Message)
 
 	mu      sync.Mutex
 	next    int
-	waiting map[int]chan worker.StorageReply
+	waiting map[int]chan wire.StorageReply
 }
 
-func newPageStorage(post func(worker.Message)) *pageStorage {
-	return &pageStorage{post: post, waiting: make(map[int]chan worker.StorageReply)}
+func newPageStorage(post func(wire.Message)) *pageStorage {
+	return &pageStorage{post: post, waiting: make(map[int]chan wire.StorageReply)}
 }
 
 // PageStorage returns the page's localStorage as a store for a journal.
 func (s *Server) PageStorage() submission.KeyValue { return s.storage }
 
 func (p *pageStorage) Get(ctx context.Context, key string) (string, bool, error) {
-	r, err := p.call(ctx, worker.StorageRequest{Op: worker.StorageGet, Key: key})
+	r, err := p.call(ctx, wire.StorageRequest{Op: wire.StorageGet, Key: key})
 	return r.Value, r.Found, err
 }
 
 func (p *pageStorage) Set(ctx context.Context, key, value string) error {
-	_, err := p.call(ctx, worker.StorageRequest{Op: worker.StorageSet, Key: key, Value: value})
+	_, err := p.call(ctx, wire.StorageRequest{Op: wire.StorageSet, Key: key, Value: value})
 	return err
 }
 
 // call asks the page and waits for its answer.
-func (p *pageStorage) call(ctx context.Context, req worker.StorageRequest) (worker.StorageReply, error) {
+func (p *pageStorage) call(ctx context.Context, req wire.StorageRequest) (wire.StorageReply, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
-		return worker.StorageReply{}, err
+		return wire.StorageReply{}, err
 	}
-	answer := make(chan worker.StorageReply, 1)
+	answer := make(chan wire.StorageReply, 1)
 	p.mu.Lock()
 	p.next++
 	id := p.next
@@ -61,7 +61,7 @@ func (p *pageStorage) call(ctx context.Context, req worker.StorageRequest) (work
 		delete(p.waiting, id)
 		p.mu.Unlock()
 	}()
-	p.post(worker.Message{ID: id, Type: worker.TypeStorage, Body: body})
+	p.post(wire.Message{ID: id, Type: wire.TypeStorage, Body: body})
 	t := time.NewTimer(storageTimeout)
 	defer t.Stop()
 	select {
@@ -71,15 +71,15 @@ func (p *pageStorage) call(ctx context.Context, req worker.StorageRequest) (work
 		}
 		return r, nil
 	case <-ctx.Done():
-		return worker.StorageReply{}, ctx.Err()
+		return wire.StorageReply{}, ctx.Err()
 	case <-t.C:
-		return worker.StorageReply{}, errors.New("the page did not answer for its localStorage")
+		return wire.StorageReply{}, errors.New("the page did not answer for its localStorage")
 	}
 }
 
 // reply hands the page's answer to the call waiting for it.
-func (p *pageStorage) reply(m worker.Message) {
-	var r worker.StorageReply
+func (p *pageStorage) reply(m wire.Message) {
+	var r wire.StorageReply
 	if err := json.Unmarshal(m.Body, &r); err != nil {
 		r.Error = "unreadable answer: " + err.Error()
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -56,7 +56,7 @@ func (s *Server) journal(ctx context.Context) (submission.Journal, string, error
 	// Opened for every job to come: the first one's cancel must not stop it.
 	j, storage, err := s.OpenJournal(context.WithoutCancel(ctx))
 	if err != nil {
-		return nil, "", worker.Errorf(worker.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", err)
+		return nil, "", wire.Errorf(wire.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", err)
 	}
 	st.journal, st.storage = j, storage
 	return j, storage, nil
@@ -91,7 +91,7 @@ func (st *submitState) plan(id string) (*submission.Plan, error) {
 	defer st.mu.Unlock()
 	p, ok := st.plans[id]
 	if !ok {
-		return nil, worker.Errorf(worker.CodeGone, "this confirmation is no longer held: open the submission again")
+		return nil, wire.Errorf(wire.CodeGone, "this confirmation is no longer held: open the submission again")
 	}
 	return p, nil
 }
@@ -132,7 +132,7 @@ func (st *submitState) sending(refs ...string) bool {
 }
 
 // planSubmission runs handoff.PlanSubmissionJob: the first worker checked
-// the document (worker.JobPrepareSubmission); here the plan is made and
+// the document (wire.JobPrepareSubmission); here the plan is made and
 // checked against the journal and the API's record of bulks.
 func (s *Server) planSubmission(c *runner.Call) (any, error) {
 	var ps handoff.PlanSubmission
@@ -171,13 +171,13 @@ func (s *Server) planSubmission(c *runner.Call) (any, error) {
 		if req.NewBulk {
 			deliberate[p.Chunk] = true
 		}
-		out.Priors = append(out.Priors, worker.PriorInfo{
+		out.Priors = append(out.Priors, wire.PriorInfo{
 			Chunk: p.Chunk, Submission: p.Entry.Submission, State: string(p.Entry.State), BulkID: p.Entry.BulkID,
-			SameRef: sameRef, Warning: worker.Sentence(p.WarningIn(s.words.tag())),
+			SameRef: sameRef, Warning: wire.Sentence(p.WarningIn(s.words.tag())),
 		})
 	}
 	var cl *bulkapi.Client
-	var conn worker.Connection
+	var conn wire.Connection
 	if req.Connection != nil {
 		conn = *req.Connection
 		conn.BackOffice = plan.BackOffice
@@ -195,7 +195,7 @@ func (s *Server) planSubmission(c *runner.Call) (any, error) {
 // checkOld looks earlier submissions older than the API's memory of refs
 // up in the bulk list. It is best effort: without an answer the warning
 // names the bulk the journal knows.
-func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submission.Journal, priors []submission.Prior) {
+func (s *Server) checkOld(ctx context.Context, conn wire.Connection, j submission.Journal, priors []submission.Prior) {
 	cl, fail := s.client(conn)
 	if fail != nil {
 		return
@@ -209,11 +209,11 @@ func (s *Server) checkOld(ctx context.Context, conn worker.Connection, j submiss
 
 // newPlan cuts the elements into chunks as the first worker's
 // confirmation and the page's request say.
-func newPlan(ps handoff.PlanSubmission, elements []any) (worker.Confirmation, *submission.Plan) {
+func newPlan(ps handoff.PlanSubmission, elements []any) (wire.Confirmation, *submission.Plan) {
 	out, req := ps.Confirmation, ps.Request
 	k, err := schema.Lookup(out.Kind)
 	if err != nil {
-		out.Blocked = worker.Sentence(err.Error())
+		out.Blocked = wire.Sentence(err.Error())
 		return out, nil
 	}
 	opts := submission.PlanOptions{BackOffice: out.BackOffice, ChunkSize: req.ChunkSize, Source: out.FileName, Only: ps.Only}
@@ -225,21 +225,21 @@ func newPlan(ps handoff.PlanSubmission, elements []any) (worker.Confirmation, *s
 	}
 	plan, err := submission.NewPlan(k, elements, opts)
 	if err != nil {
-		out.Blocked = worker.Sentence(err.Error())
+		out.Blocked = wire.Sentence(err.Error())
 		return out, nil
 	}
 	out.Plan, out.Sending = plan.ID, plan.Elements
 	for i := range plan.Chunks {
 		out.Chunks = append(out.Chunks, chunkInfo(&plan.Chunks[i]))
 	}
-	out.Totals = worker.TotalsOf(submission.ControlTotals(plan, elements).Amounts)
+	out.Totals = wire.TotalsOf(submission.ControlTotals(plan, elements).Amounts)
 	return out, plan
 }
 
 // chunkInfo describes a planned chunk.
-func chunkInfo(c *submission.Chunk) worker.ChunkInfo {
+func chunkInfo(c *submission.Chunk) wire.ChunkInfo {
 	n := c.Count()
-	ci := worker.ChunkInfo{Index: c.Index, Elements: n, Ref: c.Ref, Sheet: c.Sheet, Bytes: len(c.Body)}
+	ci := wire.ChunkInfo{Index: c.Index, Elements: n, Ref: c.Ref, Sheet: c.Sheet, Bytes: len(c.Body)}
 	ci.First, _ = c.Elements.At(0)
 	ci.Last, _ = c.Elements.At(n - 1)
 	if c.Sheet != "" {
@@ -249,9 +249,9 @@ func chunkInfo(c *submission.Chunk) worker.ChunkInfo {
 	return ci
 }
 
-// submitPlan runs worker.JobSubmit.
+// submitPlan runs wire.JobSubmit.
 func (s *Server) submitPlan(c *runner.Call) (any, error) {
-	var req worker.Submit
+	var req wire.Submit
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -262,9 +262,9 @@ func (s *Server) submitPlan(c *runner.Call) (any, error) {
 	return s.send(c, plan, req.Connection, req.Repeats, s.submit.confirmed(plan.ID))
 }
 
-// resumeSubmission runs worker.JobResumeSubmission.
+// resumeSubmission runs wire.JobResumeSubmission.
 func (s *Server) resumeSubmission(c *runner.Call) (any, error) {
-	var req worker.ResumeSubmission
+	var req wire.ResumeSubmission
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -274,7 +274,7 @@ func (s *Server) resumeSubmission(c *runner.Call) (any, error) {
 	}
 	plan, err := submission.PlanFromJournal(sub.Entries)
 	if err != nil {
-		return worker.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(worker.Sentence(err.Error()))}, nil
+		return wire.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(wire.Sentence(err.Error()))}, nil
 	}
 	return s.send(c, plan, req.Connection, req.Repeats, nil)
 }
@@ -283,16 +283,16 @@ func (s *Server) resumeSubmission(c *runner.Call) (any, error) {
 // First it checks the elements for repeats once more (a colleague may
 // have submitted them since the confirmation), and applies the operator's
 // answer (see answerRepeats).
-func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connection, answer string, confirmed []int) (worker.Submitted, error) {
+func (s *Server) send(c *runner.Call, plan *submission.Plan, conn wire.Connection, answer string, confirmed []int) (wire.Submitted, error) {
 	ctx := c.Context()
 	j, _, err := s.journal(ctx)
 	if err != nil {
-		return worker.Submitted{}, err
+		return wire.Submitted{}, err
 	}
 	conn.BackOffice = plan.BackOffice // the plan says which API takes it
 	cl, fail := s.client(conn)
 	if fail != nil {
-		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Failure: fail}, nil
+		return wire.Submitted{Submission: s.journalInfo(ctx, j, plan), Failure: fail}, nil
 	}
 	if conn.Proxy {
 		// The console's server records the file with the bulk.
@@ -300,25 +300,25 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 	}
 	deliberate, err := deliberateChunks(ctx, j, plan)
 	if err != nil {
-		return worker.Submitted{}, err
+		return wire.Submitted{}, err
 	}
 	rc, err := s.checkRepeats(c, conn, cl, j, plan, deliberate)
 	if err != nil {
-		return worker.Submitted{}, err
+		return wire.Submitted{}, err
 	}
 	toSend, repeats, err := answerRepeats(plan, rc, answer, confirmed)
 	if err != nil {
-		return worker.Submitted{}, err
+		return wire.Submitted{}, err
 	}
 	switch {
 	case toSend == nil:
-		return worker.Submitted{Submission: s.journalInfo(ctx, j, plan), Repeats: repeats}, nil
+		return wire.Submitted{Submission: s.journalInfo(ctx, j, plan), Repeats: repeats}, nil
 	case len(toSend.Chunks) == 0: // every element left out: nothing to send
-		return worker.Submitted{Submission: worker.SubmissionInfo{ID: toSend.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Submitted)}, Repeats: repeats}, nil
+		return wire.Submitted{Submission: wire.SubmissionInfo{ID: toSend.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Submitted)}, Repeats: repeats}, nil
 	}
 	plan = toSend
 	if !s.submit.claim(plan) {
-		return worker.Submitted{}, worker.Errorf(worker.CodeBadRequest, "this submission is being sent already")
+		return wire.Submitted{}, wire.Errorf(wire.CodeBadRequest, "this submission is being sent already")
 	}
 	defer s.submit.release(plan)
 
@@ -328,7 +328,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 		Sender:  watch,
 		Journal: j,
 		OnProgress: func(p submission.Progress) {
-			pr := worker.Progress{Phase: worker.PhaseSubmitting, Done: p.Done, Total: total, Detail: progressDetail(p, total)}
+			pr := wire.Progress{Phase: wire.PhaseSubmitting, Done: p.Done, Total: total, Detail: progressDetail(p, total)}
 			if p.Wait > 0 {
 				c.ProgressNow(pr) // the operator sees why nothing moves
 				return
@@ -336,9 +336,9 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn worker.Connect
 			c.Progress(pr)
 		},
 	}
-	c.Progress(worker.Progress{Phase: worker.PhaseSubmitting, Total: total, Detail: fmt.Sprintf("Recording %s in the journal", worker.Plural(total, "part", "parts"))})
+	c.Progress(wire.Progress{Phase: wire.PhaseSubmitting, Total: total, Detail: fmt.Sprintf("Recording %s in the journal", wire.Plural(total, "part", "parts"))})
 	_, err = sub.Submit(ctx, plan)
-	out := worker.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found, Repeats: repeats}
+	out := wire.Submitted{Submission: s.journalInfo(context.WithoutCancel(ctx), j, plan), Existing: watch.found, Repeats: repeats}
 	if err == nil {
 		return out, nil
 	}
@@ -367,11 +367,11 @@ func progressDetail(p submission.Progress, total int) string {
 	case p.Wait > 0:
 		return fmt.Sprintf("%s: %s; trying again in %s with the same idempotency-ref", which, e.LastError, p.Wait.Round(100*time.Millisecond))
 	case e.State == submission.Submitted:
-		return fmt.Sprintf("%s submitted as bulk %s (%s)", which, e.BulkID, worker.Plural(e.OperationCount, "operation", "operations"))
+		return fmt.Sprintf("%s submitted as bulk %s (%s)", which, e.BulkID, wire.Plural(e.OperationCount, "operation", "operations"))
 	case e.Attempts > 1:
-		return fmt.Sprintf("Sending %s (%s), attempt %d", lower(which), worker.Plural(e.Elements.Len(), "element", "elements"), e.Attempts)
+		return fmt.Sprintf("Sending %s (%s), attempt %d", lower(which), wire.Plural(e.Elements.Len(), "element", "elements"), e.Attempts)
 	}
-	return fmt.Sprintf("Sending %s (%s)", lower(which), worker.Plural(e.Elements.Len(), "element", "elements"))
+	return fmt.Sprintf("Sending %s (%s)", lower(which), wire.Plural(e.Elements.Len(), "element", "elements"))
 }
 
 func lower(s string) string {
@@ -382,10 +382,10 @@ func lower(s string) string {
 }
 
 // journalInfo describes the plan's submission as the journal holds it.
-func (s *Server) journalInfo(ctx context.Context, j submission.Journal, plan *submission.Plan) worker.SubmissionInfo {
+func (s *Server) journalInfo(ctx context.Context, j submission.Journal, plan *submission.Plan) wire.SubmissionInfo {
 	sub, err := findSubmission(ctx, j, plan.ID)
 	if err != nil {
-		info := worker.SubmissionInfo{ID: plan.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Planned), Elements: plan.Elements}
+		info := wire.SubmissionInfo{ID: plan.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Planned), Elements: plan.Elements}
 		for i := range plan.Chunks {
 			info.Chunks = append(info.Chunks, chunkInfo(&plan.Chunks[i]))
 		}
@@ -415,13 +415,13 @@ func findSubmission(ctx context.Context, j submission.Journal, id string) (submi
 			return sub, nil
 		}
 	}
-	return submission.Submission{}, worker.Errorf(worker.CodeGone, "the journal holds no submission %s", id)
+	return submission.Submission{}, wire.Errorf(wire.CodeGone, "the journal holds no submission %s", id)
 }
 
 // submissionInfo describes a submission of the journal.
-func submissionInfo(sub submission.Submission) worker.SubmissionInfo {
+func submissionInfo(sub submission.Submission) wire.SubmissionInfo {
 	first := sub.Entries[0]
-	info := worker.SubmissionInfo{
+	info := wire.SubmissionInfo{
 		ID: sub.ID, Source: first.Source, Kind: first.Kind, BackOffice: first.BackOffice,
 		State: string(sub.State()), Interrupted: sub.Interrupted(), Elements: first.PlanElements,
 		Created: first.Created, Updated: sub.Updated(),
@@ -435,7 +435,7 @@ func submissionInfo(sub submission.Submission) worker.SubmissionInfo {
 			info.Created = e.Created
 		}
 		n := e.Elements.Len()
-		ci := worker.ChunkInfo{
+		ci := wire.ChunkInfo{
 			Index: e.Chunk, Elements: n, Ref: e.Ref, Sheet: e.Sheet, State: string(e.State), Attempts: e.Attempts,
 			BulkID: e.BulkID, OperationCount: e.OperationCount, LastError: e.LastError, RequestRef: e.RequestRef,
 		}
@@ -450,7 +450,7 @@ func submissionInfo(sub submission.Submission) worker.SubmissionInfo {
 	return info
 }
 
-// listJournal runs worker.JobJournal.
+// listJournal runs wire.JobJournal.
 func (s *Server) listJournal(c *runner.Call) (any, error) {
 	j, storage, err := s.journal(c.Context())
 	if err != nil {
@@ -459,21 +459,21 @@ func (s *Server) listJournal(c *runner.Call) (any, error) {
 	return journalList(c.Context(), j, storage)
 }
 
-func journalList(ctx context.Context, j submission.Journal, storage string) (worker.JournalList, error) {
+func journalList(ctx context.Context, j submission.Journal, storage string) (wire.JournalList, error) {
 	all, err := j.Entries(ctx)
 	if err != nil {
-		return worker.JournalList{}, err
+		return wire.JournalList{}, err
 	}
-	out := worker.JournalList{Storage: storage, Submissions: []worker.SubmissionInfo{}}
+	out := wire.JournalList{Storage: storage, Submissions: []wire.SubmissionInfo{}}
 	for _, sub := range submission.Submissions(all) {
 		out.Submissions = append(out.Submissions, submissionInfo(sub))
 	}
 	return out, nil
 }
 
-// forgetSubmission runs worker.JobForgetSubmission.
+// forgetSubmission runs wire.JobForgetSubmission.
 func (s *Server) forgetSubmission(c *runner.Call) (any, error) {
-	var req worker.ForgetSubmission
+	var req wire.ForgetSubmission
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -490,7 +490,7 @@ func (s *Server) forgetSubmission(c *runner.Call) (any, error) {
 		refs[i] = e.Ref
 	}
 	if s.submit.sending(refs...) {
-		return nil, worker.Errorf(worker.CodeBadRequest, "this submission is being sent: stop it first")
+		return nil, wire.Errorf(wire.CodeBadRequest, "this submission is being sent: stop it first")
 	}
 	if err := j.Delete(c.Context(), refs...); err != nil {
 		return nil, err
@@ -498,15 +498,15 @@ func (s *Server) forgetSubmission(c *runner.Call) (any, error) {
 	return journalList(c.Context(), j, storage)
 }
 
-// accessToken runs worker.JobAccessToken.
+// accessToken runs wire.JobAccessToken.
 func (s *Server) accessToken(c *runner.Call) (any, error) {
-	var req worker.AccessTokenRequest
+	var req wire.AccessTokenRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	id, err := bulkapi.ParseIdentity(req.Identity)
 	if err != nil {
-		return worker.AccessToken{Failure: setupFailure(worker.Sentence(err.Error()))}, nil
+		return wire.AccessToken{Failure: setupFailure(wire.Sentence(err.Error()))}, nil
 	}
 	conn := req.Connection
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, BackOfficeURL: conn.BackOfficeURL, APIKey: conn.APIKey, Transport: s.Transport})
@@ -514,14 +514,14 @@ func (s *Server) accessToken(c *runner.Call) (any, error) {
 		cl, err = cl.BackOffice()
 	}
 	if err != nil {
-		return worker.AccessToken{Failure: setupFailure(worker.Sentence(err.Error()))}, nil
+		return wire.AccessToken{Failure: setupFailure(wire.Sentence(err.Error()))}, nil
 	}
 	if conn.APIKey == "" {
-		return worker.AccessToken{Failure: credentialsMissing("No api-key is set: the back-office API needs it to issue a token.")}, nil
+		return wire.AccessToken{Failure: credentialsMissing("No api-key is set: the back-office API needs it to issue a token.")}, nil
 	}
 	tok, err := cl.AccessToken(c.Context(), id)
 	if err != nil {
-		return worker.AccessToken{Failure: failureOf(err, nil)}, nil
+		return wire.AccessToken{Failure: failureOf(err, nil)}, nil
 	}
-	return worker.AccessToken{Token: tok.Token, Identity: tok.Identity.String()}, nil
+	return wire.AccessToken{Token: tok.Token, Identity: tok.Identity.String()}, nil
 }

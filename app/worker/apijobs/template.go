@@ -4,14 +4,14 @@ import (
 	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
-	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// template runs handoff.TemplateJob (the page's worker.JobTemplate): the
+// template runs handoff.TemplateJob (the page's wire.JobTemplate): the
 // kind's template in the operator's language, named for the kind.
 func (s *Server) template(c *runner.Call) (any, error) {
 	var ho handoff.Template
@@ -21,7 +21,7 @@ func (s *Server) template(c *runner.Call) (any, error) {
 	req := ho.Request
 	k, err := schema.Lookup(req.Kind)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	l, _ := lang.Parse(req.Lang)
 	data, err := workbook.WriteTemplate(k, ho.Fields, workbook.Template{Lang: l, TimeZone: req.TimeZone, BackOffice: req.BackOffice})
@@ -29,5 +29,5 @@ func (s *Server) template(c *runner.Call) (any, error) {
 		return nil, fmt.Errorf("writing the template: %w", err)
 	}
 	c.SetData(data)
-	return worker.File{Name: l.F("%s-template.xlsx", k.ID), Type: worker.XLSXType}, nil
+	return wire.File{Name: l.F("%s-template.xlsx", k.ID), Type: wire.XLSXType}, nil
 }

@@ -8,15 +8,15 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
-	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // elementsWorkbook runs handoff.ElementsWorkbookJob: elements to fix, with
-// their notes, as a workbook (the first worker's worker.JobAsideWorkbook).
+// their notes, as a workbook (the first worker's wire.JobAsideWorkbook).
 func (s *Server) elementsWorkbook(c *runner.Call) (any, error) {
 	var req handoff.ElementsWorkbook
 	if err := c.Decode(&req); err != nil {
@@ -24,7 +24,7 @@ func (s *Server) elementsWorkbook(c *runner.Call) (any, error) {
 	}
 	k, err := schema.Lookup(req.Kind)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	elements, err := decodeElements(c.Data)
 	if err != nil {
@@ -35,18 +35,18 @@ func (s *Server) elementsWorkbook(c *runner.Call) (any, error) {
 		return nil, fmt.Errorf("writing the workbook: %w", err)
 	}
 	c.SetData(data)
-	return worker.File{Name: req.Name, Type: worker.XLSXType, Rows: len(elements)}, nil
+	return wire.File{Name: req.Name, Type: wire.XLSXType, Rows: len(elements)}, nil
 }
 
 // errorWorkbook runs handoff.ErrorWorkbookJob: the error workbook of a
-// document (the first worker's worker.JobExport).
+// document (the first worker's wire.JobExport).
 func (s *Server) errorWorkbook(c *runner.Call) (any, error) {
 	var req handoff.ErrorWorkbook
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	if req.Table == nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "the error workbook has no table")
+		return nil, wire.Errorf(wire.CodeBadRequest, "the error workbook has no table")
 	}
 	r := &schema.Report{Kind: req.Kind, Elements: req.Elements, Problems: req.Problems}
 	l, _ := lang.Parse(req.Lang)
@@ -75,7 +75,7 @@ func decodeElements(data []byte) ([]any, error) {
 }
 
 // resultWorkbook runs handoff.ResultWorkbookJob (the page's
-// worker.JobResultWorkbook): the outcome of every element of the
+// wire.JobResultWorkbook): the outcome of every element of the
 // submission the bulk belongs to (or of the bulk alone, when this console
 // did not submit it).
 func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
@@ -87,7 +87,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 	ctx := c.Context()
 	cl, fail := s.client(req.Connection)
 	if fail != nil {
-		return worker.ResultFile{Failure: fail}, nil
+		return wire.ResultFile{Failure: fail}, nil
 	}
 	b, err := cl.Get(ctx, req.BulkID)
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 		kind, err = schema.Lookup(entries[0].Kind)
 	}
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
 	}
 	if len(entries) == 0 {
 		// A bulk this console did not submit: its operations are its
@@ -122,7 +122,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Progress(worker.Progress{Phase: worker.PhaseWriting, Done: len(rows.Results), Total: len(rows.Results)})
+	c.Progress(wire.Progress{Phase: wire.PhaseWriting, Done: len(rows.Results), Total: len(rows.Results)})
 	fields, ok := ho.Fields[kind.ID]
 	if !ok {
 		fields = schema.Default().Fields(kind)
@@ -134,23 +134,23 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 	c.SetData(data)
 	name := "bulk-" + req.BulkID
 	if entries[0].Source != "" {
-		name = worker.FileStem(entries[0].Source)
+		name = wire.FileStem(entries[0].Source)
 	}
-	return worker.ResultFile{File: worker.File{Name: name + "-results.xlsx", Type: worker.XLSXType, Rows: len(rows.Results)}, Failed: len(rows.Failed)}, nil
+	return wire.ResultFile{File: wire.File{Name: name + "-results.xlsx", Type: wire.XLSXType, Rows: len(rows.Results)}, Failed: len(rows.Failed)}, nil
 }
 
 func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {
 	if canceled(ctx, err) {
 		return nil, err
 	}
-	return worker.ResultFile{Failure: failureOf(err, nil)}, nil
+	return wire.ResultFile{Failure: failureOf(err, nil)}, nil
 }
 
 // allOperations reads every operation of a bulk, reporting progress after
 // the before operations read already of total.
 func (s *Server) allOperations(c *runner.Call, cl *bulkapi.Client, bulkID string, before, total int) ([]bulkapi.Operation, error) {
 	return bulkreview.Operations(c.Context(), cl, bulkID, func(done, count int) {
-		c.Progress(worker.Progress{Phase: worker.PhaseReadingOperations, Done: before + done, Total: max(total, before+count)})
+		c.Progress(wire.Progress{Phase: wire.PhaseReadingOperations, Done: before + done, Total: max(total, before+count)})
 	})
 }
 

@@ -2,7 +2,7 @@ package handoff
 
 import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -10,8 +10,8 @@ import (
 // the second validates with the same one.
 type Contract struct {
 	// Source is the contract an operator loaded; nil is the built-in one.
-	Source *worker.ContractSource `json:"source,omitempty"`
-	Strict bool                   `json:"strict,omitempty"`
+	Source *wire.ContractSource `json:"source,omitempty"`
+	Strict bool                 `json:"strict,omitempty"`
 	// Lang is the language the validator writes its messages in.
 	Lang string `json:"lang,omitempty"`
 }
@@ -37,7 +37,7 @@ func (c Contract) Validator() (*schema.Validator, error) {
 	}
 	v, err := schema.NewValidatorFor(s, o)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
 	}
 	defined := 0
 	for _, k := range schema.Kinds() {
@@ -46,11 +46,11 @@ func (c Contract) Validator() (*schema.Validator, error) {
 		}
 		defined++
 		if err := v.Has(k); err != nil {
-			return nil, worker.Errorf(worker.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+			return nil, wire.Errorf(wire.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
 		}
 	}
 	if defined == 0 {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s defines none of the console's bulks", src.Name)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%s defines none of the console's bulks", src.Name)
 	}
 	return v, nil
 }

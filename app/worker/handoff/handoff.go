@@ -5,42 +5,42 @@ package handoff
 
 import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // The jobs the first worker hands to the second (see runner.Handoff). The
-// page never sends them: it sends worker.JobPrepareSubmission,
-// worker.JobAsideWorkbook, worker.JobExport, worker.JobResultWorkbook and
-// worker.JobReviewBulk, which the first worker answers alone when it can.
+// page never sends them: it sends wire.JobPrepareSubmission,
+// wire.JobAsideWorkbook, wire.JobExport, wire.JobResultWorkbook and
+// wire.JobReviewBulk, which the first worker answers alone when it can.
 const (
 	// PlanSubmissionJob plans a submission, checks it against the journal
 	// and the API's record of bulks and keeps it for JobSubmit. Body:
 	// PlanSubmission; Data: the document's elements as a JSON array.
-	// Result: worker.Confirmation.
+	// Result: wire.Confirmation.
 	PlanSubmissionJob = "plan-submission"
 	// ElementsWorkbookJob writes elements to fix as a workbook.
 	// Body: ElementsWorkbook; Data: the elements as a JSON array. Result:
-	// worker.File, with the workbook in Data.
+	// wire.File, with the workbook in Data.
 	ElementsWorkbookJob = "write-elements-workbook"
 	// ErrorWorkbookJob writes the error workbook of a document.
-	// Body: ErrorWorkbook. Result: worker.Exported, with the workbook in Data.
+	// Body: ErrorWorkbook. Result: wire.Exported, with the workbook in Data.
 	ErrorWorkbookJob = "write-error-workbook"
 	// ResultWorkbookJob writes the result workbook of a bulk. Body:
-	// ResultWorkbook. Result: worker.ResultFile, with the workbook in Data.
+	// ResultWorkbook. Result: wire.ResultFile, with the workbook in Data.
 	ResultWorkbookJob = "write-result-workbook"
 	// ReviewBulkJob reviews a submitted bulk for a second operator with
-	// the contract in use. Body: ReviewBulk. Result: worker.BulkReview.
+	// the contract in use. Body: ReviewBulk. Result: wire.BulkReview.
 	ReviewBulkJob = "review-bulk-with-contract"
 )
 
 // PlanSubmission is the body of PlanSubmissionJob.
 type PlanSubmission struct {
 	// Request is the page's request.
-	Request worker.PrepareSubmission `json:"request"`
+	Request wire.PrepareSubmission `json:"request"`
 	// Confirmation is what the first worker knows: the document, its kind,
 	// file name, counts and reading; it was not blocked.
-	Confirmation worker.Confirmation `json:"confirmation"`
+	Confirmation wire.Confirmation `json:"confirmation"`
 	// Only lists the elements to send when not all are (the valid ones).
 	Only []int `json:"only,omitempty"`
 	// Origins locate each element in the operator's file, when it was a
@@ -77,7 +77,7 @@ type ErrorWorkbook struct {
 	Elements int              `json:"elements"`
 	Problems []schema.Problem `json:"problems"`
 	// Exported names the file; its Size is set by the second worker.
-	Exported worker.Exported `json:"exported"`
+	Exported wire.Exported `json:"exported"`
 	// Lang is the language of the workbook's own words.
 	Lang string `json:"lang,omitempty"`
 }
@@ -86,13 +86,13 @@ type ErrorWorkbook struct {
 // the fields of every kind in the contract in use, which name the
 // workbook's columns (the second worker knows only the built-in one).
 type ResultWorkbook struct {
-	Request worker.ResultWorkbook     `json:"request"`
+	Request wire.ResultWorkbook       `json:"request"`
 	Fields  map[string][]schema.Field `json:"fields"`
 }
 
 type ReviewBulk struct {
 	// Request is the page's request.
-	Request worker.ReviewBulk `json:"request"`
+	Request wire.ReviewBulk `json:"request"`
 	// Contract is the contract the elements are validated with.
 	Contract Contract `json:"contract"`
 }

@@ -10,28 +10,28 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/xuri/excelize/v2"
 )
 
 // submitFile loads body as pay.json and submits it in one chunk.
-func (h *harness) submitFile(body []byte) worker.Submitted {
+func (h *harness) submitFile(body []byte) wire.Submitted {
 	h.t.Helper()
 	return h.submitFileAnswering(body, "")
 }
 
 // submitFileAnswering submits a file, answering its repeats, if any, as
-// repeats says (worker.RepeatsAgain, worker.RepeatsLeaveOut).
-func (h *harness) submitFileAnswering(body []byte, repeats string) worker.Submitted {
+// repeats says (wire.RepeatsAgain, wire.RepeatsLeaveOut).
+func (h *harness) submitFileAnswering(body []byte, repeats string) wire.Submitted {
 	h.t.Helper()
 	doc := h.load(body)
 	c := conn
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &c})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &c})
 	if p.Plan == "" {
 		h.t.Fatalf("nothing to send: %+v", p)
 	}
-	var got worker.Submitted
-	h.result(h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn, Repeats: repeats}, nil), &got)
+	var got wire.Submitted
+	h.result(h.send(wire.JobSubmit, wire.Submit{Plan: p.Plan, Connection: conn, Repeats: repeats}, nil), &got)
 	if got.Failure != nil || len(got.Submission.Chunks) != 1 {
 		h.t.Fatalf("submission %+v, failure %+v", got.Submission, got.Failure)
 	}
@@ -51,7 +51,7 @@ func TestASubmissionAnsweredWithAnEarlierBulkSaysSo(t *testing.T) {
 	// again on purpose past the repeat check: the API answers with the
 	// bulk it made, and the submission says so.
 	elsewhere := newHarness(t, withAPI(api))
-	again := elsewhere.submitFileAnswering(fixture.Transfers(30), worker.RepeatsAgain)
+	again := elsewhere.submitFileAnswering(fixture.Transfers(30), wire.RepeatsAgain)
 	if api.Bulks() != 1 || again.Submission.Chunks[0].BulkID != id {
 		t.Fatalf("the API holds %d bulks; the answer names %s", api.Bulks(), again.Submission.Chunks[0].BulkID)
 	}
@@ -61,10 +61,10 @@ func TestASubmissionAnsweredWithAnEarlierBulkSaysSo(t *testing.T) {
 	}
 
 	// Once executed, the bulk answered is told by its state.
-	var r worker.BulkResult
-	here.result(here.send(worker.JobBulkAction, worker.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
+	var r wire.BulkResult
+	here.result(here.send(wire.JobBulkAction, wire.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
 	third := newHarness(t, withAPI(api))
-	late := third.submitFileAnswering(fixture.Transfers(30), worker.RepeatsAgain)
+	late := third.submitFileAnswering(fixture.Transfers(30), wire.RepeatsAgain)
 	if len(late.Existing) != 1 || late.Existing[0].Bulk.Status != "COMPLETED" || late.Existing[0].Bulk.Done != 30 {
 		t.Errorf("existing after execution %+v", late.Existing)
 	}
@@ -75,8 +75,8 @@ func TestBulksCarryTheJournalsFileTimeAndTotals(t *testing.T) {
 	h := newHarness(t, withAPI(api))
 	id := h.submitFile(fixture.Transfers(250)).Submission.Chunks[0].BulkID
 
-	var l worker.BulkList
-	h.result(h.send(worker.JobBulks, worker.ListBulks{Connection: conn}, nil), &l)
+	var l wire.BulkList
+	h.result(h.send(wire.JobBulks, wire.ListBulks{Connection: conn}, nil), &l)
 	if len(l.Bulks) != 1 {
 		t.Fatalf("list %+v", l)
 	}
@@ -85,16 +85,16 @@ func TestBulksCarryTheJournalsFileTimeAndTotals(t *testing.T) {
 	}
 	// Another browser's journal does not know the bulk.
 	other := newHarness(t, withAPI(api))
-	var r worker.BulkResult
-	other.result(other.send(worker.JobBulk, worker.GetBulk{Connection: conn, BulkID: id}, nil), &r)
+	var r wire.BulkResult
+	other.result(other.send(wire.JobBulk, wire.GetBulk{Connection: conn, BulkID: id}, nil), &r)
 	if b := r.Bulk; b == nil || b.Submission != "" || b.Submitted != 0 || b.Kind != "transfers" {
 		t.Errorf("details elsewhere %+v", r.Bulk)
 	}
 
 	// The totals are the file's: amounts 100+i cents.
 	want := 250*100 + 249*250/2
-	var tot worker.BulkTotals
-	progress := other.result(other.send(worker.JobBulkTotals, worker.GetBulkTotals{Connection: conn, BulkID: id}, nil), &tot)
+	var tot wire.BulkTotals
+	progress := other.result(other.send(wire.JobBulkTotals, wire.GetBulkTotals{Connection: conn, BulkID: id}, nil), &tot)
 	if tot.Failure != nil || !tot.MovesMoney || tot.Elements != 250 || tot.Kind != "transfers" || len(tot.Totals) != 1 ||
 		tot.Totals[0].Currency != "EUR" || tot.Totals[0].Minor != strconv.Itoa(want) || tot.Totals[0].Count != 250 ||
 		tot.Totals[0].Amount != fmt.Sprintf("%d.%02d", want/100, want%100) {
@@ -104,8 +104,8 @@ func TestBulksCarryTheJournalsFileTimeAndTotals(t *testing.T) {
 		t.Errorf("%d pages of operations read, %d progress messages", api.OperationReads(), len(progress))
 	}
 	// A bulk's operations never change: the second answer is kept.
-	var again worker.BulkTotals
-	other.result(other.send(worker.JobBulkTotals, worker.GetBulkTotals{Connection: conn, BulkID: id}, nil), &again)
+	var again wire.BulkTotals
+	other.result(other.send(wire.JobBulkTotals, wire.GetBulkTotals{Connection: conn, BulkID: id}, nil), &again)
 	if api.OperationReads() != 3 || len(again.Totals) != 1 || again.Totals[0].Minor != tot.Totals[0].Minor {
 		t.Errorf("read again: %d pages, %+v", api.OperationReads(), again)
 	}
@@ -116,13 +116,13 @@ func TestTheResultWorkbookGivesErrorsToFailuresOnly(t *testing.T) {
 	h := newHarness(t, withAPI(api))
 	body := bytes.Replace(fixture.Transfers(3), []byte(`"id":"200000001"}`), []byte(`"id":"200000001"},"description":"`+fixture.FailMarker+`"`), 1)
 	id := h.submitFile(body).Submission.Chunks[0].BulkID
-	var r worker.BulkResult
-	h.result(h.send(worker.JobBulkAction, worker.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
+	var r wire.BulkResult
+	h.result(h.send(wire.JobBulkAction, wire.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
 	if r.Bulk == nil || r.Bulk.Status != "PARTIALLY_COMPLETED" {
 		t.Fatalf("executed: %+v", r)
 	}
-	var f worker.ResultFile
-	_, m := h.wait(h.send(worker.JobResultWorkbook, worker.ResultWorkbook{Connection: conn, BulkID: id}, nil))
+	var f wire.ResultFile
+	_, m := h.wait(h.send(wire.JobResultWorkbook, wire.ResultWorkbook{Connection: conn, BulkID: id}, nil))
 	if err := json.Unmarshal(m.Body, &f); err != nil || f.Failure != nil || f.Failed != 1 {
 		t.Fatalf("result %s", m.Body)
 	}
@@ -148,7 +148,7 @@ func TestTheResultWorkbookGivesErrorsToFailuresOnly(t *testing.T) {
 func TestTheResultWorkbookHasTheColumnsOfTheContractInUse(t *testing.T) {
 	api := fakeapi.New()
 	h := newHarness(t, withAPI(api))
-	h.contract(worker.SetContract{Source: newerContract(t)})
+	h.contract(wire.SetContract{Source: newerContract(t)})
 	body := bytes.ReplaceAll(fixture.Transfers(2), []byte(`"requestBody":{`), []byte(`"requestBody":{"endToEndId":"E2E-7",`))
 	body = bytes.Replace(body, []byte(`"id":"200000001"}`), []byte(`"id":"200000001"},"description":"`+fixture.FailMarker+`"`), 1)
 	sub := h.submitFile(body)
@@ -156,10 +156,10 @@ func TestTheResultWorkbookHasTheColumnsOfTheContractInUse(t *testing.T) {
 		t.Fatalf("not submitted: %+v", sub)
 	}
 	id := sub.Submission.Chunks[0].BulkID
-	var r worker.BulkResult
-	h.result(h.send(worker.JobBulkAction, worker.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
-	_, m := h.wait(h.send(worker.JobResultWorkbook, worker.ResultWorkbook{Connection: conn, BulkID: id}, nil))
-	if m.Type != worker.TypeResult {
+	var r wire.BulkResult
+	h.result(h.send(wire.JobBulkAction, wire.BulkAction{Connection: conn, BulkID: id, Action: "execute"}, nil), &r)
+	_, m := h.wait(h.send(wire.JobResultWorkbook, wire.ResultWorkbook{Connection: conn, BulkID: id}, nil))
+	if m.Type != wire.TypeResult {
 		t.Fatalf("result workbook: %s %s", m.Type, m.Body)
 	}
 	x, err := excelize.OpenReader(bytes.NewReader(m.Data))

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -21,7 +21,7 @@ type contractState struct {
 	// job or at the start of Run, whichever comes first.
 	restored bool
 	store    ContractStore
-	source   *worker.ContractSource
+	source   *wire.ContractSource
 	strict   bool
 	// lang is the page's language, which it sends with every request:
 	// it is not kept.
@@ -33,8 +33,8 @@ type contractState struct {
 
 // contractRecord is what the store keeps.
 type contractRecord struct {
-	Strict bool                   `json:"strict"`
-	Source *worker.ContractSource `json:"source,omitempty"`
+	Strict bool                 `json:"strict"`
+	Source *wire.ContractSource `json:"source,omitempty"`
 }
 
 // restoreContract puts the kept contract and strict setting back in use,
@@ -75,7 +75,7 @@ func (s *Server) restoreContract(ctx context.Context) {
 
 // setContract is JobContract.
 func (s *Server) setContract(c *runner.Call) (any, error) {
-	var req worker.SetContract
+	var req wire.SetContract
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -130,27 +130,27 @@ func (st *contractState) save(ctx context.Context) {
 
 // contractValidator builds the validator of a source (nil: the built-in
 // contract).
-func contractValidator(src *worker.ContractSource, strict bool, lang string) (*schema.Validator, error) {
+func contractValidator(src *wire.ContractSource, strict bool, lang string) (*schema.Validator, error) {
 	return handoff.Contract{Source: src, Strict: strict, Lang: lang}.Validator()
 }
 
 // contractStateLocked says what is in use; s.contract.mu is held.
-func (s *Server) contractStateLocked() worker.ContractState {
+func (s *Server) contractStateLocked() wire.ContractState {
 	st := &s.contract
-	out := worker.ContractState{Name: "built-in", Builtin: st.source == nil, Strict: st.strict,
+	out := wire.ContractState{Name: "built-in", Builtin: st.source == nil, Strict: st.strict,
 		Stored: st.stored, StoreError: st.storeErr}
 	if src := st.source; src != nil {
 		out.Name, out.Title, out.Version, out.Notes = src.Name, src.Title, src.Version, src.Notes
 	}
 	for _, t := range schema.Targets() {
-		out.Targets = append(out.Targets, worker.ContractTarget(t))
+		out.Targets = append(out.Targets, wire.ContractTarget(t))
 	}
 	builtin := schema.Default()
 	for _, k := range schema.Kinds() {
-		ck := worker.ContractKind{Kind: k.ID, Title: k.Title, Missing: s.validator.Has(k) != nil, Skipped: s.validator.Skipped(k)}
+		ck := wire.ContractKind{Kind: k.ID, Title: k.Title, Missing: s.validator.Has(k) != nil, Skipped: s.validator.Skipped(k)}
 		if st.source != nil {
 			for _, ch := range schema.Compare(k, builtin, s.validator) {
-				ck.Changes = append(ck.Changes, worker.FieldChange(ch))
+				ck.Changes = append(ck.Changes, wire.FieldChange(ch))
 			}
 		}
 		out.Kinds = append(out.Kinds, ck)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/bulkdesk/bulkdesk/schema/contract"
@@ -18,7 +18,7 @@ import (
 // newerContract reads the test contract with one change a newer API might
 // make: transfers gain a required field, endToEndId, which may be null
 // (an OpenAPI keyword the reader translates, and says so).
-func newerContract(t *testing.T) *worker.ContractSource {
+func newerContract(t *testing.T) *wire.ContractSource {
 	t.Helper()
 	data, err := os.ReadFile("../../../schema/contract/testdata/multi-bulks.yml")
 	if err != nil {
@@ -28,18 +28,18 @@ func newerContract(t *testing.T) *worker.ContractSource {
 }
 
 // deriveSource reads an OpenAPI file as the page's contract reader does.
-func deriveSource(t *testing.T, name, text string) *worker.ContractSource {
+func deriveSource(t *testing.T, name, text string) *wire.ContractSource {
 	t.Helper()
 	c, err := load.Derive(name, []byte(text), contract.Options{KeepDescriptions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := &worker.ContractSource{Name: c.Source, Title: c.Title, Version: c.Version, Schemas: map[string]json.RawMessage{}}
+	src := &wire.ContractSource{Name: c.Source, Title: c.Title, Version: c.Version, Schemas: map[string]json.RawMessage{}}
 	for _, s := range c.Schemas {
 		src.Schemas[s.Kind] = s.JSON
 	}
 	for _, n := range c.Notes {
-		src.Notes = append(src.Notes, worker.ContractNote(n))
+		src.Notes = append(src.Notes, wire.ContractNote(n))
 	}
 	for _, m := range c.Missing {
 		src.Missing = append(src.Missing, m.Kind)
@@ -47,25 +47,25 @@ func deriveSource(t *testing.T, name, text string) *worker.ContractSource {
 	return src
 }
 
-func (h *harness) contract(req worker.SetContract) worker.ContractState {
+func (h *harness) contract(req wire.SetContract) wire.ContractState {
 	h.t.Helper()
-	var st worker.ContractState
-	h.result(h.send(worker.JobContract, req, nil), &st)
+	var st wire.ContractState
+	h.result(h.send(wire.JobContract, req, nil), &st)
 	return st
 }
 
-func kindOf(st worker.ContractState, id string) worker.ContractKind {
+func kindOf(st wire.ContractState, id string) wire.ContractKind {
 	for _, k := range st.Kinds {
 		if k.Kind == id {
 			return k
 		}
 	}
-	return worker.ContractKind{}
+	return wire.ContractKind{}
 }
 
 func TestTheBuiltinContractIsInUseAtFirst(t *testing.T) {
 	h := newHarness(t)
-	st := h.contract(worker.SetContract{})
+	st := h.contract(wire.SetContract{})
 	if !st.Builtin || st.Name != "built-in" || st.Strict {
 		t.Errorf("state = %+v, want the built-in contract, not strict", st)
 	}
@@ -81,7 +81,7 @@ func TestTheBuiltinContractIsInUseAtFirst(t *testing.T) {
 
 func TestALoadedContractChecksLaterFilesUntilTheBuiltinIsBack(t *testing.T) {
 	h := newHarness(t)
-	st := h.contract(worker.SetContract{Source: newerContract(t)})
+	st := h.contract(wire.SetContract{Source: newerContract(t)})
 	if st.Builtin || st.Name != "bulks-v4.yml" || st.Version != "v3" {
 		t.Errorf("state = %+v, want bulks-v4.yml v3 in use", st)
 	}
@@ -93,16 +93,16 @@ func TestALoadedContractChecksLaterFilesUntilTheBuiltinIsBack(t *testing.T) {
 		t.Errorf("notes = %+v, want nullable translated", st.Notes)
 	}
 
-	got, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(3)))
+	got, _ := h.summary(h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(3)))
 	if got.Invalid != 3 || len(got.Problems) == 0 || !strings.Contains(got.Problems[0].Field+got.Problems[0].Message, "endToEndId") {
 		t.Errorf("summary = %+v, want every element without endToEndId invalid", got)
 	}
 
-	st = h.contract(worker.SetContract{Builtin: true})
+	st = h.contract(wire.SetContract{Builtin: true})
 	if !st.Builtin || len(kindOf(st, "transfers").Changes) != 0 {
 		t.Errorf("state = %+v, want the built-in contract back", st)
 	}
-	got, _ = h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(3)))
+	got, _ = h.summary(h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(3)))
 	if got.Invalid != 0 {
 		t.Errorf("summary = %+v, want the file valid again", got)
 	}
@@ -114,16 +114,16 @@ func TestTheContractOutlivesTheWorker(t *testing.T) {
 		w.reader.OpenContracts = func(ctx context.Context) (jobs.ContractStore, error) { return kept, nil }
 	}
 	h := newHarness(t, keep)
-	if st := h.contract(worker.SetContract{Strict: true, Source: newerContract(t)}); !st.Stored {
+	if st := h.contract(wire.SetContract{Strict: true, Source: newerContract(t)}); !st.Stored {
 		t.Fatalf("state = %+v, want it stored", st)
 	}
 
 	again := newHarness(t, keep)
-	got, _ := again.summary(again.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(2)))
+	got, _ := again.summary(again.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(2)))
 	if got.Invalid != 2 {
 		t.Errorf("summary = %+v, want the kept contract in use before any contract job", got)
 	}
-	st := again.contract(worker.SetContract{Strict: true})
+	st := again.contract(wire.SetContract{Strict: true})
 	if st.Name != "bulks-v4.yml" || !st.Strict || len(kindOf(st, "transfers").Changes) != 1 {
 		t.Errorf("state after a restart = %+v, want bulks-v4.yml, strict", st)
 	}
@@ -137,14 +137,14 @@ const sepaWithoutDescription = `[{"requestBody": {"profileId": "110323", "source
 
 func TestStrictMakesTheDocumentationsRulesErrors(t *testing.T) {
 	h := newHarness(t)
-	open := func() worker.Summary {
-		got, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "outgoing_wire_transfers", FileName: "sepa.json", Auto: true}, []byte(sepaWithoutDescription)))
+	open := func() wire.Summary {
+		got, _ := h.summary(h.send(wire.JobOpen, wire.Open{Kind: "outgoing_wire_transfers", FileName: "sepa.json", Auto: true}, []byte(sepaWithoutDescription)))
 		return got
 	}
 	if got := open(); got.Errors != 0 || got.Warnings == 0 {
 		t.Fatalf("not strict: summary = %+v, want a warning and no error", got)
 	}
-	if st := h.contract(worker.SetContract{Strict: true}); !st.Strict || !st.Builtin {
+	if st := h.contract(wire.SetContract{Strict: true}); !st.Strict || !st.Builtin {
 		t.Errorf("state = %+v, want the built-in contract, strict", st)
 	}
 	if got := open(); got.Errors == 0 || got.Invalid != 1 {
@@ -156,11 +156,11 @@ func TestAContractThatDoesNotCompileIsRefused(t *testing.T) {
 	h := newHarness(t)
 	src := newerContract(t)
 	src.Schemas["transfers"] = json.RawMessage(`{"type": "object", "properties": {"requestBody": {"$ref": "#/$defs/Nowhere"}}}`)
-	e := h.failure(h.send(worker.JobContract, worker.SetContract{Source: src}, nil))
-	if e.Code != worker.CodeBadRequest || !strings.Contains(e.Message, "bulks-v4.yml") {
+	e := h.failure(h.send(wire.JobContract, wire.SetContract{Source: src}, nil))
+	if e.Code != wire.CodeBadRequest || !strings.Contains(e.Message, "bulks-v4.yml") {
 		t.Errorf("error = %+v, want a bad request naming the file", e)
 	}
-	if st := h.contract(worker.SetContract{}); !st.Builtin {
+	if st := h.contract(wire.SetContract{}); !st.Builtin {
 		t.Errorf("state = %+v, want the built-in contract still in use", st)
 	}
 }
@@ -174,7 +174,7 @@ func TestAContractWithoutSomeKindsSaysSoAndTheWorkerStillWarmsUp(t *testing.T) {
 	first := newHarness(t, func(w *workers) {
 		w.reader.OpenContracts = func(context.Context) (jobs.ContractStore, error) { return kept, nil }
 	})
-	st := first.contract(worker.SetContract{Source: deriveSource(t, "backoffice.yml", string(data))})
+	st := first.contract(wire.SetContract{Source: deriveSource(t, "backoffice.yml", string(data))})
 	if k := kindOf(st, "users"); !k.Missing {
 		t.Errorf("users = %+v, want it missing from backoffice.yml", k)
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
@@ -67,19 +67,19 @@ func (s *Server) drafts(ctx context.Context) draft.Store {
 }
 
 // draftOf returns what a Summary says of d's draft.
-func (s *Server) draftOf(d *LoadedFile) worker.DraftState {
+func (s *Server) draftOf(d *LoadedFile) wire.DraftState {
 	st := &s.draft
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if d == nil || d.ID != st.doc {
-		return worker.DraftState{}
+		return wire.DraftState{}
 	}
-	return worker.DraftState{Kept: st.persistent && st.stored, Edits: len(st.changes), Error: st.err}
+	return wire.DraftState{Kept: st.persistent && st.stored, Edits: len(st.changes), Error: st.err}
 }
 
 // beginDraft starts the draft of a document just opened, replacing any
 // other.
-func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req worker.Open, data []byte) {
+func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req wire.Open, data []byte) {
 	store := s.drafts(ctx)
 	st := &s.draft
 	meta := draft.Meta{Open: req, Limits: s.limits.Texts()}
@@ -160,15 +160,15 @@ func (s *Server) discardDraft(ctx context.Context) error {
 	return store.Clear(ctx)
 }
 
-// discard runs worker.JobDiscardDraft.
+// discard runs wire.JobDiscardDraft.
 func (s *Server) discard(c *runner.Call) (any, error) {
 	if err := s.discardDraft(c.Context()); err != nil {
 		return nil, err
 	}
-	return worker.DiscardDraft{}, nil
+	return wire.DiscardDraft{}, nil
 }
 
-// restoreDraft runs worker.JobRestoreDraft.
+// restoreDraft runs wire.JobRestoreDraft.
 func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 	ctx := c.Context()
 	s.draft.mu.Lock()
@@ -183,10 +183,10 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 	dr, ok, err := store.Load(ctx)
 	if err != nil {
 		_ = s.discardDraft(ctx)
-		return worker.Restored{Problem: "The draft kept in this browser could not be read, and is discarded: " + err.Error()}, nil
+		return wire.Restored{Problem: "The draft kept in this browser could not be read, and is discarded: " + err.Error()}, nil
 	}
 	if !ok {
-		return worker.Restored{}, nil
+		return wire.Restored{}, nil
 	}
 	d, err := s.replay(c, dr)
 	if err != nil {
@@ -194,7 +194,7 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 			return nil, ctx.Err()
 		}
 		_ = s.discardDraft(ctx)
-		return worker.Restored{Problem: "The draft kept in this browser could not be opened again, and is discarded: " + errorText(err)}, nil
+		return wire.Restored{Problem: "The draft kept in this browser could not be opened again, and is discarded: " + errorText(err)}, nil
 	}
 	st := &s.draft
 	st.mu.Lock()
@@ -210,7 +210,7 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 }
 
 func errorText(err error) string {
-	var we *worker.Error
+	var we *wire.Error
 	if errors.As(err, &we) {
 		return we.Message
 	}
@@ -218,12 +218,12 @@ func errorText(err error) string {
 }
 
 // restored describes the draft's document as it stands.
-func (s *Server) restored(c *runner.Call, d *LoadedFile) (worker.Restored, error) {
+func (s *Server) restored(c *runner.Call, d *LoadedFile) (wire.Restored, error) {
 	p, err := s.finish(c, d, false, false)
 	if err != nil {
-		return worker.Restored{}, err
+		return wire.Restored{}, err
 	}
-	return worker.Restored{Found: true, Prepared: &p, Edits: s.draftOf(d).Edits, Limits: s.limits.TextsIn(s.language().Separators())}, nil
+	return wire.Restored{Found: true, Prepared: &p, Edits: s.draftOf(d).Edits, Limits: s.limits.TextsIn(s.language().Separators())}, nil
 }
 
 // replay opens a draft's file again and applies its ops in order. An op

@@ -11,7 +11,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // withDrafts makes a server keep its drafts in store, as the browser's
@@ -23,17 +23,17 @@ func withDrafts(store draft.Store) func(*workers) {
 	}
 }
 
-func (h *harness) restore() worker.Restored {
+func (h *harness) restore() wire.Restored {
 	h.t.Helper()
-	var r worker.Restored
-	h.result(h.send(worker.JobRestoreDraft, worker.RestoreDraft{}, nil), &r)
+	var r wire.Restored
+	h.result(h.send(wire.JobRestoreDraft, wire.RestoreDraft{}, nil), &r)
 	return r
 }
 
 func (h *harness) cell(doc, element, column int) string {
 	h.t.Helper()
-	var rows worker.Rows
-	h.result(h.send(worker.JobRows, worker.RowsWindow{Document: doc, Offset: element, Limit: 1}, nil), &rows)
+	var rows wire.Rows
+	h.result(h.send(wire.JobRows, wire.RowsWindow{Document: doc, Offset: element, Limit: 1}, nil), &rows)
 	if len(rows.Rows) != 1 || rows.Rows[0].Element != element {
 		h.t.Fatalf("no element %d: %+v", element, rows)
 	}
@@ -43,7 +43,7 @@ func (h *harness) cell(doc, element, column int) string {
 // comparable leaves out of a Prepared what differs between two workers
 // holding the same draft: the document numbers, the version of the
 // elements and the worker's memory.
-func comparable(t *testing.T, p worker.Prepared) string {
+func comparable(t *testing.T, p wire.Prepared) string {
 	t.Helper()
 	p.Document = 0
 	if p.Summary != nil {
@@ -67,29 +67,29 @@ func TestADraftIsReplayedExactlyInANewWorker(t *testing.T) {
 	// The headers suggest the kind; the operator confirms it, reads the
 	// amounts as major units, unmaps a column and maps it again, and
 	// validates.
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Auto: true}, []byte(payCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Auto: true}, []byte(payCSV)))
 	doc := p.Document
-	h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Kind: "transfers"}, nil))
-	h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Settings: &worker.Settings{Amounts: "major", Decimal: "."}, Chosen: []string{"amounts"}}, nil))
-	h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Columns: []worker.ColumnChoice{{Column: 4, Field: ""}}}, nil))
-	first := h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Columns: []worker.ColumnChoice{{Column: 4, Field: "destination.id"}}, Build: true}, nil))
-	var edited worker.Edited
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 0, Column: 6, Text: "99"}, nil), &edited)
+	h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Kind: "transfers"}, nil))
+	h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Settings: &wire.Settings{Amounts: "major", Decimal: "."}, Chosen: []string{"amounts"}}, nil))
+	h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Columns: []wire.ColumnChoice{{Column: 4, Field: ""}}}, nil))
+	first := h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Columns: []wire.ColumnChoice{{Column: 4, Field: "destination.id"}}, Build: true}, nil))
+	var edited wire.Edited
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 0, Column: 6, Text: "99"}, nil), &edited)
 	if edited.Summary.Draft.Edits != 1 || !edited.Summary.Draft.Kept || first.Summary.Draft.Edits != 0 {
 		t.Fatalf("after an edit the draft is %+v", edited.Summary.Draft)
 	}
 	// An edit outlives a rebuild with other settings.
-	built := h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Settings: &worker.Settings{Amounts: "major", Decimal: "."}, Chosen: []string{"amounts", "decimal"}, Build: true}, nil))
+	built := h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Settings: &wire.Settings{Amounts: "major", Decimal: "."}, Chosen: []string{"amounts", "decimal"}, Build: true}, nil))
 	if built.Summary == nil || built.Summary.Draft.Edits != 1 {
 		t.Fatalf("after a rebuild: %+v", built.Summary)
 	}
 	// The fixes: one cell, then the rest of a column, and a limit.
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 2, Column: 4, Text: "2999"}, nil), &edited)
-	var replaced worker.Replaced
-	h.result(h.send(worker.JobReplace, worker.Replace{Document: doc, Column: 6, Find: "300", With: "3", WholeCell: true}, nil), &replaced)
-	var limits worker.AmountLimitsSet
-	h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Document: doc, Limits: []string{"EUR:15"}}, nil), &limits)
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 2, Column: 4, Text: "2999"}, nil), &edited)
+	var replaced wire.Replaced
+	h.result(h.send(wire.JobReplace, wire.Replace{Document: doc, Column: 6, Find: "300", With: "3", WholeCell: true}, nil), &replaced)
+	var limits wire.AmountLimitsSet
+	h.result(h.send(wire.JobAmountLimits, wire.AmountLimits{Document: doc, Limits: []string{"EUR:15"}}, nil), &limits)
 	if replaced.Cells != 1 || limits.Summary.Draft.Edits != 4 {
 		t.Fatalf("replaced %d cells; draft %+v", replaced.Cells, limits.Summary.Draft)
 	}
@@ -119,7 +119,7 @@ func TestADraftIsReplayedExactlyInANewWorker(t *testing.T) {
 		}
 	}
 	// More edits go on in the new worker, after the replayed ones.
-	h2.result(h2.send(worker.JobEdit, worker.Edit{Document: doc2, Element: 0, Column: 0, Text: "110322"}, nil), &edited)
+	h2.result(h2.send(wire.JobEdit, wire.Edit{Document: doc2, Element: 0, Column: 0, Text: "110322"}, nil), &edited)
 	if edited.Summary.Draft.Edits != 5 {
 		t.Errorf("draft after a fourth edit: %+v", edited.Summary.Draft)
 	}
@@ -129,7 +129,7 @@ func TestADraftIsReplayedExactlyInANewWorker(t *testing.T) {
 	}
 
 	// "Start over".
-	h3.result(h3.send(worker.JobDiscardDraft, worker.DiscardDraft{}, nil), &worker.DiscardDraft{})
+	h3.result(h3.send(wire.JobDiscardDraft, wire.DiscardDraft{}, nil), &wire.DiscardDraft{})
 	if r := newHarness(t, withDrafts(store)).restore(); r.Found {
 		t.Errorf("a discarded draft came back: %+v", r)
 	}
@@ -139,7 +139,7 @@ func TestADraftOfPastedRowsAndOfAFileNotYetRead(t *testing.T) {
 	store := draft.NewMemory()
 	h := newHarness(t, withDrafts(store))
 	pasted := "profileId\tsource.type\tsource.id\tdestination.type\tdestination.id\tdestinationAmount.currency\tdestinationAmount.amount\n110321\tmanaged_accounts\t1001\tmanaged_cards\t2001\tEUR\t1050\n"
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{Text: pasted, Kind: "transfers", Auto: true}, nil))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{Text: pasted, Kind: "transfers", Auto: true}, nil))
 	if p.Summary == nil {
 		t.Fatalf("not built: %+v", p)
 	}
@@ -148,7 +148,7 @@ func TestADraftOfPastedRowsAndOfAFileNotYetRead(t *testing.T) {
 		t.Errorf("pasted rows restored = %+v", r)
 	}
 	// A file waiting for its kind comes back waiting.
-	h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Auto: true}, []byte(payCSV)))
+	h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Auto: true}, []byte(payCSV)))
 	r = newHarness(t, withDrafts(store)).restore()
 	if !r.Found || r.Prepared.Summary != nil || r.Prepared.Kind != "transfers" || !r.Prepared.KindSuggested {
 		t.Errorf("file restored = %+v", r.Prepared)
@@ -158,11 +158,11 @@ func TestADraftOfPastedRowsAndOfAFileNotYetRead(t *testing.T) {
 func TestReadingTheFileAgainDropsTheEditsFromTheDraft(t *testing.T) {
 	store := draft.NewMemory()
 	h := newHarness(t, withDrafts(store))
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
 	doc := p.Summary.Document
-	var edited worker.Edited
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
-	again := h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Delimiter: ";", Auto: true}, nil))
+	var edited wire.Edited
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
+	again := h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Delimiter: ";", Auto: true}, nil))
 	if again.Summary != nil && again.Summary.Draft.Edits != 0 {
 		t.Errorf("edits counted after reading again: %+v", again.Summary.Draft)
 	}
@@ -181,9 +181,9 @@ func TestASubmissionTakesTheDraftAwayButAFailedOneKeepsIt(t *testing.T) {
 	api := fakeapi.New()
 	h := newHarness(t, withDrafts(store), withAPI(api))
 	doc := h.load(fixture.Transfers(5))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
 	// Without credentials the API refuses: the draft stays.
-	if got, _ := h.submit(p.Plan, worker.Connection{APIURL: conn.APIURL}); got.Failure == nil {
+	if got, _ := h.submit(p.Plan, wire.Connection{APIURL: conn.APIURL}); got.Failure == nil {
 		t.Fatalf("submitted without credentials: %+v", got)
 	}
 	if _, ok, _ := store.Load(context.Background()); !ok {
@@ -209,14 +209,14 @@ func contains(b []byte, s string) bool { return len(s) > 0 && strings.Contains(s
 func TestADraftOfAWorkbookKeepsTheSheetChosen(t *testing.T) {
 	store := draft.NewMemory()
 	h := newHarness(t, withDrafts(store))
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, twoSheets(t)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "book.xlsx", Kind: "transfers", Auto: true}, twoSheets(t)))
 	doc := p.Document
 	// The hidden sheet, then back to the transfers, chosen this time, and
 	// one amount changed.
-	h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Sheet: "Notes"}, nil))
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Sheet: "Transfers", Build: true}, nil))
-	var edited worker.Edited
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 1, Column: 6, Text: "275"}, nil), &edited)
+	h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Sheet: "Notes"}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Sheet: "Transfers", Build: true}, nil))
+	var edited wire.Edited
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 1, Column: 6, Text: "275"}, nil), &edited)
 	want := comparable(t, *h.restore().Prepared)
 
 	h2 := newHarness(t, withDrafts(store))
@@ -240,12 +240,12 @@ func (failingStore) Append(context.Context, draft.Op) error { return errors.New(
 func TestAChangeThatCannotBeStoredEndsTheDraftButNotTheDocument(t *testing.T) {
 	store := failingStore{draft.NewMemory()}
 	h := newHarness(t, withDrafts(store))
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
 	if !p.Draft.Kept {
 		t.Fatalf("the file is not kept: %+v", p.Draft)
 	}
-	var edited worker.Edited
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: p.Document, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
+	var edited wire.Edited
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: p.Document, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
 	if d := edited.Summary.Draft; d.Kept || d.Edits != 1 || !strings.Contains(d.Error, "no longer kept") || !strings.Contains(d.Error, "QuotaExceededError") {
 		t.Errorf("after a change not stored: %+v", d)
 	}
@@ -274,12 +274,12 @@ func TestACanceledRestoreDoesNotLeaveTheWorkerWithoutItsStore(t *testing.T) {
 			}
 		}
 	})
-	id := h.send(worker.JobRestoreDraft, worker.RestoreDraft{}, nil)
+	id := h.send(wire.JobRestoreDraft, wire.RestoreDraft{}, nil)
 	<-opening
-	h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel})
+	h.server.Receive(wire.Message{ID: id, Type: wire.TypeCancel})
 	close(release)
 	h.wait(id)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
 	if p.Draft.Kept != true || p.Draft.Error != "" {
 		t.Errorf("after a canceled restore the file is not kept: %+v", p.Draft)
 	}

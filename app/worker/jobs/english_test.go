@@ -17,8 +17,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/lang/langtest"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
-	"github.com/bulkdesk/bulkdesk/app/worker"
 	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/xuri/excelize/v2"
 )
@@ -36,10 +36,10 @@ type trigger struct {
 	kind string
 	// settings, values and columns are chosen before the file is built;
 	// chosen names the settings the operator chose.
-	settings *worker.Settings
+	settings *wire.Settings
 	chosen   []string
-	values   []worker.FieldValue
-	columns  []worker.ColumnChoice
+	values   []wire.FieldValue
+	columns  []wire.ColumnChoice
 	// mapping is a mapping file loaded with it; sheet the sheet chosen.
 	mapping string
 	sheet   string
@@ -61,7 +61,7 @@ func germanRow(profile, source, sourceType, dest, amount, currency, reference, d
 }
 
 // germanMajor reads the German export in major units, with its commas.
-var germanMajor = &worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: ".", DateOrder: ingest.DMY}
+var germanMajor = &wire.Settings{Amounts: wire.AmountsMajor, Decimal: ",", Group: ".", DateOrder: ingest.DMY}
 
 // englishTriggers are the files that make the reader, the detectors, the
 // validator and the worker say every sort of problem, reading and refusal
@@ -90,7 +90,7 @@ func englishTriggers(t *testing.T) []trigger {
 				germanRow("110321", "1001", "managed_accounts", "2002", "25.190,25", "EUR", "Kaution", "") +
 				germanRow("110321", "1001", "managed_accounts", "2003", "99,00", "USD", "Strom", "") +
 				"Summe;;;;;26.424,18;EUR;;;\nSumme;;;;;98,00;USD;;;\n")},
-		{name: "dates in a time zone", file: "termine.csv", kind: "transfers", settings: &worker.Settings{Amounts: worker.AmountsMajor, Decimal: ",", Group: ".", DateOrder: ingest.DMY, TimeZone: "Europe/Berlin"},
+		{name: "dates in a time zone", file: "termine.csv", kind: "transfers", settings: &wire.Settings{Amounts: wire.AmountsMajor, Decimal: ",", Group: ".", DateOrder: ingest.DMY, TimeZone: "Europe/Berlin"},
 			chosen: []string{"timeZone"},
 			codes:  []string{"time-zone-gap", "time-zone-overlap", "scheduled-in-past", "scheduled-far-ahead", "timestamp-in-seconds"},
 			data: []byte(germanHeader +
@@ -180,9 +180,9 @@ func TestNoEnglishInGermanOrFrench(t *testing.T) {
 					texts, codes = tr.run(t, l)
 				} else {
 					h := newHarness(t)
-					set := worker.SetContract{Lang: l}
+					set := wire.SetContract{Lang: l}
 					if tr.contract != nil {
-						set.Source = &worker.ContractSource{Name: "eigen.yaml", Schemas: map[string]json.RawMessage{}}
+						set.Source = &wire.ContractSource{Name: "eigen.yaml", Schemas: map[string]json.RawMessage{}}
 						for k, s := range tr.contract {
 							set.Source.Schemas[k] = json.RawMessage(s)
 						}
@@ -234,21 +234,21 @@ func (h *harness) readAll(tr trigger, l string) ([]string, map[string]bool) {
 	h.t.Helper()
 	var texts []string
 	codes := map[string]bool{}
-	id := h.send(worker.JobOpen, worker.Open{FileName: tr.file, Kind: tr.kind, Auto: tr.settings == nil && tr.mapping == "" && tr.sheet == ""}, tr.data)
+	id := h.send(wire.JobOpen, wire.Open{FileName: tr.file, Kind: tr.kind, Auto: tr.settings == nil && tr.mapping == "" && tr.sheet == ""}, tr.data)
 	_, m := h.wait(id)
-	if m.Type == worker.TypeError {
-		var e worker.Error
+	if m.Type == wire.TypeError {
+		var e wire.Error
 		json.Unmarshal(m.Body, &e)
 		codes[e.Code] = true
 		return append(texts, e.Message), codes
 	}
-	var p worker.Prepared
+	var p wire.Prepared
 	if err := json.Unmarshal(m.Body, &p); err != nil {
 		h.t.Fatal(err)
 	}
 	texts = append(texts, operatorTexts(p)...)
 	if tr.settings != nil || tr.values != nil || tr.columns != nil || tr.mapping != "" || tr.sheet != "" {
-		p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: tr.settings, Chosen: tr.chosen,
+		p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Settings: tr.settings, Chosen: tr.chosen,
 			Values: tr.values, Columns: tr.columns, SavedMapping: tr.mapping, Sheet: tr.sheet}, nil))
 		texts = append(texts, operatorTexts(p)...)
 	}
@@ -256,25 +256,25 @@ func (h *harness) readAll(tr trigger, l string) ([]string, map[string]bool) {
 		return texts, codes
 	}
 	if tr.limits != nil {
-		var set worker.AmountLimitsSet
-		h.result(h.send(worker.JobAmountLimits, worker.AmountLimits{Limits: tr.limits, Lang: l}, nil), &set)
+		var set wire.AmountLimitsSet
+		h.result(h.send(wire.JobAmountLimits, wire.AmountLimits{Limits: tr.limits, Lang: l}, nil), &set)
 		texts = append(texts, set.Limits...)
 	}
-	var s worker.Summary
-	h.result(h.send(worker.JobBuild, worker.Build{Document: p.Document}, nil), &s)
+	var s wire.Summary
+	h.result(h.send(wire.JobBuild, wire.Build{Document: p.Document}, nil), &s)
 	texts = append(texts, operatorTexts(s)...)
-	var all worker.Problems
-	h.result(h.send(worker.JobProblems, worker.ProblemsPage{Document: p.Document, Limit: 200_000}, nil), &all)
+	var all wire.Problems
+	h.result(h.send(wire.JobProblems, wire.ProblemsPage{Document: p.Document, Limit: 200_000}, nil), &all)
 	for i, pr := range all.Problems {
 		codes[pr.Code] = true
 		if i < 2000 {
 			texts = append(texts, pr.Message)
 		}
 	}
-	for _, req := range []worker.PrepareSubmission{{Document: p.Document}, {Document: p.Document, ValidOnly: true}} {
-		_, m := h.wait(h.send(worker.JobPrepareSubmission, req, nil))
-		if m.Type == worker.TypeResult {
-			var c worker.Confirmation
+	for _, req := range []wire.PrepareSubmission{{Document: p.Document}, {Document: p.Document, ValidOnly: true}} {
+		_, m := h.wait(h.send(wire.JobPrepareSubmission, req, nil))
+		if m.Type == wire.TypeResult {
+			var c wire.Confirmation
 			json.Unmarshal(m.Body, &c)
 			texts = append(texts, operatorTexts(c)...)
 		}
@@ -289,22 +289,22 @@ func (h *harness) readAll(tr trigger, l string) ([]string, map[string]bool) {
 func repeatedSubmission(t *testing.T, l string) ([]string, map[string]bool) {
 	api := fakeapi.New()
 	first := newHarness(t, withAPI(api))
-	first.contract(worker.SetContract{Lang: l})
+	first.contract(wire.SetContract{Lang: l})
 	doc := first.load(fixture.Transfers(5))
-	p := first.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &conn})
+	p := first.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &conn})
 	if got := first.submitAnswering(p.Plan, ""); got.Failure != nil {
 		t.Fatalf("first submission: %+v", got.Failure)
 	}
-	texts := operatorTexts(first.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &conn}))
+	texts := operatorTexts(first.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &conn}))
 	other := newHarness(t, withAPI(api))
-	other.contract(worker.SetContract{Lang: l})
+	other.contract(wire.SetContract{Lang: l})
 	doc = other.load(fixture.Transfers(5))
-	p = other.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &conn})
+	p = other.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &conn})
 	if p.Repeats == nil || p.Repeats.Count == 0 {
 		t.Errorf("no repeats: %+v", p)
 	}
 	texts = append(texts, operatorTexts(p)...)
-	texts = append(texts, operatorTexts(other.prepare(worker.PrepareSubmission{Document: doc.Document}))...)
+	texts = append(texts, operatorTexts(other.prepare(wire.PrepareSubmission{Document: doc.Document}))...)
 	return texts, map[string]bool{}
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // fileNames records the HeaderFileName of every submission that reaches
@@ -38,7 +38,7 @@ func TestASubmissionThroughTheProxyNamesItsFile(t *testing.T) {
 		doc := h.load(fixture.Transfers(12))
 		c := conn
 		c.Proxy = proxy
-		p := h.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &c})
+		p := h.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &c})
 		if p.Plan == "" {
 			t.Fatalf("nothing to send: %+v", p)
 		}

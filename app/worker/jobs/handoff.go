@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -14,9 +14,9 @@ import (
 // (planning against the journal and the API, writing workbooks) to the
 // second worker with what it needs of the document.
 
-// prepareSubmission runs worker.JobPrepareSubmission.
+// prepareSubmission runs wire.JobPrepareSubmission.
 func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
-	var req worker.PrepareSubmission
+	var req wire.PrepareSubmission
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -48,13 +48,13 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 // confirmation is what the document decides of a submission: its counts
 // and reading, or why nothing can be sent as asked; only lists the
 // elements to send when not all are.
-func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (out worker.Confirmation, only []int) {
+func confirmation(doc *LoadedFile, req wire.PrepareSubmission, w lang.Tag) (out wire.Confirmation, only []int) {
 	elements, report := doc.Elements(), doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
-		return worker.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: w.T("The file is not validated yet: finish its review first.")}, nil
+		return wire.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: w.T("The file is not validated yet: finish its review first.")}, nil
 	}
 	invalid := report.InvalidElements()
-	out = worker.Confirmation{
+	out = wire.Confirmation{
 		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
 		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
 	}
@@ -65,7 +65,7 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (ou
 	out.Reading = doc.statements(currencies, w)
 	ep, err := doc.Kind.Endpoint(doc.BackOffice)
 	if err != nil {
-		out.Blocked = worker.Sentence(err.Error())
+		out.Blocked = wire.Sentence(err.Error())
 		return out, nil
 	}
 	out.Endpoint = ep.String()
@@ -96,16 +96,16 @@ func confirmation(doc *LoadedFile, req worker.PrepareSubmission, w lang.Tag) (ou
 func requestRefused(r *schema.Report) string {
 	for _, p := range r.Problems {
 		if p.Element == schema.RequestLevel && p.Severity == schema.Error && p.Code != schema.TooManyElements {
-			return worker.Sentence(p.Message)
+			return wire.Sentence(p.Message)
 		}
 	}
 	return ""
 }
 
-// asideWorkbook runs worker.JobAsideWorkbook: the invalid elements of a
+// asideWorkbook runs wire.JobAsideWorkbook: the invalid elements of a
 // document with their errors, to fix and load again.
 func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
-	var req worker.AsideWorkbook
+	var req wire.AsideWorkbook
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
 	w := s.language()
 	report := doc.Report()
 	if report == nil || doc.Kind == nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s", w.T("The file is not validated yet: finish its review first."))
+		return nil, wire.Errorf(wire.CodeBadRequest, "%s", w.T("The file is not validated yet: finish its review first."))
 	}
 	invalid := report.InvalidElements()
 	byElement := make(map[int][]string)
@@ -137,7 +137,7 @@ func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
 		Job: handoff.ElementsWorkbookJob,
 		Request: handoff.ElementsWorkbook{
 			Kind: doc.Kind.ID, Fields: s.validator.Fields(doc.Kind), Notes: notes,
-			Name: worker.FileStem(doc.FileName) + "-invalid.xlsx",
+			Name: wire.FileStem(doc.FileName) + "-invalid.xlsx",
 		},
 		Data: data,
 	}, nil
@@ -154,7 +154,7 @@ func placeNote(doc *LoadedFile, i int, w lang.Tag) string {
 
 // errorWorkbook hands the error workbook of a built document to the
 // second worker, which writes it.
-func errorWorkbook(d *LoadedFile, out worker.Exported, l lang.Tag) runner.Handoff {
+func errorWorkbook(d *LoadedFile, out wire.Exported, l lang.Tag) runner.Handoff {
 	t, header, r := d.review.ErrorTable()
 	return runner.Handoff{
 		Job: handoff.ErrorWorkbookJob,
@@ -165,10 +165,10 @@ func errorWorkbook(d *LoadedFile, out worker.Exported, l lang.Tag) runner.Handof
 	}
 }
 
-// resultWorkbook runs worker.JobResultWorkbook: the second worker writes
+// resultWorkbook runs wire.JobResultWorkbook: the second worker writes
 // it, with the columns of the contract in use here.
 func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
-	var req worker.ResultWorkbook
+	var req wire.ResultWorkbook
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}

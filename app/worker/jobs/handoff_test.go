@@ -6,8 +6,8 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/workbook"
-	"github.com/bulkdesk/bulkdesk/app/worker"
 )
 
 // cellsOf reads a workbook's first sheet back as the values of its cells.
@@ -39,15 +39,15 @@ func cellsOf(t *testing.T, wb []byte) [][]string {
 func TestTheErrorWorkbookCrossesToTheSecondWorkerWhole(t *testing.T) {
 	h := newHarness(t)
 	const table = `[{"profileId":"1","amount":"12.50","currency":"EUR","note":"=1+1"},{"profileId":"x","amount":"abc","currency":"EUR"}]`
-	var p worker.Prepared
-	h.result(h.send(worker.JobOpen, worker.Open{FileName: "rows.json", Kind: "transfers"}, []byte(table)), &p)
-	var built worker.Prepared
-	h.result(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Build: true}, nil), &built)
+	var p wire.Prepared
+	h.result(h.send(wire.JobOpen, wire.Open{FileName: "rows.json", Kind: "transfers"}, []byte(table)), &p)
+	var built wire.Prepared
+	h.result(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Build: true}, nil), &built)
 	if built.Summary == nil || built.Summary.Errors == 0 {
 		t.Fatalf("the table was not built with errors: %+v", built)
 	}
-	_, m := h.wait(h.send(worker.JobExport, worker.Export{Document: p.Document, What: worker.ExportErrorWorkbook}, nil))
-	if m.Type != worker.TypeResult {
+	_, m := h.wait(h.send(wire.JobExport, wire.Export{Document: p.Document, What: wire.ExportErrorWorkbook}, nil))
+	if m.Type != wire.TypeResult {
 		t.Fatalf("export: %s %s", m.Type, m.Body)
 	}
 	d, err := h.server.Files().Get(p.Document)

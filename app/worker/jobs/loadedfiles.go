@@ -6,7 +6,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/review"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -34,7 +34,7 @@ type LoadedFile struct {
 	file        *ingest.File
 	table       *ingest.Table
 	im          *ingest.Import
-	suggestions []worker.KindSuggestion
+	suggestions []wire.KindSuggestion
 	// checked says a request body's text was validated once; its
 	// elements may have been edited since.
 	checked bool
@@ -129,7 +129,7 @@ func (s *LoadedFiles) Get(id int) (*LoadedFile, error) {
 			return d, nil
 		}
 	}
-	return nil, worker.Errorf(worker.CodeGone, "%s", s.words().T("the file is no longer loaded; load it again"))
+	return nil, wire.Errorf(wire.CodeGone, "%s", s.words().T("the file is no longer loaded; load it again"))
 }
 
 // built returns the document with the given id, which must be built.
@@ -140,7 +140,7 @@ func (s *LoadedFiles) built(id int) (*LoadedFile, error) {
 	}
 	if d.review == nil {
 		w := s.words()
-		return nil, worker.Errorf(worker.CodeBadRequest, "%s", w.F("%s is not validated yet", displayName(d.FileName, w)))
+		return nil, wire.Errorf(wire.CodeBadRequest, "%s", w.F("%s is not validated yet", displayName(d.FileName, w)))
 	}
 	return d, nil
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // F8 goes through a row's marked cells as the table shows them, left to
@@ -17,17 +17,17 @@ func TestNextProblemFollowsTheShownColumns(t *testing.T) {
 110321,managed_accounts,1001,managed_cards,2002,EUR,2000
 110321,managed_accounts,1002,managed_cards,2003,usd,300
 `
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(file)))
-	var sum worker.Summary
-	h.result(h.send(worker.JobBuild, worker.Build{Document: p.Document}, nil), &sum)
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(file)))
+	var sum wire.Summary
+	h.result(h.send(wire.JobBuild, wire.Build{Document: p.Document}, nil), &sum)
 	doc, cols := sum.Document, sum.Columns
-	shown := worker.ShownOrder(cols)
-	place := func(f worker.FoundProblem) [2]int { return [2]int{f.Element, slices.Index(shown, f.Column)} }
+	shown := wire.ShownOrder(cols)
+	place := func(f wire.FoundProblem) [2]int { return [2]int{f.Element, slices.Index(shown, f.Column)} }
 	var forward [][2]int
 	after, col := -1, (*int)(nil)
 	for range 6 {
-		var f worker.FoundProblem
-		h.result(h.send(worker.JobNextProblem, worker.NextProblem{Document: doc, After: after, AfterColumn: col}, nil), &f)
+		var f wire.FoundProblem
+		h.result(h.send(wire.JobNextProblem, wire.NextProblem{Document: doc, After: after, AfterColumn: col}, nil), &f)
 		if !f.Found {
 			t.Fatalf("F8 after %v found nothing", forward)
 		}
@@ -44,8 +44,8 @@ func TestNextProblemFollowsTheShownColumns(t *testing.T) {
 	var back [][2]int
 	after, col = 3, nil // from the end
 	for range 5 {
-		var f worker.FoundProblem
-		h.result(h.send(worker.JobNextProblem, worker.NextProblem{Document: doc, After: after, AfterColumn: col, Back: true}, nil), &f)
+		var f wire.FoundProblem
+		h.result(h.send(wire.JobNextProblem, wire.NextProblem{Document: doc, After: after, AfterColumn: col, Back: true}, nil), &f)
 		back = append(back, place(f))
 		after, col = f.Element, &f.Column
 	}

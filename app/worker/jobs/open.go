@@ -11,7 +11,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -19,16 +19,16 @@ import (
 // failure is err as the page shows it, said in the operator's language
 // when it can be (lang.Sayer), with code.
 func (s *Server) failure(code string, err error) error {
-	return worker.Errorf(code, "%s", s.language().Say(err))
+	return wire.Errorf(code, "%s", s.language().Say(err))
 }
 
 // CodeUnreadable is the error code of a file that cannot be read at all;
 // the message says why and what to do.
 const CodeUnreadable = "unreadable"
 
-// open runs worker.JobOpen, and starts the document's draft.
+// open runs wire.JobOpen, and starts the document's draft.
 func (s *Server) open(c *runner.Call) (any, error) {
-	var req worker.Open
+	var req wire.Open
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -46,11 +46,11 @@ func (s *Server) open(c *runner.Call) (any, error) {
 
 // openDocument opens a file's bytes (or req.Text) as a new document and
 // describes how it is read, built already when req.Auto allows.
-func (s *Server) openDocument(c *runner.Call, req worker.Open, data []byte) (*LoadedFile, worker.Prepared, error) {
+func (s *Server) openDocument(c *runner.Call, req wire.Open, data []byte) (*LoadedFile, wire.Prepared, error) {
 	d := &LoadedFile{FileName: req.FileName, data: data, text: req.Text, BackOffice: req.BackOffice}
 	d.opts = ingest.Options{Encoding: req.Encoding, Delimiter: req.Delimiter, Lang: s.language()}
 	if err := (ingest.Settings{TimeZone: req.TimeZone}).Check(); err != nil {
-		return nil, worker.Prepared{}, s.failure(worker.CodeBadRequest, err)
+		return nil, wire.Prepared{}, s.failure(wire.CodeBadRequest, err)
 	}
 	d.timeZone = req.TimeZone
 	if req.Text != "" && d.FileName == "" {
@@ -59,19 +59,19 @@ func (s *Server) openDocument(c *runner.Call, req worker.Open, data []byte) (*Lo
 	if req.Kind != "" {
 		k, err := lookupKind(req.Kind, req.BackOffice)
 		if err != nil {
-			return nil, worker.Prepared{}, err
+			return nil, wire.Prepared{}, err
 		}
 		d.Kind = k
 	}
 	if err := s.read(c, d); err != nil {
-		return nil, worker.Prepared{}, err
+		return nil, wire.Prepared{}, err
 	}
 	s.documents.Add(d)
 	if err := s.readTable(c, d, ""); err != nil {
-		return nil, worker.Prepared{}, err
+		return nil, wire.Prepared{}, err
 	}
 	if err := s.chooseKind(c, d); err != nil {
-		return nil, worker.Prepared{}, err
+		return nil, wire.Prepared{}, err
 	}
 	p, err := s.finish(c, d, req.Auto, false)
 	if err != nil {
@@ -83,7 +83,7 @@ func (s *Server) openDocument(c *runner.Call, req worker.Open, data []byte) (*Lo
 // finish describes how a document is read and builds it when asked to
 // (build), when it is a request body, which needs no more choices once
 // its kind is known, or when asked to if nothing needs confirming (auto).
-func (s *Server) finish(c *runner.Call, d *LoadedFile, auto, build bool) (worker.Prepared, error) {
+func (s *Server) finish(c *runner.Call, d *LoadedFile, auto, build bool) (wire.Prepared, error) {
 	p := s.prepared(d)
 	request := d.file != nil && d.file.IsRequest()
 	if d.review == nil && d.Kind != nil && (build || request || auto && p.Ready) {
@@ -98,10 +98,10 @@ func (s *Server) finish(c *runner.Call, d *LoadedFile, auto, build bool) (worker
 	return p, nil
 }
 
-// prepare runs worker.JobPrepare, and adds it to the draft: even when it
+// prepare runs wire.JobPrepare, and adds it to the draft: even when it
 // fails, since it may have changed the document before it did.
 func (s *Server) prepare(c *runner.Call) (any, error) {
-	var req worker.Prepare
+	var req wire.Prepare
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -131,12 +131,12 @@ func (s *Server) prepare(c *runner.Call) (any, error) {
 }
 
 // prepareDocument changes how d is read as req asks.
-func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepare) (worker.Prepared, error) {
+func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req wire.Prepare) (wire.Prepared, error) {
 	var saved *ingest.Mapping
 	if req.SavedMapping != "" {
 		m, err := ingest.UnmarshalMapping([]byte(req.SavedMapping))
 		if err != nil {
-			return worker.Prepared{}, s.failure(worker.CodeBadRequest, err)
+			return wire.Prepared{}, s.failure(wire.CodeBadRequest, err)
 		}
 		saved = &m
 		savedReading(d, &req, m)
@@ -152,7 +152,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 		}
 		k, err := lookupKind(id, backOffice)
 		if err != nil {
-			return worker.Prepared{}, err
+			return wire.Prepared{}, err
 		}
 		changed := d.Kind != k
 		d.Kind, d.BackOffice, d.KindSuggested = k, backOffice, false
@@ -161,7 +161,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 			if req.Sheet == "" && !reread(d, req) {
 				// Another kind may fit another sheet better.
 				if err := s.sheetForKind(c, d); err != nil {
-					return worker.Prepared{}, err
+					return wire.Prepared{}, err
 				}
 			}
 		} else if d.review != nil {
@@ -177,7 +177,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 			d.opts.Delimiter = req.Delimiter
 		}
 		if err := s.read(c, d); err != nil {
-			return worker.Prepared{}, err
+			return wire.Prepared{}, err
 		}
 	}
 	if req.Sheet != "" && d.table != nil && req.Sheet == d.table.Sheet && !again {
@@ -192,7 +192,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 			before = &m
 		}
 		if err := s.readTable(c, d, req.Sheet); err != nil {
-			return worker.Prepared{}, err
+			return wire.Prepared{}, err
 		}
 		if before != nil && d.im != nil {
 			_, _ = d.im.UseSavedMapping(*before)
@@ -202,7 +202,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 		d.im = s.newImport(d, d.table)
 	}
 	if err := s.applyMapping(d, req, saved); err != nil {
-		return worker.Prepared{}, s.failure(worker.CodeBadRequest, err)
+		return wire.Prepared{}, s.failure(wire.CodeBadRequest, err)
 	}
 	return s.finish(c, d, req.Auto, req.Build)
 }
@@ -210,7 +210,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req worker.Prepa
 // savedReading makes a saved mapping's sheet, encoding and delimiter part
 // of the request, unless the request names its own: a mapping file
 // restores how the file was read, not only its columns.
-func savedReading(d *LoadedFile, req *worker.Prepare, saved ingest.Mapping) {
+func savedReading(d *LoadedFile, req *wire.Prepare, saved ingest.Mapping) {
 	if d.file == nil {
 		return
 	}
@@ -236,14 +236,14 @@ func savedReading(d *LoadedFile, req *worker.Prepare, saved ingest.Mapping) {
 
 // reread reports whether a Prepare asks to read the file again with
 // another encoding or delimiter.
-func reread(d *LoadedFile, req worker.Prepare) bool {
+func reread(d *LoadedFile, req wire.Prepare) bool {
 	return req.Encoding != "" && req.Encoding != d.opts.Encoding || req.Delimiter != "" && req.Delimiter != d.opts.Delimiter
 }
 
 // applyMapping applies the header row, mapping and settings a Prepare
 // asks for, and saved, the mapping file it carries, read; any of them
 // makes the built document stale.
-func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.Mapping) error {
+func (s *Server) applyMapping(d *LoadedFile, req wire.Prepare, saved *ingest.Mapping) error {
 	if d.im == nil {
 		if req.HeaderRow > 0 || len(req.Columns) > 0 || len(req.Values) > 0 || saved != nil || req.Settings != nil || len(req.Chosen) > 0 {
 			return lang.Errorf("choose the kind before the columns")
@@ -305,7 +305,7 @@ func (s *Server) applyMapping(d *LoadedFile, req worker.Prepare, saved *ingest.M
 		if err := d.im.SetSettings(settings, req.Chosen...); err != nil {
 			return err
 		}
-		if slices.Contains(req.Chosen, worker.SettingTimeZone) {
+		if slices.Contains(req.Chosen, wire.SettingTimeZone) {
 			d.timeZone = settings.TimeZone
 		}
 		stale = true
@@ -329,10 +329,10 @@ func appendOnce(list []string, s string) []string {
 func lookupKind(id string, backOffice bool) (*schema.Kind, error) {
 	k, err := schema.Lookup(id)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	if _, err := k.Endpoint(backOffice); err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	return k, nil
 }
@@ -386,7 +386,7 @@ func (s *Server) readTable(c *runner.Call, d *LoadedFile, sheet string) error {
 		return nil
 	}
 	progress := func(done, total int) {
-		c.Progress(worker.Progress{Phase: worker.PhaseReading, Done: done, Total: total})
+		c.Progress(wire.Progress{Phase: wire.PhaseReading, Done: done, Total: total})
 	}
 	var t *ingest.Table
 	var err error
@@ -448,11 +448,11 @@ func (s *Server) chooseKind(c *runner.Call, d *LoadedFile) error {
 // of a workbook whose first sheet tells none (a cover or a summary): the
 // suggestions of the one sheet whose headers fit a kind best, or those
 // given when no single sheet does.
-func (s *Server) suggestFromOtherSheets(d *LoadedFile, given []worker.KindSuggestion) []worker.KindSuggestion {
+func (s *Server) suggestFromOtherSheets(d *LoadedFile, given []wire.KindSuggestion) []wire.KindSuggestion {
 	if d.file == nil || d.file.Format != ingest.XLSX || d.table.Reading.Sheet.How == reading.Chosen {
 		return given
 	}
-	var best []worker.KindSuggestion
+	var best []wire.KindSuggestion
 	tie := false
 	for _, sh := range d.file.Sheets() {
 		if sh.Hidden || sh.Empty || sh.Name == d.table.Sheet {
@@ -490,7 +490,7 @@ func (s *Server) sheetForKind(c *runner.Call, d *LoadedFile) error {
 		name, decision := d.file.ChooseSheet(d.Kind, s.validator)
 		if name != d.table.Sheet {
 			t, err := d.file.TableContext(c.Context(), name, func(done, total int) {
-				c.Progress(worker.Progress{Phase: worker.PhaseReading, Done: done, Total: total})
+				c.Progress(wire.Progress{Phase: wire.PhaseReading, Done: done, Total: total})
 			})
 			if err != nil {
 				if c.Context().Err() != nil {
@@ -512,11 +512,11 @@ func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 		return s.buildRequest(c, d)
 	}
 	if d.im == nil {
-		return worker.Errorf(worker.CodeBadRequest, "%s", s.language().F("choose the bulk kind of %s first", displayName(d.FileName, s.language())))
+		return wire.Errorf(wire.CodeBadRequest, "%s", s.language().F("choose the bulk kind of %s first", displayName(d.FileName, s.language())))
 	}
 	d.im.SetAmountLimits(s.limits)
 	_, err := d.im.BuildContext(c.Context(), func(done, total int) {
-		c.Progress(worker.Progress{Phase: worker.PhaseValidating, Done: done, Total: total})
+		c.Progress(wire.Progress{Phase: wire.PhaseValidating, Done: done, Total: total})
 	})
 	if err != nil {
 		return err
@@ -536,7 +536,7 @@ func (s *Server) buildRequest(c *runner.Call, d *LoadedFile) error {
 	doc, dups, _ := d.file.Request()
 	elements, _ := doc.([]any)
 	progress := func(done, total int) {
-		c.Progress(worker.Progress{Phase: worker.PhaseValidating, Done: done, Total: total})
+		c.Progress(wire.Progress{Phase: wire.PhaseValidating, Done: done, Total: total})
 	}
 	var report *schema.Report
 	var err error

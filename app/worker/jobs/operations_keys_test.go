@@ -7,7 +7,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/keyfields"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // The bulk page's list of operations names each payment: whom, how much,
@@ -19,8 +19,8 @@ func TestOperationsCarryTheirKeyFields(t *testing.T) {
 	body := fixture.Sample.Body(3)
 	id := h.submitFile(body).Submission.Chunks[0].BulkID
 	for name, hh := range map[string]*harness{"here": h, "elsewhere": newHarness(t, withAPI(api))} {
-		var l worker.OperationList
-		hh.result(hh.send(worker.JobOperations, worker.ListOperations{Connection: conn, BulkID: id}, nil), &l)
+		var l wire.OperationList
+		hh.result(hh.send(wire.JobOperations, wire.ListOperations{Connection: conn, BulkID: id}, nil), &l)
 		if len(l.Operations) != 3 || !l.MovesMoney || !l.HasReference || l.ReceiverType != "" {
 			t.Fatalf("%s: %+v", name, l)
 		}

@@ -5,15 +5,15 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // samples is how many values of each column the mapping step shows.
 const samples = 3
 
 // prepared describes how a document will be read, for the page.
-func (s *Server) prepared(d *LoadedFile) worker.Prepared {
-	p := worker.Prepared{
+func (s *Server) prepared(d *LoadedFile) wire.Prepared {
+	p := wire.Prepared{
 		Document:      d.ID,
 		FileName:      d.FileName,
 		BackOffice:    d.BackOffice,
@@ -34,7 +34,7 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	p.Encoding, p.Delimiter = f.Encoding, f.Delimiter
 	p.Notes = append(p.Notes, f.Notes...)
 	for _, sh := range f.Sheets() {
-		p.Sheets = append(p.Sheets, worker.Sheet{Name: sh.Name, Hidden: sh.Hidden, Empty: sh.Empty})
+		p.Sheets = append(p.Sheets, wire.Sheet{Name: sh.Name, Hidden: sh.Hidden, Empty: sh.Empty})
 	}
 	if d.table == nil {
 		return p
@@ -51,9 +51,9 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	p.HeaderRow, p.DataRows = m.HeaderRow, im.DataRows()
 	required := make(map[string]bool)
 	for _, t := range im.Targets() {
-		tg := worker.Target{Path: t.Path, Title: t.Title, Required: t.Required, Rules: t.Rules}
+		tg := wire.Target{Path: t.Path, Title: t.Title, Required: t.Required, Rules: t.Rules}
 		for _, c := range t.Choices {
-			tg.Choices = append(tg.Choices, worker.Choice{Value: c.Value, Words: c.Words})
+			tg.Choices = append(tg.Choices, wire.Choice{Value: c.Value, Words: c.Words})
 		}
 		p.Targets = append(p.Targets, tg)
 		if t.Required {
@@ -62,13 +62,13 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	}
 	valueError := false
 	for _, v := range im.Values() {
-		p.Values = append(p.Values, worker.SetValue(v))
+		p.Values = append(p.Values, wire.SetValue(v))
 		delete(required, v.Field)
 		valueError = valueError || v.Error != ""
 	}
 	unknown := false
 	for _, c := range m.Columns {
-		cv := worker.ColumnView{
+		cv := wire.ColumnView{
 			Column: c.Column, Letter: c.Letter, Header: c.Header, Field: c.Field,
 			Match: string(c.Match), Suggestions: c.Suggestions, Samples: columnSamples(d.table, m.HeaderRow, c.Column),
 		}
@@ -86,13 +86,13 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 	p.Settings, p.Detected = toWireSettings(im.Settings()), toWireSettings(im.DetectedSettings())
 	exampleError := false
 	for _, e := range im.Examples() {
-		p.Examples = append(p.Examples, worker.Example(e))
+		p.Examples = append(p.Examples, wire.Example(e))
 		exampleError = exampleError || e.Error != ""
 	}
 	p.SettingsMatter = settingsMatter(d, p.Examples)
 	p.Reading = im.Reading()
 	if p.Reading.TimeZone.How != "" {
-		p.SettingsMatter = append(p.SettingsMatter, worker.SettingTimeZone)
+		p.SettingsMatter = append(p.SettingsMatter, wire.SettingTimeZone)
 	}
 	p.Statements = reading.Describe(p.Reading, d.currency(nil, p.Examples), s.language())
 	choosable := 0
@@ -111,7 +111,7 @@ func (s *Server) prepared(d *LoadedFile) worker.Prepared {
 
 // settingsMatter says which settings change how the file reads: those of
 // the amount and date columns it maps.
-func settingsMatter(d *LoadedFile, examples []worker.Example) []string {
+func settingsMatter(d *LoadedFile, examples []wire.Example) []string {
 	var out []string
 	add := func(s string) {
 		for _, x := range out {
@@ -154,6 +154,6 @@ func columnSamples(t *ingest.Table, header, col int) []string {
 	return out
 }
 
-func toWireSettings(s ingest.Settings) worker.Settings { return worker.Settings(s) }
+func toWireSettings(s ingest.Settings) wire.Settings { return wire.Settings(s) }
 
-func fromWireSettings(s worker.Settings) ingest.Settings { return ingest.Settings(s) }
+func fromWireSettings(s wire.Settings) ingest.Settings { return ingest.Settings(s) }

@@ -6,11 +6,11 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/money"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // settingNames are the names of the settings an operator decides
-// (worker.Prepare.Chosen).
+// (wire.Prepare.Chosen).
 var settingNames = []string{"amounts", "decimal", "group", "dates", "currency", "timeZone"}
 
 // statements says in words how the document's values are read, for the
@@ -27,7 +27,7 @@ func (d *LoadedFile) statements(currencies []string, w lang.Tag) []reading.State
 // currency is the currency the statements write their examples in: the
 // one the settings name, else the first known of currencies, else the
 // first an example of an amount is read in; "" (EUR) when none is known.
-func (d *LoadedFile) currency(currencies []string, examples []worker.Example) string {
+func (d *LoadedFile) currency(currencies []string, examples []wire.Example) string {
 	if d.im != nil {
 		if c := d.im.Settings().Currency; c != "" {
 			return c

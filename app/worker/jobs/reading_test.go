@@ -6,7 +6,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // statement returns the statement of a decision, or a zero one.
@@ -21,7 +21,7 @@ func statement(ss []reading.Statement, name string) reading.Statement {
 
 func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	h := newHarness(t)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(fixture.MixedUnitsCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(fixture.MixedUnitsCSV)))
 	// Everything else is clear, but the units are not: no review yet.
 	if p.Ready || p.Summary != nil || len(p.Missing) != 0 || p.KindSuggested {
 		t.Fatalf("built without asking: ready %v, summary %v, missing %q", p.Ready, p.Summary != nil, p.Missing)
@@ -45,7 +45,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 
 	// The operator keeps the default: it is their choice now, though the
 	// settings did not change, and 30.50 stays an error at its cell.
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: &p.Settings, Chosen: []string{"amounts"}}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Settings: &p.Settings, Chosen: []string{"amounts"}}, nil))
 	if u := p.Reading.Units; u.Undecided || u.How != reading.Chosen || u.Value != reading.Minor || p.Reading.NeedsLook() {
 		t.Errorf("after choosing minor units: %+v", u)
 	}
@@ -55,8 +55,8 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	if p.Examples[0].Raw != "30.50" || p.Examples[0].Error == "" {
 		t.Errorf("examples = %+v", p.Examples)
 	}
-	var s worker.Summary
-	h.result(h.send(worker.JobBuild, worker.Build{Document: p.Document}, nil), &s)
+	var s wire.Summary
+	h.result(h.send(wire.JobBuild, wire.Build{Document: p.Document}, nil), &s)
 	if s.Invalid != 1 || len(s.Problems) != 1 || s.Problems[0].Row != 6 || s.Problems[0].Column != "G" {
 		t.Errorf("summary = %+v", s)
 	}
@@ -68,7 +68,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	// confirmation before a submission.
 	major := p.Settings
 	major.Amounts = reading.Major
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: &major, Chosen: []string{"amounts"}, Build: true}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Settings: &major, Chosen: []string{"amounts"}, Build: true}, nil))
 	if p.Summary == nil || p.Summary.Invalid != 0 {
 		t.Fatalf("built in major units: %+v", p.Summary)
 	}
@@ -79,7 +79,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 	if st := statement(p.Summary.Reading, "units"); st.Text != want || !st.Marked {
 		t.Errorf("the review's units statement = %+v", st)
 	}
-	c := h.prepare(worker.PrepareSubmission{Document: p.Document})
+	c := h.prepare(wire.PrepareSubmission{Document: p.Document})
 	if st := statement(c.Reading, "units"); st.Text != want || !st.Marked {
 		t.Errorf("the confirmation's units statement = %+v (confirmation %+v)", st, c)
 	}
@@ -87,7 +87,7 @@ func TestAmountsThatDisagreeWaitForTheOperator(t *testing.T) {
 
 func TestAFileReadTheDefaultWayIsBuiltAtOnceAndSaysSo(t *testing.T) {
 	h := newHarness(t)
-	s, _ := h.summary(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	s, _ := h.summary(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
 	st := statement(s.Reading, "units")
 	if st.Text != "amounts in minor units: 1050 is EUR 10.50." || st.Marked {
 		t.Errorf("units statement = %+v (all %+v)", st, s.Reading)
@@ -99,13 +99,13 @@ func TestAFileReadTheDefaultWayIsBuiltAtOnceAndSaysSo(t *testing.T) {
 
 func TestOnlySettingsCanBeChosen(t *testing.T) {
 	h := newHarness(t)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers"}, []byte(fixture.MixedUnitsCSV)))
-	e := h.failure(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Chosen: []string{"colour"}}, nil))
-	if e.Code != worker.CodeBadRequest || !strings.Contains(e.Message, `"colour" is not a setting`) {
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers"}, []byte(fixture.MixedUnitsCSV)))
+	e := h.failure(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Chosen: []string{"colour"}}, nil))
+	if e.Code != wire.CodeBadRequest || !strings.Contains(e.Message, `"colour" is not a setting`) {
 		t.Errorf("error = %+v", e)
 	}
 	// A name alone settles the setting as it is.
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Chosen: []string{"amounts"}}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Chosen: []string{"amounts"}}, nil))
 	if u := p.Reading.Units; u.How != reading.Chosen || u.Value != reading.Minor || u.Undecided {
 		t.Errorf("units = %+v", u)
 	}
@@ -114,20 +114,20 @@ func TestOnlySettingsCanBeChosen(t *testing.T) {
 func TestUpperCaseFixesACurrencyColumn(t *testing.T) {
 	h := newHarness(t)
 	csv := payCSV + "110321,managed_accounts,1002,managed_cards,2004,Gbp,700\n"
-	s, _ := h.summary(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(csv)))
+	s, _ := h.summary(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(csv)))
 	if s.Invalid != 2 || s.Problems[0].Code != "pattern" || s.Problems[0].Value != `"eur"` || s.Problems[0].Field != "destinationAmount.currency" {
 		t.Fatalf("summary = %+v", s)
 	}
-	var r worker.Replaced
-	h.result(h.send(worker.JobReplace, worker.Replace{Document: s.Document, Column: 5, UpperCase: true}, nil), &r)
+	var r wire.Replaced
+	h.result(h.send(wire.JobReplace, wire.Replace{Document: s.Document, Column: 5, UpperCase: true}, nil), &r)
 	if r.Cells != 2 || r.Summary.Invalid != 0 || r.Summary.Version == s.Version {
 		t.Errorf("replaced = %+v", r)
 	}
 	if len(r.Summary.Totals) != 2 || r.Summary.Totals[0].Text != "EUR 33.50" || r.Summary.Totals[1].Text != "GBP 7.00" {
 		t.Errorf("totals = %+v", r.Summary.Totals)
 	}
-	e := h.failure(h.send(worker.JobReplace, worker.Replace{Document: s.Document, Column: 99, UpperCase: true}, nil))
-	if e.Code != worker.CodeBadRequest {
+	e := h.failure(h.send(wire.JobReplace, wire.Replace{Document: s.Document, Column: 99, UpperCase: true}, nil))
+	if e.Code != wire.CodeBadRequest {
 		t.Errorf("error = %+v", e)
 	}
 }

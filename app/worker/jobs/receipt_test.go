@@ -9,7 +9,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // The receipt of a submission names its bulk with the hash and totals a
@@ -18,9 +18,9 @@ func TestTheReceiptMatchesTheReviewOfItsBulk(t *testing.T) {
 	api := fakeapi.New()
 	h := newHarness(t, withAPI(api))
 	sub := h.submitFile(fixture.Transfers(30))
-	var f worker.File
-	_, m := h.wait(h.send(worker.JobReceipt, worker.ReceiptRequest{Submission: sub.Submission.ID, Reading: []string{"as written"}}, nil))
-	if m.Type != worker.TypeResult {
+	var f wire.File
+	_, m := h.wait(h.send(wire.JobReceipt, wire.ReceiptRequest{Submission: sub.Submission.ID, Reading: []string{"as written"}}, nil))
+	if m.Type != wire.TypeResult {
 		t.Fatalf("receipt: %s %s", m.Type, m.Body)
 	}
 	if err := json.Unmarshal(m.Body, &f); err != nil || f.Name != "pay.receipt.json" || f.Rows != 30 {

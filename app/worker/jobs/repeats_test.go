@@ -7,13 +7,13 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
-func (h *harness) submitAnswering(plan, answer string) worker.Submitted {
+func (h *harness) submitAnswering(plan, answer string) wire.Submitted {
 	h.t.Helper()
-	var s worker.Submitted
-	h.result(h.send(worker.JobSubmit, worker.Submit{Plan: plan, Connection: conn, Repeats: answer}, nil), &s)
+	var s wire.Submitted
+	h.result(h.send(wire.JobSubmit, wire.Submit{Plan: plan, Connection: conn, Repeats: answer}, nil), &s)
 	return s
 }
 
@@ -25,7 +25,7 @@ func TestTheConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 	api := fakeapi.New()
 	first := newHarness(t, withAPI(api))
 	doc := first.load(fixture.Transfers(25))
-	p := first.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, Connection: &conn})
+	p := first.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10, Connection: &conn})
 	if p.Repeats != nil {
 		t.Fatalf("repeats before any submission: %+v", p.Repeats)
 	}
@@ -35,7 +35,7 @@ func TestTheConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 
 	other := newHarness(t, withAPI(api))
 	doc = other.load(fixture.Transfers(30))
-	p = other.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 7, Connection: &conn})
+	p = other.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 7, Connection: &conn})
 	r := p.Repeats
 	if r == nil || r.Count != 25 || r.ToSend != 30 || !r.Record || len(r.Bulks) != 3 || len(r.Elements) != 25 {
 		t.Fatalf("repeats %+v", r)
@@ -58,7 +58,7 @@ func TestTheConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 	}
 	// "Leave them out": the 5 new elements go, 3 left of the fourth chunk
 	// and the fifth, untouched, with its ref.
-	got = other.submitAnswering(p.Plan, worker.RepeatsLeaveOut)
+	got = other.submitAnswering(p.Plan, wire.RepeatsLeaveOut)
 	if got.Failure != nil || got.Repeats == nil || !got.Repeats.LeftOut || got.Submission.Elements != 5 || len(got.Submission.Chunks) != 2 ||
 		got.Submission.Chunks[1].Ref != p.Chunks[4].Ref || api.Bulks() != 5 {
 		t.Fatalf("leave out: %+v %+v, %d bulks", got.Submission, got.Repeats, api.Bulks())
@@ -67,7 +67,7 @@ func TestTheConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 	// again under their refs (the same bulks come back: no repeat), and
 	// finds the third chunk's elements in three bulks.
 	doc = first.load(fixture.Transfers(30))
-	p = first.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, Connection: &conn})
+	p = first.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10, Connection: &conn})
 	if p.Repeats == nil || p.Repeats.Count != 10 || p.Repeats.ToSend != 10 || !slices.Equal(p.Repeats.Bulks, []string{"502", "503", "504"}) {
 		t.Fatalf("all 30: %+v", p.Repeats)
 	}
@@ -77,7 +77,7 @@ func TestTheConsoleStopsOnRepeatsFromAnotherBrowser(t *testing.T) {
 		t.Errorf("operation reads %v", reads)
 	}
 	// "Submit them again": a new bulk, as asked.
-	if got := first.submitAnswering(p.Plan, worker.RepeatsAgain); got.Failure != nil || got.Repeats != nil || api.Bulks() != 6 {
+	if got := first.submitAnswering(p.Plan, wire.RepeatsAgain); got.Failure != nil || got.Repeats != nil || api.Bulks() != 6 {
 		t.Fatalf("again: %+v %+v, %d bulks", got.Failure, got.Repeats, api.Bulks())
 	}
 }
@@ -90,7 +90,7 @@ func TestResumingAsksAboutRepeatsToo(t *testing.T) {
 	api := fakeapi.New()
 	here := newHarness(t, withAPI(api))
 	doc := here.load(fixture.Transfers(20))
-	p := here.prepare(worker.PrepareSubmission{Document: doc.Document, Connection: &conn})
+	p := here.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &conn})
 	api.RefuseNext(1)
 	refused := here.submitAnswering(p.Plan, "")
 	if refused.Failure == nil || api.Bulks() != 0 {
@@ -100,17 +100,17 @@ func TestResumingAsksAboutRepeatsToo(t *testing.T) {
 	// Cut into other chunks, the same elements get other refs.
 	elsewhere := newHarness(t, withAPI(api))
 	doc = elsewhere.load(fixture.Transfers(20))
-	p = elsewhere.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 7, Connection: &conn})
+	p = elsewhere.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 7, Connection: &conn})
 	if got := elsewhere.submitAnswering(p.Plan, ""); got.Failure != nil || api.Bulks() != 3 {
 		t.Fatalf("the other browser's submission: %+v, %d bulks", got.Failure, api.Bulks())
 	}
 
-	var resumed worker.Submitted
-	here.result(here.send(worker.JobResumeSubmission, worker.ResumeSubmission{Submission: refused.Submission.ID, Connection: conn}, nil), &resumed)
+	var resumed wire.Submitted
+	here.result(here.send(wire.JobResumeSubmission, wire.ResumeSubmission{Submission: refused.Submission.ID, Connection: conn}, nil), &resumed)
 	if resumed.Repeats == nil || !resumed.Repeats.Stopped || resumed.Repeats.Count != 20 || api.Bulks() != 3 {
 		t.Fatalf("resumed without an answer: %+v, %d bulks", resumed.Repeats, api.Bulks())
 	}
-	here.result(here.send(worker.JobResumeSubmission, worker.ResumeSubmission{Submission: refused.Submission.ID, Connection: conn, Repeats: worker.RepeatsLeaveOut}, nil), &resumed)
+	here.result(here.send(wire.JobResumeSubmission, wire.ResumeSubmission{Submission: refused.Submission.ID, Connection: conn, Repeats: wire.RepeatsLeaveOut}, nil), &resumed)
 	if resumed.Failure != nil || api.Bulks() != 3 {
 		t.Errorf("resumed leaving them out: %+v, %d bulks", resumed.Failure, api.Bulks())
 	}

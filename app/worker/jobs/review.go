@@ -11,22 +11,22 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/review"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
 // firstPage is how many problems a summary carries: the review table shows
 // every problem at its cell, and the list starts short so that it renders
-// at once; the page asks for more with worker.JobProblems.
+// at once; the page asks for more with wire.JobProblems.
 const firstPage = 25
 
 // maxWindow is the most rows one JobRows answer holds.
 const maxWindow = 500
 
-// build runs worker.JobBuild.
+// build runs wire.JobBuild.
 func (s *Server) build(c *runner.Call) (any, error) {
-	var req worker.Build
+	var req wire.Build
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -45,19 +45,19 @@ func (s *Server) build(c *runner.Call) (any, error) {
 
 // firstSummary is the summary of a document the page has not shown yet,
 // with the table's first window, so that the page draws both at once.
-func (s *Server) firstSummary(d *LoadedFile) worker.Summary {
+func (s *Server) firstSummary(d *LoadedFile) wire.Summary {
 	out := s.summary(d)
-	first := rowsWindow(d, worker.RowsWindow{Document: d.ID, Limit: worker.FirstWindow})
+	first := rowsWindow(d, wire.RowsWindow{Document: d.ID, Limit: wire.FirstWindow})
 	out.FirstRows = &first
 	return out
 }
 
 // summary returns the counts, totals, columns and first problems of a
 // built document.
-func (s *Server) summary(d *LoadedFile) worker.Summary {
+func (s *Server) summary(d *LoadedFile) wire.Summary {
 	rd := d.review
 	sum := rd.Summary()
-	out := worker.Summary{
+	out := wire.Summary{
 		Document:   d.ID,
 		Kind:       rd.Kind.ID,
 		BackOffice: rd.BackOffice,
@@ -70,7 +70,7 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 		Errors:     sum.Errors,
 		Warnings:   sum.Warnings,
 		Duplicates: sum.Duplicates,
-		Totals:     worker.TotalsOf(sum.Totals),
+		Totals:     wire.TotalsOf(sum.Totals),
 		Problems:   problemPage(rd.Report().Problems, 0, firstPage),
 	}
 	if d.table != nil {
@@ -88,8 +88,8 @@ func (s *Server) summary(d *LoadedFile) worker.Summary {
 	out.Schedule = s.schedule(d, nil, s.language())
 	out.Draft = s.draftOf(d)
 	out.SourceCount = len(sum.Sources)
-	for _, st := range sum.Sources[:min(len(sum.Sources), worker.MaxSources)] {
-		out.Sources = append(out.Sources, worker.SourceTotal{Source: st.Source, Count: st.Count, Totals: worker.TotalsOf(st.Totals)})
+	for _, st := range sum.Sources[:min(len(sum.Sources), wire.MaxSources)] {
+		out.Sources = append(out.Sources, wire.SourceTotal{Source: st.Source, Count: st.Count, Totals: wire.TotalsOf(st.Totals)})
 	}
 	out.Columns = gridColumns(d)
 	out.Undoable = len(d.edits().steps)
@@ -106,9 +106,9 @@ func delimiterName(d string, w lang.Tag) string {
 	return w.F("delimiter %s", w.T(reading.DelimiterName(d)))
 }
 
-// rows runs worker.JobRows.
+// rows runs wire.JobRows.
 func (s *Server) rows(c *runner.Call) (any, error) {
-	var req worker.RowsWindow
+	var req wire.RowsWindow
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -120,9 +120,9 @@ func (s *Server) rows(c *runner.Call) (any, error) {
 }
 
 // rowsWindow is the window of a built document's table that req asks for.
-func rowsWindow(d *LoadedFile, req worker.RowsWindow) worker.Rows {
+func rowsWindow(d *LoadedFile, req wire.RowsWindow) wire.Rows {
 	rd := d.review
-	out := worker.Rows{Document: d.ID, Version: rd.Version(), Total: rd.ViewLen(req.ErrorsOnly), Position: -1}
+	out := wire.Rows{Document: d.ID, Version: rd.Version(), Total: rd.ViewLen(req.ErrorsOnly), Position: -1}
 	limit := min(max(req.Limit, 0), maxWindow)
 	offset := req.Offset
 	if req.Around != nil {
@@ -141,17 +141,17 @@ func rowsWindow(d *LoadedFile, req worker.RowsWindow) worker.Rows {
 	return out
 }
 
-func wireRow(r review.Row) worker.GridRow {
-	g := worker.GridRow{Element: r.Element, Label: r.Label, Cells: r.Cells, Problems: r.Problems, Severity: string(r.Severity)}
+func wireRow(r review.Row) wire.GridRow {
+	g := wire.GridRow{Element: r.Element, Label: r.Label, Cells: r.Cells, Problems: r.Problems, Severity: string(r.Severity)}
 	for _, m := range r.Marks {
-		g.Marks = append(g.Marks, worker.CellMark{Column: m.Column, Severity: string(m.Severity), Messages: m.Messages})
+		g.Marks = append(g.Marks, wire.CellMark{Column: m.Column, Severity: string(m.Severity), Messages: m.Messages})
 	}
 	return g
 }
 
-// edit runs worker.JobEdit.
+// edit runs wire.JobEdit.
 func (s *Server) edit(c *runner.Call) (any, error) {
-	var req worker.Edit
+	var req wire.Edit
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -161,19 +161,19 @@ func (s *Server) edit(c *runner.Call) (any, error) {
 	}
 	change, err := d.review.EditCell(req.Element, req.Column, req.Text)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	// The edit is stored before the page hears of it.
 	seq := s.recordDraft(c.Context(), d, draft.Op{Edit: &draft.Edit{Element: req.Element, Column: req.Column, Value: req.Text}}, false)
 	d.edits().push(seq, change)
 	row := wireRow(d.review.Row(req.Element))
 	markEdited(d, &row)
-	return worker.Edited{Row: row, Summary: s.summary(d)}, nil
+	return wire.Edited{Row: row, Summary: s.summary(d)}, nil
 }
 
-// amountLimits runs worker.JobAmountLimits.
+// amountLimits runs wire.JobAmountLimits.
 func (s *Server) amountLimits(c *runner.Call) (any, error) {
-	var req worker.AmountLimits
+	var req wire.AmountLimits
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func (s *Server) amountLimits(c *runner.Call) (any, error) {
 	doc := s.draft.doc
 	s.draft.mu.Unlock()
 	if dd, err := s.documents.Get(doc); err == nil {
-		s.recordDraft(c.Context(), dd, draft.Op{Limits: &worker.AmountLimits{Limits: req.Limits, Lang: req.Lang}}, false)
+		s.recordDraft(c.Context(), dd, draft.Op{Limits: &wire.AmountLimits{Limits: req.Limits, Lang: req.Lang}}, false)
 	}
 	if d != nil {
 		sum := s.summary(d)
@@ -204,9 +204,9 @@ func (s *Server) amountLimits(c *runner.Call) (any, error) {
 }
 
 // setLimits reads amount limits typed in the language typed (see
-// worker.AmountLimits.Lang) and uses them, checking d again when it is
+// wire.AmountLimits.Lang) and uses them, checking d again when it is
 // not nil.
-func (s *Server) setLimits(texts []string, typed string, d *LoadedFile) (worker.AmountLimitsSet, error) {
+func (s *Server) setLimits(texts []string, typed string, d *LoadedFile) (wire.AmountLimitsSet, error) {
 	l, _ := lang.Parse(typed)
 	sep := l.Separators()
 	limits := make(ingest.AmountLimits, len(texts))
@@ -216,10 +216,10 @@ func (s *Server) setLimits(texts []string, typed string, d *LoadedFile) (worker.
 		}
 		cur, minor, err := ingest.ParseAmountLimit(text, sep)
 		if err != nil {
-			return worker.AmountLimitsSet{}, worker.Errorf(worker.CodeBadRequest, "amount limit: %v", err)
+			return wire.AmountLimitsSet{}, wire.Errorf(wire.CodeBadRequest, "amount limit: %v", err)
 		}
 		if old, dup := limits[cur]; dup && old != minor {
-			return worker.AmountLimitsSet{}, worker.Errorf(worker.CodeBadRequest, "amount limit %q: %s already has a limit", text, cur)
+			return wire.AmountLimitsSet{}, wire.Errorf(wire.CodeBadRequest, "amount limit %q: %s already has a limit", text, cur)
 		}
 		limits[cur] = minor
 	}
@@ -228,14 +228,14 @@ func (s *Server) setLimits(texts []string, typed string, d *LoadedFile) (worker.
 		d.review.SetAmountLimits(limits)
 	}
 	if typed == "" {
-		return worker.AmountLimitsSet{Limits: limits.Texts()}, nil
+		return wire.AmountLimitsSet{Limits: limits.Texts()}, nil
 	}
-	return worker.AmountLimitsSet{Limits: limits.TextsIn(sep)}, nil
+	return wire.AmountLimitsSet{Limits: limits.TextsIn(sep)}, nil
 }
 
-// replace runs worker.JobReplace.
+// replace runs wire.JobReplace.
 func (s *Server) replace(c *runner.Call) (any, error) {
-	var req worker.Replace
+	var req wire.Replace
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -245,27 +245,27 @@ func (s *Server) replace(c *runner.Call) (any, error) {
 	}
 	change, err := s.replaceIn(d, req)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	if change.Len() > 0 {
 		// One change to undo, however many cells it changed.
 		seq := s.recordDraft(c.Context(), d, draft.Op{Replace: &req}, false)
 		d.edits().push(seq, change)
 	}
-	return worker.Replaced{Cells: change.Len(), Summary: s.summary(d)}, nil
+	return wire.Replaced{Cells: change.Len(), Summary: s.summary(d)}, nil
 }
 
 // replaceIn runs a find-and-replace, or capitals, on a built document.
-func (s *Server) replaceIn(d *LoadedFile, req worker.Replace) (review.Change, error) {
+func (s *Server) replaceIn(d *LoadedFile, req wire.Replace) (review.Change, error) {
 	if req.UpperCase {
 		return d.review.UpperCase(req.Column)
 	}
 	return d.review.ReplaceCells(req.Column, req.Find, req.With, req.MatchCase, req.WholeCell)
 }
 
-// nextProblem runs worker.JobNextProblem.
+// nextProblem runs wire.JobNextProblem.
 func (s *Server) nextProblem(c *runner.Call) (any, error) {
-	var req worker.NextProblem
+	var req wire.NextProblem
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -283,38 +283,38 @@ func (s *Server) nextProblem(c *runner.Call) (any, error) {
 		from.Column = 1 << 30 // past the row: the element is behind
 	}
 	// A row's cells in the order the table shows them.
-	f, ok := d.review.NextShownProblem(worker.ShownOrder(gridColumns(d)), from, req.Back, req.ErrorsOnly)
+	f, ok := d.review.NextShownProblem(wire.ShownOrder(gridColumns(d)), from, req.Back, req.ErrorsOnly)
 	if !ok {
-		return worker.FoundProblem{Column: -1, Position: -1}, nil
+		return wire.FoundProblem{Column: -1, Position: -1}, nil
 	}
 	ps := problemPage([]schema.Problem{f.Problem}, 0, 1)
-	return worker.FoundProblem{Found: true, Wrapped: f.Wrapped, Element: f.Element, Column: f.Column, Position: f.Position, Problem: ps[0]}, nil
+	return wire.FoundProblem{Found: true, Wrapped: f.Wrapped, Element: f.Element, Column: f.Column, Position: f.Position, Problem: ps[0]}, nil
 }
 
-// problems runs worker.JobProblems.
+// problems runs wire.JobProblems.
 func (s *Server) problems(c *runner.Call) (any, error) {
-	var req worker.ProblemsPage
+	var req wire.ProblemsPage
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	if req.Offset < 0 || req.Limit <= 0 {
-		return nil, worker.Errorf(worker.CodeBadRequest, "a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit)
+		return nil, wire.Errorf(wire.CodeBadRequest, "a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit)
 	}
 	d, err := s.documents.built(req.Document)
 	if err != nil {
 		return nil, err
 	}
 	all := d.review.Report().Problems
-	return worker.Problems{Total: len(all), Offset: req.Offset, Problems: problemPage(all, req.Offset, req.Limit)}, nil
+	return wire.Problems{Total: len(all), Offset: req.Offset, Problems: problemPage(all, req.Offset, req.Limit)}, nil
 }
 
 // problemPage converts problems[offset:offset+limit] for the page.
-func problemPage(problems []schema.Problem, offset, limit int) []worker.Problem {
+func problemPage(problems []schema.Problem, offset, limit int) []wire.Problem {
 	offset = min(offset, len(problems))
 	end := min(offset+limit, len(problems))
-	out := make([]worker.Problem, 0, end-offset)
+	out := make([]wire.Problem, 0, end-offset)
 	for _, p := range problems[offset:end] {
-		out = append(out, worker.Problem{
+		out = append(out, wire.Problem{
 			Element:  p.Element,
 			Field:    p.Field,
 			Code:     p.Code,
@@ -329,13 +329,13 @@ func problemPage(problems []schema.Problem, offset, limit int) []worker.Problem 
 	return out
 }
 
-// export runs worker.JobExport.
+// export runs wire.JobExport.
 func (s *Server) export(c *runner.Call) (any, error) {
-	var req worker.Export
+	var req wire.Export
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	if req.What == worker.ExportMapping {
+	if req.What == wire.ExportMapping {
 		return s.exportMapping(c, req.Document)
 	}
 	d, err := s.documents.built(req.Document)
@@ -344,21 +344,21 @@ func (s *Server) export(c *runner.Call) (any, error) {
 	}
 	base := baseName(d.FileName)
 	var data []byte
-	var out worker.Exported
+	var out wire.Exported
 	switch req.What {
-	case worker.ExportRequest:
+	case wire.ExportRequest:
 		data, err = export.RequestBody(d.review)
-		out = worker.Exported{FileName: base + ".request.json", MediaType: "application/json"}
-	case worker.ExportErrorWorkbook:
-		return errorWorkbook(d, worker.Exported{FileName: base + ".errors.xlsx", MediaType: worker.XLSXType}, s.language()), nil
-	case worker.ExportErrorCSV:
+		out = wire.Exported{FileName: base + ".request.json", MediaType: "application/json"}
+	case wire.ExportErrorWorkbook:
+		return errorWorkbook(d, wire.Exported{FileName: base + ".errors.xlsx", MediaType: wire.XLSXType}, s.language()), nil
+	case wire.ExportErrorCSV:
 		data, err = export.ErrorCSV(d.review, s.language())
-		out = worker.Exported{FileName: base + ".errors.csv", MediaType: "text/csv"}
-	case worker.ExportManifest:
+		out = wire.Exported{FileName: base + ".errors.csv", MediaType: "text/csv"}
+	case wire.ExportManifest:
 		data, err = export.Manifest(d.review, time.Now())
-		out = worker.Exported{FileName: base + ".manifest.csv", MediaType: "text/csv"}
+		out = wire.Exported{FileName: base + ".manifest.csv", MediaType: "text/csv"}
 	default:
-		return nil, worker.Errorf(worker.CodeBadRequest, "there is no export %q", req.What)
+		return nil, wire.Errorf(wire.CodeBadRequest, "there is no export %q", req.What)
 	}
 	if err != nil {
 		return nil, err
@@ -377,14 +377,14 @@ func (s *Server) exportMapping(c *runner.Call, id int) (any, error) {
 		return nil, err
 	}
 	if d.im == nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "only a spreadsheet or CSV file has a column mapping")
+		return nil, wire.Errorf(wire.CodeBadRequest, "only a spreadsheet or CSV file has a column mapping")
 	}
 	data, err := ingest.MarshalMapping(d.im.SavedMapping())
 	if err != nil {
 		return nil, err
 	}
 	c.SetData(data)
-	return worker.Exported{FileName: baseName(d.FileName) + ".mapping.json", MediaType: "application/json", Size: len(data)}, nil
+	return wire.Exported{FileName: baseName(d.FileName) + ".mapping.json", MediaType: "application/json", Size: len(data)}, nil
 }
 
 // baseName is a file's name without its extension, or "bulk".
@@ -408,7 +408,7 @@ func displayName(name string, w lang.Tag) string {
 
 // pinIdentity pins the column of the kind's first identity field the table
 // shows, if any.
-func pinIdentity(k *schema.Kind, cols []worker.GridColumn) {
+func pinIdentity(k *schema.Kind, cols []wire.GridColumn) {
 	if k == nil {
 		return
 	}

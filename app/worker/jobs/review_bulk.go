@@ -1,16 +1,16 @@
 package jobs
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
-// reviewBulk runs worker.JobReviewBulk: the second worker reads the bulk
+// reviewBulk runs wire.JobReviewBulk: the second worker reads the bulk
 // from the API, and validates its elements with the contract in use here,
 // the one every file is checked with.
 func (s *Server) reviewBulk(c *runner.Call) (any, error) {
-	var req worker.ReviewBulk
+	var req wire.ReviewBulk
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}

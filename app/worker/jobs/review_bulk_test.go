@@ -13,7 +13,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -28,17 +28,17 @@ func receiptOf(t *testing.T, body []byte, id string) *bulkreview.Receipt {
 	return rc
 }
 
-func (h *harness) bulkRepeats(id string) worker.BulkRepeatsFound {
+func (h *harness) bulkRepeats(id string) wire.BulkRepeatsFound {
 	h.t.Helper()
-	var f worker.BulkRepeatsFound
-	h.result(h.send(worker.JobBulkRepeats, worker.BulkRepeats{Connection: conn, BulkID: id}, nil), &f)
+	var f wire.BulkRepeatsFound
+	h.result(h.send(wire.JobBulkRepeats, wire.BulkRepeats{Connection: conn, BulkID: id}, nil), &f)
 	return f
 }
 
-func (h *harness) reviewBulk(req worker.ReviewBulk) (worker.BulkReview, []worker.Progress) {
+func (h *harness) reviewBulk(req wire.ReviewBulk) (wire.BulkReview, []wire.Progress) {
 	h.t.Helper()
-	var r worker.BulkReview
-	progress := h.result(h.send(worker.JobReviewBulk, req, nil), &r)
+	var r wire.BulkReview
+	progress := h.result(h.send(wire.JobReviewBulk, req, nil), &r)
 	return r, progress
 }
 
@@ -55,7 +55,7 @@ func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
 
 	// A checker in another browser, whose journal does not know the bulk.
 	other := newHarness(t, withAPI(api))
-	r, progress := other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(text)})
+	r, progress := other.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(text)})
 	want := 250*100 + 249*250/2
 	if r.Failure != nil || r.Elements != 250 || r.Listed != 250 || r.Kind != "transfers" || r.Status != "SUBMITTED" ||
 		len(r.Totals) != 1 || r.Totals[0].Minor != strconv.Itoa(want) || r.Totals[0].Count != 250 || r.Totals[0].Currency != "EUR" {
@@ -69,7 +69,7 @@ func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
 	}
 	var reading bool
 	for _, p := range progress {
-		reading = reading || p.Phase == worker.PhaseReadingOperations && p.Total == 250
+		reading = reading || p.Phase == wire.PhaseReadingOperations && p.Total == 250
 	}
 	if !reading {
 		t.Errorf("no progress reading operations: %+v", progress)
@@ -78,7 +78,7 @@ func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
 	// A receipt declaring another amount names the currency that differs.
 	rc.Chunks[0].Totals[0].Minor = strconv.Itoa(want + 1)
 	changed, _ := json.Marshal(rc)
-	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(changed)})
+	r, _ = other.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(changed)})
 	if r.Matches() || len(r.Differences) != 1 || r.Differences[0].What != bulkreview.DiffTotal || !strings.Contains(r.Differences[0].Text, "EUR") {
 		t.Errorf("a receipt with another amount gives %+v", r.Differences)
 	}
@@ -87,18 +87,18 @@ func TestReviewingABulkShowsWhatWasSubmitted(t *testing.T) {
 	// an unreadable total is refused rather than read as zero.
 	typed := r.Totals[0].Text
 	n := 250
-	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Control: &worker.ControlTotals{Count: &n, Totals: []string{typed}}})
+	r, _ = other.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id, Control: &wire.ControlTotals{Count: &n, Totals: []string{typed}}})
 	if !r.Matches() {
 		t.Errorf("control totals %q, count %d: %+v %q", typed, n, r.Differences, r.Unread)
 	}
 	n = 249
-	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id, Control: &worker.ControlTotals{Count: &n, Totals: []string{"EUR 1.000"}}})
+	r, _ = other.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id, Control: &wire.ControlTotals{Count: &n, Totals: []string{"EUR 1.000"}}})
 	if r.Matches() || len(r.Differences) != 1 || r.Differences[0].What != bulkreview.DiffCount || len(r.Unread) != 1 {
 		t.Errorf("count 249 and EUR 1.000: %+v %q", r.Differences, r.Unread)
 	}
 
 	// A bulk the API does not have is its refusal.
-	r, _ = other.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: "nope"})
+	r, _ = other.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: "nope"})
 	if r.Failure == nil {
 		t.Errorf("an unknown bulk gives %+v", r)
 	}
@@ -110,7 +110,7 @@ func TestReviewingABulkListsItsInvalidElements(t *testing.T) {
 	api := fakeapi.New()
 	id := submitDirect(t, api, bytes.Replace(fixture.Transfers(3), []byte(`"currency":"EUR"`), []byte(`"currency":"eur"`), 1))
 	h := newHarness(t, withAPI(api))
-	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id})
+	r, _ := h.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id})
 	if r.Failure != nil || r.Elements != 3 || r.InvalidCount != 1 || len(r.Invalid) != 1 || r.Invalid[0].Element != 0 ||
 		len(r.Invalid[0].Problems) == 0 || !strings.Contains(strings.Join(r.Invalid[0].Problems, " "), "eur") {
 		t.Errorf("review %+v", r)
@@ -142,14 +142,14 @@ func TestReviewingABulkValidatesWithTheContractInUse(t *testing.T) {
 	api := fakeapi.New()
 	id := submitDirect(t, api, fixture.Transfers(4))
 	h := newHarness(t, withAPI(api))
-	h.contract(worker.SetContract{Source: newerContract(t)})
-	r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id})
+	h.contract(wire.SetContract{Source: newerContract(t)})
+	r, _ := h.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id})
 	if r.Failure != nil || r.InvalidCount != 4 || r.Contract != "bulks-v4.yml (version v3)" ||
 		!strings.Contains(strings.Join(r.Invalid[0].Problems, " "), "ndToEndId is required") {
 		t.Fatalf("review with the newer contract: %+v", r)
 	}
-	h.contract(worker.SetContract{Builtin: true})
-	if r, _ = h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: id}); r.Failure != nil || r.InvalidCount != 0 || r.Contract != "the built-in contract" {
+	h.contract(wire.SetContract{Builtin: true})
+	if r, _ = h.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: id}); r.Failure != nil || r.InvalidCount != 0 || r.Contract != "the built-in contract" {
 		t.Errorf("review with the built-in contract: %+v", r)
 	}
 }
@@ -161,14 +161,14 @@ func TestReviewingABulkNamesElementsOtherBulksHold(t *testing.T) {
 	api := fakeapi.New()
 	first := submitDirect(t, api, fixture.Transfers(10))
 	h := newHarness(t, withAPI(api))
-	if r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: first}); r.Failure != nil {
+	if r, _ := h.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: first}); r.Failure != nil {
 		t.Fatalf("review: %+v", r.Failure)
 	}
 	if f := h.bulkRepeats(first); f.Failure != nil || f.Repeats != nil {
 		t.Fatalf("a bulk alone repeats nothing: %+v %+v", f.Failure, f.Repeats)
 	}
 	second := submitDirect(t, api, fixture.Transfers(12))
-	if r, _ := h.reviewBulk(worker.ReviewBulk{Connection: conn, BulkID: second}); r.Failure != nil {
+	if r, _ := h.reviewBulk(wire.ReviewBulk{Connection: conn, BulkID: second}); r.Failure != nil {
 		t.Fatalf("review: %+v", r.Failure)
 	}
 	f := h.bulkRepeats(second)

@@ -13,17 +13,17 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // reviewWithElements reviews a bulk and returns the elements its Data
 // carries for the checker's grid.
-func (h *harness) reviewWithElements(req worker.ReviewBulk) (worker.BulkReview, worker.ReviewElements) {
+func (h *harness) reviewWithElements(req wire.ReviewBulk) (wire.BulkReview, wire.ReviewElements) {
 	h.t.Helper()
-	_, m := h.wait(h.send(worker.JobReviewBulk, req, nil))
-	var r worker.BulkReview
-	var els worker.ReviewElements
-	if m.Type != worker.TypeResult {
+	_, m := h.wait(h.send(wire.JobReviewBulk, req, nil))
+	var r wire.BulkReview
+	var els wire.ReviewElements
+	if m.Type != wire.TypeResult {
 		h.t.Fatalf("got %s %s, want a result", m.Type, m.Body)
 	}
 	if err := json.Unmarshal(m.Body, &r); err != nil {
@@ -42,7 +42,7 @@ func TestAReviewCarriesEveryElement(t *testing.T) {
 	body := bytes.Replace(fixture.Transfers(250), []byte(`"currency":"EUR","amount":107}`), []byte(`"currency":"eur","amount":107}`), 1)
 	id := submitDirect(t, api, body)
 	h := newHarness(t, withAPI(api))
-	r, els := h.reviewWithElements(worker.ReviewBulk{Connection: conn, BulkID: id})
+	r, els := h.reviewWithElements(wire.ReviewBulk{Connection: conn, BulkID: id})
 	if r.Failure != nil || r.Elements != 250 || els.Count != 250 || !els.MovesMoney || els.ReceiverType != "" {
 		t.Fatalf("review %+v, elements %d (moves money %t, receiver %q)", r, els.Count, els.MovesMoney, els.ReceiverType)
 	}
@@ -75,7 +75,7 @@ func TestAReviewNamesTheElementsThatDifferFromTheReceipt(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, withAPI(api))
-	r, _ := h.reviewWithElements(worker.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(text)})
+	r, _ := h.reviewWithElements(wire.ReviewBulk{Connection: conn, BulkID: id, Receipt: string(text)})
 	var element []int
 	for _, d := range r.Differences {
 		if d.What == bulkreview.DiffElement && d.Index != nil {
@@ -118,13 +118,13 @@ func TestAReviewComparesWithTheServersReceipt(t *testing.T) {
 		"rule": true, "bulkId": id, "known": true, "submittedBy": "alice", "submittedAt": at, "fileName": "payroll.xlsx",
 		"state": "awaiting", "you": "bob", "mayExecute": true, "receipt": rc}}
 	h := newHarness(t, withAPI(server))
-	if r, _ := h.reviewWithElements(worker.ReviewBulk{Connection: conn, BulkID: id}); r.Compared {
+	if r, _ := h.reviewWithElements(wire.ReviewBulk{Connection: conn, BulkID: id}); r.Compared {
 		t.Fatalf("a review given nothing compared: %+v", r)
 	}
-	compare := func() worker.ServerReceiptCompared {
+	compare := func() wire.ServerReceiptCompared {
 		t.Helper()
-		var got worker.ServerReceiptCompared
-		h.result(h.send(worker.JobServerReceipt, worker.ServerReceipt{Connection: conn, BulkID: id, URL: "http://console.test/four-eyes/bulks/" + id}, nil), &got)
+		var got wire.ServerReceiptCompared
+		h.result(h.send(wire.JobServerReceipt, wire.ServerReceipt{Connection: conn, BulkID: id, URL: "http://console.test/four-eyes/bulks/" + id}, nil), &got)
 		return got
 	}
 	got := compare()
@@ -135,7 +135,7 @@ func TestAReviewComparesWithTheServersReceipt(t *testing.T) {
 	// A receipt that declares another element there names it.
 	rc.Chunks[0].Fingerprints[3] = strings.Repeat("0", len(rc.Chunks[0].Fingerprints[3]))
 	got = compare()
-	if got.Matches() || got.Kept != worker.ReceiptCompared || len(got.Differences) == 0 {
+	if got.Matches() || got.Kept != wire.ReceiptCompared || len(got.Differences) == 0 {
 		t.Fatalf("a receipt of another element 3: %+v", got)
 	}
 	if d := got.Differences[len(got.Differences)-1]; d.Index == nil || *d.Index != 3 {
@@ -148,14 +148,14 @@ func TestAReviewComparesWithTheServersReceipt(t *testing.T) {
 		record any
 		kept   string
 	}{
-		{http.StatusOK, map[string]any{"rule": false, "you": "bob"}, worker.ReceiptRuleOff},
-		{http.StatusNotFound, map[string]any{"rule": true, "bulkId": id, "known": false, "mayExecute": false}, worker.ReceiptUnknown},
-		{http.StatusOK, map[string]any{"rule": true, "bulkId": id, "known": true, "submittedBy": "alice", "submittedAt": at}, worker.ReceiptNone},
-		{http.StatusServiceUnavailable, map[string]any{"rule": true, "message": "four eyes: the receipt could not be read"}, worker.ReceiptUnread},
-		{http.StatusOK, map[string]any{"rule": true, "known": true, "receipt": map[string]any{"version": 9}}, worker.ReceiptUnread},
+		{http.StatusOK, map[string]any{"rule": false, "you": "bob"}, wire.ReceiptRuleOff},
+		{http.StatusNotFound, map[string]any{"rule": true, "bulkId": id, "known": false, "mayExecute": false}, wire.ReceiptUnknown},
+		{http.StatusOK, map[string]any{"rule": true, "bulkId": id, "known": true, "submittedBy": "alice", "submittedAt": at}, wire.ReceiptNone},
+		{http.StatusServiceUnavailable, map[string]any{"rule": true, "message": "four eyes: the receipt could not be read"}, wire.ReceiptUnread},
+		{http.StatusOK, map[string]any{"rule": true, "known": true, "receipt": map[string]any{"version": 9}}, wire.ReceiptUnread},
 	} {
 		server.status, server.record = tc.status, tc.record
-		if got := compare(); got.Kept != tc.kept || len(got.Differences) > 0 || got.Matches() || (tc.kept == worker.ReceiptUnread) != (got.Problem != "") {
+		if got := compare(); got.Kept != tc.kept || len(got.Differences) > 0 || got.Matches() || (tc.kept == wire.ReceiptUnread) != (got.Problem != "") {
 			t.Errorf("%d %v: %+v, want %s", tc.status, tc.record, got, tc.kept)
 		}
 	}
@@ -168,9 +168,9 @@ func TestARepeatsLookUpNamesEveryRepeatedElement(t *testing.T) {
 	body := fixture.Transfers(30)
 	first := submitDirect(t, api, body)
 	h := newHarness(t, withAPI(api))
-	h.submitFileAnswering(body, worker.RepeatsAgain)
+	h.submitFileAnswering(body, wire.RepeatsAgain)
 	second := h.bulkIDs(api, first)
-	h.reviewWithElements(worker.ReviewBulk{Connection: conn, BulkID: second})
+	h.reviewWithElements(wire.ReviewBulk{Connection: conn, BulkID: second})
 	f := h.bulkRepeats(second)
 	if f.Failure != nil || f.Repeats == nil || len(f.Elements) != 30 {
 		t.Fatalf("repeats %+v, %d elements", f.Repeats, len(f.Elements))

@@ -15,7 +15,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -48,32 +48,32 @@ type Server struct {
 
 // NewServer returns a Server with every reading job of the console
 // registered; post sends a message to the page.
-func NewServer(post func(worker.Message)) *Server {
+func NewServer(post func(wire.Message)) *Server {
 	s := &Server{
 		Server:    runner.New(post),
 		documents: NewLoadedFiles(2),
 		validator: schema.Default(),
 	}
 	s.documents.language = s.language
-	s.Register(worker.JobOpen, s.open)
-	s.Register(worker.JobPrepare, s.prepare)
-	s.Register(worker.JobBuild, s.build)
-	s.Register(worker.JobRows, s.rows)
-	s.Register(worker.JobEdit, s.edit)
-	s.Register(worker.JobAmountLimits, s.amountLimits)
-	s.Register(worker.JobReplace, s.replace)
-	s.Register(worker.JobUndo, s.undo)
-	s.Register(worker.JobNextProblem, s.nextProblem)
-	s.Register(worker.JobProblems, s.problems)
-	s.Register(worker.JobExport, s.export)
-	s.Register(worker.JobRestoreDraft, s.restoreDraft)
-	s.Register(worker.JobDiscardDraft, s.discard)
-	s.Register(worker.JobContract, s.setContract)
-	s.Register(worker.JobPrepareSubmission, s.prepareSubmission)
-	s.Register(worker.JobAsideWorkbook, s.asideWorkbook)
-	s.Register(worker.JobResultWorkbook, s.resultWorkbook)
-	s.Register(worker.JobTemplate, s.template)
-	s.Register(worker.JobReviewBulk, s.reviewBulk)
+	s.Register(wire.JobOpen, s.open)
+	s.Register(wire.JobPrepare, s.prepare)
+	s.Register(wire.JobBuild, s.build)
+	s.Register(wire.JobRows, s.rows)
+	s.Register(wire.JobEdit, s.edit)
+	s.Register(wire.JobAmountLimits, s.amountLimits)
+	s.Register(wire.JobReplace, s.replace)
+	s.Register(wire.JobUndo, s.undo)
+	s.Register(wire.JobNextProblem, s.nextProblem)
+	s.Register(wire.JobProblems, s.problems)
+	s.Register(wire.JobExport, s.export)
+	s.Register(wire.JobRestoreDraft, s.restoreDraft)
+	s.Register(wire.JobDiscardDraft, s.discard)
+	s.Register(wire.JobContract, s.setContract)
+	s.Register(wire.JobPrepareSubmission, s.prepareSubmission)
+	s.Register(wire.JobAsideWorkbook, s.asideWorkbook)
+	s.Register(wire.JobResultWorkbook, s.resultWorkbook)
+	s.Register(wire.JobTemplate, s.template)
+	s.Register(wire.JobReviewBulk, s.reviewBulk)
 	s.Forwarded = s.afterSecond
 	return s
 }
@@ -91,7 +91,7 @@ func (s *Server) Run(ctx context.Context) {
 		}
 		cold[0]()
 		if cold = cold[1:]; len(cold) == 0 {
-			s.Post(worker.Message{Type: worker.TypeWarm})
+			s.Post(wire.Message{Type: wire.TypeWarm})
 			return false
 		}
 		return true
@@ -101,11 +101,11 @@ func (s *Server) Run(ctx context.Context) {
 // afterSecond sees the second worker's answers: a submission sent whole
 // (one that stopped on no failure, and was not stopped by elements
 // submitted before) removes the draft, since the file has been sent.
-func (s *Server) afterSecond(m worker.Message) {
-	if m.Job != worker.JobSubmit || m.Type != worker.TypeResult {
+func (s *Server) afterSecond(m wire.Message) {
+	if m.Job != wire.JobSubmit || m.Type != wire.TypeResult {
 		return
 	}
-	var sub worker.Submitted
+	var sub wire.Submitted
 	if json.Unmarshal(m.Body, &sub) == nil && sub.Failure == nil && (sub.Repeats == nil || !sub.Repeats.Stopped) {
 		_ = s.discardDraft(context.Background())
 	}

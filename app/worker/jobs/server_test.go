@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/apijobs"
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -23,7 +23,7 @@ type harness struct {
 	t      testing.TB
 	server *jobs.Server
 	api    *apijobs.Server
-	posted chan worker.Message
+	posted chan wire.Message
 	warm   chan struct{}
 	nextID int
 
@@ -41,13 +41,13 @@ type workers struct {
 // they run.
 func newHarness(t testing.TB, setup ...func(*workers)) *harness {
 	t.Helper()
-	h := &harness{t: t, posted: make(chan worker.Message, 1000), warm: make(chan struct{}), page: make(map[string]string)}
-	h.server = jobs.NewServer(func(m worker.Message) {
+	h := &harness{t: t, posted: make(chan wire.Message, 1000), warm: make(chan struct{}), page: make(map[string]string)}
+	h.server = jobs.NewServer(func(m wire.Message) {
 		switch m.Type {
-		case worker.TypeWarm:
+		case wire.TypeWarm:
 			close(h.warm)
 			return
-		case worker.TypeStorage:
+		case wire.TypeStorage:
 			go h.serveStorage(m)
 			return
 		}
@@ -68,9 +68,9 @@ func newHarness(t testing.TB, setup ...func(*workers)) *harness {
 }
 
 // serveStorage answers the worker's request for localStorage as a page does.
-func (h *harness) serveStorage(m worker.Message) {
-	var req worker.StorageRequest
-	var reply worker.StorageReply
+func (h *harness) serveStorage(m wire.Message) {
+	var req wire.StorageRequest
+	var reply wire.StorageReply
 	if err := json.Unmarshal(m.Body, &req); err != nil {
 		reply.Error = err.Error()
 	}
@@ -83,7 +83,7 @@ func (h *harness) serveStorage(m worker.Message) {
 	}
 	h.pageMu.Unlock()
 	body, _ := json.Marshal(reply)
-	h.server.Receive(worker.Message{ID: m.ID, Type: worker.TypeStorageReply, Body: body})
+	h.server.Receive(wire.Message{ID: m.ID, Type: wire.TypeStorageReply, Body: body})
 }
 
 // waitWarm waits for the server's warm-up to end.
@@ -104,12 +104,12 @@ func (h *harness) send(job string, req any, data []byte) int {
 		h.t.Fatal(err)
 	}
 	h.nextID++
-	h.server.Receive(worker.Message{ID: h.nextID, Type: worker.TypeRequest, Job: job, Body: body, Data: data})
+	h.server.Receive(wire.Message{ID: h.nextID, Type: wire.TypeRequest, Job: job, Body: body, Data: data})
 	return h.nextID
 }
 
 // wait returns the progress messages of request id and its final message.
-func (h *harness) wait(id int) (progress []worker.Progress, final worker.Message) {
+func (h *harness) wait(id int) (progress []wire.Progress, final wire.Message) {
 	h.t.Helper()
 	timeout := time.After(30 * time.Second)
 	for {
@@ -118,10 +118,10 @@ func (h *harness) wait(id int) (progress []worker.Progress, final worker.Message
 			if m.ID != id {
 				h.t.Fatalf("message for request %d while waiting for %d: %+v", m.ID, id, m)
 			}
-			if m.Type != worker.TypeProgress {
+			if m.Type != wire.TypeProgress {
 				return progress, m
 			}
-			var p worker.Progress
+			var p wire.Progress
 			if err := json.Unmarshal(m.Body, &p); err != nil {
 				h.t.Fatal(err)
 			}
@@ -133,10 +133,10 @@ func (h *harness) wait(id int) (progress []worker.Progress, final worker.Message
 }
 
 // result waits for request id and decodes its result into v.
-func (h *harness) result(id int, v any) []worker.Progress {
+func (h *harness) result(id int, v any) []wire.Progress {
 	h.t.Helper()
 	progress, m := h.wait(id)
-	if m.Type != worker.TypeResult {
+	if m.Type != wire.TypeResult {
 		h.t.Fatalf("request %d: got %s %s, want a result", id, m.Type, m.Body)
 	}
 	if err := json.Unmarshal(m.Body, v); err != nil {
@@ -147,9 +147,9 @@ func (h *harness) result(id int, v any) []worker.Progress {
 
 // summary waits for a JobOpen that built its document and returns the
 // document's summary and the job's progress.
-func (h *harness) summary(id int) (worker.Summary, []worker.Progress) {
+func (h *harness) summary(id int) (wire.Summary, []wire.Progress) {
 	h.t.Helper()
-	var p worker.Prepared
+	var p wire.Prepared
 	progress := h.result(id, &p)
 	if p.Summary == nil {
 		h.t.Fatalf("request %d: the document was not built: %+v", id, p)
@@ -158,13 +158,13 @@ func (h *harness) summary(id int) (worker.Summary, []worker.Progress) {
 }
 
 // failure waits for request id and returns its error.
-func (h *harness) failure(id int) worker.Error {
+func (h *harness) failure(id int) wire.Error {
 	h.t.Helper()
 	_, m := h.wait(id)
-	if m.Type != worker.TypeError {
+	if m.Type != wire.TypeError {
 		h.t.Fatalf("request %d: got %s %s, want an error", id, m.Type, m.Body)
 	}
-	var e worker.Error
+	var e wire.Error
 	if err := json.Unmarshal(m.Body, &e); err != nil {
 		h.t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func (h *harness) failure(id int) worker.Error {
 
 func TestOpenValidatesARequestBodyWithProgress(t *testing.T) {
 	h := newHarness(t)
-	id := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(1000, 3, 500))
+	id := h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, fixture.Transfers(1000, 3, 500))
 	got, progress := h.summary(id)
 
 	if got.Elements != 1000 || got.Valid != 998 || got.Invalid != 2 || got.Errors != 2 || got.Kind != "transfers" || got.FileName != "pay.json" {
@@ -185,9 +185,9 @@ func TestOpenValidatesARequestBodyWithProgress(t *testing.T) {
 	}
 	// The table's first window comes with the summary, as JobRows would
 	// send it.
-	var rows worker.Rows
-	h.result(h.send(worker.JobRows, worker.RowsWindow{Document: got.Document, Limit: worker.FirstWindow}, nil), &rows)
-	if first := got.FirstRows; first == nil || first.Total != 1000 || first.Offset != 0 || len(first.Rows) != worker.FirstWindow ||
+	var rows wire.Rows
+	h.result(h.send(wire.JobRows, wire.RowsWindow{Document: got.Document, Limit: wire.FirstWindow}, nil), &rows)
+	if first := got.FirstRows; first == nil || first.Total != 1000 || first.Offset != 0 || len(first.Rows) != wire.FirstWindow ||
 		first.Version != got.Version || !reflect.DeepEqual(*first, rows) {
 		t.Errorf("the first window %+v is not what JobRows sends", first)
 	}
@@ -215,13 +215,13 @@ func TestOpenReportsRequestBodyProblems(t *testing.T) {
 		{"object", `{"pathParams": {}}`, "not-an-array", "JSON array"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			id := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "bad.json", Auto: true}, []byte(tc.body))
+			id := h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "bad.json", Auto: true}, []byte(tc.body))
 			got, _ := h.summary(id)
 			if got.Errors != 1 || len(got.Problems) != 1 {
 				t.Fatalf("got %+v, want one request-level error", got)
 			}
 			p := got.Problems[0]
-			if p.Element != worker.RequestLevel || p.Code != tc.code || !strings.Contains(p.Message, tc.message) {
+			if p.Element != wire.RequestLevel || p.Code != tc.code || !strings.Contains(p.Message, tc.message) {
 				t.Errorf("problem = %+v, want code %q and a message with %q", p, tc.code, tc.message)
 			}
 		})
@@ -235,11 +235,11 @@ func TestBadRequestsAreErrors(t *testing.T) {
 		req       any
 		code      string
 	}{
-		{"unknown kind", worker.JobOpen, worker.Open{Kind: "pizzas", FileName: "p.json"}, worker.CodeBadRequest},
-		{"no back-office variant", worker.JobOpen, worker.Open{Kind: "users", BackOffice: true, FileName: "u.json"}, worker.CodeBadRequest},
-		{"unknown job", "juggle", struct{}{}, worker.CodeUnknownJob},
-		{"body of the wrong shape", worker.JobProblems, []int{1}, worker.CodeBadRequest},
-		{"unknown document", worker.JobProblems, worker.ProblemsPage{Document: 99, Limit: 10}, worker.CodeGone},
+		{"unknown kind", wire.JobOpen, wire.Open{Kind: "pizzas", FileName: "p.json"}, wire.CodeBadRequest},
+		{"no back-office variant", wire.JobOpen, wire.Open{Kind: "users", BackOffice: true, FileName: "u.json"}, wire.CodeBadRequest},
+		{"unknown job", "juggle", struct{}{}, wire.CodeUnknownJob},
+		{"body of the wrong shape", wire.JobProblems, []int{1}, wire.CodeBadRequest},
+		{"unknown document", wire.JobProblems, wire.ProblemsPage{Document: 99, Limit: 10}, wire.CodeGone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := h.failure(h.send(tc.job, tc.req, []byte("[]")))
@@ -256,13 +256,13 @@ func TestProblemsPages(t *testing.T) {
 	for i := range 150 {
 		bad = append(bad, 2*i)
 	}
-	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(400, bad...)))
+	v, _ := h.summary(h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(400, bad...)))
 	if v.Errors != 150 || len(v.Problems) != 25 {
 		t.Fatalf("got %d errors and a first page of %d, want 150 and 25", v.Errors, len(v.Problems))
 	}
 
-	var page worker.Problems
-	h.result(h.send(worker.JobProblems, worker.ProblemsPage{Document: v.Document, Offset: 100, Limit: 100}, nil), &page)
+	var page wire.Problems
+	h.result(h.send(wire.JobProblems, wire.ProblemsPage{Document: v.Document, Offset: 100, Limit: 100}, nil), &page)
 	if page.Total != 150 || page.Offset != 100 || len(page.Problems) != 50 || page.Problems[0].Element != 200 {
 		t.Errorf("second page = total %d, offset %d, %d problems starting at element %d; want 150, 100, 50, 200",
 			page.Total, page.Offset, len(page.Problems), page.Problems[0].Element)
@@ -270,10 +270,10 @@ func TestProblemsPages(t *testing.T) {
 
 	// Only the last two documents are kept.
 	for range 2 {
-		h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(1)))
+		h.summary(h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(1)))
 	}
-	if e := h.failure(h.send(worker.JobProblems, worker.ProblemsPage{Document: v.Document, Limit: 10}, nil)); e.Code != worker.CodeGone {
-		t.Errorf("an evicted document gave %+v, want %q", e, worker.CodeGone)
+	if e := h.failure(h.send(wire.JobProblems, wire.ProblemsPage{Document: v.Document, Limit: 10}, nil)); e.Code != wire.CodeGone {
+		t.Errorf("an evicted document gave %+v, want %q", e, wire.CodeGone)
 	}
 }
 
@@ -283,10 +283,10 @@ func TestCancelStopsARunningJob(t *testing.T) {
 	id := h.nextID + 1
 	// The first progress message is posted before any element is checked;
 	// canceling from the yield that follows it stops the job at once.
-	h.server.Yield = func() { h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel}) }
-	h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(5000))
+	h.server.Yield = func() { h.server.Receive(wire.Message{ID: id, Type: wire.TypeCancel}) }
+	h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(5000))
 	progress, m := h.wait(id)
-	if m.Type != worker.TypeError || !strings.Contains(string(m.Body), worker.CodeCanceled) {
+	if m.Type != wire.TypeError || !strings.Contains(string(m.Body), wire.CodeCanceled) {
 		t.Fatalf("got %s %s, want a canceled error", m.Type, m.Body)
 	}
 	if n := len(progress); n != 1 || progress[0].Done != 0 {
@@ -301,13 +301,13 @@ func TestCancelDropsAWaitingJob(t *testing.T) {
 	h.server.Register("block", func(*runner.Call) (any, error) { close(started); <-block; return "done", nil })
 	first := h.send("block", nil, nil)
 	<-started
-	second := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(10))
-	h.server.Receive(worker.Message{ID: second, Type: worker.TypeCancel})
+	second := h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(10))
+	h.server.Receive(wire.Message{ID: second, Type: wire.TypeCancel})
 	close(block)
 
 	var s string
 	h.result(first, &s)
-	if e := h.failure(second); e.Code != worker.CodeCanceled {
+	if e := h.failure(second); e.Code != wire.CodeCanceled {
 		t.Errorf("the waiting job gave %+v, want canceled", e)
 	}
 }
@@ -315,10 +315,10 @@ func TestCancelDropsAWaitingJob(t *testing.T) {
 func TestAPanickingJobIsAnErrorAndTheServerGoesOn(t *testing.T) {
 	h := newHarness(t)
 	h.server.Register("explode", func(*runner.Call) (any, error) { panic("boom") })
-	if e := h.failure(h.send("explode", nil, nil)); e.Code != worker.CodeInternal || !strings.Contains(e.Message, "boom") {
+	if e := h.failure(h.send("explode", nil, nil)); e.Code != wire.CodeInternal || !strings.Contains(e.Message, "boom") {
 		t.Errorf("error = %+v, want internal with the panic's value", e)
 	}
-	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(2)))
+	v, _ := h.summary(h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "t.json", Auto: true}, fixture.Transfers(2)))
 	if v.Valid != 2 {
 		t.Errorf("after the panic: %+v", v)
 	}
@@ -329,7 +329,7 @@ func TestResultsCarryData(t *testing.T) {
 	h.server.Register("echo", func(c *runner.Call) (any, error) { c.SetData(c.Data); return len(c.Data), nil })
 	id := h.send("echo", nil, []byte("payload"))
 	_, m := h.wait(id)
-	if m.Type != worker.TypeResult || string(m.Body) != "7" || string(m.Data) != "payload" {
+	if m.Type != wire.TypeResult || string(m.Body) != "7" || string(m.Data) != "payload" {
 		t.Errorf("got %+v, want result 7 with the payload", m)
 	}
 }
@@ -337,7 +337,7 @@ func TestResultsCarryData(t *testing.T) {
 func TestTheServerWarmsUpWhenIdleAndSaysSo(t *testing.T) {
 	h := newHarness(t)
 	// A job sent during the warm-up is answered, and the warm-up ends.
-	v, _ := h.summary(h.send(worker.JobOpen, worker.Open{Kind: "users", FileName: "u.json", Auto: true}, []byte(`[{"pathParams":{},"requestBody":{}}]`)))
+	v, _ := h.summary(h.send(wire.JobOpen, wire.Open{Kind: "users", FileName: "u.json", Auto: true}, []byte(`[{"pathParams":{},"requestBody":{}}]`)))
 	if v.Invalid != 1 {
 		t.Errorf("result = %+v", v)
 	}

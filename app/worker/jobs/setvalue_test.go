@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // bankCSV is a bank's export of transfers: it lacks the profile and the
@@ -23,27 +23,27 @@ const bankCSV = `source.id,destination.type,destination.id,destinationAmount.cur
 func TestValuesSetForEveryRowFillWhatTheFileLacks(t *testing.T) {
 	store := draft.NewMemory()
 	h := newHarness(t, withDrafts(store))
-	h.contract(worker.SetContract{Lang: "de"})
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", Auto: true}, []byte(bankCSV)))
+	h.contract(wire.SetContract{Lang: "de"})
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "bank.csv", Kind: "transfers", Auto: true}, []byte(bankCSV)))
 	if strings.Join(p.Missing, " ") != "profileId source.type" || p.Ready {
 		t.Fatalf("missing %q, ready %v", p.Missing, p.Ready)
 	}
-	var source worker.Target
+	var source wire.Target
 	for _, tg := range p.Targets {
 		if tg.Path == "source.type" {
 			source = tg
 		}
 	}
-	if source.Title != "Instrumenttyp" || len(source.Choices) != 2 || source.Choices[1] != (worker.Choice{Value: "managed_accounts", Words: "Verwaltetes Konto"}) {
+	if source.Title != "Instrumenttyp" || len(source.Choices) != 2 || source.Choices[1] != (wire.Choice{Value: "managed_accounts", Words: "Verwaltetes Konto"}) {
 		t.Errorf("source.type offered as %+v", source)
 	}
 	doc := p.Document
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Values: []worker.FieldValue{{Field: "profileId", Value: "11O321"}, {Field: "source.type", Value: "managed_accounts"}}}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Values: []wire.FieldValue{{Field: "profileId", Value: "11O321"}, {Field: "source.type", Value: "managed_accounts"}}}, nil))
 	if len(p.Missing) != 0 || len(p.Values) != 2 || p.Values[0].Field != "profileId" || !strings.Contains(p.Values[0].Error, "11O321") || p.Values[1].Parsed != "managed_accounts" || p.Ready {
 		t.Fatalf("missing %q, values %+v, ready %v", p.Missing, p.Values, p.Ready)
 	}
 	// Corrected: one value changes, the other stays.
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Values: []worker.FieldValue{{Field: "profileId", Value: "110321"}}, Build: true}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Values: []wire.FieldValue{{Field: "profileId", Value: "110321"}}, Build: true}, nil))
 	if len(p.Values) != 2 || p.Values[0].Error != "" || !p.Ready || p.Summary == nil {
 		t.Fatalf("values %+v, ready %v", p.Values, p.Ready)
 	}
@@ -60,12 +60,12 @@ func TestValuesSetForEveryRowFillWhatTheFileLacks(t *testing.T) {
 		t.Fatalf("restored %+v", r.Prepared)
 	}
 	// Mapping a column to the field takes the place of its value.
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: doc, Columns: []worker.ColumnChoice{{Column: 1, Field: "source.type"}}}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: doc, Columns: []wire.ColumnChoice{{Column: 1, Field: "source.type"}}}, nil))
 	if len(p.Values) != 1 || p.Values[0].Field != "profileId" {
 		t.Errorf("values after mapping column B to source.type: %+v", p.Values)
 	}
 	// The mapping file keeps the value.
-	_, final := h.wait(h.send(worker.JobExport, worker.Export{Document: doc, What: worker.ExportMapping}, nil))
+	_, final := h.wait(h.send(wire.JobExport, wire.Export{Document: doc, What: wire.ExportMapping}, nil))
 	if !strings.Contains(string(final.Data), `"profileId": "110321"`) {
 		t.Errorf("the mapping file: %s", final.Data)
 	}

@@ -14,11 +14,11 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // conn is a connection to the fake API.
-var conn = worker.Connection{APIURL: "http://api.test/multi", APIKey: fakeapi.Key, Token: fakeapi.Token}
+var conn = wire.Connection{APIURL: "http://api.test/multi", APIKey: fakeapi.Key, Token: fakeapi.Token}
 
 // withAPI makes the server call h in-process.
 func withAPI(h http.Handler) func(*workers) {
@@ -27,27 +27,27 @@ func withAPI(h http.Handler) func(*workers) {
 
 // load opens a request body of transfers, which builds at once, and
 // returns how it was read.
-func (h *harness) load(body []byte) worker.Prepared {
+func (h *harness) load(body []byte) wire.Prepared {
 	h.t.Helper()
-	var p worker.Prepared
-	h.result(h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, body), &p)
+	var p wire.Prepared
+	h.result(h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "pay.json", Auto: true}, body), &p)
 	if p.Summary == nil {
 		h.t.Fatalf("the request body was not built at once: %+v", p)
 	}
 	return p
 }
 
-func (h *harness) prepare(req worker.PrepareSubmission) worker.Confirmation {
+func (h *harness) prepare(req wire.PrepareSubmission) wire.Confirmation {
 	h.t.Helper()
-	var p worker.Confirmation
-	h.result(h.send(worker.JobPrepareSubmission, req, nil), &p)
+	var p wire.Confirmation
+	h.result(h.send(wire.JobPrepareSubmission, req, nil), &p)
 	return p
 }
 
-func (h *harness) submit(plan string, c worker.Connection) (worker.Submitted, []worker.Progress) {
+func (h *harness) submit(plan string, c wire.Connection) (wire.Submitted, []wire.Progress) {
 	h.t.Helper()
-	var s worker.Submitted
-	progress := h.result(h.send(worker.JobSubmit, worker.Submit{Plan: plan, Connection: c}, nil), &s)
+	var s wire.Submitted
+	progress := h.result(h.send(wire.JobSubmit, wire.Submit{Plan: plan, Connection: c}, nil), &s)
 	return s, progress
 }
 
@@ -55,12 +55,12 @@ func TestOnlyAValidRequestIsSendableByDefault(t *testing.T) {
 	h := newHarness(t)
 	doc := h.load(fixture.Transfers(25, 4, 17))
 
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
 	if p.Plan != "" || !strings.Contains(p.Blocked, "2 of 25 elements have errors") || p.Invalid != 2 || p.Elements != 25 {
 		t.Errorf("a request with invalid elements was planned: %+v", p)
 	}
 
-	p = h.prepare(worker.PrepareSubmission{Document: doc.Document, ValidOnly: true, ChunkSize: 10})
+	p = h.prepare(wire.PrepareSubmission{Document: doc.Document, ValidOnly: true, ChunkSize: 10})
 	if p.Plan == "" || p.Sending != 23 || len(p.Chunks) != 3 || p.Endpoint != "POST /bulks/transfers" {
 		t.Fatalf("the valid elements were not planned: %+v", p)
 	}
@@ -79,11 +79,11 @@ func TestOnlyAValidRequestIsSendableByDefault(t *testing.T) {
 	}
 
 	empty := h.load([]byte(`[]`))
-	if p := h.prepare(worker.PrepareSubmission{Document: empty.Document}); p.Plan != "" || !strings.Contains(p.Blocked, "no elements") {
+	if p := h.prepare(wire.PrepareSubmission{Document: empty.Document}); p.Plan != "" || !strings.Contains(p.Blocked, "no elements") {
 		t.Errorf("an empty request: %+v", p)
 	}
 	broken := h.load([]byte(`[{,}]`))
-	if p := h.prepare(worker.PrepareSubmission{Document: broken.Document, ValidOnly: true}); p.Plan != "" || !strings.Contains(p.Blocked, "not a JSON request body") {
+	if p := h.prepare(wire.PrepareSubmission{Document: broken.Document, ValidOnly: true}); p.Plan != "" || !strings.Contains(p.Blocked, "not a JSON request body") {
 		t.Errorf("a file that is not JSON: %+v", p)
 	}
 }
@@ -92,13 +92,13 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 	api := fakeapi.New()
 	h := newHarness(t, withAPI(api))
 	doc := h.load(fixture.Transfers(25))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
 	if len(p.Priors) != 0 {
 		t.Fatalf("priors before any submission: %+v", p.Priors)
 	}
 
 	// Without credentials nothing is sent, and the operator is told why.
-	got, _ := h.submit(p.Plan, worker.Connection{APIURL: conn.APIURL})
+	got, _ := h.submit(p.Plan, wire.Connection{APIURL: conn.APIURL})
 	if got.Failure == nil || got.Failure.Class != "credentials" || api.Bulks() != 0 {
 		t.Fatalf("without credentials: %+v", got.Failure)
 	}
@@ -115,7 +115,7 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 	}
 
 	// The same file again: every chunk names its bulk, with the same ref.
-	again := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
+	again := h.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
 	if len(again.Priors) != 3 || !again.Priors[0].SameRef || again.Priors[0].BulkID != got.Submission.Chunks[0].BulkID ||
 		!strings.Contains(again.Priors[0].Warning, "bulk "+got.Submission.Chunks[0].BulkID) {
 		t.Fatalf("priors %+v", again.Priors)
@@ -125,7 +125,7 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 		t.Errorf("resending made %d bulks: %+v", api.Bulks(), dup.Failure)
 	}
 	// "Submit again as a new bulk" gets fresh refs, and new bulks.
-	fresh := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, NewBulk: true})
+	fresh := h.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10, NewBulk: true})
 	if !fresh.NewBulk || len(fresh.Priors) != 3 || fresh.Priors[0].SameRef || fresh.Chunks[0].Ref == p.Chunks[0].Ref {
 		t.Fatalf("a new bulk reuses refs: %+v", fresh)
 	}
@@ -133,12 +133,12 @@ func TestSubmissionIsJournaledAndWarnsOfTheEarlierBulk(t *testing.T) {
 		t.Errorf("after a new submission the API holds %d bulks, want 6", api.Bulks())
 	}
 
-	var list worker.JournalList
-	h.result(h.send(worker.JobJournal, worker.Journal{}, nil), &list)
+	var list wire.JournalList
+	h.result(h.send(wire.JobJournal, wire.Journal{}, nil), &list)
 	if list.Storage != "memory" || len(list.Submissions) != 2 || list.Submissions[0].Interrupted {
 		t.Fatalf("journal %+v", list)
 	}
-	h.result(h.send(worker.JobForgetSubmission, worker.ForgetSubmission{Submission: list.Submissions[0].ID}, nil), &list)
+	h.result(h.send(wire.JobForgetSubmission, wire.ForgetSubmission{Submission: list.Submissions[0].ID}, nil), &list)
 	if len(list.Submissions) != 1 {
 		t.Errorf("after forgetting one: %+v", list.Submissions)
 	}
@@ -155,21 +155,21 @@ func TestARefusalNamesTheRowsAndKeepsTheWork(t *testing.T) {
 	}
 	h := newHarness(t, withAPI(api))
 	doc := h.load(fixture.Transfers(25, 2))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, ValidOnly: true})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10, ValidOnly: true})
 	got, _ := h.submit(p.Plan, conn)
 	f := got.Failure
 	if f == nil || f.Class != "bad-request" || f.Status != 400 || f.Chunk != 1 || f.Ref != p.Chunks[1].Ref || f.RequestRef == "" {
 		t.Fatalf("failure %+v", f)
 	}
 	if len(f.Fields) != 2 || f.Fields[0].Element != 14 || f.Fields[0].Field != "requestBody.destinationAmount.amount" || f.Fields[0].Error != "RANGE" ||
-		f.Fields[1].Element != worker.RequestLevel {
+		f.Fields[1].Element != wire.RequestLevel {
 		t.Errorf("fields %+v", f.Fields)
 	}
 	if got.Submission.State != "failed" || got.Submission.Chunks[0].State != "submitted" || got.Submission.Chunks[1].State != "failed" {
 		t.Errorf("the journal shows %+v", got.Submission)
 	}
 	// The document is still loaded: nothing of the operator's work is lost.
-	if again := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10, ValidOnly: true}); again.Plan == "" {
+	if again := h.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10, ValidOnly: true}); again.Plan == "" {
 		t.Errorf("the document is gone after a refusal: %+v", again)
 	}
 }
@@ -179,27 +179,27 @@ func TestAnInterruptedSubmissionResumesWithItsRefs(t *testing.T) {
 	api.Gate, api.Held = make(chan struct{}), make(chan struct{}, 1)
 	h := newHarness(t, withAPI(api))
 	doc := h.load(fixture.Transfers(25))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
-	id := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document, ChunkSize: 10})
+	id := h.send(wire.JobSubmit, wire.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// While the first request hangs, the operator stops.
 	select {
 	case <-api.Held:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the first request did not reach the API within 10s")
 	}
-	h.server.Receive(worker.Message{ID: id, Type: worker.TypeCancel})
-	if e := h.failure(id); e.Code != worker.CodeCanceled {
+	h.server.Receive(wire.Message{ID: id, Type: wire.TypeCancel})
+	if e := h.failure(id); e.Code != wire.CodeCanceled {
 		t.Fatalf("stopping gave %+v", e)
 	}
 	close(api.Gate)
 
-	var list worker.JournalList
-	h.result(h.send(worker.JobJournal, worker.Journal{}, nil), &list)
+	var list wire.JournalList
+	h.result(h.send(wire.JobJournal, wire.Journal{}, nil), &list)
 	if len(list.Submissions) != 1 || !list.Submissions[0].Interrupted || !list.Submissions[0].Resumable || list.Submissions[0].Chunks[0].State != "sending" {
 		t.Fatalf("journal after the stop: %+v", list.Submissions)
 	}
-	var resumed worker.Submitted
-	h.result(h.send(worker.JobResumeSubmission, worker.ResumeSubmission{Submission: list.Submissions[0].ID, Connection: conn}, nil), &resumed)
+	var resumed wire.Submitted
+	h.result(h.send(wire.JobResumeSubmission, wire.ResumeSubmission{Submission: list.Submissions[0].ID, Connection: conn}, nil), &resumed)
 	if resumed.Failure != nil || resumed.Submission.State != "submitted" {
 		t.Fatalf("resumed: %+v %+v", resumed.Submission, resumed.Failure)
 	}
@@ -218,38 +218,38 @@ func TestNetworkJobsRunBesideValidation(t *testing.T) {
 	api.Gate = make(chan struct{})
 	h := newHarness(t, withAPI(api))
 	doc := h.load(fixture.Transfers(5))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
-	first := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
+	first := h.send(wire.JobSubmit, wire.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// A second press while the first is under way: one of the two is
 	// refused, whichever the worker started second.
-	second := h.send(worker.JobSubmit, worker.Submit{Plan: p.Plan, Connection: conn}, nil)
+	second := h.send(wire.JobSubmit, wire.Submit{Plan: p.Plan, Connection: conn}, nil)
 	// The worker validates the next file while the submission waits.
-	next := h.send(worker.JobOpen, worker.Open{Kind: "transfers", FileName: "next.json", Auto: true}, fixture.Transfers(3))
-	results := map[int]worker.Message{}
+	next := h.send(wire.JobOpen, wire.Open{Kind: "transfers", FileName: "next.json", Auto: true}, fixture.Transfers(3))
+	results := map[int]wire.Message{}
 	for len(results) < 2 {
 		select {
 		case m := <-h.posted:
-			if m.Type != worker.TypeProgress {
+			if m.Type != wire.TypeProgress {
 				results[m.ID] = m
 			}
 		case <-time.After(30 * time.Second):
 			t.Fatalf("no answers; got %v", results)
 		}
 	}
-	if m := results[next]; m.Type != worker.TypeResult {
+	if m := results[next]; m.Type != wire.TypeResult {
 		t.Errorf("the validation waited for the submission: %s %s", m.Type, m.Body)
 	}
 	sending := first
 	if m, ok := results[first]; ok {
 		sending = second
-		if m.Type != worker.TypeError || !strings.Contains(string(m.Body), "being sent already") {
+		if m.Type != wire.TypeError || !strings.Contains(string(m.Body), "being sent already") {
 			t.Errorf("the press refused: %s %s", m.Type, m.Body)
 		}
-	} else if m := results[second]; m.Type != worker.TypeError || !strings.Contains(string(m.Body), "being sent already") {
+	} else if m := results[second]; m.Type != wire.TypeError || !strings.Contains(string(m.Body), "being sent already") {
 		t.Errorf("the second press: %s %s", m.Type, m.Body)
 	}
 	close(api.Gate)
-	var got worker.Submitted
+	var got wire.Submitted
 	h.result(sending, &got)
 	if got.Submission.State != "submitted" || api.Bulks() != 1 {
 		t.Errorf("submission %+v, %d bulks", got.Submission, api.Bulks())
@@ -264,11 +264,11 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 			return submission.NewKeyValue(w.api.PageStorage(), "test"), "localStorage", nil
 		}
 	})
-	if worker.StorageKeyPrefix != submission.KeyPrefix {
-		t.Fatalf("the page serves keys %q, the journal uses %q", worker.StorageKeyPrefix, submission.KeyPrefix)
+	if wire.StorageKeyPrefix != submission.KeyPrefix {
+		t.Fatalf("the page serves keys %q, the journal uses %q", wire.StorageKeyPrefix, submission.KeyPrefix)
 	}
 	doc := h.load(fixture.Transfers(5))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
 	if got, _ := h.submit(p.Plan, conn); got.Failure != nil || got.Submission.State != "submitted" {
 		t.Fatalf("submission %+v %+v", got.Submission, got.Failure)
 	}
@@ -279,8 +279,8 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 	if err := json.Unmarshal([]byte(stored), &entries); err != nil || len(entries) != 1 || entries[0].State != submission.Submitted || entries[0].BulkID == "" {
 		t.Errorf("the page's localStorage holds %s (%v)", stored, err)
 	}
-	var list worker.JournalList
-	h.result(h.send(worker.JobJournal, worker.Journal{}, nil), &list)
+	var list wire.JournalList
+	h.result(h.send(wire.JobJournal, wire.Journal{}, nil), &list)
 	if list.Storage != "localStorage" || len(list.Submissions) != 1 {
 		t.Errorf("journal %+v", list)
 	}
@@ -299,7 +299,7 @@ func TestRetriesAreReportedAndKeepTheRef(t *testing.T) {
 	}
 	h := newHarness(t, withAPI(api))
 	doc := h.load(fixture.Transfers(3))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
 	got, progress := h.submit(p.Plan, conn)
 	if got.Failure != nil || got.Submission.State != "submitted" || got.Submission.Chunks[0].Attempts != 3 || api.Bulks() != 1 {
 		t.Fatalf("submission %+v, failure %+v, %d bulks", got.Submission, got.Failure, api.Bulks())
@@ -332,11 +332,11 @@ func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
 			return submission.NewMemory(), "IndexedDB", nil
 		}
 	})
-	if e := h.failure(h.send(worker.JobJournal, worker.Journal{}, nil)); e.Code != worker.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {
+	if e := h.failure(h.send(wire.JobJournal, wire.Journal{}, nil)); e.Code != wire.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {
 		t.Fatalf("the first journal job: %+v", e)
 	}
 	doc := h.load(fixture.Transfers(2))
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
 	if got, _ := h.submit(p.Plan, conn); got.Submission.State != "submitted" || api.Bulks() != 1 {
 		t.Errorf("once the journal opens: %+v, %d bulks", got.Submission, api.Bulks())
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -17,10 +17,10 @@ const suggestRows = 50
 // suggestForTable ranks the kinds by how many of the table's headers they
 // recognise and how surely, then by how many of their required fields
 // those fill (see rank).
-func suggestForTable(t *ingest.Table, v *schema.Validator) []worker.KindSuggestion {
+func suggestForTable(t *ingest.Table, v *schema.Validator) []wire.KindSuggestion {
 	top := *t
 	top.Rows = t.Rows[:min(len(t.Rows), suggestRows)]
-	var out []worker.KindSuggestion
+	var out []wire.KindSuggestion
 	for _, k := range schema.Kinds() {
 		im := ingest.NewImport(&top, k, v)
 		required := make(map[string]bool)
@@ -29,7 +29,7 @@ func suggestForTable(t *ingest.Table, v *schema.Validator) []worker.KindSuggesti
 				required[tg.Path] = true
 			}
 		}
-		ks := worker.KindSuggestion{Kind: k.ID, RequiredTotal: len(required), Evidence: im.HeaderEvidence()}
+		ks := wire.KindSuggestion{Kind: k.ID, RequiredTotal: len(required), Evidence: im.HeaderEvidence()}
 		for _, c := range im.Mapping().Columns {
 			if c.Header != "" && c.Match != ingest.MatchIgnored {
 				ks.Columns++
@@ -49,7 +49,7 @@ func suggestForTable(t *ingest.Table, v *schema.Validator) []worker.KindSuggesti
 
 // suggestForRequest ranks the kinds by how many of the fields a request
 // body's first elements carry they know.
-func suggestForRequest(doc any, v *schema.Validator) []worker.KindSuggestion {
+func suggestForRequest(doc any, v *schema.Validator) []wire.KindSuggestion {
 	list, _ := doc.([]any)
 	keys := make(map[string]bool)
 	for _, e := range list[:min(len(list), suggestRows)] {
@@ -65,7 +65,7 @@ func suggestForRequest(doc any, v *schema.Validator) []worker.KindSuggestion {
 			}
 		}
 	}
-	var out []worker.KindSuggestion
+	var out []wire.KindSuggestion
 	for _, k := range schema.Kinds() {
 		roots := make(map[string]bool)
 		required := make(map[string]bool)
@@ -80,7 +80,7 @@ func suggestForRequest(doc any, v *schema.Validator) []worker.KindSuggestion {
 				required[root] = true
 			}
 		}
-		ks := worker.KindSuggestion{Kind: k.ID, Columns: len(keys), RequiredTotal: len(required)}
+		ks := wire.KindSuggestion{Kind: k.ID, Columns: len(keys), RequiredTotal: len(required)}
 		for key := range keys {
 			if roots[key] {
 				ks.Matched++
@@ -102,13 +102,13 @@ func suggestForRequest(doc any, v *schema.Validator) []worker.KindSuggestion {
 // precisely: a German export's "Empfängerkonto" fills a transfer's
 // required payee where a send's is one of two forms), then the largest
 // share of them.
-func rank(s []worker.KindSuggestion) {
-	slices.SortStableFunc(s, func(a, b worker.KindSuggestion) int {
+func rank(s []wire.KindSuggestion) {
+	slices.SortStableFunc(s, func(a, b wire.KindSuggestion) int {
 		return cmp.Or(b.Matched-a.Matched, b.Evidence-a.Evidence, b.Required-a.Required, cmp.Compare(share(b), share(a)))
 	})
 }
 
-func share(s worker.KindSuggestion) float64 {
+func share(s wire.KindSuggestion) float64 {
 	if s.RequiredTotal == 0 {
 		return 0
 	}
@@ -116,6 +116,6 @@ func share(s worker.KindSuggestion) float64 {
 }
 
 // sameScore reports two suggestions the headers cannot tell apart.
-func sameScore(a, b worker.KindSuggestion) bool {
+func sameScore(a, b wire.KindSuggestion) bool {
 	return share(a) == share(b) && a.Matched == b.Matched && a.Required == b.Required && a.Evidence == b.Evidence
 }

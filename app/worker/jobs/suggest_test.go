@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // The kind is suggested from headers as operators write them, in
@@ -42,7 +42,7 @@ func TestTheKindIsSuggestedFromHeadersInEveryLanguage(t *testing.T) {
 			row[i] = "x"
 		}
 		csv := c.headers + "\n" + strings.Join(row, ";") + "\n"
-		p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "export.csv"}, []byte(csv)))
+		p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "export.csv"}, []byte(csv)))
 		got := p.Kind
 		if !p.KindSuggested {
 			got = ""

@@ -1,16 +1,16 @@
 package jobs
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// template runs worker.JobTemplate: the second worker writes it, with the
+// template runs wire.JobTemplate: the second worker writes it, with the
 // kind's fields in the contract in use here.
 func (s *Server) template(c *runner.Call) (any, error) {
-	var req worker.TemplateRequest
+	var req wire.TemplateRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -19,7 +19,7 @@ func (s *Server) template(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	if err := s.validator.Has(k); err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	return runner.Handoff{Job: handoff.TemplateJob, Request: handoff.Template{Request: req, Fields: s.validator.Fields(k)}}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -16,10 +16,10 @@ import (
 // the back-office one), and nothing about its reading is left to ask.
 func TestATemplateFilledInGoesStraightToTheReview(t *testing.T) {
 	h := newHarness(t)
-	id := h.send(worker.JobTemplate, worker.TemplateRequest{Kind: "transfers", BackOffice: true, Lang: "de", TimeZone: "Europe/Berlin"}, nil)
+	id := h.send(wire.JobTemplate, wire.TemplateRequest{Kind: "transfers", BackOffice: true, Lang: "de", TimeZone: "Europe/Berlin"}, nil)
 	_, m := h.wait(id)
-	var file worker.File
-	if m.Type != worker.TypeResult || json.Unmarshal(m.Body, &file) != nil || file.Name != "transfers-vorlage.xlsx" || file.Type != worker.XLSXType {
+	var file wire.File
+	if m.Type != wire.TypeResult || json.Unmarshal(m.Body, &file) != nil || file.Name != "transfers-vorlage.xlsx" || file.Type != wire.XLSXType {
 		t.Fatalf("the template: %s %s", m.Type, m.Body)
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(m.Data))
@@ -41,8 +41,8 @@ func TestATemplateFilledInGoesStraightToTheReview(t *testing.T) {
 	if _, err := f.WriteTo(&buf); err != nil {
 		t.Fatal(err)
 	}
-	var p worker.Prepared
-	h.result(h.send(worker.JobOpen, worker.Open{FileName: "transfers-vorlage.xlsx", Auto: true}, buf.Bytes()), &p)
+	var p wire.Prepared
+	h.result(h.send(wire.JobOpen, wire.Open{FileName: "transfers-vorlage.xlsx", Auto: true}, buf.Bytes()), &p)
 	if p.Kind != "transfers" || !p.BackOffice || p.KindSuggested || p.DataRows != 50 || !p.Ready || p.Summary == nil {
 		t.Fatalf("kind %q (back-office %v, suggested %v), %d rows, ready %v, reading %+v", p.Kind, p.BackOffice, p.KindSuggested, p.DataRows, p.Ready, p.Reading)
 	}

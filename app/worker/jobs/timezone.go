@@ -9,7 +9,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -22,7 +22,7 @@ func (s *Server) newImport(d *LoadedFile, t *ingest.Table) *ingest.Import {
 		st := im.Settings()
 		st.TimeZone = d.timeZone
 		// The zone was checked when it was chosen.
-		_ = im.SetSettings(st, worker.SettingTimeZone)
+		_ = im.SetSettings(st, wire.SettingTimeZone)
 	}
 	return im
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/reading"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // datesCSV is a German bank export's transfers, scheduled by date.
@@ -27,11 +27,11 @@ func atNovember(w *workers) {
 // scheduled time in words, in the operator's language.
 func TestDatesWaitForATimeZone(t *testing.T) {
 	h := newHarness(t, atNovember)
-	var cs worker.ContractState
-	h.result(h.send(worker.JobContract, worker.SetContract{Lang: "de"}, nil), &cs)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", Auto: true}, []byte(datesCSV)))
+	var cs wire.ContractState
+	h.result(h.send(wire.JobContract, wire.SetContract{Lang: "de"}, nil), &cs)
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "bank.csv", Kind: "transfers", Auto: true}, []byte(datesCSV)))
 	z := p.Reading.TimeZone
-	if p.Ready || p.Summary != nil || !z.Undecided || z.Value != "" || !slices.Contains(p.SettingsMatter, worker.SettingTimeZone) {
+	if p.Ready || p.Summary != nil || !z.Undecided || z.Value != "" || !slices.Contains(p.SettingsMatter, wire.SettingTimeZone) {
 		t.Fatalf("built without a zone: ready %v, time zone %+v, settings %v", p.Ready, z, p.SettingsMatter)
 	}
 	if st := statement(p.Statements, "timeZone"); !st.Undecided || !strings.HasPrefix(st.Text, "Zeitzone nicht gewählt") {
@@ -43,7 +43,7 @@ func TestDatesWaitForATimeZone(t *testing.T) {
 
 	berlin := p.Settings
 	berlin.TimeZone = "Europe/Berlin"
-	p = h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: &berlin, Chosen: []string{worker.SettingTimeZone}, Build: true}, nil))
+	p = h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Settings: &berlin, Chosen: []string{wire.SettingTimeZone}, Build: true}, nil))
 	if p.Summary == nil || p.Summary.Invalid != 0 || p.Reading.TimeZone.How != reading.Chosen {
 		t.Fatalf("built in Berlin: %+v, %+v", p.Summary, p.Reading.TimeZone)
 	}
@@ -57,7 +57,7 @@ func TestDatesWaitForATimeZone(t *testing.T) {
 	if st := statement(p.Summary.Reading, "timeZone"); st.Text != `Datums- und Zeitangaben in Europe/Berlin: „15.12.2026“ ist 15. Dez. 2026, 00:00 Europe/Berlin, wie von Ihnen gewählt.` {
 		t.Errorf("statement %+v", st)
 	}
-	c := h.prepare(worker.PrepareSubmission{Document: p.Document})
+	c := h.prepare(wire.PrepareSubmission{Document: p.Document})
 	if len(c.Schedule) != 1 || c.Schedule[0] != want {
 		t.Errorf("confirmation schedule %q", c.Schedule)
 	}
@@ -67,11 +67,11 @@ func TestDatesWaitForATimeZone(t *testing.T) {
 // once, and the reading says the zone is the operator's choice.
 func TestTheSettingsZoneComesWithTheFile(t *testing.T) {
 	h := newHarness(t, atNovember)
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", Auto: true, TimeZone: "Europe/Paris"}, []byte(datesCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "bank.csv", Kind: "transfers", Auto: true, TimeZone: "Europe/Paris"}, []byte(datesCSV)))
 	if p.Summary == nil || p.Summary.Invalid != 0 || p.Settings.TimeZone != "Europe/Paris" || p.Reading.TimeZone.How != reading.Chosen {
 		t.Fatalf("not built in Paris: %+v, %+v", p.Summary, p.Reading.TimeZone)
 	}
-	if e := h.failure(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", TimeZone: "Europe/Pariss"}, []byte(datesCSV))); !strings.Contains(e.Message, "Europe/Pariss") {
+	if e := h.failure(h.send(wire.JobOpen, wire.Open{FileName: "bank.csv", Kind: "transfers", TimeZone: "Europe/Pariss"}, []byte(datesCSV))); !strings.Contains(e.Message, "Europe/Pariss") {
 		t.Errorf("an unknown zone: %+v", e)
 	}
 }
@@ -87,7 +87,7 @@ func TestTheWorkersClockDecidesThePast(t *testing.T) {
 		warnings int
 	}{{atNovember, 0}, {late, 3}} {
 		h := newHarness(t, tc.clock)
-		p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", Auto: true, TimeZone: "Europe/Berlin"}, []byte(datesCSV)))
+		p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "bank.csv", Kind: "transfers", Auto: true, TimeZone: "Europe/Berlin"}, []byte(datesCSV)))
 		if p.Summary == nil || p.Summary.Warnings != tc.warnings {
 			t.Errorf("warnings %+v, want %d", p.Summary, tc.warnings)
 		}
@@ -106,11 +106,11 @@ func TestADraftKeepsTheTimeZone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			store := draft.NewMemory()
 			h := newHarness(t, atNovember, withDrafts(store))
-			p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "bank.csv", Kind: "transfers", TimeZone: tc.fromSettings}, []byte(datesCSV)))
+			p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "bank.csv", Kind: "transfers", TimeZone: tc.fromSettings}, []byte(datesCSV)))
 			if tc.chosen != "" {
 				s := p.Settings
 				s.TimeZone = tc.chosen
-				h.prepared(h.send(worker.JobPrepare, worker.Prepare{Document: p.Document, Settings: &s, Chosen: []string{worker.SettingTimeZone}}, nil))
+				h.prepared(h.send(wire.JobPrepare, wire.Prepare{Document: p.Document, Settings: &s, Chosen: []string{wire.SettingTimeZone}}, nil))
 			}
 			r := newHarness(t, atNovember, withDrafts(store)).restore()
 			if !r.Found || r.Prepared == nil || r.Prepared.Settings.TimeZone != tc.want || r.Prepared.Reading.TimeZone.How != reading.Chosen {

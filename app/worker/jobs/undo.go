@@ -5,12 +5,12 @@ import (
 	"slices"
 
 	"github.com/bulkdesk/bulkdesk/app/review"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
 // The changes an operator made to a document's cells, to undo last first
-// (worker.JobUndo). The history is the file's, not the review's: it
+// (wire.JobUndo). The history is the file's, not the review's: it
 // outlives a rebuild of the review (another mapping or setting), as the
 // edits do, and goes when the file is read again, which throws the edits
 // away. Each change is tied to its op in the draft, which leaves the draft
@@ -82,7 +82,7 @@ func (h *editHistory) pop() {
 }
 
 // markEdited marks the cells of a row of d the operator changed.
-func markEdited(d *LoadedFile, g *worker.GridRow) {
+func markEdited(d *LoadedFile, g *wire.GridRow) {
 	h := d.edits()
 	if len(h.was) == 0 {
 		return
@@ -93,14 +93,14 @@ func markEdited(d *LoadedFile, g *worker.GridRow) {
 			continue
 		}
 		if f, ok := h.was[key]; ok {
-			g.Edited = append(g.Edited, worker.EditedCell{Column: c, Was: f.text})
+			g.Edited = append(g.Edited, wire.EditedCell{Column: c, Was: f.text})
 		}
 	}
 }
 
-// undo runs worker.JobUndo.
+// undo runs wire.JobUndo.
 func (s *Server) undo(c *runner.Call) (any, error) {
-	var req worker.Undo
+	var req wire.Undo
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *Server) undo(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	h := d.edits()
-	out := worker.Undone{Element: -1, Column: -1}
+	out := wire.Undone{Element: -1, Column: -1}
 	if len(h.steps) == 0 {
 		out.Summary = s.summary(d)
 		return out, nil
@@ -117,7 +117,7 @@ func (s *Server) undo(c *runner.Call) (any, error) {
 	step := h.steps[len(h.steps)-1]
 	changed, err := d.review.Undo(step.change)
 	if err != nil {
-		return nil, worker.Errorf(worker.CodeBadRequest, "%v", err)
+		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
 	}
 	h.pop()
 	s.dropFromDraft(c.Context(), d, step.seq)

@@ -5,21 +5,21 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
-func (h *harness) undo(doc int) worker.Undone {
+func (h *harness) undo(doc int) wire.Undone {
 	h.t.Helper()
-	var u worker.Undone
-	h.result(h.send(worker.JobUndo, worker.Undo{Document: doc}, nil), &u)
+	var u wire.Undone
+	h.result(h.send(wire.JobUndo, wire.Undo{Document: doc}, nil), &u)
 	return u
 }
 
 // edited reads the edited cells of element i: column → what it held.
 func (h *harness) edited(doc, element int) map[int]string {
 	h.t.Helper()
-	var rows worker.Rows
-	h.result(h.send(worker.JobRows, worker.RowsWindow{Document: doc, Offset: element, Limit: 1}, nil), &rows)
+	var rows wire.Rows
+	h.result(h.send(wire.JobRows, wire.RowsWindow{Document: doc, Offset: element, Limit: 1}, nil), &rows)
 	out := make(map[int]string)
 	for _, e := range rows.Rows[0].Edited {
 		out[e.Column] = e.Was
@@ -33,7 +33,7 @@ func (h *harness) edited(doc, element int) map[int]string {
 func TestUndoTakesTheLastChangeBackAndOutOfTheDraft(t *testing.T) {
 	store := draft.NewMemory()
 	h := newHarness(t, withDrafts(store))
-	p := h.prepared(h.send(worker.JobOpen, worker.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
 	if p.Summary == nil || p.Summary.Invalid != 1 || p.Summary.Undoable != 0 {
 		t.Fatalf("opened: %+v", p.Summary)
 	}
@@ -41,14 +41,14 @@ func TestUndoTakesTheLastChangeBackAndOutOfTheDraft(t *testing.T) {
 	if u := h.undo(doc); u.Cells != 0 || u.Summary.Invalid != 1 {
 		t.Fatalf("nothing to undo, yet %+v", u)
 	}
-	var edited worker.Edited
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
-	if want := []worker.EditedCell{{Column: 5, Was: "eur"}}; !reflect.DeepEqual(edited.Row.Edited, want) || edited.Summary.Invalid != 0 {
+	var edited wire.Edited
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
+	if want := []wire.EditedCell{{Column: 5, Was: "eur"}}; !reflect.DeepEqual(edited.Row.Edited, want) || edited.Summary.Invalid != 0 {
 		t.Errorf("the edited row is marked %+v, %d invalid", edited.Row.Edited, edited.Summary.Invalid)
 	}
-	h.result(h.send(worker.JobEdit, worker.Edit{Document: doc, Element: 0, Column: 0, Text: "110322"}, nil), &edited)
-	var replaced worker.Replaced
-	h.result(h.send(worker.JobReplace, worker.Replace{Document: doc, Column: 6, Find: "0", With: ""}, nil), &replaced)
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: doc, Element: 0, Column: 0, Text: "110322"}, nil), &edited)
+	var replaced wire.Replaced
+	h.result(h.send(wire.JobReplace, wire.Replace{Document: doc, Column: 6, Find: "0", With: ""}, nil), &replaced)
 	if replaced.Cells != 3 || replaced.Summary.Undoable != 3 || replaced.Summary.Draft.Edits != 3 {
 		t.Fatalf("replaced %d cells; %d to undo, draft %+v", replaced.Cells, replaced.Summary.Undoable, replaced.Summary.Draft)
 	}
@@ -102,12 +102,12 @@ func TestUndoTakesTheLastChangeBackAndOutOfTheDraft(t *testing.T) {
 
 	// Capitals are one change too; reading the file again throws the
 	// edits away, and what there was to undo with them.
-	h3.result(h3.send(worker.JobReplace, worker.Replace{Document: doc3, Column: 5, UpperCase: true}, nil), &replaced)
+	h3.result(h3.send(wire.JobReplace, wire.Replace{Document: doc3, Column: 5, UpperCase: true}, nil), &replaced)
 	if replaced.Cells != 1 || replaced.Summary.Undoable != 1 {
 		t.Fatalf("capitals: %+v", replaced)
 	}
-	again := h3.prepared(h3.send(worker.JobPrepare, worker.Prepare{Document: doc3, Delimiter: ";"}, nil))
-	again = h3.prepared(h3.send(worker.JobPrepare, worker.Prepare{Document: doc3, Delimiter: ",", Build: true}, nil))
+	again := h3.prepared(h3.send(wire.JobPrepare, wire.Prepare{Document: doc3, Delimiter: ";"}, nil))
+	again = h3.prepared(h3.send(wire.JobPrepare, wire.Prepare{Document: doc3, Delimiter: ",", Build: true}, nil))
 	if again.Summary == nil || again.Summary.Undoable != 0 || again.Summary.Invalid != 1 {
 		t.Errorf("read again: %+v", again.Summary)
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/review"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -17,8 +17,8 @@ const firstWarnings = 3
 // warningKinds groups the warnings an operator accepts by sending: those
 // of the elements sent (every element when only is nil) and those of the
 // file as a whole, by sort, in the order of the file.
-func warningKinds(r *schema.Report, only []int, w lang.Tag) []worker.WarningKind {
-	var out []worker.WarningKind
+func warningKinds(r *schema.Report, only []int, w lang.Tag) []wire.WarningKind {
+	var out []wire.WarningKind
 	at := make(map[string]int)
 	for _, p := range r.Problems {
 		if p.Severity != schema.Warning || p.Code == schema.TooManyElements {
@@ -32,7 +32,7 @@ func warningKinds(r *schema.Report, only []int, w lang.Tag) []worker.WarningKind
 		if !seen {
 			k = len(out)
 			at[title] = k
-			out = append(out, worker.WarningKind{Code: p.Code, Title: w.T(title)})
+			out = append(out, wire.WarningKind{Code: p.Code, Title: w.T(title)})
 		}
 		out[k].Count++
 		if len(out[k].First) < firstWarnings {

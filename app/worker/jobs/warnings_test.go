@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -20,7 +20,7 @@ func TestTheConfirmationListsTheWarningsToAccept(t *testing.T) {
 	ts[3].Currency = "eur" // invalid, and left out with -valid-only
 	doc := h.load(fixture.Body(fixture.Lines, ts))
 
-	p := h.prepare(worker.PrepareSubmission{Document: doc.Document, ValidOnly: true})
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document, ValidOnly: true})
 	if p.Plan == "" || p.Sending != 11 {
 		t.Fatalf("not planned: %+v", p)
 	}
@@ -32,18 +32,18 @@ func TestTheConfirmationListsTheWarningsToAccept(t *testing.T) {
 		t.Fatalf("warnings %+v, want 4 of %s with the first 3", w, schema.CurrencyCode)
 	}
 	for n, el := range []int{1, 5, 7} {
-		if f := w.First[n]; f.Element != el || f.Field != "destinationAmount.currency" || f.Severity != worker.SeverityWarning || f.Message == "" {
+		if f := w.First[n]; f.Element != el || f.Field != "destinationAmount.currency" || f.Severity != wire.SeverityWarning || f.Message == "" {
 			t.Errorf("warning %d = %+v, want element %d's currency", n, f, el)
 		}
 	}
 
 	clean := h.load(fixture.Run{}.Body(3))
-	if p := h.prepare(worker.PrepareSubmission{Document: clean.Document}); p.Plan == "" || len(p.Warnings) != 0 {
+	if p := h.prepare(wire.PrepareSubmission{Document: clean.Document}); p.Plan == "" || len(p.Warnings) != 0 {
 		t.Errorf("a file without warnings: %+v", p)
 	}
 	// The parts a large file goes in are said by the plan, not accepted.
 	large := h.load(fixture.Run{}.Body(schema.MaxElements + 1))
-	if p := h.prepare(worker.PrepareSubmission{Document: large.Document}); len(p.Chunks) != 2 || len(p.Warnings) != 0 {
+	if p := h.prepare(wire.PrepareSubmission{Document: large.Document}); len(p.Chunks) != 2 || len(p.Warnings) != 0 {
 		t.Errorf("a file of two parts: %d parts, warnings %+v", len(p.Chunks), p.Warnings)
 	}
 }
@@ -52,15 +52,15 @@ func TestTheConfirmationListsTheWarningsToAccept(t *testing.T) {
 // element is invalid and nothing is sent without the valid-only choice.
 func TestStrictMakesACurrencyThatDoesNotExistAnError(t *testing.T) {
 	h := newHarness(t)
-	var cs worker.ContractState
-	h.result(h.send(worker.JobContract, worker.SetContract{Strict: true}, nil), &cs)
+	var cs wire.ContractState
+	h.result(h.send(wire.JobContract, wire.SetContract{Strict: true}, nil), &cs)
 	ts := fixture.Run{}.List(3)
 	ts[1].Currency = "EUD"
 	doc := h.load(fixture.Body(fixture.Lines, ts))
 	if s := doc.Summary; s.Invalid != 1 || s.Errors != 1 || s.Warnings != 0 {
 		t.Errorf("summary: %d invalid, %d errors, %d warnings", s.Invalid, s.Errors, s.Warnings)
 	}
-	if p := h.prepare(worker.PrepareSubmission{Document: doc.Document}); p.Plan != "" || p.Blocked == "" {
+	if p := h.prepare(wire.PrepareSubmission{Document: doc.Document}); p.Plan != "" || p.Blocked == "" {
 		t.Errorf("planned under strict: %+v", p)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A Call is one running job: its request, its context and its way to report
@@ -28,7 +28,7 @@ func (c *Call) Context() context.Context { return c.ctx }
 // Decode reads the request's JSON body into v.
 func (c *Call) Decode(v any) error {
 	if err := json.Unmarshal(c.body, v); err != nil {
-		return worker.Errorf(worker.CodeBadRequest, "reading the request: %v", err)
+		return wire.Errorf(wire.CodeBadRequest, "reading the request: %v", err)
 	}
 	return nil
 }
@@ -40,7 +40,7 @@ func (c *Call) SetData(b []byte) { c.result = b }
 // ProgressInterval are dropped, except the last of a phase (Done == Total),
 // so a job may call it as often as it likes. Each message sent also yields
 // to the worker's event loop, which is how a cancel reaches the job.
-func (c *Call) Progress(p worker.Progress) {
+func (c *Call) Progress(p wire.Progress) {
 	now := time.Now()
 	if now.Sub(c.lastPost) < ProgressInterval && (p.Total == 0 || p.Done < p.Total) {
 		return
@@ -50,12 +50,12 @@ func (c *Call) Progress(p worker.Progress) {
 
 // ProgressNow reports progress at once, however recent the last report:
 // for a step the operator must see, such as a wait before a retry.
-func (c *Call) ProgressNow(p worker.Progress) { c.post(p, time.Now()) }
+func (c *Call) ProgressNow(p wire.Progress) { c.post(p, time.Now()) }
 
-func (c *Call) post(p worker.Progress, now time.Time) {
+func (c *Call) post(p wire.Progress, now time.Time) {
 	c.lastPost = now
 	body, _ := json.Marshal(p) // strings and ints: cannot fail
-	c.server.post(worker.Message{ID: c.id, Type: worker.TypeProgress, Body: body})
+	c.server.post(wire.Message{ID: c.id, Type: wire.TypeProgress, Body: body})
 	if c.server.Yield != nil {
 		c.server.Yield()
 	}

@@ -2,7 +2,7 @@
 // messages, runs one job at a time (or, for jobs that wait on the network,
 // beside the others), posts back progress, results and errors, and hands
 // the jobs it does not run to a second worker, passing its answers back
-// (see package worker for the protocol). It is plain Go, tested natively.
+// (see package wire for the protocol). It is plain Go, tested natively.
 package runner
 
 import (
@@ -13,12 +13,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A Func is a job. It reads its request with Call.Decode and Call.Data and
 // returns a result that is encoded as JSON, or a Handoff; an error that is
-// not a *worker.Error is reported with the code "internal".
+// not a *wire.Error is reported with the code "internal".
 type Func func(c *Call) (any, error)
 
 // ProgressInterval is the least time between two progress messages of a job.
@@ -36,21 +36,21 @@ type Server struct {
 	// Forward, when set, sends a message to the second worker, which runs
 	// the jobs this one has not registered; its messages come back through
 	// FromSecond. Set it before Run.
-	Forward func(worker.Message)
+	Forward func(wire.Message)
 	// Forwarded, when set, sees each result or error of the second worker
 	// before it goes to the page.
-	Forwarded func(worker.Message)
+	Forwarded func(wire.Message)
 	// StorageReplies, when set, receives the page's answers to this
-	// worker's requests for its storage (worker.TypeStorage).
-	StorageReplies func(worker.Message)
+	// worker's requests for its storage (wire.TypeStorage).
+	StorageReplies func(wire.Message)
 
-	post       func(worker.Message)
+	post       func(wire.Message)
 	jobs       map[string]Func
 	concurrent map[string]bool
 
 	mu       sync.Mutex
 	ctx      context.Context // Run's, once it runs
-	queue    []worker.Message
+	queue    []wire.Message
 	wake     chan struct{}
 	canceled map[int]bool
 	running  map[int]context.CancelFunc
@@ -59,7 +59,7 @@ type Server struct {
 }
 
 // New returns a Server without jobs; post sends a message to the page.
-func New(post func(worker.Message)) *Server {
+func New(post func(wire.Message)) *Server {
 	return &Server{
 		post:       post,
 		jobs:       make(map[string]Func),
@@ -72,7 +72,7 @@ func New(post func(worker.Message)) *Server {
 }
 
 // Post sends a message to the page.
-func (s *Server) Post(m worker.Message) { s.post(m) }
+func (s *Server) Post(m wire.Message) { s.post(m) }
 
 // Register adds a job under a name. Jobs run one at a time, in order.
 func (s *Server) Register(name string, f Func) { s.jobs[name] = f }
@@ -88,11 +88,11 @@ func (s *Server) RegisterConcurrent(name string, f Func) {
 
 // Receive takes a message from the page. Requests wait for Run; a cancel
 // stops its job, running or waiting.
-func (s *Server) Receive(m worker.Message) {
+func (s *Server) Receive(m wire.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch m.Type {
-	case worker.TypeRequest:
+	case wire.TypeRequest:
 		if _, ok := s.jobs[m.Job]; !ok && s.Forward != nil {
 			s.second[m.ID] = true
 			s.Forward(m)
@@ -107,7 +107,7 @@ func (s *Server) Receive(m worker.Message) {
 		case s.wake <- struct{}{}:
 		default:
 		}
-	case worker.TypeCancel:
+	case wire.TypeCancel:
 		if s.second[m.ID] {
 			s.Forward(m)
 			return
@@ -121,7 +121,7 @@ func (s *Server) Receive(m worker.Message) {
 				s.canceled[m.ID] = true
 			}
 		}
-	case worker.TypeStorageReply:
+	case wire.TypeStorageReply:
 		// The second worker keeps the submission journal, and asks the
 		// page for its storage through the first.
 		switch {
@@ -174,11 +174,11 @@ func (s *Server) Run(ctx context.Context, idle func() bool) {
 }
 
 // next takes the first waiting request, if any.
-func (s *Server) next() (worker.Message, bool) {
+func (s *Server) next() (wire.Message, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.queue) == 0 {
-		return worker.Message{}, false
+		return wire.Message{}, false
 	}
 	m := s.queue[0]
 	s.queue = s.queue[1:]
@@ -186,7 +186,7 @@ func (s *Server) next() (worker.Message, bool) {
 }
 
 // start runs a concurrent job in a goroutine of its own; s.mu is held.
-func (s *Server) start(m worker.Message) {
+func (s *Server) start(m wire.Message) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.running[m.ID] = cancel // until run takes over, a cancel lands here
 	go func() {
@@ -196,7 +196,7 @@ func (s *Server) start(m worker.Message) {
 }
 
 // run runs one request and posts its result or error, or hands it over.
-func (s *Server) run(ctx context.Context, m worker.Message) {
+func (s *Server) run(ctx context.Context, m wire.Message) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -224,12 +224,12 @@ func (s *Server) run(ctx context.Context, m worker.Message) {
 	if err == nil {
 		var body []byte
 		if body, err = json.Marshal(result); err == nil {
-			s.post(worker.Message{ID: m.ID, Type: worker.TypeResult, Job: m.Job, Body: body, Data: c.result})
+			s.post(wire.Message{ID: m.ID, Type: wire.TypeResult, Job: m.Job, Body: body, Data: c.result})
 			return
 		}
 		err = fmt.Errorf("encoding the result: %w", err)
 	}
-	s.post(worker.Message{ID: m.ID, Type: worker.TypeError, Job: m.Job, Body: ErrorBody(err)})
+	s.post(wire.Message{ID: m.ID, Type: wire.TypeError, Job: m.Job, Body: ErrorBody(err)})
 }
 
 // call runs a job, turning a panic into an internal error: a bug in one
@@ -237,7 +237,7 @@ func (s *Server) run(ctx context.Context, m worker.Message) {
 func (s *Server) call(c *Call, job string) (result any, err error) {
 	f, ok := s.jobs[job]
 	if !ok {
-		return nil, worker.Errorf(worker.CodeUnknownJob, "the worker has no job %q", job)
+		return nil, wire.Errorf(wire.CodeUnknownJob, "the worker has no job %q", job)
 	}
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
@@ -250,15 +250,15 @@ func (s *Server) call(c *Call, job string) (result any, err error) {
 	return f(c)
 }
 
-// ErrorBody encodes err as a worker.Error.
+// ErrorBody encodes err as a wire.Error.
 func ErrorBody(err error) []byte {
-	var we *worker.Error
+	var we *wire.Error
 	switch {
 	case errors.As(err, &we):
 	case errors.Is(err, context.Canceled):
-		we = worker.Errorf(worker.CodeCanceled, "the job was canceled")
+		we = wire.Errorf(wire.CodeCanceled, "the job was canceled")
 	default:
-		we = &worker.Error{Code: worker.CodeInternal, Message: err.Error()}
+		we = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
 	}
-	return worker.ErrorBody(we.Code, we.Message)
+	return wire.ErrorBody(we.Code, we.Message)
 }

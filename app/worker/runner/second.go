@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
 // A Handoff is the result of a job that did its part and leaves the rest to
@@ -33,7 +33,7 @@ func (s *Server) handOver(ctx context.Context, id int, h Handoff) error {
 		return err // canceled while the first part ran
 	}
 	s.second[id] = true
-	s.Forward(worker.Message{ID: id, Type: worker.TypeRequest, Job: h.Job, Body: body, Data: h.Data})
+	s.Forward(wire.Message{ID: id, Type: wire.TypeRequest, Job: h.Job, Body: body, Data: h.Data})
 	return nil
 }
 
@@ -41,14 +41,14 @@ func (s *Server) handOver(ctx context.Context, id int, h Handoff) error {
 // page: progress, results and errors of the jobs it runs, and its requests
 // for the page's storage. That it started or warmed up concerns this
 // worker alone.
-func (s *Server) FromSecond(m worker.Message) {
+func (s *Server) FromSecond(m wire.Message) {
 	switch m.Type {
-	case worker.TypeReady, worker.TypeWarm:
+	case wire.TypeReady, wire.TypeWarm:
 		return
-	case worker.TypeFatal:
+	case wire.TypeFatal:
 		s.SecondFailed(m.Body)
 		return
-	case worker.TypeResult, worker.TypeError:
+	case wire.TypeResult, wire.TypeError:
 		s.mu.Lock()
 		delete(s.second, m.ID)
 		s.mu.Unlock()
@@ -60,7 +60,7 @@ func (s *Server) FromSecond(m worker.Message) {
 }
 
 // SecondFailed ends every job the second worker was running with the error
-// body (a worker.Error): it stopped, or could not start, and will not
+// body (a wire.Error): it stopped, or could not start, and will not
 // answer them.
 func (s *Server) SecondFailed(body []byte) {
 	s.mu.Lock()
@@ -68,6 +68,6 @@ func (s *Server) SecondFailed(body []byte) {
 	s.second = make(map[int]bool)
 	s.mu.Unlock()
 	for id := range ids {
-		s.post(worker.Message{ID: id, Type: worker.TypeError, Body: body})
+		s.post(wire.Message{ID: id, Type: wire.TypeError, Body: body})
 	}
 }

@@ -6,22 +6,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
 
 // pair is a first worker whose second records what it is sent.
 type pair struct {
 	first  *runner.Server
-	toPage chan worker.Message
-	toSec  chan worker.Message
+	toPage chan wire.Message
+	toSec  chan wire.Message
 }
 
 func newPair(t *testing.T) *pair {
 	t.Helper()
-	p := &pair{toPage: make(chan worker.Message, 16), toSec: make(chan worker.Message, 16)}
-	p.first = runner.New(func(m worker.Message) { p.toPage <- m })
-	p.first.Forward = func(m worker.Message) { p.toSec <- m }
+	p := &pair{toPage: make(chan wire.Message, 16), toSec: make(chan wire.Message, 16)}
+	p.first = runner.New(func(m wire.Message) { p.toPage <- m })
+	p.first.Forward = func(m wire.Message) { p.toSec <- m }
 	p.first.Register("double", func(c *runner.Call) (any, error) {
 		var n int
 		if err := c.Decode(&n); err != nil {
@@ -36,7 +36,7 @@ func newPair(t *testing.T) *pair {
 	return p
 }
 
-func next(t *testing.T, ch chan worker.Message, what string) worker.Message {
+func next(t *testing.T, ch chan wire.Message, what string) wire.Message {
 	t.Helper()
 	select {
 	case m := <-ch:
@@ -44,33 +44,33 @@ func next(t *testing.T, ch chan worker.Message, what string) worker.Message {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("nothing reached %s", what)
 	}
-	return worker.Message{}
+	return wire.Message{}
 }
 
 func TestJobsTheFirstWorkerLacksGoToTheSecondAndBack(t *testing.T) {
 	p := newPair(t)
-	p.first.Receive(worker.Message{ID: 7, Type: worker.TypeRequest, Job: "submit", Body: []byte(`{}`)})
-	if m := next(t, p.toSec, "the second worker"); m.ID != 7 || m.Job != "submit" || m.Type != worker.TypeRequest {
+	p.first.Receive(wire.Message{ID: 7, Type: wire.TypeRequest, Job: "submit", Body: []byte(`{}`)})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 7 || m.Job != "submit" || m.Type != wire.TypeRequest {
 		t.Fatalf("the second worker got %+v", m)
 	}
-	p.first.Receive(worker.Message{ID: 7, Type: worker.TypeCancel})
-	if m := next(t, p.toSec, "the second worker"); m.ID != 7 || m.Type != worker.TypeCancel {
+	p.first.Receive(wire.Message{ID: 7, Type: wire.TypeCancel})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 7 || m.Type != wire.TypeCancel {
 		t.Fatalf("the cancel went %+v", m)
 	}
-	p.first.Receive(worker.Message{ID: 3, Type: worker.TypeStorageReply, Body: []byte(`{}`)})
-	if m := next(t, p.toSec, "the second worker"); m.ID != 3 || m.Type != worker.TypeStorageReply {
+	p.first.Receive(wire.Message{ID: 3, Type: wire.TypeStorageReply, Body: []byte(`{}`)})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 3 || m.Type != wire.TypeStorageReply {
 		t.Fatalf("the page's storage reply went %+v", m)
 	}
-	p.first.FromSecond(worker.Message{Type: worker.TypeReady})
-	p.first.FromSecond(worker.Message{ID: 7, Type: worker.TypeResult, Job: "submit", Body: []byte(`"sent"`)})
-	if m := next(t, p.toPage, "the page"); m.ID != 7 || m.Type != worker.TypeResult || string(m.Body) != `"sent"` {
+	p.first.FromSecond(wire.Message{Type: wire.TypeReady})
+	p.first.FromSecond(wire.Message{ID: 7, Type: wire.TypeResult, Job: "submit", Body: []byte(`"sent"`)})
+	if m := next(t, p.toPage, "the page"); m.ID != 7 || m.Type != wire.TypeResult || string(m.Body) != `"sent"` {
 		t.Fatalf("the page got %+v (the second worker's start concerns the first alone)", m)
 	}
 }
 
 func TestAHandoffCarriesTheRequestUnderThePagesID(t *testing.T) {
 	p := newPair(t)
-	p.first.Receive(worker.Message{ID: 4, Type: worker.TypeRequest, Job: "double", Body: []byte(`21`)})
+	p.first.Receive(wire.Message{ID: 4, Type: wire.TypeRequest, Job: "double", Body: []byte(`21`)})
 	m := next(t, p.toSec, "the second worker")
 	var n int
 	if err := json.Unmarshal(m.Body, &n); err != nil || m.ID != 4 || m.Job != "write" || n != 42 || string(m.Data) != "doc" {
@@ -85,16 +85,16 @@ func TestAHandoffCarriesTheRequestUnderThePagesID(t *testing.T) {
 
 func TestJobsOfASecondWorkerThatStoppedEndWithItsError(t *testing.T) {
 	p := newPair(t)
-	p.first.Receive(worker.Message{ID: 1, Type: worker.TypeRequest, Job: "bulks"})
-	p.first.Receive(worker.Message{ID: 2, Type: worker.TypeRequest, Job: "bulk"})
+	p.first.Receive(wire.Message{ID: 1, Type: wire.TypeRequest, Job: "bulks"})
+	p.first.Receive(wire.Message{ID: 2, Type: wire.TypeRequest, Job: "bulk"})
 	next(t, p.toSec, "the second worker")
 	next(t, p.toSec, "the second worker")
-	p.first.FromSecond(worker.Message{ID: 1, Type: worker.TypeResult, Job: "bulks", Body: []byte(`[]`)})
+	p.first.FromSecond(wire.Message{ID: 1, Type: wire.TypeResult, Job: "bulks", Body: []byte(`[]`)})
 	next(t, p.toPage, "the page")
-	fatal, _ := json.Marshal(worker.Error{Code: worker.CodeUnavailable, Message: "the engine stopped"})
-	p.first.FromSecond(worker.Message{Type: worker.TypeFatal, Body: fatal})
+	fatal, _ := json.Marshal(wire.Error{Code: wire.CodeUnavailable, Message: "the engine stopped"})
+	p.first.FromSecond(wire.Message{Type: wire.TypeFatal, Body: fatal})
 	m := next(t, p.toPage, "the page")
-	if m.ID != 2 || m.Type != worker.TypeError || string(m.Body) != string(fatal) {
+	if m.ID != 2 || m.Type != wire.TypeError || string(m.Body) != string(fatal) {
 		t.Fatalf("the job still waiting got %+v", m)
 	}
 	select {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -49,8 +49,8 @@ func (h *handler) scope(cl *bulkapi.Client, api string) string {
 	return cl.BaseURL()
 }
 
-// Handler answers POST record/{api} (api being worker.RecordStandard or
-// worker.RecordBackOffice) with JSON lines (submission.RecordLine).
+// Handler answers POST record/{api} (api being wire.RecordStandard or
+// wire.RecordBackOffice) with JSON lines (submission.RecordLine).
 func Handler(cfg Config) http.Handler {
 	return &handler{cfg: cfg, slots: make(chan struct{}, concurrent)}
 }
@@ -111,8 +111,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *handler) client(r *http.Request) (*bulkapi.Client, int, string) {
 	api := r.PathValue("api")
 	switch {
-	case api == worker.RecordBackOffice && h.cfg.BackOfficeURL != "":
-	case api == worker.RecordStandard:
+	case api == wire.RecordBackOffice && h.cfg.BackOfficeURL != "":
+	case api == wire.RecordStandard:
 	default:
 		return nil, http.StatusNotFound, "this server keeps no record of bulks for " + api
 	}
@@ -123,7 +123,7 @@ func (h *handler) client(r *http.Request) (*bulkapi.Client, int, string) {
 		return nil, http.StatusUnauthorized, "the record of bulks is read with the caller's api-key and bearer token, and they are missing"
 	}
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: h.cfg.APIURL, BackOfficeURL: h.cfg.BackOfficeURL, APIKey: key, Token: token, Transport: h.cfg.Transport, Timeout: callTimeout})
-	if err == nil && api == worker.RecordBackOffice {
+	if err == nil && api == wire.RecordBackOffice {
 		cl, err = cl.BackOffice()
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package worker
+package wire
 
 // Undoing edits: every change to the review table's cells (JobEdit, and
 // JobReplace's find-and-replace or capitals, each one change however many

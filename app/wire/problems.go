@@ -1,4 +1,4 @@
-package worker
+package wire
 
 // JobProblems returns a page of a loaded request's problems. Request:
 // ProblemsPage. Result: Problems.

@@ -1,4 +1,4 @@
-package worker
+package wire
 
 import "github.com/bulkdesk/bulkdesk/app/money"
 

@@ -1,4 +1,4 @@
-package worker
+package wire
 
 // JobTemplate writes the template of a bulk kind for the operator to fill
 // in: its data sheet headed in their language, amounts, dates and choices

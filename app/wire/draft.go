@@ -1,4 +1,4 @@
-package worker
+package wire
 
 // The draft: the import in progress is kept in the worker's IndexedDB
 // (package draft) as the file's bytes and a log of what the operator did

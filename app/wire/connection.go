@@ -1,4 +1,4 @@
-package worker
+package wire
 
 import "fmt"
 
@@ -55,7 +55,7 @@ func (c Connection) String() string {
 		}
 		return "set"
 	}
-	return fmt.Sprintf("worker.Connection{APIURL: %q, BackOfficeURL: %q, BackOffice: %t, APIKey: %s, Token: %s, BackOfficeToken: %s}",
+	return fmt.Sprintf("wire.Connection{APIURL: %q, BackOfficeURL: %q, BackOffice: %t, APIKey: %s, Token: %s, BackOfficeToken: %s}",
 		c.APIURL, c.BackOfficeURL, c.BackOffice, set(c.APIKey), set(c.Token), set(c.BackOfficeToken))
 }
 

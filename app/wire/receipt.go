@@ -1,4 +1,4 @@
-package worker
+package wire
 
 // JobReceipt writes the maker's receipt of a submission every chunk of
 // which was submitted: the file, kind and API, each bulk with its element

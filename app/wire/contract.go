@@ -1,4 +1,4 @@
-package worker
+package wire
 
 import "encoding/json"
 

@@ -1,4 +1,4 @@
-package worker
+package wire
 
 // ShownOrder is the order the review table shows its columns in, as
 // indexes into cols: the column that tells the rows apart (Pinned), the

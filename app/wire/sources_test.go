@@ -1,4 +1,4 @@
-package worker_test
+package wire_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
-	"github.com/bulkdesk/bulkdesk/app/worker"
+	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -37,25 +37,25 @@ func TestValuesMatchTheirSources(t *testing.T) {
 	}
 
 	st := bulkapi.Statuses()
-	same("bulk states", worker.BulkStates(), strs(len(st), func(i int) string { return string(st[i]) })...)
+	same("bulk states", wire.BulkStates(), strs(len(st), func(i int) string { return string(st[i]) })...)
 	ops := bulkapi.OperationStatuses()
-	same("operation states", worker.OperationStates(), strs(len(ops), func(i int) string { return string(ops[i]) })...)
+	same("operation states", wire.OperationStates(), strs(len(ops), func(i int) string { return string(ops[i]) })...)
 	acts := bulkapi.Actions()
-	same("actions", []string{worker.ActionExecute, worker.ActionPause, worker.ActionResume, worker.ActionCancel},
+	same("actions", []string{wire.ActionExecute, wire.ActionPause, wire.ActionResume, wire.ActionCancel},
 		strs(len(acts), func(i int) string { return string(acts[i]) })...)
-	same("modes", []string{worker.ModeOnFailureStop, worker.ModeOnFailureContinue},
+	same("modes", []string{wire.ModeOnFailureStop, wire.ModeOnFailureContinue},
 		string(bulkapi.OnFailureStop), string(bulkapi.OnFailureContinue))
 	same("failure classes",
-		[]string{worker.ClassBadRequest, worker.ClassCredentials, worker.ClassForbidden, worker.ClassNotFound,
-			worker.ClassConflict, worker.ClassRateLimited, worker.ClassServer, worker.ClassOther},
+		[]string{wire.ClassBadRequest, wire.ClassCredentials, wire.ClassForbidden, wire.ClassNotFound,
+			wire.ClassConflict, wire.ClassRateLimited, wire.ClassServer, wire.ClassOther},
 		string(bulkapi.ClassBadRequest), string(bulkapi.ClassCredentials), string(bulkapi.ClassForbidden), string(bulkapi.ClassNotFound),
 		string(bulkapi.ClassConflict), string(bulkapi.ClassRateLimited), string(bulkapi.ClassServer), string(bulkapi.ClassOther))
-	same("journal states", []string{worker.StatePlanned, worker.StateSending, worker.StateSubmitted, worker.StateFailed},
+	same("journal states", []string{wire.StatePlanned, wire.StateSending, wire.StateSubmitted, wire.StateFailed},
 		string(submission.Planned), string(submission.Sending), string(submission.Submitted), string(submission.Failed))
-	same("severities", []string{worker.SeverityError, worker.SeverityWarning}, string(schema.Error), string(schema.Warning))
-	same("formats", []string{worker.FormatXLSX, worker.FormatCSV, worker.FormatJSON},
+	same("severities", []string{wire.SeverityError, wire.SeverityWarning}, string(schema.Error), string(schema.Warning))
+	same("formats", []string{wire.FormatXLSX, wire.FormatCSV, wire.FormatJSON},
 		string(ingest.XLSX), string(ingest.CSV), string(ingest.JSON))
-	if worker.StorageKeyPrefix != submission.KeyPrefix {
-		t.Errorf("StorageKeyPrefix is %q, the journal's keys start with %q", worker.StorageKeyPrefix, submission.KeyPrefix)
+	if wire.StorageKeyPrefix != submission.KeyPrefix {
+		t.Errorf("StorageKeyPrefix is %q, the journal's keys start with %q", wire.StorageKeyPrefix, submission.KeyPrefix)
 	}
 }
