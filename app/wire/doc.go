@@ -7,7 +7,8 @@
 // and the domain packages whose values travel in its messages (keyfields,
 // money, reading and what they import), never a job implementation, so
 // that the page, both workers, the drafts and the server import it without
-// pulling the validator into the page or go-app into the workers.
+// pulling the validator into the page or go-app into the workers
+// (deps_test.go keeps it so).
 //
 // # Messages
 //
