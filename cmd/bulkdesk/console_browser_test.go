@@ -15,6 +15,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/chromedp/chromedp"
@@ -62,13 +63,9 @@ func writeTransfersFile(t testing.TB, name string, n int, failing ...int) (path 
 // failure also shows the text of the main content, which says why.
 func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, what, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !browsertest.Eval[bool](b, 10*time.Second, "Boolean("+expr+")") {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s, in vain; the page shows:\n%s\nand reported %q", timeout, what,
-				browsertest.Eval[string](b, 10*time.Second, `document.getElementById("main")?.innerText || document.body.innerText`), b.Problems())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !eventually.Until(timeout, func() bool { return browsertest.Eval[bool](b, 10*time.Second, "Boolean("+expr+")") }) {
+		t.Fatalf("waited %v for %s, in vain; the page shows:\n%s\nand reported %q", timeout, what,
+			browsertest.Eval[string](b, 10*time.Second, `document.getElementById("main")?.innerText || document.body.innerText`), b.Problems())
 	}
 }
 

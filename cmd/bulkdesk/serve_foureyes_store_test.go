@@ -3,6 +3,7 @@
 package main
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
@@ -18,8 +19,8 @@ func TestTwoServersKeepAnExecuteFromOvertakingItsSubmission(t *testing.T) {
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.url + "/multi",
 		"-four-eyes", "-four-eyes-unknown", "allow", "-store", dsn}
 	one, two := startSecured(t, args...), startSecured(t, args...)
-	waitHealthy(t, one)
-	waitHealthy(t, two)
+	waitHealthz(t, one, http.StatusOK)
+	waitHealthz(t, two, http.StatusOK)
 	checkNoOvertaking(t, api, one, one, two)
 }
 
@@ -27,6 +28,6 @@ func TestTwoServersKeepAnExecuteFromOvertakingItsSubmission(t *testing.T) {
 // server's receipts, kept in PostgreSQL (-store).
 func TestServeFourEyesQueueOnTheDatabase(t *testing.T) {
 	s := startSecured(t, "-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-four-eyes", "-store", pgtest.Start(t))
-	waitHealthy(t, s)
+	waitHealthz(t, s, http.StatusOK)
 	checkApprovalQueue(t, s)
 }

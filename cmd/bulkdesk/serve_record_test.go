@@ -56,8 +56,8 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.URL + "/multi", "-store", dsn}
 	one, two := startSecured(t, args...), startSecured(t, args...)
-	waitHealthy(t, one)
-	waitHealthy(t, two)
+	waitHealthz(t, one, http.StatusOK)
+	waitHealthz(t, two, http.StatusOK)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	read := func(s *securedServe, token string, progress func(done, total int)) (*submission.Record, error) {

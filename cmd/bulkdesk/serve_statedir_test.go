@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -71,18 +73,14 @@ func TestServeNoticesItsStateDirRemoved(t *testing.T) {
 	}
 }
 
-// waitHealthz polls s's /healthz until it answers want, for at most 10 s.
+// waitHealthz asks s's /healthz until it answers want: 200 once its
+// database is ready.
 func waitHealthz(t *testing.T, s *securedServe, want int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		res, _ := call(t, "GET", s.url+"healthz")
-		if res.StatusCode == want {
-			return
+	eventually.NoError(t, 30*time.Second, fmt.Sprintf("healthz to answer %d", want), func() error {
+		if res, _ := call(t, "GET", s.url+"healthz"); res.StatusCode != want {
+			return fmt.Errorf("it answers %d", res.StatusCode)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("healthz still %d after 10 s, want %d", res.StatusCode, want)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
@@ -39,8 +40,8 @@ func TestTwoServersShareTheFourEyesRecord(t *testing.T) {
 	t.Cleanup(api.Close)
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-api-url", api.URL + "/multi", "-four-eyes", "-store", dsn}
 	one, two := startSecured(t, args...), startSecured(t, args...)
-	waitHealthy(t, one)
-	waitHealthy(t, two)
+	waitHealthz(t, one, http.StatusOK)
+	waitHealthz(t, two, http.StatusOK)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -100,27 +101,11 @@ func TestAServerWaitsForItsDatabase(t *testing.T) {
 	}
 
 	db.Start()
-	waitHealthy(t, s)
+	waitHealthz(t, s, http.StatusOK)
 	if err := sender.Send(ctx, s.webhooks, event); err != nil {
 		t.Fatalf("the event sent again: %v", err)
 	}
 	waitForCallRefs(t, s, []string{"early"})
-}
-
-// waitHealthy waits until s's database is ready: /healthz answers 200.
-func waitHealthy(t *testing.T, s *securedServe) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, _ := call(t, "GET", s.url+"healthz")
-		if res.StatusCode == http.StatusOK {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("healthz still %d after 30 s", res.StatusCode)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // storedCallRefs lists the call-refs of the events s's GET /events holds,
@@ -149,8 +134,7 @@ func storedCallRefs(t *testing.T, s *securedServe) ([]string, bool) {
 // waitForCallRefs waits until s holds every call-ref in want.
 func waitForCallRefs(t *testing.T, s *securedServe, want []string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	eventually.NoError(t, 15*time.Second, "the events to reach the server", func() error {
 		have := map[string]bool{}
 		refs, _ := storedCallRefs(t, s)
 		for _, r := range refs {
@@ -162,14 +146,11 @@ func waitForCallRefs(t *testing.T, s *securedServe, want []string) {
 				missing++
 			}
 		}
-		if missing == 0 {
-			return
+		if missing > 0 {
+			return fmt.Errorf("%d of %d are missing", missing, len(want))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d events never reached the server", missing, len(want))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // TestTwoServersShareTheEvents: two servers on one database. An event
@@ -180,8 +161,8 @@ func TestTwoServersShareTheEvents(t *testing.T) {
 	dsn := pgtest.Start(t)
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn}
 	one, two := startSecured(t, args...), startSecured(t, args...)
-	waitHealthy(t, one)
-	waitHealthy(t, two)
+	waitHealthz(t, one, http.StatusOK)
+	waitHealthz(t, two, http.StatusOK)
 	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -273,15 +254,14 @@ func BenchmarkTwoServersAcceptEvents(b *testing.B) {
 	args := []string{"-auth", "header", "-trusted-proxies", "127.0.0.1/32", "-webhook-addr", "127.0.0.1:0", "-webhook-key", browserKey, "-store", dsn, "-quiet"}
 	servers := []*securedServe{startSecured(b, args...), startSecured(b, args...)}
 	for _, s := range servers {
-		for {
-			if res, err := http.Get(s.url + "healthz"); err == nil {
-				res.Body.Close()
-				if res.StatusCode == http.StatusOK {
-					break
-				}
+		eventually.True(b, 30*time.Second, "the server's database to be ready", func() bool {
+			res, err := http.Get(s.url + "healthz")
+			if err != nil {
+				return false
 			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			res.Body.Close()
+			return res.StatusCode == http.StatusOK
+		})
 	}
 	sender := &webhook.Sender{Key: webhook.NewKey(browserKey)}
 	body := []byte(`{"eventType":"COMPLETED","transfer":{"id":{"id":"9001"},"state":"COMPLETED"}}`)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -153,21 +155,18 @@ func TestServeWithSandbox(t *testing.T) {
 	if err := client.Execute(reqCtx, receipt.BulkID, bulkapi.ExecuteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for {
+	eventually.True(t, 30*time.Second, "bulk "+receipt.BulkID+" to end", func() bool {
 		b, err := client.Get(reqCtx, receipt.BulkID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Status.Final() {
-			if b.Status != bulkapi.Completed {
-				t.Fatalf("bulk ended %s", b.Status)
-			}
-			break
+		if b.Status.Final() && b.Status != bulkapi.Completed {
+			t.Fatalf("bulk ended %s", b.Status)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return b.Status.Final()
+	})
 	httpc := &http.Client{Timeout: 5 * time.Second}
-	for {
+	eventually.NoError(t, 30*time.Second, "the bulk_process_end event of bulk "+receipt.BulkID, func() error {
 		res, err := httpc.Get(base + "events?type=/bulk_process_end/watch")
 		if err != nil {
 			t.Fatal(err)
@@ -179,13 +178,10 @@ func TestServeWithSandbox(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(events) == 1 && strings.Contains(jsonText(events[0]), receipt.BulkID) {
-			break
+			return nil
 		}
-		if reqCtx.Err() != nil {
-			t.Fatalf("no bulk_process_end event for bulk %s: %v", receipt.BulkID, events)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Errorf("the events are %v", events)
+	})
 	cancel()
 	select {
 	case err := <-done:

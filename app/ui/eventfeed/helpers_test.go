@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/app/ui/eventfeed"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 )
@@ -55,14 +56,7 @@ func (s *stream) isClosed() bool {
 // closedSoon reports whether the stream is closed within a short while:
 // a stream that fails while the Service is still opening it is closed
 // once the opening returns.
-func (s *stream) closedSoon() bool {
-	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if s.isClosed() {
-			return true
-		}
-	}
-	return false
-}
+func (s *stream) closedSoon() bool { return eventually.Until(wait, s.isClosed) }
 
 func (f *fakeTransport) List(ctx context.Context, q eventfeed.Query) (eventfeed.Listing, error) {
 	c := &listCall{q: q, reply: make(chan listReply, 1)}
@@ -211,13 +205,7 @@ func newRig(t *testing.T) *rig {
 // update fires the pending flush and returns the update it made.
 func (r *rig) update(t *testing.T) eventfeed.Update {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for r.timers.fire(flush) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("no update was scheduled")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	eventually.True(t, wait, "an update to be scheduled", func() bool { return r.timers.fire(flush) > 0 })
 	select {
 	case u := <-r.updates:
 		return u
@@ -232,22 +220,19 @@ func (r *rig) update(t *testing.T) eventfeed.Update {
 func (r *rig) until(t *testing.T, ok func(eventfeed.Update) bool) eventfeed.Update {
 	t.Helper()
 	var all eventfeed.Update
-	deadline := time.Now().Add(wait)
-	for {
+	eventually.NoError(t, wait, "an update as awaited", func() error {
 		if r.timers.fire(flush) > 0 {
 			u := <-r.updates
 			all.Added = append(all.Added, u.Added...)
 			all.Reset = all.Reset || u.Reset
 			all.Status = u.Status
 			if ok(all) {
-				return all
+				return nil
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no update as awaited; the last: %+v", all.Status)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return fmt.Errorf("the last: %+v", all.Status)
+	})
+	return all
 }
 
 // inState waits for an update in the state st.

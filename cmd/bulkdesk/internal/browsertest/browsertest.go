@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -174,27 +176,29 @@ func (b *Browser) collectErrors() {
 // separate target. It waits up to timeout for the frame to appear.
 func (b *Browser) Frame(timeout time.Duration, prefix string) *Browser {
 	b.tb.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	var frame *target.Info
+	found := eventually.Until(timeout, func() bool {
 		infos, err := chromedp.Targets(b.ctx)
 		if err != nil {
 			b.tb.Fatalf("listing the browser's targets: %v", err)
 		}
 		for _, info := range infos {
 			if info.Type == "iframe" && strings.HasPrefix(info.URL, prefix) {
-				ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(info.TargetID))
-				b.tb.Cleanup(cancel)
-				f := &Browser{tb: b.tb, ctx: ctx}
-				f.start("attaching to the frame " + info.URL)
-				f.collectErrors()
-				return f
+				frame = info
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			b.tb.Fatalf("no frame at %s within %v%s", prefix, timeout, b.problemList())
-		}
-		time.Sleep(50 * time.Millisecond)
+		return false
+	})
+	if !found {
+		b.tb.Fatalf("no frame at %s within %v%s", prefix, timeout, b.problemList())
 	}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithTargetID(frame.TargetID))
+	b.tb.Cleanup(cancel)
+	f := &Browser{tb: b.tb, ctx: ctx}
+	f.start("attaching to the frame " + frame.URL)
+	f.collectErrors()
+	return f
 }
 
 // Context is the browser's tab, for chromedp.Do and chromedp.Run.
@@ -229,21 +233,18 @@ func Eval[T any](b *Browser, timeout time.Duration, expr string) T {
 // timeout.
 func (b *Browser) WaitFor(timeout time.Duration, description, expr string) {
 	b.tb.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	var err error
+	if !eventually.Until(timeout, func() bool {
 		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+		defer cancel()
 		// Awaited: an expression that is a promise (an async check of the
 		// service worker's cache) is true only when it resolves to true.
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then(Boolean)", chromedp.EvalAwaitPromise))
-		cancel()
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.shootFailure()
-			b.tb.Fatalf("waited %v for %s (%s), in vain; last error: %v; focus on %s%s", timeout, description, expr, err, b.activeElement(), b.problemList())
-		}
-		time.Sleep(20 * time.Millisecond)
+		var ok bool
+		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then(Boolean)", chromedp.EvalAwaitPromise))
+		return err == nil && ok
+	}) {
+		b.shootFailure()
+		b.tb.Fatalf("waited %v for %s (%s), in vain; last error: %v; focus on %s%s", timeout, description, expr, err, b.activeElement(), b.problemList())
 	}
 }
 

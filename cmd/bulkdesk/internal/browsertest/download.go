@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
@@ -32,28 +33,29 @@ func (b *Browser) AllowDownloads() string {
 func (b *Browser) Downloaded(timeout time.Duration, dir, name string) []byte {
 	b.tb.Helper()
 	path := filepath.Join(dir, name)
-	deadline := time.Now().Add(timeout)
-	for {
-		if data, err := os.ReadFile(path); err == nil {
-			if _, partial := os.Stat(path + ".crdownload"); os.IsNotExist(partial) {
-				return data
-			}
+	var data []byte
+	if eventually.Until(timeout, func() bool {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			entries, _ := os.ReadDir(dir)
-			var names []string
-			for _, e := range entries {
-				names = append(names, e.Name())
-			}
-			b.shootFailure()
-			said := ""
-			ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-			if v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("announcer") || {textContent: ""}).textContent`)); err == nil {
-				said = v
-			}
-			cancel()
-			b.tb.Fatalf("no download %s within %v; the folder holds %q; the page announced %q%s", name, timeout, names, said, b.problemList())
-		}
-		time.Sleep(50 * time.Millisecond)
+		_, partial := os.Stat(path + ".crdownload")
+		return os.IsNotExist(partial)
+	}) {
+		return data
 	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	b.shootFailure()
+	said := ""
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	if v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("announcer") || {textContent: ""}).textContent`)); err == nil {
+		said = v
+	}
+	cancel()
+	b.tb.Fatalf("no download %s within %v; the folder holds %q; the page announced %q%s", name, timeout, names, said, b.problemList())
+	return nil
 }

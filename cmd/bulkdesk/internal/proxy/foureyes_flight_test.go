@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 )
@@ -100,18 +101,15 @@ func TestFourEyesAFailedRecordStillKeepsTheMakerOut(t *testing.T) {
 		t.Errorf("the log does not say the record failed:\n%s", f.log)
 	}
 	slow.failing.Store(false)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if r, found, err := slow.Get(id); err == nil && found {
-			if r.SubmittedBy != "alice" {
-				t.Errorf("written at last: %+v", r)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the record was never written")
-		}
-		time.Sleep(10 * time.Millisecond)
+	var r approvals.Record
+	eventually.True(t, 20*time.Second, "the record to be written", func() bool {
+		var found bool
+		var err error
+		r, found, err = slow.Get(id)
+		return err == nil && found
+	})
+	if r.SubmittedBy != "alice" {
+		t.Errorf("written at last: %+v", r)
 	}
 	if got := f.executions(); len(got) != 0 {
 		t.Errorf("alice's execute reached the API: %v", got)

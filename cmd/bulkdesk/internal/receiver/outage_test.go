@@ -4,10 +4,12 @@ package receiver_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
 )
 
@@ -52,25 +54,24 @@ func TestSharedEventsAreRefusedWhileTheDatabaseIsDown(t *testing.T) {
 // whose database has just come back may answer 503 a while.
 func sendUntilStored(t *testing.T, url, callRef, body string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	eventually.NoError(t, 15*time.Second, "event "+callRef+" to be stored", func() error {
 		a := do(t, signedRequest(t, url, "/transfers/watch", callRef, body, time.Now()))
-		if a.status == http.StatusNoContent {
-			return
+		switch a.status {
+		case http.StatusNoContent:
+			return nil
+		case http.StatusServiceUnavailable:
+			return fmt.Errorf("%d %s", a.status, a.raw)
 		}
-		if a.status != http.StatusServiceUnavailable || time.Now().After(deadline) {
-			t.Fatalf("event %s: %d %s", callRef, a.status, a.raw)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		t.Fatalf("event %s: %d %s", callRef, a.status, a.raw)
+		return nil
+	})
 }
 
-// waitForStatus asks GET url until it answers want, for at most 15 s; a
-// 503 must say when to try again.
+// waitForStatus asks GET url until it answers want; a 503 must say when
+// to try again.
 func waitForStatus(t *testing.T, url string, want int) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	eventually.NoError(t, 15*time.Second, fmt.Sprintf("GET %s to answer %d", url, want), func() error {
 		resp, err := client.Get(url)
 		if err != nil {
 			t.Fatal(err)
@@ -79,14 +80,11 @@ func waitForStatus(t *testing.T, url string, want int) {
 		if resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") == "" {
 			t.Fatalf("GET %s: 503 without Retry-After", url)
 		}
-		if resp.StatusCode == want {
-			return
+		if resp.StatusCode != want {
+			return fmt.Errorf("it answers %d", resp.StatusCode)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GET %s: still %d after 15 s, want %d", url, resp.StatusCode, want)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // streamEnds waits, at most 15 s, for the server to end a stream.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/postgres"
@@ -63,13 +64,7 @@ func sharedStore(dsn string) store {
 func started(t *testing.T, s store) *testServer {
 	t.Helper()
 	ts := startServer(t, s.config(t))
-	deadline := time.Now().Add(10 * time.Second)
-	for !ts.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("the receiver did not join its events within 10 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually.True(t, 10*time.Second, "the receiver to join its events", ts.Ready)
 	return ts
 }
 
@@ -78,17 +73,12 @@ func started(t *testing.T, s store) *testServer {
 // first.
 func listed(t *testing.T, url string, n int) []webhook.Event {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		evs := listEvents(t, url, "?limit=1000")
-		if len(evs) >= n || time.Now().After(deadline) {
-			if len(evs) != n {
-				t.Fatalf("%d events listed, want %d", len(evs), n)
-			}
-			return evs
-		}
-		time.Sleep(10 * time.Millisecond)
+	var evs []webhook.Event
+	eventually.Until(10*time.Second, func() bool { evs = listEvents(t, url, "?limit=1000"); return len(evs) >= n })
+	if len(evs) != n {
+		t.Fatalf("%d events listed, want %d", len(evs), n)
 	}
+	return evs
 }
 
 // TestEveryStoreKeepsEventsOnceInOrder: accepted events are listed and

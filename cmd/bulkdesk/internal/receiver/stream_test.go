@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 )
 
@@ -81,14 +82,14 @@ func TestStreamEnds(t *testing.T) {
 	// The client goes: the receiver lets the stream go.
 	clientCtx, leave := context.WithCancel(ctx)
 	openStream(t, clientCtx, ts.URL, "", nil)
-	waitFor(t, func() bool { return ts.Streams() == 1 })
+	eventually.True(t, 5*time.Second, "the stream to open", func() bool { return ts.Streams() == 1 })
 	leave()
-	waitFor(t, func() bool { return ts.Streams() == 0 })
+	eventually.True(t, 5*time.Second, "the stream to be let go", func() bool { return ts.Streams() == 0 })
 
 	// The server shuts down: open streams end and Shutdown does not wait
 	// for them (stop fails when Shutdown's context runs out first).
 	stream := openStream(t, ctx, ts.URL, "", nil)
-	waitFor(t, func() bool { return ts.Streams() == 1 })
+	eventually.True(t, 5*time.Second, "the stream to open", func() bool { return ts.Streams() == 1 })
 	ts.stop(t)
 	for range stream {
 	}
@@ -107,16 +108,6 @@ func TestStreamRejectsBadParameters(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 			t.Errorf("%s: %d", q, resp.StatusCode)
-		}
-	}
-}
-
-// waitFor polls cond for up to 5 s.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5 s")
 		}
 	}
 }

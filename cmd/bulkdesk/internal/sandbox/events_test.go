@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 )
@@ -56,19 +57,11 @@ func TestBulkProcessEndIsSignedAndSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor(t, id, bulkapi.PartiallyCompleted)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	eventually.True(t, 10*time.Second, "a webhook to be delivered", func() bool {
 		mu.Lock()
-		n := len(got)
-		mu.Unlock()
-		if n > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no webhook delivered")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer mu.Unlock()
+		return len(got) > 0
+	})
 	d := got[0]
 	var ev sandbox.Event
 	if err := json.Unmarshal(d.body, &ev); err != nil {

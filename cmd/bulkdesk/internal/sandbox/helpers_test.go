@@ -2,12 +2,14 @@ package sandbox_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -62,23 +64,24 @@ func (h *harness) submit(t testing.TB, n int, fail ...int) string {
 	return rc.BulkID
 }
 
-// waitFor polls the bulk until it is in state want, for at most 10 s.
+// waitFor asks for the bulk until it is in state want.
 func (h *harness) waitFor(t testing.TB, id string, want bulkapi.Status) *bulkapi.BulkProcess {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		b, err := h.client.Get(ctx(t), id)
-		if err != nil {
+	var b *bulkapi.BulkProcess
+	eventually.NoError(t, 10*time.Second, "bulk "+id+" to be "+string(want), func() error {
+		var err error
+		if b, err = h.client.Get(ctx(t), id); err != nil {
 			t.Fatal(err)
 		}
-		if b.Status == want {
-			return b
-		}
-		if time.Now().After(deadline) || (b.Status.Final() && b.Status != want) {
+		if b.Status.Final() && b.Status != want {
 			t.Fatalf("bulk %s is %s, want %s", id, b.Status, want)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		if b.Status != want {
+			return fmt.Errorf("it is %s", b.Status)
+		}
+		return nil
+	})
+	return b
 }
 
 func ctx(t testing.TB) context.Context {

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/receiver"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
@@ -31,8 +33,7 @@ func TestTheReceiverAcceptsTheSandboxsEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor(t, id, bulkapi.Completed)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	eventually.NoError(t, 10*time.Second, "the receiver to list the events of bulk "+id, func() error {
 		resp, err := http.Get(srv.URL + "/events")
 		if err != nil {
 			t.Fatal(err)
@@ -40,11 +41,8 @@ func TestTheReceiverAcceptsTheSandboxsEvent(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if strings.Contains(string(body), id) && strings.Contains(string(body), "bulk_process_end") {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the receiver lists no event of bulk %s: %s", id, body)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Errorf("it lists %s", body)
+	})
 }

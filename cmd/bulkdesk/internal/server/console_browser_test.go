@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/server"
 	"github.com/chromedp/chromedp"
@@ -222,11 +223,7 @@ func TestConsoleRefusesAFrameOfAnotherOrigin(t *testing.T) {
 
 	b := browsertest.New(t)
 	b.Do(30*time.Second, chromedp.Navigate(origin+"/"))
-	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(strings.Join(b.Problems(), "\n"), "frame-ancestors") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the browser framed the console; it reported: %q", b.Problems())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !eventually.Until(15*time.Second, func() bool { return strings.Contains(strings.Join(b.Problems(), "\n"), "frame-ancestors") }) {
+		t.Fatalf("the browser framed the console; it reported: %q", b.Problems())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 )
 
@@ -239,29 +240,27 @@ func runInFlight(t *testing.T, open func(t *testing.T) approvals.Records) {
 			t.Errorf("another server, alice: %+v", d)
 		}
 		s.failing.Store(false)
-		deadline := time.Now().Add(20 * time.Second)
 		// The submission is written first, then the approval given while
 		// it was held: wait for both.
-		for {
-			r, found, err := s.Get("900")
+		var r approvals.Record
+		eventually.NoError(t, 20*time.Second, "the held record to be written whole", func() error {
+			var found bool
+			var err error
+			r, found, err = s.Get("900")
 			if err == nil && found && r.ExecutedBy != "" {
-				if r.SubmittedBy != "alice" || r.ExecutedBy != "bob" {
-					t.Errorf("written at last: %+v", r)
-				}
-				break
+				return nil
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the held record was never written whole: %+v, %v, %v", r, found, err)
-			}
-			time.Sleep(10 * time.Millisecond)
+			return fmt.Errorf("%+v, %v, %v", r, found, err)
+		})
+		if r.SubmittedBy != "alice" || r.ExecutedBy != "bob" {
+			t.Errorf("written at last: %+v", r)
 		}
-		deadline = time.Now().Add(20 * time.Second)
-		for got, _ := s.Flights(time.Now()); len(got) > 0; got, _ = s.Flights(time.Now()) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the flight never ended: %+v", got)
+		eventually.NoError(t, 20*time.Second, "the flight to end", func() error {
+			if got, _ := s.Flights(time.Now()); len(got) > 0 {
+				return fmt.Errorf("still %+v", got)
 			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			return nil
+		})
 		if d := two.MayExecute("900", "alice"); d.Reason != approvals.RefusedSameOperator {
 			t.Errorf("another server, alice, once written: %+v", d)
 		}
