@@ -28,6 +28,8 @@ func TestProblemPlace(t *testing.T) {
 		want string
 	}{
 		{wire.Problem{Element: wire.RequestLevel}, "Whole file"},
+		// A row of the file that is no element, such as its total row.
+		{wire.Problem{Element: wire.RequestLevel, Row: 9, Column: "F"}, "Row 9, column F"},
 		{wire.Problem{Element: 12, Field: "destinationAmount.currency"}, "Element 12 · destinationAmount.currency"},
 		{wire.Problem{Element: 1200}, "Element 1,200"},
 		{wire.Problem{Element: 3, Sheet: "Transfers", Row: 14, Column: "F", Field: "destinationAmount.amount"}, "Sheet Transfers, row 14, column F · destinationAmount.amount"},

@@ -47,7 +47,7 @@ func problemList(problems []wire.Problem, show func(ctx app.Context, i int)) app
 func problemPlace(p wire.Problem) string {
 	var where string
 	switch {
-	case p.Element == wire.RequestLevel:
+	case p.Element == wire.RequestLevel && p.Row == 0:
 		return t("Whole file")
 	case p.Row > 0 && p.Sheet != "":
 		where = tf("Sheet %s, row %d", p.Sheet, p.Row)
