@@ -1,7 +1,5 @@
 package wire
 
-import "fmt"
-
 // A Type says what a message is.
 type Type string
 
@@ -101,34 +99,4 @@ type StorageReply struct {
 	// Error says why the page could not serve the request ("the storage
 	// is full").
 	Error string `json:"error,omitempty"`
-}
-
-// Error codes.
-const (
-	// CodeCanceled: the page canceled the job.
-	CodeCanceled = "canceled"
-	// CodeBadRequest: the request does not fit the job (unknown kind, bad JSON).
-	CodeBadRequest = "bad-request"
-	// CodeUnknownJob: no job has that name.
-	CodeUnknownJob = "unknown-job"
-	// CodeGone: the document the job names is no longer kept.
-	CodeGone = "gone"
-	// CodeInternal: the job failed; the message says how.
-	CodeInternal = "internal"
-	// CodeUnavailable: the worker could not start or stopped.
-	CodeUnavailable = "unavailable"
-)
-
-// An Error is why a job did not produce a result. Problems in the operator's
-// data are not errors: they are part of a job's result.
-type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
-
-// Errorf returns an Error with the given code and a formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }

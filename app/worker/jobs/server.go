@@ -55,6 +55,7 @@ func NewServer(post func(wire.Message)) *Server {
 		validator: schema.Default(),
 	}
 	s.documents.language = s.language
+	s.Say = func(err error) string { return s.language().Say(err) }
 	s.Register(wire.JobOpen, s.open)
 	s.Register(wire.JobPrepare, s.prepare)
 	s.Register(wire.JobBuild, s.build)

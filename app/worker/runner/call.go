@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -28,7 +29,9 @@ func (c *Call) Context() context.Context { return c.ctx }
 // Decode reads the request's JSON body into v.
 func (c *Call) Decode(v any) error {
 	if err := json.Unmarshal(c.body, v); err != nil {
-		return wire.Errorf(wire.CodeBadRequest, "reading the request: %v", err)
+		// The page sent what this worker does not read: a fault inside
+		// the console, not the operator's.
+		return c.server.hidden(wire.CodeBadRequest, fmt.Sprintf("reading the request: %v", err))
 	}
 	return nil
 }

@@ -8,8 +8,9 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"log"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -17,8 +18,10 @@ import (
 )
 
 // A Func is a job. It reads its request with Call.Decode and Call.Data and
-// returns a result that is encoded as JSON, or a Handoff; an error that is
-// not a *wire.Error is reported with the code "internal".
+// returns a result that is encoded as JSON, or a Handoff. Its error reaches
+// the page as a *wire.Error: as it is when it is one, said in the jobs'
+// language when it can be (lang.Sayer), and otherwise written to the log
+// and reported with the code "internal" and a reference (see failure).
 type Func func(c *Call) (any, error)
 
 // ProgressInterval is the least time between two progress messages of a job.
@@ -43,6 +46,14 @@ type Server struct {
 	// StorageReplies, when set, receives the page's answers to this
 	// worker's requests for its storage (wire.TypeStorage).
 	StorageReplies func(wire.Message)
+
+	// Say writes an error the operator reads in the language of the jobs
+	// (lang.Tag.Say); nil writes it in English. Set it before Run.
+	Say func(error) string
+	// Log receives what the operator is not shown (an error's own text, a
+	// panic with its stack) under the reference the page shows; nil
+	// writes to the standard error. Set it before Run.
+	Log *log.Logger
 
 	post       func(wire.Message)
 	jobs       map[string]Func
@@ -229,7 +240,7 @@ func (s *Server) run(ctx context.Context, m wire.Message) {
 		}
 		err = fmt.Errorf("encoding the result: %w", err)
 	}
-	s.post(wire.Message{ID: m.ID, Type: wire.TypeError, Job: m.Job, Body: ErrorBody(err)})
+	s.post(wire.Message{ID: m.ID, Type: wire.TypeError, Job: m.Job, Body: s.ErrorBody(err)})
 }
 
 // call runs a job, turning a panic into an internal error: a bug in one
@@ -237,28 +248,22 @@ func (s *Server) run(ctx context.Context, m wire.Message) {
 func (s *Server) call(c *Call, job string) (result any, err error) {
 	f, ok := s.jobs[job]
 	if !ok {
-		return nil, wire.Errorf(wire.CodeUnknownJob, "the worker has no job %q", job)
+		return nil, s.hidden(wire.CodeUnknownJob, fmt.Sprintf("the worker has no job %q", job))
 	}
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			result, err = nil, fmt.Errorf("job %s failed: %v", job, p)
+			result, err = nil, s.hidden(wire.CodeInternal, panicked(job, p, debug.Stack()))
 		}
 	}()
 	return f(c)
 }
 
-// ErrorBody encodes err as a wire.Error.
-func ErrorBody(err error) []byte {
-	var we *wire.Error
-	switch {
-	case errors.As(err, &we):
-	case errors.Is(err, context.Canceled):
-		we = wire.Errorf(wire.CodeCanceled, "the job was canceled")
-	default:
-		we = &wire.Error{Code: wire.CodeInternal, Message: err.Error()}
-	}
-	return wire.ErrorBody(we.Code, we.Message)
+// ErrorBody encodes err as the *wire.Error the page receives (see
+// failure).
+func (s *Server) ErrorBody(err error) []byte {
+	b, _ := wire.EncodeBody(s.failure(err)) // strings: cannot fail
+	return b
 }

@@ -1,0 +1,66 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/wire"
+)
+
+// failure is err as the page receives it, one error for people: a
+// *wire.Error as it is; a cancel as CodeCanceled; an error that can be
+// said (lang.Sayer) said in the jobs' language; anything else, whose text
+// is not for people, written to the log under a fresh reference and
+// reported as CodeInternal with that reference.
+func (s *Server) failure(err error) *wire.Error {
+	var we *wire.Error
+	var sayer lang.Sayer
+	switch {
+	case errors.As(err, &we):
+		return we
+	case errors.Is(err, context.Canceled):
+		return wire.Errorf(wire.CodeCanceled, "the job was canceled")
+	case errors.As(err, &sayer):
+		return &wire.Error{Code: wire.CodeFailed, Message: s.say(err)}
+	}
+	return s.hidden(wire.CodeInternal, err.Error())
+}
+
+// hidden writes what went wrong to the log under a fresh reference and
+// returns the error the operator reads instead: that something went wrong
+// inside, what they can do, and the reference to give their
+// administrators.
+func (s *Server) hidden(code, what string) *wire.Error {
+	ref := wire.NewRef()
+	s.logger().Printf("reference %s: %s", ref, what)
+	return &wire.Error{Code: code, Ref: ref, Message: s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))}
+}
+
+// say writes err in the jobs' language.
+func (s *Server) say(err error) string {
+	if s.Say != nil {
+		return s.Say(err)
+	}
+	return lang.English.Say(err)
+}
+
+// logger is Log, or a log on the standard error: in the browser, its
+// console.
+func (s *Server) logger() *log.Logger {
+	if s.Log != nil {
+		return s.Log
+	}
+	return stderr
+}
+
+var stderr = log.New(os.Stderr, "bulkdesk worker: ", log.LstdFlags)
+
+// panicked describes a job's panic for the log, with the stack that led
+// to it.
+func panicked(job string, p any, stack []byte) string {
+	return fmt.Sprintf("job %s panicked: %v\n%s", job, p, stack)
+}

@@ -1,0 +1,97 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/lang/langtest"
+	"github.com/bulkdesk/bulkdesk/app/wire"
+	"github.com/bulkdesk/bulkdesk/app/worker/runner"
+)
+
+// insideText is what the failing jobs know of their failure: text for
+// the log, not for people.
+const insideText = "secret-row"
+
+// runFailing runs job in a worker speaking l and returns the error the
+// page receives and what the worker logged.
+func runFailing(t *testing.T, l lang.Tag, job string, f runner.Func) (*wire.Error, string) {
+	t.Helper()
+	toPage := make(chan wire.Message, 1)
+	s := runner.New(func(m wire.Message) { toPage <- m })
+	s.Say = l.Say
+	var logged bytes.Buffer
+	s.Log = log.New(&logged, "", 0)
+	s.Register(job, f)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx, nil); close(done) }()
+	defer func() { cancel(); <-done }()
+	s.Receive(wire.Message{ID: 1, Type: wire.TypeRequest, Job: job, Body: []byte(`{}`)})
+	m := next(t, toPage, "the page")
+	if m.Type != wire.TypeError {
+		t.Fatalf("%s answered %+v, not an error", job, m)
+	}
+	// The job's error is logged before it is posted.
+	return wire.DecodeError(m.Body), logged.String()
+}
+
+var ref = regexp.MustCompile(`^[0-9A-F]{6}$`)
+
+// A job that panics, or returns an error of its own, reaches the page as
+// one sentence in the operator's language with a reference, and nothing
+// of the error's text or the panic's; the log holds them under the same
+// reference, the panic with its stack.
+func TestAFailureInsideReachesThePageAsASentenceWithAReference(t *testing.T) {
+	jobs := map[string]runner.Func{
+		"panics": func(*runner.Call) (any, error) {
+			panic("no " + insideText + " in the table")
+		},
+		"fails": func(*runner.Call) (any, error) {
+			return nil, errors.New("decoding " + insideText + " 42: unexpected EOF")
+		},
+	}
+	for _, l := range []lang.Tag{lang.German, lang.French} {
+		for job, f := range jobs {
+			t.Run(string(l)+"/"+job, func(t *testing.T) {
+				e, logged := runFailing(t, l, job, f)
+				if e.Code != wire.CodeInternal || !ref.MatchString(e.Ref) {
+					t.Fatalf("the page got %+v: want code %q and a reference", e, wire.CodeInternal)
+				}
+				if !strings.Contains(e.Message, e.Ref) || strings.Contains(e.Message, insideText) || strings.Contains(e.Message, "panic") {
+					t.Errorf("the page reads %q: want the reference %s and nothing of the failure", e.Message, e.Ref)
+				}
+				if en := langtest.English(e.Message); len(en) > 0 {
+					t.Errorf("the page reads %q, English words %q", e.Message, en)
+				}
+				if !strings.Contains(logged, "reference "+e.Ref) || !strings.Contains(logged, insideText) {
+					t.Errorf("the log holds %q: want the reference %s and the failure", logged, e.Ref)
+				}
+				if job == "panics" && !strings.Contains(logged, "runtime/debug.Stack") {
+					t.Errorf("the log of a panic holds no stack: %q", logged)
+				}
+			})
+		}
+	}
+}
+
+// An error that can be said is said in the operator's language, and the
+// log is not needed for it.
+func TestAnErrorThatCanBeSaidIsSaidInTheLanguage(t *testing.T) {
+	const text = "the file is no longer loaded; load it again"
+	e, logged := runFailing(t, lang.German, "said", func(*runner.Call) (any, error) {
+		return nil, lang.Errorf(text)
+	})
+	if want := lang.German.T(text); e.Code != wire.CodeFailed || e.Message != want || e.Ref != "" || want == text {
+		t.Errorf("the page got %+v, want code %q and %q", e, wire.CodeFailed, want)
+	}
+	if logged != "" {
+		t.Errorf("the log holds %q", logged)
+	}
+}
