@@ -28,6 +28,10 @@ func TestCountsOfOneReadInTheSingular(t *testing.T) {
 		{lang.French, func() string { return rowsShown(&wire.Summary{Elements: 3, Invalid: 1}, true) }, "Affichage de la seule ligne comportant des erreurs."},
 		{lang.German, func() string { return controlTotals{count: "1"}.checkCount(one).message }, "1 Element, wie erwartet."},
 		{lang.French, func() string { return controlTotals{count: "3"}.checkCount(one).message }, "1 élément chargé, 2 de moins que les 3 attendus."},
+		{lang.German, func() string { return kindSuggestion("Umbuchungen", []wire.KindSuggestion{{Matched: 1, Columns: 7}}) },
+			"Die Spaltenköpfe deuten auf Umbuchungen hin. 1 ihrer 7 Spalten passt zu den Feldern dieser Art. Bestätigen Sie dies oder wählen Sie oben eine andere Art."},
+		{lang.French, func() string { return kindSuggestion("virements", []wire.KindSuggestion{{Matched: 1, Columns: 7}}) },
+			"Les en-têtes suggèrent virements. 1 de ses 7 colonnes correspond aux champs de ce type. Confirmez-le ou choisissez un autre type ci-dessus."},
 	} {
 		setLanguage(c.l)
 		if got := c.got(); got != c.want {

@@ -65,7 +65,7 @@ func failureView(id string, f *wire.APIFailure) app.UI {
 			return app.P().Body(app.A().Href(href("/settings")).Text(t("Check the connection settings")))
 		}),
 		app.If(f.RetryAfter > 0, func() app.UI {
-			return app.P().Text(tf("The API asks to wait %d seconds before the next request.", f.RetryAfter))
+			return app.P().Text(retryAfterWords(f.RetryAfter))
 		}),
 		app.If(len(f.Fields) > 0, func() app.UI {
 			return app.Ol().Class("problems", "field-failures").Body(
@@ -128,11 +128,19 @@ func failureSummary(f *wire.APIFailure) string {
 	if f.Code != "" {
 		what += " (" + f.Code + ")"
 	}
+	// Joined as the language punctuates: French sets a narrow no-break
+	// space before the colon and the semicolon.
 	if f.Message != "" {
-		what += ": " + f.Message
+		what = tf("%s: %s", what, f.Message)
 	}
 	if n := len(f.Fields); n > 0 {
-		what += "; " + plural(n, "invalid field", "invalid fields")
+		what = consoleLang.Clauses(what, plural(n, "invalid field", "invalid fields"))
 	}
 	return wire.Sentence(what)
+}
+
+// retryAfterWords says how long the API asks to wait: "1 second" in the
+// singular.
+func retryAfterWords(seconds int) string {
+	return tf("The API asks to wait %s before the next request.", plural(seconds, "second", "seconds"))
 }

@@ -64,11 +64,7 @@ func (p *importPage) renderSuggestion() app.UI {
 			title = t(k.Title)
 		}
 	}
-	suggestion := tf("The headers suggest %s. Confirm it, or choose another kind above.", title)
-	if len(pr.Suggestions) > 0 {
-		s := pr.Suggestions[0]
-		suggestion = tf("The headers suggest %s. %s of its %s columns match this kind's fields. Confirm it, or choose another kind above.", title, count(s.Matched), count(s.Columns))
-	}
+	suggestion := kindSuggestion(title, pr.Suggestions)
 	return app.Div().ID("suggestion").Class("callout").Role("note").Body(
 		app.P().Text(suggestion),
 		app.Button().ID("confirm-kind").Type("button").Class("button", "button-quiet").
