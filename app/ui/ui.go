@@ -47,6 +47,7 @@ var routes = []route{
 	{"/feed", lang.Mark("Events"), lang.Mark("Events"), func() app.Composer { return newEventsPage() }, ""},
 	{"/webhooks", lang.Mark("Webhook verifier"), lang.Mark("Webhooks"), func() app.Composer { return newWebhooksPage() }, ""},
 	{"/settings", lang.Mark("Connection settings"), lang.Mark("Settings"), func() app.Composer { return newSettingsPage() }, ""},
+	{helpPath, lang.Mark("Help"), lang.Mark("Help"), func() app.Composer { return newHelpPage() }, ""},
 	{SubmitPath, lang.Mark("Submit a bulk"), "", func() app.Composer { return newSubmitPage() }, "/"},
 	{"/bulk", lang.Mark("Bulk"), "", func() app.Composer { return newBulkPage() }, "/bulks"},
 }
