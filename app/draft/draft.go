@@ -10,6 +10,10 @@
 // log stays small however large the file: an edit is a (row, column,
 // value) triple, and edits a rebuild throws away are dropped from it.
 //
+// A draft keeps its own form of the requests (form.go), versioned by
+// FormatVersion, not the page↔worker protocol's; a draft of another
+// version is refused with ErrOtherVersion rather than misread.
+//
 // A draft never holds credentials: none of the operations it records
 // carries the API connection (only the submission jobs do, and they are
 // not recorded).
@@ -18,16 +22,21 @@ package draft
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
-
-	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
-// FormatVersion is the version of a draft's encoding; a draft of another
-// version is ignored rather than misread.
+// FormatVersion is the version of a draft's encoding: of its Meta and of
+// every Op of its log, which are written with it. A draft of another
+// version is refused (ErrOtherVersion) rather than misread. Change it
+// with any change to what form.go stores.
 const FormatVersion = 1
+
+// ErrOtherVersion is why a draft written by another version of the
+// console is not read.
+var ErrOtherVersion = errors.New("the draft was written by another version")
 
 // MaxBytes is the largest file kept in a draft.
 const MaxBytes = 64 << 20
@@ -35,8 +44,8 @@ const MaxBytes = 64 << 20
 // Meta is how the draft's file was opened.
 type Meta struct {
 	Version int `json:"version"`
-	// Open is the JobOpen request; its Text holds pasted rows.
-	Open wire.Open `json:"open"`
+	// Open is how the file was opened; its Text holds pasted rows.
+	Open Open `json:"open"`
 	// Size is the length of the file's bytes.
 	Size int `json:"size"`
 	// Limits are the amount limits in use when the file was opened.
@@ -54,12 +63,12 @@ type Edit struct {
 // An Op is one operation of the log; exactly one of its fields is set.
 // Seq orders the log.
 type Op struct {
-	Seq     int                `json:"seq"`
-	Prepare *wire.Prepare      `json:"prepare,omitempty"`
-	Build   bool               `json:"build,omitempty"`
-	Edit    *Edit              `json:"edit,omitempty"`
-	Replace *wire.Replace      `json:"replace,omitempty"`
-	Limits  *wire.AmountLimits `json:"limits,omitempty"`
+	Seq     int           `json:"seq"`
+	Prepare *Prepare      `json:"prepare,omitempty"`
+	Build   bool          `json:"build,omitempty"`
+	Edit    *Edit         `json:"edit,omitempty"`
+	Replace *Replace      `json:"replace,omitempty"`
+	Limits  *AmountLimits `json:"limits,omitempty"`
 }
 
 // Changes reports whether the op changes cells of the review (an edit or
@@ -84,9 +93,7 @@ func (d *Draft) Edits() int {
 	return n
 }
 
-// EncodeMeta and EncodeOp write a draft's parts as JSON text; the
-// document numbers of the requests, which a new worker numbers anew, are
-// left out.
+// EncodeMeta writes a draft's meta as JSON text, of FormatVersion.
 func EncodeMeta(m Meta) (string, error) {
 	m.Version = FormatVersion
 	b, err := json.Marshal(m)
@@ -97,21 +104,6 @@ func EncodeMeta(m Meta) (string, error) {
 func EncodeOp(o Op) (string, error) {
 	if n := count(o); n != 1 {
 		return "", fmt.Errorf("draft op %d: %d operations, want one", o.Seq, n)
-	}
-	if o.Prepare != nil {
-		p := *o.Prepare
-		p.Document = 0
-		o.Prepare = &p
-	}
-	if o.Replace != nil {
-		r := *o.Replace
-		r.Document = 0
-		o.Replace = &r
-	}
-	if o.Limits != nil {
-		l := *o.Limits
-		l.Document = 0
-		o.Limits = &l
 	}
 	b, err := json.Marshal(o)
 	return string(b), err
@@ -134,7 +126,7 @@ func DecodeMeta(text string) (Meta, error) {
 		return m, fmt.Errorf("the draft: %w", err)
 	}
 	if m.Version != FormatVersion {
-		return m, fmt.Errorf("the draft was written by another version (%d, this one reads %d)", m.Version, FormatVersion)
+		return m, fmt.Errorf("%w (%d, this one reads %d)", ErrOtherVersion, m.Version, FormatVersion)
 	}
 	return m, nil
 }

@@ -33,7 +33,11 @@
 // the document it holds or, after a reload, opens the bytes again and
 // replays the log. A successful JobSubmit and JobDiscardDraft remove it.
 // The worker keeps it, not the page, because the worker holds the bytes
-// and runs the changes; the page keeps only where the operator is.
+// and runs the changes; the page keeps only where the operator is. The
+// draft keeps its own form of the requests, versioned, not the wire's
+// (package draft; the jobs convert at one place, jobs/draftform.go): it
+// outlives the console that wrote it, and one of another version is
+// discarded with a note the page shows.
 //
 // # The API contract
 //

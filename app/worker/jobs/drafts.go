@@ -82,7 +82,7 @@ func (s *Server) draftOf(d *LoadedFile) wire.DraftState {
 func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req wire.Open, data []byte) {
 	store := s.drafts(ctx)
 	st := &s.draft
-	meta := draft.Meta{Open: req, Limits: s.limits.Texts()}
+	meta := draft.Meta{Open: draftOpen(req), Limits: s.limits.Texts()}
 	var err error
 	if len(data) > draft.MaxBytes {
 		err = errors.New("the file is too large to keep in the browser; it is lost on a reload")
@@ -183,6 +183,9 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 	dr, ok, err := store.Load(ctx)
 	if err != nil {
 		_ = s.discardDraft(ctx)
+		if errors.Is(err, draft.ErrOtherVersion) {
+			return wire.Restored{Problem: s.language().T("The file kept in this browser was saved by another version of the console and cannot be brought back; it is discarded. Open the file again.")}, nil
+		}
 		return wire.Restored{Problem: "The draft kept in this browser could not be read, and is discarded: " + err.Error()}, nil
 	}
 	if !ok {
@@ -234,7 +237,7 @@ func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 	if _, err := s.setLimits(dr.Meta.Limits, "", nil); err != nil {
 		return nil, err
 	}
-	d, _, err := s.openDocument(c, dr.Meta.Open, dr.Data)
+	d, _, err := s.openDocument(c, wireOpen(dr.Meta.Open), dr.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -244,9 +247,7 @@ func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 		}
 		switch {
 		case o.Prepare != nil:
-			req := *o.Prepare
-			req.Document = d.ID
-			_, _ = s.prepareDocument(c, d, req)
+			_, _ = s.prepareDocument(c, d, wirePrepare(*o.Prepare, d.ID))
 		case o.Build:
 			if d.review == nil {
 				_ = s.buildDocument(c, d)
@@ -259,7 +260,7 @@ func (s *Server) replay(c *runner.Call, dr *draft.Draft) (*LoadedFile, error) {
 			}
 		case o.Replace != nil:
 			if d.review != nil {
-				if c, err := s.replaceIn(d, *o.Replace); err == nil {
+				if c, err := s.replaceIn(d, wireReplace(*o.Replace, d.ID)); err == nil {
 					d.edits().push(o.Seq, c)
 				}
 			}

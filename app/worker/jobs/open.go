@@ -119,7 +119,7 @@ func (s *Server) prepare(c *runner.Call) (any, error) {
 		// stays, the build does not.
 		op.Auto, op.Build = false, false
 	}
-	s.recordDraft(c.Context(), d, draft.Op{Prepare: &op}, d.table != table)
+	s.recordDraft(c.Context(), d, draft.Op{Prepare: draftPrepare(op)}, d.table != table)
 	if err != nil {
 		return nil, err
 	}

@@ -194,7 +194,7 @@ func (s *Server) amountLimits(c *runner.Call) (any, error) {
 	doc := s.draft.doc
 	s.draft.mu.Unlock()
 	if dd, err := s.documents.Get(doc); err == nil {
-		s.recordDraft(c.Context(), dd, draft.Op{Limits: &wire.AmountLimits{Limits: req.Limits, Lang: req.Lang}}, false)
+		s.recordDraft(c.Context(), dd, draft.Op{Limits: draftLimits(req)}, false)
 	}
 	if d != nil {
 		sum := s.summary(d)
@@ -249,7 +249,7 @@ func (s *Server) replace(c *runner.Call) (any, error) {
 	}
 	if change.Len() > 0 {
 		// One change to undo, however many cells it changed.
-		seq := s.recordDraft(c.Context(), d, draft.Op{Replace: &req}, false)
+		seq := s.recordDraft(c.Context(), d, draft.Op{Replace: draftReplace(req)}, false)
 		d.edits().push(seq, change)
 	}
 	return wire.Replaced{Cells: change.Len(), Summary: s.summary(d)}, nil
