@@ -15,12 +15,12 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestConsoleBehindASignOnPortal runs the console as the deployment
-// section of the README describes: behind a portal that names the user in
-// X-Forwarded-User, with -auth header trusting only the portal. The page,
-// its service worker, its API calls through the proxy and the event list
-// all pass through the portal, and the server itself turns away a browser
-// that comes without it.
+// TestConsoleBehindASignOnPortal runs the console as this folder's
+// README.md describes under "Putting the server on a network": behind a
+// portal that names the user in X-Forwarded-User, with -auth header
+// trusting only the portal. The page, its service worker, its API calls
+// through the proxy and the event list all pass through the portal, and
+// the server itself turns away a browser that comes without it.
 func TestConsoleBehindASignOnPortal(t *testing.T) {
 	browsertest.SkipShort(t)
 	srv := startServe(t, "-sandbox", "-auth", "header", "-trusted-proxies", "127.0.0.1/32")
