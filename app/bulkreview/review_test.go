@@ -14,6 +14,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -41,7 +42,7 @@ func submit(t testing.TB, api *fakeapi.API, h http.Handler, body []byte, chunkSi
 		t.Fatal(err)
 	}
 	cl := fakeapi.Client(h)
-	s := &submission.Submitter{Sender: cl, Journal: submission.NewMemory()}
+	s := &submission.Submitter{Sender: cl, Journal: memstore.NewJournal()}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	entries, err := s.Submit(ctx, plan)
@@ -171,12 +172,12 @@ func TestRepeatsNameOtherBulksOnly(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	entries, err := (&submission.Submitter{Sender: s.client, Journal: submission.NewMemory()}).Submit(ctx, plan)
+	entries, err := (&submission.Submitter{Sender: s.client, Journal: memstore.NewJournal()}).Submit(ctx, plan)
 	if err != nil {
 		t.Fatal(err)
 	}
 	second := entries[0].BulkID
-	record, err := submission.UpdateRecord(ctx, s.client, submission.NewMemoryRecord(), "test", time.Now(), transfers, nil)
+	record, err := submission.UpdateRecord(ctx, s.client, memstore.NewRecordCache(), "test", time.Now(), transfers, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestRepeatsNameOtherBulksOnly(t *testing.T) {
 		t.Errorf("repeats %+v", reps)
 	}
 	api.Remove(first)
-	if record, err = submission.UpdateRecord(ctx, s.client, submission.NewMemoryRecord(), "test", time.Now(), transfers, nil); err != nil {
+	if record, err = submission.UpdateRecord(ctx, s.client, memstore.NewRecordCache(), "test", time.Now(), transfers, nil); err != nil {
 		t.Fatal(err)
 	}
 	if reps, _ := r.Repeats(nil, record, time.Now()); len(reps) != 0 {

@@ -13,13 +13,22 @@
 // # Journal
 //
 // A [Journal] records every chunk, as an [Entry], before its request is
-// sent, and its outcome after. [Memory] is for tests. The command line
-// keeps it in a bbolt database that several processes share
-// (cmd/bulkdesk/internal/journalstore), which imports a [File], the JSON
-// journal of earlier versions. In the browser [Browser] keeps it in
-// IndexedDB, or localStorage where IndexedDB is missing. [KeyValueJournal] keeps it in
-// any store of strings by key: the console's Web Worker, which has no
-// localStorage, uses it to keep the journal in the page's.
+// sent, and its outcome after. This package is the domain: it holds no
+// storage, and each place a journal or a record of bulks is kept is a
+// package of its own beside it, held to one behaviour by the suites
+// journaltest and recordcachetest:
+//
+//   - memstore: in memory, for tests and a console that keeps nothing;
+//   - filestore: JSON files, the command line's record of bulks next to
+//     its journal, and the journal file of earlier versions, which the
+//     command line's database (cmd/bulkdesk/internal/journalstore)
+//     imports;
+//   - kvstore: one item of a store of strings by key, such as
+//     localStorage, which the console's Web Worker reaches through the
+//     page;
+//   - browserstore: the console's IndexedDB, falling back to localStorage;
+//   - recordhttp: the record of bulks kept by the console's server, asked
+//     for over HTTP.
 //
 // # Submitting
 //
@@ -41,8 +50,7 @@
 // from its path and requestPayload). [UpdateRecord] reads the API's record
 // of the identity's bulks, every one not yet executed and those executed
 // in the last 35 days ([RepeatWindow]), fetching the operations of a bulk
-// only once: a [RecordCache] ([FileRecord] next to the command line's
-// journal, [MemoryRecord]) keeps them. [FindRepeats] checks the elements a
+// only once: a [RecordCache] keeps them. [FindRepeats] checks the elements a
 // plan would put in new bulks against the journal and that record, and
 // [Plan.Without] leaves the repeats out.
 //

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -164,40 +163,9 @@ func Submissions(entries []Entry) []Submission {
 	return out
 }
 
-// Memory is a journal in memory, for tests and for a console that keeps
-// no journal across reloads.
-type Memory struct {
-	mu      sync.Mutex
-	entries []Entry
-}
-
-// NewMemory returns an empty journal in memory.
-func NewMemory() *Memory { return &Memory{} }
-
-// Put stores e.
-func (m *Memory) Put(_ context.Context, e Entry) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.entries = upsert(m.entries, e)
-	return nil
-}
-
-// Entries returns a copy of every entry, oldest first.
-func (m *Memory) Entries(context.Context) ([]Entry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.entries), nil
-}
-
-// Delete removes entries.
-func (m *Memory) Delete(_ context.Context, refs ...string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.entries = without(m.entries, refs)
-	return nil
-}
-
-func upsert(entries []Entry, e Entry) []Entry {
+// WithEntry returns entries with e in place of the entry of the same Ref,
+// or added last: what a journal's Put makes of what it keeps.
+func WithEntry(entries []Entry, e Entry) []Entry {
 	for i := range entries {
 		if entries[i].Ref == e.Ref {
 			entries[i] = e
@@ -207,7 +175,9 @@ func upsert(entries []Entry, e Entry) []Entry {
 	return append(entries, e)
 }
 
-func without(entries []Entry, refs []string) []Entry {
+// WithoutEntries returns entries without those whose Ref is in refs: what
+// a journal's Delete makes of what it keeps.
+func WithoutEntries(entries []Entry, refs []string) []Entry {
 	return slices.DeleteFunc(entries, func(e Entry) bool { return slices.Contains(refs, e.Ref) })
 }
 

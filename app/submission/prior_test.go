@@ -9,11 +9,12 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 )
 
 func TestFindPriorSeesTheSameContentWhateverItsSalt(t *testing.T) {
 	ctx := context.Background()
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	now := time.Date(2030, 1, 2, 9, 0, 0, 0, time.UTC)
 	api := newFakeAPI(t, j)
 	s := &submission.Submitter{Sender: api, Journal: j, Now: func() time.Time { return now }}

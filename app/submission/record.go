@@ -2,8 +2,6 @@ package submission
 
 import (
 	"context"
-	"maps"
-	"sync"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
@@ -65,34 +63,10 @@ type RecordCache interface {
 	Update(ctx context.Context, scope string, put []RecordedBulk, drop []string) error
 }
 
-// MemoryRecord is a RecordCache in memory.
-type MemoryRecord struct {
-	mu     sync.Mutex
-	scopes map[string]map[string]RecordedBulk
-}
-
-// NewMemoryRecord returns an empty RecordCache in memory.
-func NewMemoryRecord() *MemoryRecord {
-	return &MemoryRecord{scopes: make(map[string]map[string]RecordedBulk)}
-}
-
-// Load returns a copy of the scope's bulks.
-func (m *MemoryRecord) Load(_ context.Context, scope string) (map[string]RecordedBulk, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return maps.Clone(m.scopes[scope]), nil
-}
-
-// Update keeps put and forgets drop.
-func (m *MemoryRecord) Update(_ context.Context, scope string, put []RecordedBulk, drop []string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.scopes[scope] = applyUpdate(m.scopes[scope], put, drop)
-	return nil
-}
-
-// applyUpdate keeps put in bulks and forgets drop, making bulks if nil.
-func applyUpdate(bulks map[string]RecordedBulk, put []RecordedBulk, drop []string) map[string]RecordedBulk {
+// UpdateBulks keeps put in bulks, each replacing the bulk of its id, and
+// forgets the bulks named in drop, making bulks when nil: what a
+// RecordCache's Update makes of what it keeps.
+func UpdateBulks(bulks map[string]RecordedBulk, put []RecordedBulk, drop []string) map[string]RecordedBulk {
 	if bulks == nil {
 		bulks = make(map[string]RecordedBulk, len(put))
 	}

@@ -16,6 +16,9 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
+	"github.com/bulkdesk/bulkdesk/app/submission/recordhttp"
 )
 
 // benchRecord is 100 bulks of 10,000 operations each: a million recorded
@@ -64,7 +67,7 @@ func BenchmarkRecordFileLoad(b *testing.B) {
 	}
 	plan := mustPlan(b, request(10), submission.PlanOptions{})
 	record := benchRecord(plan, false)
-	f := submission.NewFileRecord(filepath.Join(b.TempDir(), "journal.record.json"))
+	f := filestore.NewRecordCache(filepath.Join(b.TempDir(), "journal.record.json"))
 	ctx := context.Background()
 	if err := f.Update(ctx, "s", record.Bulks, nil); err != nil {
 		b.Fatal(err)
@@ -147,7 +150,7 @@ func BenchmarkRepeatCheckCold(b *testing.B) {
 			ctx := context.Background()
 			for b.Loop() {
 				now := time.Now()
-				r, err := submission.UpdateRecord(ctx, cl, submission.NewMemoryRecord(), "s", now, nil, nil)
+				r, err := submission.UpdateRecord(ctx, cl, memstore.NewRecordCache(), "s", now, nil, nil)
 				if err != nil || r.Fetched != bulks {
 					b.Fatal(r, err)
 				}
@@ -166,7 +169,7 @@ func BenchmarkRepeatCheckCold(b *testing.B) {
 func BenchmarkServerRecordRead(b *testing.B) {
 	plan := mustPlan(b, request(10), submission.PlanOptions{})
 	var answer strings.Builder
-	if err := json.NewEncoder(&answer).Encode(submission.RecordLine{Record: benchRecord(plan, false)}); err != nil {
+	if err := json.NewEncoder(&answer).Encode(recordhttp.Line{Record: benchRecord(plan, false)}); err != nil {
 		b.Fatal(err)
 	}
 	body := answer.String()
@@ -177,7 +180,7 @@ func BenchmarkServerRecordRead(b *testing.B) {
 	}))}
 	ctx := context.Background()
 	for b.Loop() {
-		r, err := submission.ServerRecord(ctx, hc, "http://console.test/record/api", nil, nil, nil, nil)
+		r, err := recordhttp.Fetch(ctx, hc, "http://console.test/record/api", nil, nil, nil, nil)
 		if err != nil || len(r.Bulks) != 100 || len(r.Bulks[0].Fingerprints) != 160_000 {
 			b.Fatal(err)
 		}

@@ -14,6 +14,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -116,8 +118,8 @@ func TestTheRecordIsFetchedOnceABulk(t *testing.T) {
 	addBulk(t, api, els[10:20], bulkapi.Completed, now.Add(-40*24*time.Hour)) // too old to count
 	addBulk(t, api, els[20:30], bulkapi.Cancelled, time.Time{})               // never ran
 	for name, cache := range map[string]submission.RecordCache{
-		"memory": submission.NewMemoryRecord(),
-		"file":   submission.NewFileRecord(filepath.Join(t.TempDir(), "journal.record.json")),
+		"memory": memstore.NewRecordCache(),
+		"file":   filestore.NewRecordCache(filepath.Join(t.TempDir(), "journal.record.json")),
 	} {
 		t.Run(name, func(t *testing.T) {
 			api.ResetReads()
@@ -141,7 +143,7 @@ func TestTheRecordIsFetchedOnceABulk(t *testing.T) {
 			if len(reps) != 20 || reps[0].Element != 0 || reps[0].Earlier.BulkID != first || reps[19].Element != 39 || reps[19].Earlier.BulkID != second {
 				t.Fatalf("repeats: %d %+v", len(reps), reps)
 			}
-			if fr, ok := cache.(*submission.FileRecord); ok {
+			if fr, ok := cache.(*filestore.RecordCache); ok {
 				if st, err := os.Stat(fr.Path()); err != nil || st.Mode().Perm() != 0o600 {
 					t.Errorf("record file: %v %v", st.Mode(), err)
 				}
@@ -161,7 +163,7 @@ func TestASharedRecordKeepsOtherIdentitiesBulks(t *testing.T) {
 	api := fakeapi.New()
 	mine := addBulk(t, api, els[0:10], bulkapi.Submitted, time.Time{})
 	cancelled := addBulk(t, api, els[10:20], bulkapi.Cancelled, time.Time{})
-	cache := submission.NewMemoryRecord()
+	cache := memstore.NewRecordCache()
 	others := []submission.RecordedBulk{
 		{BulkID: "someone-elses", Kind: "transfers", Status: bulkapi.Submitted, Seen: now.Add(-time.Hour), Fingerprints: make([]byte, submission.FingerprintSize)},
 		{BulkID: "nobodys-for-long", Kind: "transfers", Status: bulkapi.Completed, ExecutionStart: now.Add(-submission.RepeatWindow - time.Hour).UnixMilli(), Fingerprints: make([]byte, submission.FingerprintSize)},
@@ -187,7 +189,7 @@ func TestRepeatsAreFoundWhateverTheChunks(t *testing.T) {
 	ctx := context.Background()
 	now := time.Now()
 	els := request(250)
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	api := newFakeAPI(t, j)
 	sub := &submission.Submitter{Sender: api, Journal: j}
 	// The valid-only submission: element 7 left out.
@@ -296,7 +298,7 @@ func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
 	now := time.Now()
 	els := request(20)
 	plan := mustPlan(t, els, submission.PlanOptions{ChunkSize: 10})
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	for _, c := range plan.Chunks {
 		e := submission.Entry{Ref: c.Ref, Digest: c.Digest, Submission: plan.ID, Kind: "transfers", Chunk: c.Index, Chunks: 2, Elements: c.Elements, State: submission.Sending, Attempts: 1, Created: now, Updated: now}
 		if err := j.Put(ctx, e); err != nil {
@@ -307,7 +309,7 @@ func TestAResumedChunkIsNotItsOwnRepeat(t *testing.T) {
 	api := fakeapi.New()
 	addBulk(t, api, els[0:10], bulkapi.Submitted, time.Time{}) // what the lost attempt of chunk 1 made
 	other := addBulk(t, api, els[15:17], bulkapi.Submitted, time.Time{})
-	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), submission.NewMemoryRecord(), "s", now, nil, nil)
+	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), memstore.NewRecordCache(), "s", now, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +332,7 @@ func TestTheRecordFetchesOnlyTheKindChecked(t *testing.T) {
 	tr := addBulk(t, api, request(3), bulkapi.Submitted, time.Time{})
 	sends := addBulk(t, api, request(2), bulkapi.Submitted, time.Time{})
 	api.SetOperation(sends, "POST /sends")
-	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), submission.NewMemoryRecord(), "s", now, transfers, nil)
+	r, err := submission.UpdateRecord(ctx, fakeapi.Client(api), memstore.NewRecordCache(), "s", now, transfers, nil)
 	if reads := api.Reads(); err != nil || r.Fetched != 1 || len(r.Bulks) != 1 || r.Bulks[0].BulkID != tr || reads[sends] != 0 {
 		t.Fatalf("record %+v, reads %v, %v", r, reads, err)
 	}

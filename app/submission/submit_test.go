@@ -11,6 +11,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -77,7 +78,7 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 }
 
 func TestRetriesKeepTheRefAndHonourTheReset(t *testing.T) {
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	api := newFakeAPI(t, j)
 	api.fail = func(ref string, n int) error {
 		switch n {
@@ -127,7 +128,7 @@ func TestRetriesKeepTheRefAndHonourTheReset(t *testing.T) {
 }
 
 func TestARefusalStopsTheSubmission(t *testing.T) {
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	api := newFakeAPI(t, j)
 	p := mustPlan(t, request(30), submission.PlanOptions{ChunkSize: 10})
 	api.fail = func(ref string, n int) error {
@@ -162,7 +163,7 @@ func TestARefusalStopsTheSubmission(t *testing.T) {
 }
 
 func TestRetriesAreBounded(t *testing.T) {
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	api := newFakeAPI(t, j)
 	api.fail = func(string, int) error { return &bulkapi.Error{Status: 500} }
 	var sl sleeps
@@ -188,7 +189,7 @@ func TestRetriesAreBounded(t *testing.T) {
 }
 
 func TestAnInterruptedSubmissionResumesFromTheJournalAlone(t *testing.T) {
-	j := submission.NewMemory()
+	j := memstore.NewJournal()
 	api := newFakeAPI(t, j)
 	p := mustPlan(t, request(30), submission.PlanOptions{ChunkSize: 10, Source: "pay.xlsx"})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -247,7 +248,7 @@ func TestThePlanMustMatchTheClientsAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &submission.Submitter{Sender: c, Journal: submission.NewMemory()}
+	s := &submission.Submitter{Sender: c, Journal: memstore.NewJournal()}
 	_, err = s.Submit(context.Background(), mustPlan(t, request(1), submission.PlanOptions{BackOffice: true}))
 	if err == nil || !strings.Contains(err.Error(), "back-office") {
 		t.Errorf("err = %v", err)
@@ -255,7 +256,7 @@ func TestThePlanMustMatchTheClientsAPI(t *testing.T) {
 }
 
 // failingJournal refuses every write.
-type failingJournal struct{ submission.Memory }
+type failingJournal struct{ memstore.Journal }
 
 func (*failingJournal) Put(context.Context, submission.Entry) error { return errors.New("disk full") }
 

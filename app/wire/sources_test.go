@@ -6,6 +6,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/kvstore"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -55,7 +56,7 @@ func TestValuesMatchTheirSources(t *testing.T) {
 	same("severities", []string{wire.SeverityError, wire.SeverityWarning}, string(schema.Error), string(schema.Warning))
 	same("formats", []string{wire.FormatXLSX, wire.FormatCSV, wire.FormatJSON},
 		string(ingest.XLSX), string(ingest.CSV), string(ingest.JSON))
-	if wire.StorageKeyPrefix != submission.KeyPrefix {
-		t.Errorf("StorageKeyPrefix is %q, the journal's keys start with %q", wire.StorageKeyPrefix, submission.KeyPrefix)
+	if wire.StorageKeyPrefix != kvstore.KeyPrefix {
+		t.Errorf("StorageKeyPrefix is %q, the journal's keys start with %q", wire.StorageKeyPrefix, kvstore.KeyPrefix)
 	}
 }

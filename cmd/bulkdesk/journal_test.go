@@ -21,6 +21,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/journalstore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 )
@@ -206,7 +207,7 @@ func TestJournalImportsAnOlderJSONJournal(t *testing.T) {
 	now := time.Now()
 	e := submission.Entry{Ref: "bd-1", Submission: "sub-1", Kind: "transfers", Chunks: 1, PlanElements: 2, Source: "old.xlsx",
 		State: submission.Submitted, BulkID: "bulk-9", Created: now, Updated: now}
-	if err := submission.NewFile(legacy).Put(context.Background(), e); err != nil {
+	if err := filestore.NewJournal(legacy).Put(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "journal", "list", "-journal", legacy)

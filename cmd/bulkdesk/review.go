@@ -13,6 +13,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -179,9 +181,9 @@ func runReview(ctx context.Context, c *bulkapi.Client, id string, rf *reviewFlag
 // reviewRepeats checks the bulk's elements against the API's record of
 // the identity's other bulks, with the record cached beside the journal.
 func reviewRepeats(ctx context.Context, c *bulkapi.Client, rv *bulkreview.Review) ([]submission.Repeat, error) {
-	var cache submission.RecordCache = submission.NewMemoryRecord()
+	var cache submission.RecordCache = memstore.NewRecordCache()
 	if j := defaultJournal(); j != "" {
-		cache = submission.NewFileRecord(submission.RecordPathFor(j))
+		cache = filestore.NewRecordCache(filestore.RecordPathFor(j))
 	}
 	now := time.Now()
 	if err := rv.Remember(ctx, cache, c.BaseURL(), now); err != nil {

@@ -18,6 +18,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
+	"github.com/bulkdesk/bulkdesk/app/submission/recordhttp"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/pgtest"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -62,7 +64,7 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 	defer cancel()
 	read := func(s *securedServe, token string, progress func(done, total int)) (*submission.Record, error) {
 		creds := http.Header{"Api-Key": {"k"}, "Authorization": {"Bearer " + token}}
-		return submission.ServerRecord(ctx, &http.Client{Transport: asUser{"ops"}}, s.url+"record/api", creds, transfers, nil, progress)
+		return recordhttp.Fetch(ctx, &http.Client{Transport: asUser{"ops"}}, s.url+"record/api", creds, transfers, nil, progress)
 	}
 
 	var progressed int
@@ -88,11 +90,11 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 	}
 	// A browser names the bulks it holds: their fingerprints are left out
 	// of the answer, and taken from its own cache.
-	cache := submission.NewMemoryRecord()
+	cache := memstore.NewRecordCache()
 	hc := &http.Client{Transport: asUser{"ops"}}
 	aliceCreds := http.Header{"Api-Key": {"k"}, "Authorization": {"Bearer alice"}}
 	for range 2 {
-		got, err := submission.ServerRecord(ctx, hc, two.url+"record/api", aliceCreds, transfers, cache, nil)
+		got, err := recordhttp.Fetch(ctx, hc, two.url+"record/api", aliceCreds, transfers, cache, nil)
 		if err != nil || len(got.Bulks) != 1 || !bytes.Equal(got.Bulks[0].Fingerprints, first.Bulks[0].Fingerprints) {
 			t.Fatalf("alice with a cache: %+v, %v", got, err)
 		}
@@ -102,7 +104,7 @@ func TestTwoServersReadEachBulkOnce(t *testing.T) {
 			r.Body = io.NopCloser(strings.NewReader(`{"kind":"transfers","held":["` + aliceBulk + `"]}`))
 		})
 	lines := strings.Split(strings.TrimSpace(body), "\n")
-	var last submission.RecordLine
+	var last recordhttp.Line
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || res.StatusCode != http.StatusOK || last.Record == nil ||
 		fmt.Sprint(last.Held) != "["+aliceBulk+"]" || len(last.Record.Bulks) != 1 || len(last.Record.Bulks[0].Fingerprints) != 0 {
 		t.Errorf("a held bulk's answer: %d %.300s", res.StatusCode, body)
@@ -137,14 +139,14 @@ func TestAServerKeepsTheRecordUnderItsStateDir(t *testing.T) {
 	hc := &http.Client{Transport: asUser{"ops"}}
 
 	s := startSecured(t, args...)
-	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, transfers, nil, nil); err != nil || r.Fetched != 1 {
+	if r, err := recordhttp.Fetch(ctx, hc, s.url+"record/api", creds, transfers, nil, nil); err != nil || r.Fetched != 1 {
 		t.Fatalf("the first check: %+v, %v", r, err)
 	}
 	if err := s.stop(); err != nil {
 		t.Fatal(err)
 	}
 	s = startSecured(t, args...)
-	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, transfers, nil, nil); err != nil || r.Fetched != 0 || r.Cached != 1 {
+	if r, err := recordhttp.Fetch(ctx, hc, s.url+"record/api", creds, transfers, nil, nil); err != nil || r.Fetched != 0 || r.Cached != 1 {
 		t.Fatalf("after a restart: %+v, %v", r, err)
 	}
 	if api.OperationReads() != 1 {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
-	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/recordhttp"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -65,7 +65,7 @@ func TestServeNoticesItsStateDirRemoved(t *testing.T) {
 	}
 	hc := &http.Client{Transport: asUser{"bob"}}
 	creds := http.Header{"Api-Key": {sandbox.DefaultAPIKey}, "Authorization": {"Bearer " + sandbox.DefaultToken}}
-	if r, err := submission.ServerRecord(ctx, hc, s.url+"record/api", creds, kind, nil, nil); err == nil {
+	if r, err := recordhttp.Fetch(ctx, hc, s.url+"record/api", creds, kind, nil, nil); err == nil {
 		t.Errorf("the record of bulks kept in a removed folder: %+v", r)
 	}
 	if n := strings.Count(s.logs.String(), stateDirLost); n != 1 {

@@ -21,6 +21,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/termsafe"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -375,7 +376,7 @@ func checkRepeats(ctx context.Context, client *bulkapi.Client, journal submissio
 	if !slices.Contains(sent, true) {
 		return plan, nil // every chunk was submitted under its ref: nothing is sent
 	}
-	cache := submission.NewFileRecord(submission.RecordPathFor(journalPath))
+	cache := filestore.NewRecordCache(filestore.RecordPathFor(journalPath))
 	record, err := submission.UpdateRecord(ctx, client, cache, client.BaseURL(), now, plan.Kind, nil)
 	if err != nil {
 		if !allow {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/browserstore"
+	"github.com/bulkdesk/bulkdesk/app/submission/kvstore"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/apijobs"
 	"github.com/bulkdesk/bulkdesk/wasm/port"
@@ -30,7 +32,7 @@ func main() {
 	// The API's record of bulks, for the repeat check, goes in its own
 	// IndexedDB database; without IndexedDB it is kept in memory.
 	if idb := self.Get("indexedDB"); idb.Truthy() {
-		server.RecordCache = submission.NewBrowserRecord(idb, journalName+"-record")
+		server.RecordCache = browserstore.NewRecordCache(idb, journalName+"-record")
 	}
 	port.Listen(self, server.Receive)
 	server.Run(context.Background())
@@ -42,12 +44,12 @@ const journalName = "bulkdesk"
 // openJournal opens the submission journal in the worker's IndexedDB, or,
 // where the browser gives the worker none (or refuses to open it), in the
 // page's localStorage, reached through the page.
-func openJournal(ctx context.Context, self js.Value, page submission.KeyValue) (submission.Journal, string, error) {
+func openJournal(ctx context.Context, self js.Value, page kvstore.KeyValue) (submission.Journal, string, error) {
 	if idb := self.Get("indexedDB"); idb.Truthy() {
-		j, err := submission.OpenBrowserStorage(ctx, journalName, idb, js.Undefined())
+		j, err := browserstore.OpenStorage(ctx, journalName, idb, js.Undefined())
 		if err == nil {
 			return j, "IndexedDB", nil
 		}
 	}
-	return submission.NewKeyValue(page, journalName), "localStorage", nil
+	return kvstore.NewJournal(page, journalName), "localStorage", nil
 }

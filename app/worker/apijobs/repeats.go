@@ -12,6 +12,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
+	"github.com/bulkdesk/bulkdesk/app/submission/recordhttp"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -26,7 +28,7 @@ func (s *Server) recordCache() submission.RecordCache {
 	if st.record == nil {
 		st.record = s.RecordCache
 		if st.record == nil {
-			st.record = submission.NewMemoryRecord()
+			st.record = memstore.NewRecordCache()
 		}
 	}
 	return st.record
@@ -42,7 +44,7 @@ func (s *Server) readRecord(c *runner.Call, conn wire.Connection, cl *bulkapi.Cl
 		c.Progress(wire.Progress{Phase: wire.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", wire.Plural(total, "bulk", "bulks"))})
 	}
 	if u := conn.RecordURL(); u != "" {
-		return submission.ServerRecord(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, s.recordCache(), progress)
+		return recordhttp.Fetch(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, s.recordCache(), progress)
 	}
 	return submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), time.Now(), kind, progress)
 }

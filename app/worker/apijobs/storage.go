@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/kvstore"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
@@ -32,7 +32,7 @@ func newPageStorage(post func(wire.Message)) *pageStorage {
 }
 
 // PageStorage returns the page's localStorage as a store for a journal.
-func (s *Server) PageStorage() submission.KeyValue { return s.storage }
+func (s *Server) PageStorage() kvstore.KeyValue { return s.storage }
 
 func (p *pageStorage) Get(ctx context.Context, key string) (string, bool, error) {
 	r, err := p.call(ctx, wire.StorageRequest{Op: wire.StorageGet, Key: key})

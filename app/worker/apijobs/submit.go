@@ -9,6 +9,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/handoff"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -50,7 +51,7 @@ func (s *Server) journal(ctx context.Context) (submission.Journal, string, error
 		return st.journal, st.storage, nil
 	}
 	if s.OpenJournal == nil {
-		st.journal, st.storage = submission.NewMemory(), "memory"
+		st.journal, st.storage = memstore.NewJournal(), "memory"
 		return st.journal, st.storage, nil
 	}
 	// Opened for every job to come: the first one's cancel must not stop it.

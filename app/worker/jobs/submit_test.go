@@ -14,6 +14,8 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/kvstore"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 )
 
@@ -261,11 +263,11 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 	var h *harness
 	h = newHarness(t, withAPI(api), func(w *workers) {
 		w.api.OpenJournal = func(ctxt context.Context) (submission.Journal, string, error) {
-			return submission.NewKeyValue(w.api.PageStorage(), "test"), "localStorage", nil
+			return kvstore.NewJournal(w.api.PageStorage(), "test"), "localStorage", nil
 		}
 	})
-	if wire.StorageKeyPrefix != submission.KeyPrefix {
-		t.Fatalf("the page serves keys %q, the journal uses %q", wire.StorageKeyPrefix, submission.KeyPrefix)
+	if wire.StorageKeyPrefix != kvstore.KeyPrefix {
+		t.Fatalf("the page serves keys %q, the journal uses %q", wire.StorageKeyPrefix, kvstore.KeyPrefix)
 	}
 	doc := h.load(fixture.Transfers(5))
 	p := h.prepare(wire.PrepareSubmission{Document: doc.Document})
@@ -273,7 +275,7 @@ func TestTheJournalFallsBackToThePagesLocalStorage(t *testing.T) {
 		t.Fatalf("submission %+v %+v", got.Submission, got.Failure)
 	}
 	h.pageMu.Lock()
-	stored := h.page[submission.KeyPrefix+"test"]
+	stored := h.page[kvstore.KeyPrefix+"test"]
 	h.pageMu.Unlock()
 	var entries []submission.Entry
 	if err := json.Unmarshal([]byte(stored), &entries); err != nil || len(entries) != 1 || entries[0].State != submission.Submitted || entries[0].BulkID == "" {
@@ -329,7 +331,7 @@ func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
 			if opens == 1 {
 				return nil, "", fmt.Errorf("IndexedDB blocked")
 			}
-			return submission.NewMemory(), "IndexedDB", nil
+			return memstore.NewJournal(), "IndexedDB", nil
 		}
 	})
 	if e := h.failure(h.send(wire.JobJournal, wire.Journal{}, nil)); e.Code != wire.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {

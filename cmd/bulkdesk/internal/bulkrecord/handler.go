@@ -11,6 +11,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/recordhttp"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -50,7 +51,7 @@ func (h *handler) scope(cl *bulkapi.Client, api string) string {
 }
 
 // Handler answers POST record/{api} (api being wire.RecordStandard or
-// wire.RecordBackOffice) with JSON lines (submission.RecordLine).
+// wire.RecordBackOffice) with JSON lines (recordhttp.Line).
 func Handler(cfg Config) http.Handler {
 	return &handler{cfg: cfg, slots: make(chan struct{}, concurrent)}
 }
@@ -67,8 +68,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.fail(status, why)
 		return
 	}
-	var req submission.RecordRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, submission.MaxRecordRequest)).Decode(&req); err != nil {
+	var req recordhttp.Request
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, recordhttp.MaxRequest)).Decode(&req); err != nil {
 		out.fail(http.StatusBadRequest, "reading the request: "+err.Error())
 		return
 	}
@@ -90,7 +91,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, err := submission.UpdateRecord(ctx, cl, h.cfg.Cache, h.scope(cl, r.PathValue("api")), time.Now(), kind, func(done, total int) {
-		out.write(submission.RecordLine{Progress: &submission.RecordProgress{Done: done, Total: total}})
+		out.write(recordhttp.Line{Progress: &recordhttp.Progress{Done: done, Total: total}})
 	})
 	if err != nil {
 		status := http.StatusBadGateway
@@ -101,8 +102,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out.fail(status, err.Error())
 		return
 	}
-	held := submission.LeaveOutHeld(rec, req.Held)
-	out.write(submission.RecordLine{Record: rec, Held: held})
+	held := recordhttp.LeaveOutHeld(rec, req.Held)
+	out.write(recordhttp.Line{Record: rec, Held: held})
 }
 
 // client is the API client of the caller: their api-key and bearer
@@ -141,7 +142,7 @@ type lines struct {
 	started bool
 }
 
-func (l *lines) write(line submission.RecordLine) {
+func (l *lines) write(line recordhttp.Line) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.started {
@@ -168,10 +169,10 @@ func (l *lines) fail(status int, why string) {
 		l.w.Header().Set("Content-Type", "application/json")
 		l.w.Header().Set("Cache-Control", "no-store")
 		l.w.WriteHeader(status)
-		_ = json.NewEncoder(l.w).Encode(submission.RecordLine{Error: why})
+		_ = json.NewEncoder(l.w).Encode(recordhttp.Line{Error: why})
 		l.mu.Unlock()
 		return
 	}
 	l.mu.Unlock()
-	l.write(submission.RecordLine{Error: why})
+	l.write(recordhttp.Line{Error: why})
 }

@@ -35,7 +35,7 @@
 // # Older journals
 //
 // bulkdesk used to keep its journal in one JSON file (see
-// [submission.File]). [Open] imports such a file ([Options.Legacy]) once,
+// [filestore.Journal]). [Open] imports such a file ([Options.Legacy]) once,
 // in one transaction, and records that it did: the old file is left where
 // it was but no longer read; entries the database already holds win.
 package journalstore
@@ -57,6 +57,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
 )
 
 const (
@@ -438,7 +439,7 @@ func (s *Store) importLegacy(ctx context.Context, path string) (int, error) {
 		if meta.Get(marker) != nil {
 			return nil
 		}
-		old, err := submission.NewFile(path).Entries(ctx)
+		old, err := filestore.NewJournal(path).Entries(ctx)
 		if err != nil {
 			return fmt.Errorf("importing the old journal (move it away to start afresh): %w", err)
 		}

@@ -16,6 +16,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
 )
 
 func open(t *testing.T, path string, o Options) *Store {
@@ -215,7 +216,7 @@ func TestAnOldJSONJournalIsImportedOnce(t *testing.T) {
 		t.Fatalf("Paths(%s): %s %s", db, d, l)
 	}
 	now := time.Now().UTC()
-	old := submission.NewFile(legacy)
+	old := filestore.NewJournal(legacy)
 	for i := range 2 {
 		if err := old.Put(ctx, entry("a", i, submission.Submitted, now)); err != nil {
 			t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/proxy"
@@ -42,7 +43,7 @@ func cliReceipt(t testing.TB, body []byte) (*bulkreview.Receipt, []byte) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s := &submission.Submitter{Sender: fakeapi.Client(fakeapi.New()), Journal: submission.NewMemory()}
+	s := &submission.Submitter{Sender: fakeapi.Client(fakeapi.New()), Journal: memstore.NewJournal()}
 	entries, err := s.Submit(ctx, plan)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/filestore"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -45,7 +46,7 @@ func BenchmarkSubmit10kTransfers(b *testing.B) {
 				b.Fatal(err)
 			}
 			size = len(plan.Chunks[0].Body)
-			s := &submission.Submitter{Sender: h.client, Journal: submission.NewFile(filepath.Join(dir, fmt.Sprintf("j%d.json", i)))}
+			s := &submission.Submitter{Sender: h.client, Journal: filestore.NewJournal(filepath.Join(dir, fmt.Sprintf("j%d.json", i)))}
 			if _, err := s.Submit(ctx, plan); err != nil {
 				b.Fatal(err)
 			}

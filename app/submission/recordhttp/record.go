@@ -1,4 +1,4 @@
-package submission
+package recordhttp
 
 import (
 	"bytes"
@@ -12,56 +12,47 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// A server that proxies the API and keeps a record of its bulks (bulkdesk
-// serve with -store or -state-dir) runs UpdateRecord for the console:
-// POST <console>/record/api (or /record/backoffice), with the caller's
-// api-key and bearer token, lists the bulks as the caller and answers with
-// the record of those its listing shows. Its bulks' operations are fetched
-// once for every browser and every server sharing the database, and an
-// operator cannot write fingerprints that would hide a repeat from another.
-// The caller names the bulks it holds already: their fingerprints, which
-// never change, are not sent again.
-
-// RecordRequest is the body of POST record/{api}.
-type RecordRequest struct {
-	// Kind is the kind the check is for (see UpdateRecord's kind); "" for
-	// every kind.
+// Request is the body of POST record/{api}.
+type Request struct {
+	// Kind is the kind the check is for (see submission.UpdateRecord's
+	// kind); "" for every kind.
 	Kind string `json:"kind,omitempty"`
 	// Held are the bulks whose fingerprints the caller holds.
 	Held []string `json:"held,omitempty"`
 }
 
-// MaxRecordRequest bounds the body of POST record/{api}: the ids of tens
+// MaxRequest bounds the body of POST record/{api}: the ids of tens
 // of thousands of bulks.
-const MaxRecordRequest = 1 << 20
+const MaxRequest = 1 << 20
 
-// RecordLine is one line of the server's answer (JSON lines): progress
+// Line is one line of the server's answer (JSON lines): progress
 // while it fetches the bulks not seen before, then the record, or what
 // failed once the answer had begun.
-type RecordLine struct {
-	Progress *RecordProgress `json:"progress,omitempty"`
-	Record   *Record         `json:"record,omitempty"`
+type Line struct {
+	Progress *Progress          `json:"progress,omitempty"`
+	Record   *submission.Record `json:"record,omitempty"`
 	// Held are the bulks of Record whose fingerprints were left out,
 	// since the caller holds them.
 	Held  []string `json:"held,omitempty"`
 	Error string   `json:"error,omitempty"`
 }
 
-// RecordProgress counts the bulks whose operations were fetched.
-type RecordProgress struct {
+// Progress counts the bulks whose operations were fetched.
+type Progress struct {
 	Done  int `json:"done"`
 	Total int `json:"total"`
 }
 
-// maxRecordRefusal bounds the body of a refusal read.
-const maxRecordRefusal = 4 << 10
+// maxRefusal bounds the body of a refusal read.
+const maxRefusal = 4 << 10
 
 // LeaveOutHeld empties the fingerprints of the record's bulks that held
 // names, and returns their ids, for the server's answer.
-func LeaveOutHeld(r *Record, held []string) []string {
+func LeaveOutHeld(r *submission.Record, held []string) []string {
 	have := make(map[string]bool, len(held))
 	for _, id := range held {
 		have[id] = true
@@ -76,20 +67,23 @@ func LeaveOutHeld(r *Record, held []string) []string {
 	return out
 }
 
-// ServerRecord asks the server at recordURL (…/record/api) for the record,
+// Fetch asks the server at recordURL (…/record/api) for the record,
 // sending credentials (the api-key and Authorization headers the API
 // takes). cache, when set, keeps the fingerprints the server sent, under
 // recordURL, so that the next check gets only the bulks made since.
 // onFetch, when set, is told the server's progress.
-func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, kind *schema.Kind, cache RecordCache, onFetch func(done, total int)) (*Record, error) {
-	var local map[string]RecordedBulk
+func Fetch(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, kind *schema.Kind, cache submission.RecordCache, onFetch func(done, total int)) (*submission.Record, error) {
+	var local map[string]submission.RecordedBulk
 	if cache != nil {
 		var err error
 		if local, err = cache.Load(ctx, recordURL); err != nil {
 			return nil, err
 		}
 	}
-	req := RecordRequest{Kind: kindID(kind)}
+	req := Request{}
+	if kind != nil {
+		req.Kind = kind.ID
+	}
 	for id := range local {
 		req.Held = append(req.Held, id)
 	}
@@ -103,7 +97,7 @@ func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, creden
 	for _, id := range line.Held {
 		held[id] = true
 	}
-	var put []RecordedBulk
+	var put []submission.RecordedBulk
 	for i := range rec.Bulks {
 		rb := &rec.Bulks[i]
 		if !held[rb.BulkID] {
@@ -124,7 +118,7 @@ func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, creden
 		now := time.Now()
 		var drop []string
 		for id := range local {
-			if b, ok := rec.Listed[id]; ok && !Counts(&b, now) {
+			if b, ok := rec.Listed[id]; ok && !submission.Counts(&b, now) {
 				drop = append(drop, id)
 			}
 		}
@@ -138,7 +132,7 @@ func ServerRecord(ctx context.Context, hc *http.Client, recordURL string, creden
 }
 
 // askServer posts req and reads the answer's lines up to the record.
-func askServer(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, req RecordRequest, onFetch func(done, total int)) (*RecordLine, error) {
+func askServer(ctx context.Context, hc *http.Client, recordURL string, credentials http.Header, req Request, onFetch func(done, total int)) (*Line, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -158,8 +152,8 @@ func askServer(ctx context.Context, hc *http.Client, recordURL string, credentia
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		var line RecordLine
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxRecordRefusal))
+		var line Line
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusal))
 		why := strings.TrimSpace(string(b))
 		if json.Unmarshal(b, &line) == nil && line.Error != "" {
 			why = line.Error
@@ -168,7 +162,7 @@ func askServer(ctx context.Context, hc *http.Client, recordURL string, credentia
 	}
 	dec := json.NewDecoder(resp.Body)
 	for {
-		var line RecordLine
+		var line Line
 		if err := dec.Decode(&line); err != nil {
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package submission
+package browserstore
 
 import (
 	"context"
@@ -12,18 +12,20 @@ import (
 	"syscall/js"
 
 	"github.com/bulkdesk/bulkdesk/app/idb"
+	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/kvstore"
 )
 
-// Browser is the journal of the console: entries in an IndexedDB object
+// Journal is the journal of the console: entries in an IndexedDB object
 // store, or in one localStorage item where IndexedDB is missing (private
 // windows of some browsers, tests under Node with a storage shim).
 //
 // Its methods wait for the browser's callbacks: call them from a goroutine
 // (go-app's ctx.Async), never straight from an event handler.
-type Browser struct {
+type Journal struct {
 	name string
 	db   js.Value         // an IDBDatabase, or undefined
-	ls   *KeyValueJournal // in localStorage, when db is undefined
+	ls   *kvstore.Journal // in localStorage, when db is undefined
 	mu   sync.Mutex
 }
 
@@ -32,17 +34,17 @@ const (
 	idbVersion = 1
 )
 
-// OpenBrowser opens the journal called name (one per console origin is
+// Open opens the journal called name (one per console origin is
 // usual), in IndexedDB if the browser has it, else in localStorage.
-func OpenBrowser(ctx context.Context, name string) (*Browser, error) {
-	return OpenBrowserStorage(ctx, name, js.Global().Get("indexedDB"), js.Global().Get("localStorage"))
+func Open(ctx context.Context, name string) (*Journal, error) {
+	return OpenStorage(ctx, name, js.Global().Get("indexedDB"), js.Global().Get("localStorage"))
 }
 
-// OpenBrowserStorage is OpenBrowser with the storage objects given: an
+// OpenStorage is Open with the storage objects given: an
 // IDBFactory and a Storage, either undefined when missing. Tests pass
 // stand-ins.
-func OpenBrowserStorage(ctx context.Context, name string, indexedDB, storage js.Value) (*Browser, error) {
-	b := &Browser{name: name}
+func OpenStorage(ctx context.Context, name string, indexedDB, storage js.Value) (*Journal, error) {
+	b := &Journal{name: name}
 	if idb.Truthy(indexedDB) {
 		db, err := idb.Open(ctx, indexedDB, name, idbVersion, idbStore, map[string]any{"keyPath": "ref"})
 		if err == nil {
@@ -58,12 +60,12 @@ func OpenBrowserStorage(ctx context.Context, name string, indexedDB, storage js.
 	if !idb.Truthy(storage) {
 		return nil, errors.New("opening the journal: this browser has neither IndexedDB nor localStorage")
 	}
-	b.ls = NewKeyValue(localStorage{storage}, name)
+	b.ls = kvstore.NewJournal(localStorage{storage}, name)
 	return b, nil
 }
 
 // Backend names the storage in use: "indexedDB" or "localStorage".
-func (b *Browser) Backend() string {
+func (b *Journal) Backend() string {
 	if idb.Truthy(b.db) {
 		return "indexedDB"
 	}
@@ -72,7 +74,7 @@ func (b *Browser) Backend() string {
 
 // tx runs f on the object store in a transaction and waits until the
 // transaction is committed ("strict" durability where the browser has it).
-func (b *Browser) tx(ctx context.Context, mode string, f func(store js.Value) js.Value) (js.Value, error) {
+func (b *Journal) tx(ctx context.Context, mode string, f func(store js.Value) js.Value) (js.Value, error) {
 	res, err := idb.Tx(ctx, b.db, idbStore, mode, f)
 	if err != nil {
 		return js.Undefined(), fmt.Errorf("journal: %w", err)
@@ -81,7 +83,7 @@ func (b *Browser) tx(ctx context.Context, mode string, f func(store js.Value) js
 }
 
 // Put stores e, durably once it returns.
-func (b *Browser) Put(ctx context.Context, e Entry) error {
+func (b *Journal) Put(ctx context.Context, e submission.Entry) error {
 	if !idb.Truthy(b.db) {
 		return b.ls.Put(ctx, e)
 	}
@@ -98,7 +100,7 @@ func (b *Browser) Put(ctx context.Context, e Entry) error {
 }
 
 // Entries returns every entry, oldest first.
-func (b *Browser) Entries(ctx context.Context) ([]Entry, error) {
+func (b *Journal) Entries(ctx context.Context) ([]submission.Entry, error) {
 	if !idb.Truthy(b.db) {
 		return b.ls.Entries(ctx)
 	}
@@ -108,20 +110,20 @@ func (b *Browser) Entries(ctx context.Context) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Entry, 0, res.Length())
+	out := make([]submission.Entry, 0, res.Length())
 	for i := range res.Length() {
-		var e Entry
+		var e submission.Entry
 		if err := json.Unmarshal([]byte(res.Index(i).Get("entry").String()), &e); err != nil {
 			return nil, fmt.Errorf("reading the journal: %w", err)
 		}
 		out = append(out, e)
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int { return a.Created.Compare(b.Created) })
+	slices.SortStableFunc(out, func(a, b submission.Entry) int { return a.Created.Compare(b.Created) })
 	return out, nil
 }
 
 // Delete removes entries.
-func (b *Browser) Delete(ctx context.Context, refs ...string) error {
+func (b *Journal) Delete(ctx context.Context, refs ...string) error {
 	if !idb.Truthy(b.db) {
 		return b.ls.Delete(ctx, refs...)
 	}

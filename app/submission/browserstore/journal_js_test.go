@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package submission_test
+package browserstore_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/idb/idbtest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/browserstore"
+	"github.com/bulkdesk/bulkdesk/app/submission/journaltest"
 )
 
 // shims stand in for the browser's localStorage under Node, which has
@@ -33,12 +35,12 @@ func shim(expr string) js.Value {
 	return js.Global().Call("eval", expr)
 }
 
-func TestBrowserJournalInIndexedDB(t *testing.T) {
+func TestJournalInIndexedDB(t *testing.T) {
 	idb := idbtest.Factory()
 	ctx := context.Background()
 	name := "test-" + t.Name()
-	testJournal(t, func() submission.Journal {
-		j, err := submission.OpenBrowserStorage(ctx, name, idb, js.Undefined())
+	journaltest.Run(t, func() submission.Journal {
+		j, err := browserstore.OpenStorage(ctx, name, idb, js.Undefined())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,11 +51,11 @@ func TestBrowserJournalInIndexedDB(t *testing.T) {
 	})
 }
 
-func TestBrowserJournalFallsBackToLocalStorage(t *testing.T) {
+func TestJournalFallsBackToLocalStorage(t *testing.T) {
 	store := shim("__fakeLocalStorage(4000)")
 	ctx := context.Background()
-	open := func(name string) *submission.Browser {
-		j, err := submission.OpenBrowserStorage(ctx, name, js.Undefined(), store)
+	open := func(name string) *browserstore.Journal {
+		j, err := browserstore.OpenStorage(ctx, name, js.Undefined(), store)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +64,7 @@ func TestBrowserJournalFallsBackToLocalStorage(t *testing.T) {
 		}
 		return j
 	}
-	testJournal(t, func() submission.Journal { return open("ls") })
+	journaltest.Run(t, func() submission.Journal { return open("ls") })
 
 	// Over the quota, the kept bodies go and the entries stay.
 	j := open("quota")
@@ -83,8 +85,8 @@ func TestBrowserJournalFallsBackToLocalStorage(t *testing.T) {
 	}
 }
 
-func TestBrowserJournalNeedsSomeStorage(t *testing.T) {
-	if _, err := submission.OpenBrowserStorage(context.Background(), "none", js.Undefined(), js.Null()); err == nil {
+func TestJournalNeedsSomeStorage(t *testing.T) {
+	if _, err := browserstore.OpenStorage(context.Background(), "none", js.Undefined(), js.Null()); err == nil {
 		t.Error("a journal opened without any storage")
 	}
 }

@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package submission
+package browserstore
 
 import (
 	"context"
@@ -12,25 +12,26 @@ import (
 	"syscall/js"
 
 	"github.com/bulkdesk/bulkdesk/app/idb"
+	"github.com/bulkdesk/bulkdesk/app/submission"
 )
 
-// BrowserRecord is a RecordCache for the console: one IndexedDB row per
+// RecordCache is the record of the API's bulks for the console: one IndexedDB row per
 // bulk (its fingerprints as a Uint8Array), in its own database, and a copy
 // in memory, read once, that later checks use.
-type BrowserRecord struct {
+type RecordCache struct {
 	idb  js.Value
 	name string
 
 	mu     sync.Mutex
-	store  *Browser // opened on first use
+	store  *Journal // opened on first use
 	memory bool     // IndexedDB refused to open: memory only
-	scopes map[string]map[string]RecordedBulk
+	scopes map[string]map[string]submission.RecordedBulk
 }
 
-// NewBrowserRecord returns the record kept in the IndexedDB database
+// NewRecordCache returns the record kept in the IndexedDB database
 // called name of idb (an IDBFactory); it is opened on first use.
-func NewBrowserRecord(idb js.Value, name string) *BrowserRecord {
-	return &BrowserRecord{idb: idb, name: name, scopes: make(map[string]map[string]RecordedBulk)}
+func NewRecordCache(idb js.Value, name string) *RecordCache {
+	return &RecordCache{idb: idb, name: name, scopes: make(map[string]map[string]submission.RecordedBulk)}
 }
 
 func rowKey(scope, id string) string { return scope + "\n" + id }
@@ -38,7 +39,7 @@ func rowKey(scope, id string) string { return scope + "\n" + id }
 // open opens the database; nil when IndexedDB refuses (blocked by the
 // browser's settings): the record is then kept in memory, a cache that is
 // fetched again after a reload.
-func (r *BrowserRecord) open(ctx context.Context) *Browser {
+func (r *RecordCache) open(ctx context.Context) *Journal {
 	if r.store != nil || r.memory {
 		return r.store
 	}
@@ -47,12 +48,12 @@ func (r *BrowserRecord) open(ctx context.Context) *Browser {
 		r.memory = true
 		return nil
 	}
-	r.store = &Browser{name: r.name, db: db}
+	r.store = &Journal{name: r.name, db: db}
 	return r.store
 }
 
 // Load returns the scope's bulks: from memory once read.
-func (r *BrowserRecord) Load(ctx context.Context, scope string) (map[string]RecordedBulk, error) {
+func (r *RecordCache) Load(ctx context.Context, scope string) (map[string]submission.RecordedBulk, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if got, ok := r.scopes[scope]; ok {
@@ -60,20 +61,20 @@ func (r *BrowserRecord) Load(ctx context.Context, scope string) (map[string]Reco
 	}
 	b := r.open(ctx)
 	if b == nil {
-		return map[string]RecordedBulk{}, nil
+		return map[string]submission.RecordedBulk{}, nil
 	}
 	res, err := b.tx(ctx, "readonly", func(s js.Value) js.Value { return s.Call("getAll") })
 	if err != nil {
 		return nil, err
 	}
-	got := make(map[string]RecordedBulk)
+	got := make(map[string]submission.RecordedBulk)
 	for i := range res.Length() {
 		row := res.Index(i)
 		sc, _, _ := strings.Cut(row.Get("ref").String(), "\n")
 		if sc != scope {
 			continue
 		}
-		var rb RecordedBulk
+		var rb submission.RecordedBulk
 		if json.Unmarshal([]byte(row.Get("entry").String()), &rb) != nil {
 			continue
 		}
@@ -91,18 +92,18 @@ func (r *BrowserRecord) Load(ctx context.Context, scope string) (map[string]Reco
 }
 
 // Update writes the rows of put and deletes those of drop.
-func (r *BrowserRecord) Update(ctx context.Context, scope string, put []RecordedBulk, drop []string) error {
+func (r *RecordCache) Update(ctx context.Context, scope string, put []submission.RecordedBulk, drop []string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	// The copy in memory follows, once read: a scope not read yet is read
 	// whole from the database by the next Load.
 	if got, ok := r.scopes[scope]; ok {
-		r.scopes[scope] = applyUpdate(got, put, drop)
+		r.scopes[scope] = submission.UpdateBulks(got, put, drop)
 	}
 	b := r.open(ctx)
 	if b == nil {
 		if _, ok := r.scopes[scope]; !ok {
-			r.scopes[scope] = applyUpdate(nil, put, drop)
+			r.scopes[scope] = submission.UpdateBulks(nil, put, drop)
 		}
 		return nil
 	}

@@ -1,10 +1,12 @@
-package submission
+package kvstore
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
+
+	"github.com/bulkdesk/bulkdesk/app/submission"
 )
 
 // A KeyValue stores strings by key, as the browser's localStorage does. A
@@ -19,22 +21,22 @@ type KeyValue interface {
 // the journal called name is under KeyPrefix + name.
 const KeyPrefix = "bulkdesk.journal."
 
-// KeyValueJournal keeps a journal as one JSON item of a KeyValue store:
+// Journal keeps a journal as one JSON item of a KeyValue store:
 // the browser's localStorage where IndexedDB is missing, reached directly
 // on the page or, from the console's Web Worker (which has no
 // localStorage), through the page.
-type KeyValueJournal struct {
+type Journal struct {
 	kv  KeyValue
 	key string
 	mu  sync.Mutex
 }
 
-// NewKeyValue returns the journal called name in kv.
-func NewKeyValue(kv KeyValue, name string) *KeyValueJournal {
-	return &KeyValueJournal{kv: kv, key: KeyPrefix + name}
+// NewJournal returns the journal called name in kv.
+func NewJournal(kv KeyValue, name string) *Journal {
+	return &Journal{kv: kv, key: KeyPrefix + name}
 }
 
-func (j *KeyValueJournal) load(ctx context.Context) ([]Entry, error) {
+func (j *Journal) load(ctx context.Context) ([]submission.Entry, error) {
 	v, found, err := j.kv.Get(ctx, j.key)
 	if err != nil {
 		return nil, fmt.Errorf("reading the journal: %w", err)
@@ -42,14 +44,14 @@ func (j *KeyValueJournal) load(ctx context.Context) ([]Entry, error) {
 	if !found {
 		return nil, nil
 	}
-	var entries []Entry
+	var entries []submission.Entry
 	if err := json.Unmarshal([]byte(v), &entries); err != nil {
 		return nil, fmt.Errorf("reading the journal: %w", err)
 	}
 	return entries, nil
 }
 
-func (j *KeyValueJournal) save(ctx context.Context, entries []Entry) error {
+func (j *Journal) save(ctx context.Context, entries []submission.Entry) error {
 	data, err := json.Marshal(entries)
 	if err != nil {
 		return err
@@ -62,14 +64,14 @@ func (j *KeyValueJournal) save(ctx context.Context, entries []Entry) error {
 // needs the file again), then the fingerprints of submitted bulks (the
 // repeat check then relies on the API's record of them), never the
 // entries themselves.
-func (j *KeyValueJournal) Put(ctx context.Context, e Entry) error {
+func (j *Journal) Put(ctx context.Context, e submission.Entry) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	entries, err := j.load(ctx)
 	if err != nil {
 		return err
 	}
-	entries = upsert(entries, e)
+	entries = submission.WithEntry(entries, e)
 	if err := j.save(ctx, entries); err == nil {
 		return nil
 	}
@@ -89,19 +91,19 @@ func (j *KeyValueJournal) Put(ctx context.Context, e Entry) error {
 }
 
 // Entries returns every entry, oldest first.
-func (j *KeyValueJournal) Entries(ctx context.Context) ([]Entry, error) {
+func (j *Journal) Entries(ctx context.Context) ([]submission.Entry, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.load(ctx)
 }
 
 // Delete removes entries.
-func (j *KeyValueJournal) Delete(ctx context.Context, refs ...string) error {
+func (j *Journal) Delete(ctx context.Context, refs ...string) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	entries, err := j.load(ctx)
 	if err != nil {
 		return err
 	}
-	return j.save(ctx, without(entries, refs))
+	return j.save(ctx, submission.WithoutEntries(entries, refs))
 }

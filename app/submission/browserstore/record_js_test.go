@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package submission_test
+package browserstore_test
 
 import (
 	"context"
@@ -10,17 +10,18 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/idb/idbtest"
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/browserstore"
 	"github.com/bulkdesk/bulkdesk/app/submission/recordcachetest"
 )
 
-func TestBrowserRecordKeepsTheCachesBehaviour(t *testing.T) {
+func TestRecordCacheKeepsTheCachesBehaviour(t *testing.T) {
 	idb := idbtest.Fake()
 	n := 0
 	recordcachetest.Run(t, func(t *testing.T) (submission.RecordCache, func() submission.RecordCache) {
 		n++
 		name := fmt.Sprint("bulkdesk-record-", n)
 		// Another worker (a reload) reads the same database.
-		return submission.NewBrowserRecord(idb, name), func() submission.RecordCache { return submission.NewBrowserRecord(idb, name) }
+		return browserstore.NewRecordCache(idb, name), func() submission.RecordCache { return browserstore.NewRecordCache(idb, name) }
 	})
 }
 
@@ -39,11 +40,11 @@ func BenchmarkBrowserRecordLoad(b *testing.B) {
 		}
 		bulks = append(bulks, submission.RecordedBulk{BulkID: id, Kind: "transfers", Status: bulkapi.Submitted, Fingerprints: fps})
 	}
-	if err := submission.NewBrowserRecord(idb, "bench").Update(ctx, "s", bulks, nil); err != nil {
+	if err := browserstore.NewRecordCache(idb, "bench").Update(ctx, "s", bulks, nil); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		got, err := submission.NewBrowserRecord(idb, "bench").Load(ctx, "s")
+		got, err := browserstore.NewRecordCache(idb, "bench").Load(ctx, "s")
 		if err != nil || len(got) != 100 || len(got["1000"].Fingerprints) != 160_000 {
 			b.Fatal(len(got), err)
 		}

@@ -1,4 +1,4 @@
-package submission_test
+package kvstore_test
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/submission"
+	"github.com/bulkdesk/bulkdesk/app/submission/journaltest"
+	"github.com/bulkdesk/bulkdesk/app/submission/kvstore"
 )
 
-// quotaStore is a KeyValue that, like localStorage, refuses values over a
+// quotaStore is a kvstore.KeyValue that, like localStorage, refuses values over a
 // quota.
 type quotaStore struct {
 	mu    sync.Mutex
@@ -36,16 +38,16 @@ func (s *quotaStore) Set(_ context.Context, key, value string) error {
 	return nil
 }
 
-func TestKeyValueJournal(t *testing.T) {
+func TestJournalKeepsTheJournalsBehaviourAndGivesUpBodiesFirst(t *testing.T) {
 	store := &quotaStore{quota: 4000, data: map[string]string{}}
-	testJournal(t, func() submission.Journal { return submission.NewKeyValue(store, "kv") })
-	if _, ok := store.data[submission.KeyPrefix+"kv"]; !ok {
+	journaltest.Run(t, func() submission.Journal { return kvstore.NewJournal(store, "kv") })
+	if _, ok := store.data[kvstore.KeyPrefix+"kv"]; !ok {
 		t.Errorf("the journal is not under its key: %v", store.data)
 	}
 
 	// Over the quota, the kept bodies go and the entries stay.
 	ctx := context.Background()
-	j := submission.NewKeyValue(store, "quota")
+	j := kvstore.NewJournal(store, "quota")
 	big := submission.Entry{Ref: "bd-big", Kind: "transfers", State: submission.Planned, Body: json.RawMessage(`["` + strings.Repeat("x", 5000) + `"]`)}
 	if err := j.Put(ctx, big); err != nil {
 		t.Fatal(err)
@@ -65,7 +67,7 @@ func TestKeyValueJournal(t *testing.T) {
 	if err := j.Put(ctx, submission.Entry{Ref: "bd-huge", Source: strings.Repeat("y", 5000)}); err == nil {
 		t.Error("an entry over the quota was reported stored")
 	}
-	if !strings.Contains(store.data[submission.KeyPrefix+"quota"], "bd-big") {
+	if !strings.Contains(store.data[kvstore.KeyPrefix+"quota"], "bd-big") {
 		t.Error("a failed Put lost the earlier entries")
 	}
 }
