@@ -48,13 +48,6 @@ func TestServeFlagsComeFromTheEnvironmentUnlessGiven(t *testing.T) {
 	}
 }
 
-func TestServeUnknownFlagIsAUsageError(t *testing.T) {
-	var stderr strings.Builder
-	if code := run([]string{"serve", "-port", "80"}, nil, io.Discard, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "-prefix") {
-		t.Errorf("exit %d, stderr %q", code, stderr.String())
-	}
-}
-
 // miniConsole is a bundle with the files the server requires.
 func miniConsole(t testing.TB) fstest.MapFS {
 	fsys := fstest.MapFS{}
