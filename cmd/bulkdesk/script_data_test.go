@@ -19,15 +19,19 @@ import (
 // own: servers in the background, HTTP requests, a look into JSON and
 // workbooks, and the module's generated test files.
 var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"exits":   cmdExits,
-	"start":   cmdStart,
-	"stop":    cmdStop,
-	"http":    cmdHTTP,
-	"json":    cmdJSON,
-	"bytes":   cmdBytes,
-	"xlsx":    cmdXLSX,
-	"xlsxcat": cmdXLSXCat,
-	"sample":  cmdSample,
+	"exits":     cmdExits,
+	"start":     cmdStart,
+	"interrupt": cmdInterrupt,
+	"http":      cmdHTTP,
+	"json":      cmdJSON,
+	"setjson":   cmdSetJSON,
+	"bytes":     cmdBytes,
+	"edit":      cmdEdit,
+	"envfile":   cmdEnvFile,
+	"xlsx":      cmdXLSX,
+	"xlsxcat":   cmdXLSXCat,
+	"sample":    cmdSample,
+	"seq":       cmdSeq,
 }
 
 // cmdExits runs "exits N COMMAND [ARGS...]": it runs COMMAND as exec
@@ -56,26 +60,47 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 // holding one JSON value; PATH names a value in it by keys and indexes
 // joined by dots (errors.0.row), len(PATH) its length (len(errors)), "."
 // the whole. With WANT, the value must be WANT: a string as it reads, any
-// other value as JSON (objects compare whatever the order of their keys);
-// without, it must exist. Negated, the value must differ, or not exist.
+// other value as JSON (objects compare whatever the order of their keys),
+// or, written @FILE, FILE's content; without, it must exist. Negated, the value must differ, or not exist.
 // ("#" would begin a comment in a script, so lengths are len(...).)
 func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: json FILE PATH [WANT]")
 	}
-	d := json.NewDecoder(strings.NewReader(scriptFile(ts, args[0])))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		ts.Fatalf("json: %s is not JSON: %v", args[0], err)
+	got, ok := jsonAt(decodeJSON(ts, args[0]), args[1])
+	if len(args) == 3 && strings.HasPrefix(args[2], "@") {
+		args[2] = ts.ReadFile(args[2][1:])
 	}
-	got, ok := jsonAt(v, args[1])
 	switch {
 	case len(args) == 2 && ok == neg:
 		ts.Fatalf("json: %s %s: present %v", args[0], args[1], ok)
 	case len(args) == 3 && (ok && got == jsonWant(got, args[2])) == neg:
 		ts.Fatalf("json: %s %s is %s; want %s%s", args[0], args[1], got, map[bool]string{true: "other than "}[neg], args[2])
 	}
+}
+
+// cmdSetJSON runs "setjson VAR FILE PATH": it sets $VAR to the value
+// json would compare at PATH, such as the id of a bulk submit made.
+func cmdSetJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: setjson VAR FILE PATH")
+	}
+	got, ok := jsonAt(decodeJSON(ts, args[1]), args[2])
+	if !ok {
+		ts.Fatalf("setjson: %s has no %s", args[1], args[2])
+	}
+	ts.Setenv(args[0], got)
+}
+
+// decodeJSON reads the one JSON value of stdout, stderr or a file.
+func decodeJSON(ts *testscript.TestScript, name string) any {
+	d := json.NewDecoder(strings.NewReader(scriptFile(ts, name)))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		ts.Fatalf("%s is not JSON: %v", name, err)
+	}
+	return v
 }
 
 // jsonAt finds path in v and writes it as cmdJSON compares it.
@@ -163,6 +188,28 @@ func cmdBytes(ts *testscript.TestScript, neg bool, args []string) {
 		b.WriteString(s)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
+}
+
+// cmdEdit runs "edit FILE OLD NEW": it replaces the first OLD in FILE
+// with NEW, as an operator changes a receipt by hand; OLD must be there.
+func cmdEdit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: edit FILE OLD NEW")
+	}
+	text := ts.ReadFile(args[0])
+	if !strings.Contains(text, args[1]) {
+		ts.Fatalf("edit: %s has no %q", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(text, args[1], args[2], 1)), 0o644))
+}
+
+// cmdEnvFile runs "envfile VAR FILE": it sets $VAR to FILE's content,
+// such as a key that is no text a script can type.
+func cmdEnvFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: envfile VAR FILE")
+	}
+	ts.Setenv(args[0], ts.ReadFile(args[1]))
 }
 
 // cmdXLSX runs "xlsx [-numfmt CELLS=FORMAT]... OUT SHEET=FILE...": it
@@ -262,9 +309,29 @@ func cmdXLSXCat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// cmdSeq runs "seq FILE HEADER FIRST N": it writes FILE with the line
+// HEADER, then N lines of the numbers from FIRST: a file too long to
+// hold in a script.
+func cmdSeq(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: seq FILE HEADER FIRST N")
+	}
+	first, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	n, err := strconv.Atoi(args[3])
+	ts.Check(err)
+	var b strings.Builder
+	b.WriteString(args[1] + "\n")
+	for i := range n {
+		fmt.Fprintf(&b, "%d\n", first+i)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
+}
+
 // cmdSample runs "sample body|csv N FILE [FAILING...]": it writes N of
 // the fixture's sample transfers to FILE as a request body or as CSV;
 // the elements FAILING (0-based) carry the marker the sandbox fails.
+// "sample contract 0 FILE" writes the fixture's newer OpenAPI contract.
 func cmdSample(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
 		ts.Fatalf("usage: sample body|csv N FILE [FAILING...]")
@@ -284,6 +351,8 @@ func cmdSample(ts *testscript.TestScript, neg bool, args []string) {
 		data = run.Body(n)
 	case "csv":
 		data = fixture.CSV(run.List(n))
+	case "contract":
+		data = []byte(fixture.NewerContract)
 	default:
 		ts.Fatalf("sample: %q: want body or csv", args[0])
 	}

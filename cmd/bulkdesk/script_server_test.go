@@ -21,7 +21,7 @@ import (
 type startEnvKey struct{}
 
 // startWait bounds how long start waits for a server to say where it
-// listens, and stop for it to end once interrupted (serve gives requests
+// listens, and interrupt for it to end once interrupted (serve gives requests
 // under way 10 s).
 const startWait = 30 * time.Second
 
@@ -48,7 +48,7 @@ func servers(ts *testscript.TestScript) map[string]*bgServer {
 // in the background, waits until a line of its standard output matches
 // PATTERN and sets $VAR to the pattern's first group (the URL the server
 // says it listens on). The server is interrupted when the script ends,
-// or by "stop VAR".
+// or by "interrupt VAR".
 func cmdStart(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! start")
@@ -106,26 +106,26 @@ func cmdStart(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdStop runs "stop VAR": it interrupts the server start left in $VAR,
+// cmdInterrupt runs "interrupt VAR": it interrupts the server start left in $VAR,
 // as Ctrl-C does, waits for it to end, and makes its output the
 // script's stdout and stderr. It fails if the server ends with an error,
 // or, negated, if it does not.
-func cmdStop(ts *testscript.TestScript, neg bool, args []string) {
+func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
-		ts.Fatalf("usage: stop VAR")
+		ts.Fatalf("usage: interrupt VAR")
 	}
 	s := servers(ts)[args[0]]
 	if s == nil {
-		ts.Fatalf("stop: no server was started as %s", args[0])
+		ts.Fatalf("interrupt: no server was started as %s", args[0])
 	}
 	err := s.stop()
 	fmt.Fprint(ts.Stdout(), s.stdout())
 	fmt.Fprint(ts.Stderr(), s.stderr())
 	switch {
 	case err != nil && !neg:
-		ts.Fatalf("stop %s: %v", args[0], err)
+		ts.Fatalf("interrupt %s: %v", args[0], err)
 	case err == nil && neg:
-		ts.Fatalf("stop %s: it ended without an error", args[0])
+		ts.Fatalf("interrupt %s: it ended without an error", args[0])
 	}
 }
 
@@ -163,7 +163,8 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // cmdHTTP runs "http METHOD URL [BODYFILE]": it makes the request, with
 // the file's content as its body, and writes the answer's body to stdout
 // and its status line to stderr. It fails on a status of 400 or more, or,
-// negated, below 400.
+// negated, below 400 (negated, no answer at all passes too: a server
+// that has stopped).
 func cmdHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: http METHOD URL [BODYFILE]")
@@ -176,6 +177,10 @@ func cmdHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	client := &http.Client{Timeout: startWait}
 	resp, err := client.Do(req)
+	if err != nil && neg {
+		fmt.Fprintf(ts.Stderr(), "no answer: %v\n", err)
+		return
+	}
 	ts.Check(err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
