@@ -137,90 +137,6 @@ func runCLIWithInput(t *testing.T, stdin string, args ...string) (code int, stdo
 	return code, out.String(), errOut.String()
 }
 
-func TestJournalListsAndForgetsSubmissions(t *testing.T) {
-	api := startSandboxCommand(t)
-	useSandboxCredentials(t)
-	file := writeFile(t, "pay.json", string(fixture.SampleBody(25)))
-	code, out, errOut := runCLI(t, "submit", "-kind", "transfers", "-api-url", api, "-part-size", "10", "-format", "json", file)
-	if code != exitOK {
-		t.Fatalf("submit: %d %s", code, errOut)
-	}
-	var chunks []entryJSON
-	if err := json.Unmarshal([]byte(out), &chunks); err != nil {
-		t.Fatal(err)
-	}
-
-	code, out, errOut = runCLI(t, "journal", "list", "-format", "json")
-	var subs []submissionJSON
-	if code != exitOK || json.Unmarshal([]byte(out), &subs) != nil || len(subs) != 1 {
-		t.Fatalf("list: %d %s %s", code, out, errOut)
-	}
-	// The JSON names a bulk's share of the file as the text does: a part.
-	if !strings.Contains(out, `"parts": 3,`) || !strings.Contains(out, `"part": 3,`) || strings.Contains(out, `"chunk`) {
-		t.Errorf("list in JSON:\n%s", out)
-	}
-	s := subs[0]
-	if s.File != "pay.json" || s.Kind != "transfers" || s.Parts != 3 || s.Elements != 25 || s.State != "submitted" || len(s.Entries) != 3 || s.Created.IsZero() {
-		t.Errorf("listed %+v", s)
-	}
-	for i, e := range s.Entries {
-		if e.Ref != chunks[i].Ref || e.BulkID != chunks[i].BulkID || e.State != "submitted" || e.BodyKept || e.Part != i+1 {
-			t.Errorf("chunk %d listed %+v, submitted %+v", i+1, e, chunks[i])
-		}
-	}
-	code, out, _ = runCLI(t, "journal", "list")
-	if code != exitOK || !strings.Contains(out, "submission "+s.ID+": pay.json, transfers, 25 elements in 3 parts, 3 submitted: submitted; bulks "+chunks[0].BulkID) ||
-		!strings.Contains(out, "part 3/3: 5 elements, submitted, bulk "+chunks[2].BulkID) || !strings.Contains(out, "ref "+chunks[1].Ref) {
-		t.Errorf("text list:\n%s", out)
-	}
-
-	// Nobody at a terminal: refused without -yes.
-	code, _, errOut = runCLIWithInput(t, "y\n", "journal", "forget", s.ID)
-	if code != exitUsage || !strings.Contains(errOut, "not a terminal") || !strings.Contains(errOut, "-yes") {
-		t.Errorf("forget without a terminal: %d %s", code, errOut)
-	}
-	old := stdinIsTerminal
-	stdinIsTerminal = func(io.Reader) bool { return true }
-	t.Cleanup(func() { stdinIsTerminal = old })
-	code, _, errOut = runCLIWithInput(t, "\n", "journal", "forget", s.ID[:8])
-	if code != exitInvalid || !strings.Contains(errOut, "[y/N]") || !strings.Contains(errOut, "is kept") {
-		t.Errorf("forget answered no: %d %s", code, errOut)
-	}
-	if code, _, errOut := runCLI(t, "journal", "forget", "-yes", "nosuch"); code != exitInvalid || !strings.Contains(errOut, "no submission nosuch") {
-		t.Errorf("forget an unknown id: %d %s", code, errOut)
-	}
-	code, out, errOut = runCLIWithInput(t, "y\n", "journal", "forget", s.ID[:8])
-	if code != exitOK || !strings.Contains(out, "forgot submission "+s.ID+" (3 entries)") {
-		t.Errorf("forget: %d %s %s", code, out, errOut)
-	}
-	if code, out, _ := runCLI(t, "journal", "list"); code != exitOK || !strings.Contains(out, "no submissions") {
-		t.Errorf("after forget: %s", out)
-	}
-	if code, _, _ := runCLI(t, "journal", "forget"); code != exitUsage {
-		t.Errorf("forget without an id: %d", code)
-	}
-}
-
-func TestJournalImportsAnOlderJSONJournal(t *testing.T) {
-	dir := t.TempDir()
-	legacy := filepath.Join(dir, "journal.json")
-	now := time.Now()
-	e := submission.Entry{Ref: "bd-1", Submission: "sub-1", Kind: "transfers", Chunks: 1, PlanElements: 2, Source: "old.xlsx",
-		State: submission.Submitted, BulkID: "bulk-9", Created: now, Updated: now}
-	if err := filestore.NewJournal(legacy).Put(context.Background(), e); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errOut := runCLI(t, "journal", "list", "-journal", legacy)
-	if code != exitOK || !strings.Contains(out, "sub-1: old.xlsx") || !strings.Contains(errOut, "imported 1 entries of the older journal") {
-		t.Fatalf("list: %d %s %s", code, out, errOut)
-	}
-	// The database beside it holds them now; -journal-retention prunes.
-	code, out, errOut = runCLI(t, "journal", "list", "-journal", filepath.Join(dir, "journal.db"), "-journal-retention", "1ns")
-	if code != exitOK || !strings.Contains(out, "no submissions") || strings.Contains(errOut, "imported") || !strings.Contains(errOut, "forgot 1 submissions") {
-		t.Errorf("list again: %d %s %s", code, out, errOut)
-	}
-}
-
 func TestRetentionTakesDays(t *testing.T) {
 	for in, want := range map[string]time.Duration{"35d": 35 * 24 * time.Hour, "72h": 72 * time.Hour, "0": 0} {
 		var r retentionFlag
@@ -236,5 +152,33 @@ func TestRetentionTakesDays(t *testing.T) {
 		if r.Set(bad) == nil {
 			t.Errorf("%s accepted", bad)
 		}
+	}
+}
+
+// TestJournalForgetAsksAtATerminal answers forget's question as a person
+// at a terminal does, which a script cannot (its standard input is never
+// a terminal; journal.txt runs the rest of forget): no keeps the
+// submission, yes forgets it, named by the start of its id.
+func TestJournalForgetAsksAtATerminal(t *testing.T) {
+	legacy := filepath.Join(t.TempDir(), "journal.json")
+	const id = "40ae8d5b836d1c68"
+	now := time.Now()
+	e := submission.Entry{Ref: "bd-1", Submission: id, Kind: "transfers", Chunks: 1, PlanElements: 2, Source: "pay.csv",
+		State: submission.Submitted, BulkID: "bulk-9", Created: now, Updated: now}
+	if err := filestore.NewJournal(legacy).Put(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(envJournal, legacy)
+	old := stdinIsTerminal
+	stdinIsTerminal = func(io.Reader) bool { return true }
+	t.Cleanup(func() { stdinIsTerminal = old })
+
+	code, _, errOut := runCLIWithInput(t, "\n", "journal", "forget", id[:8])
+	if code != exitInvalid || !strings.Contains(errOut, "[y/N]") || !strings.Contains(errOut, "is kept") {
+		t.Errorf("forget answered no: %d %s", code, errOut)
+	}
+	code, out, errOut := runCLIWithInput(t, "y\n", "journal", "forget", id[:8])
+	if code != exitOK || !strings.Contains(out, "forgot submission "+id+" (1 entries)") {
+		t.Errorf("forget answered yes: %d %s %s", code, out, errOut)
 	}
 }
