@@ -96,7 +96,7 @@ bench-native:
 
 bench-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./schema/
-	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/submission/
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -benchtime 5x -exec $(WASM_EXEC) ./app/submission/...
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -count 5 -exec $(WASM_EXEC) ./app/webhook/
 
 ## bench-ingest: the ingest figures of BENCHMARKS.md, natively and in Node

@@ -89,7 +89,7 @@ type StorageRequest struct {
 }
 
 // StorageKeyPrefix starts every key the page serves for the worker: the
-// submission journal's (submission.KeyPrefix).
+// submission journal's (kvstore.KeyPrefix, which a test holds it to).
 const StorageKeyPrefix = "bulkdesk.journal."
 
 // StorageReply is the body of a TypeStorageReply message.
