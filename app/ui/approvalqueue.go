@@ -167,7 +167,7 @@ func (q *approvalQueue) read() {
 	q.mu.Lock()
 	q.busy, q.at = false, time.Now()
 	if err != nil {
-		q.problem = err.Error()
+		q.problem = t("The bulks awaiting approval could not be read:") + " " + errorText(err)
 	} else {
 		q.answer, q.problem = a, ""
 	}
@@ -185,17 +185,17 @@ func (q *approvalQueue) read() {
 func readQueue(ctx context.Context) (*queueAnswer, error) {
 	res, err := fetchText(ctx, href("/four-eyes/bulks")+fmt.Sprintf("?state=awaiting&limit=%d", queueLimit))
 	if err != nil {
-		return nil, fmt.Errorf("%s %w", t("The bulks awaiting approval could not be read:"), err)
+		return nil, err
 	}
 	var a queueAnswer
 	jerr := json.Unmarshal([]byte(res.body), &a)
 	switch {
 	case res.status != http.StatusOK && a.Message != "":
-		return nil, fmt.Errorf("%s %s", t("The bulks awaiting approval could not be read:"), a.Message)
+		return nil, fmt.Errorf("the server answered %d: %s", res.status, a.Message)
 	case res.status != http.StatusOK:
-		return nil, fmt.Errorf("%s %d %s", t("The bulks awaiting approval could not be read:"), res.status, http.StatusText(res.status))
+		return nil, fmt.Errorf("the server answered %d %s", res.status, http.StatusText(res.status))
 	case jerr != nil:
-		return nil, fmt.Errorf("%s %w", t("The bulks awaiting approval could not be read:"), jerr)
+		return nil, fmt.Errorf("reading the server's answer: %w", jerr)
 	}
 	return &a, nil
 }

@@ -293,7 +293,7 @@ func (p *bulkPage) loadTotals(ctx app.Context) {
 			return
 		}
 		if err != nil {
-			t = wire.BulkTotals{BulkID: id, Failure: &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}}
+			t = wire.BulkTotals{BulkID: id, Failure: &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}}
 		}
 		p.totals = &t
 	})
@@ -324,7 +324,7 @@ func (p *bulkPage) loadFourEyes(ctx app.Context) {
 				return
 			}
 			if err != nil {
-				p.fourEyesErr = err.Error()
+				p.fourEyesErr = errorText(err)
 				return
 			}
 			p.fourEyes = &f
@@ -450,7 +450,7 @@ func (p *bulkPage) refresh(ctx app.Context, withOps bool) {
 func (p *bulkPage) show(ctx app.Context, r wire.BulkResult, err error, withOps bool) {
 	switch {
 	case err != nil:
-		p.message = jobMessage(err)
+		p.message = errorText(err)
 		return
 	case r.Failure != nil:
 		p.failure = r.Failure
@@ -556,7 +556,7 @@ func (p *bulkPage) loadOperations(ctx app.Context) {
 		p.opsLoaded = true
 		switch {
 		case err != nil:
-			p.opsFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
+			p.opsFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}
 		case l.Failure != nil:
 			p.opsFailure = l.Failure
 		default:
@@ -589,7 +589,7 @@ func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
 		p.workbookBusy = false
 		switch {
 		case err != nil:
-			p.workbookNote = jobMessage(err)
+			p.workbookNote = errorText(err)
 		case f.Failure != nil:
 			p.workbookNote, p.workbookFail = "", f.Failure
 		default:

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/money"
@@ -18,7 +17,7 @@ import (
 // readReviewElements reads the elements a review sent as its data.
 func readReviewElements(data app.Value) (*wire.ReviewElements, error) {
 	if data == nil || !data.Truthy() {
-		return nil, errors.New(t("the review sent no elements"))
+		return nil, saidError(t("the review sent no elements"))
 	}
 	bytes := app.Window().Get("Uint8Array").New(data)
 	b := make([]byte, bytes.Get("length").Int())

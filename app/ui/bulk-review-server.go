@@ -31,7 +31,7 @@ func (p *bulkPage) compareServerReceipt(run int, id string, conn wire.Connection
 		}
 		r.serverBusy = false
 		if err != nil {
-			res = wire.ServerReceiptCompared{BulkID: id, Kept: wire.ReceiptUnread, Problem: jobMessage(err)}
+			res = wire.ServerReceiptCompared{BulkID: id, Kept: wire.ReceiptUnread, Problem: errorText(err)}
 		}
 		r.takeServerReceipt(res)
 		if rv := r.result; rv != nil && r.server.Kept == wire.ReceiptCompared {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
@@ -165,7 +164,7 @@ func (p *bulkPage) checkRepeats(run int, id string, conn wire.Connection) {
 		}
 		switch {
 		case err != nil:
-			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", jobMessage(err))
+			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", errorText(err))
 		case f.Failure != nil:
 			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", f.Failure.Summary)
 		default:
@@ -213,7 +212,7 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 			}
 			data, jerr := json.MarshalIndent(rec, "", "  ")
 			if jerr != nil {
-				r.recordNote = tf("The review could not be written: %s", jerr.Error())
+				r.recordNote = tf("The review could not be written: %s", errorText(jerr))
 				return
 			}
 			name := "bulk-" + id + ".review.json"
@@ -471,7 +470,7 @@ func (r *bulkReview) controlTotals() (*wire.ControlTotals, error) {
 	if s := strings.TrimSpace(r.count); s != "" {
 		n, err := money.ParseTyped(s, 0, typedSeparators())
 		if err != nil || n < 0 || n > 1<<31 {
-			return nil, errors.New(tf("the control count %q is not a number of elements", s))
+			return nil, saidError(tf("the control count %q is not a number of elements", s))
 		}
 		count := int(n)
 		c.Count = &count
@@ -481,7 +480,7 @@ func (r *bulkReview) controlTotals() (*wire.ControlTotals, error) {
 			continue
 		}
 		if _, _, err := money.ParseCurrencyAmount(t, typedSeparators()); err != nil {
-			return nil, errors.New(typedProblem(err, ""))
+			return nil, saidError(typedProblem(err, ""))
 		}
 		c.Totals = append(c.Totals, t)
 	}
@@ -506,7 +505,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	r := &p.review
 	control, err := r.controlTotals()
 	if err != nil {
-		r.message = wire.Sentence(err.Error())
+		r.message = wire.Sentence(errorText(err))
 		return
 	}
 	conn := currentConnection(ctx)
@@ -546,7 +545,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 		mark("review-received")
 		r.busy, r.progress = false, ""
 		if err != nil {
-			r.message, r.result = jobMessage(err), nil
+			r.message, r.result = errorText(err), nil
 			return
 		}
 		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
@@ -557,7 +556,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			return
 		}
 		if els, err := readReviewElements(data); err != nil {
-			r.message = tf("The elements could not be shown: %s", err.Error())
+			r.message = tf("The elements could not be shown: %s", errorText(err))
 		} else {
 			r.takeElements(els)
 			r.elements.setDifferences(rv.Differences)

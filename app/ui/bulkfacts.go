@@ -183,7 +183,7 @@ func (q *totalsQueue) next(ctx app.Context) {
 	runJob(ctx, wire.JobBulkTotals, wire.GetBulkTotals{Connection: conn, BulkID: id}, nil, func(t wire.BulkTotals, _ app.Value, err error) {
 		q.busy = false
 		if err != nil {
-			t = wire.BulkTotals{BulkID: id, Failure: &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}}
+			t = wire.BulkTotals{BulkID: id, Failure: &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}}
 		}
 		if q.got == nil {
 			q.got = make(map[string]*wire.BulkTotals)

@@ -205,7 +205,7 @@ func (p *bulksPage) reload(ctx app.Context) {
 		p.loading, p.loaded = false, true
 		switch {
 		case err != nil:
-			p.failure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
+			p.failure = &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}
 		case l.Failure != nil:
 			p.failure = l.Failure
 		default:

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -34,7 +35,7 @@ func readContractFile(ctx app.Context, file app.Value, targets []wire.ContractTa
 	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		ok.Release()
 		fail.Release()
-		finish(nil, errors.New("the browser could not read "+name))
+		finish(nil, saidError(t("the browser could not read the file")))
 		return nil
 	})
 	file.Call("arrayBuffer").Call("then", ok, fail)
@@ -61,7 +62,7 @@ func startContractReader(c Config, name string, buf app.Value, targets []wire.Co
 			app.Log("the contract reader:", m.String())
 		}
 		end()
-		finish(nil, errors.New(t("the contract reader could not start")))
+		finish(nil, saidError(t("the contract reader could not start")))
 		return nil
 	})
 	w.Set("onmessage", onMessage)
@@ -104,13 +105,16 @@ type readerReply struct {
 func decodeReaderReply(name, text string) (*wire.ContractSource, error) {
 	var r readerReply
 	if err := json.Unmarshal([]byte(text), &r); err != nil {
-		return nil, errors.New("the contract reader's answer could not be read: " + err.Error())
+		return nil, fmt.Errorf("the contract reader's answer could not be read: %w", err)
 	}
-	if r.Error != "" || r.Contract == nil {
-		if r.Error == "" {
-			r.Error = name + ": the contract reader gave no answer"
-		}
-		return nil, errors.New(r.Error)
+	switch {
+	case r.Error != "":
+		// The reader's finding names the file and the place in it, in
+		// its own words: what the person who wrote the contract needs,
+		// word for word.
+		return nil, saidError(r.Error)
+	case r.Contract == nil:
+		return nil, fmt.Errorf("%s: the contract reader gave no answer", name)
 	}
 	c := r.Contract
 	src := &wire.ContractSource{Name: c.Source, Title: c.Title, Version: c.Version, Notes: c.Notes,

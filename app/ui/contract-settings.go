@@ -35,7 +35,7 @@ func (p *settingsPage) sendContract(req wire.SetContract, announce string) {
 	runJob(p.page, wire.JobContract, req, nil, func(st wire.ContractState, _ app.Value, err error) {
 		cv.busy = ""
 		if err != nil {
-			cv.failure = jobMessage(err)
+			cv.failure = errorText(err)
 			p.announcement = cv.failure
 			return
 		}
@@ -131,8 +131,8 @@ func (p *settingsPage) contractFileChosen(ctx app.Context, e app.Event) {
 	cv.busy, cv.failure = tf("Reading %s…", file.Get("name").String()), ""
 	readContractFile(p.page, file, cv.state.Targets, func(src *wire.ContractSource, err error) {
 		if err != nil {
-			cv.busy, cv.failure = "", err.Error()
-			p.announcement = tf("The file was not loaded: %s", err.Error())
+			cv.busy, cv.failure = "", errorText(err)
+			p.announcement = tf("The file was not loaded: %s", cv.failure)
 			return
 		}
 		cv.busy = tf("Checking the schemas of %s…", src.Name)

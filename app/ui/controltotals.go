@@ -103,7 +103,7 @@ func (c controlTotals) checkTotal(s wire.Summary, currency string) controlResult
 func typedProblem(err error, currency string) string {
 	var e *money.TypedError
 	if !errors.As(err, &e) {
-		return err.Error()
+		return errorText(err)
 	}
 	hints := strings.Join(e.Hints(), " "+t("or")+" ")
 	switch e.Problem {

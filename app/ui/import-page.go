@@ -509,7 +509,7 @@ func (p *importPage) jobFailed(err error) {
 		p.fail(we.Message)
 		return
 	}
-	p.fail(err.Error())
+	p.fail(errorText(err))
 }
 
 func (p *importPage) fail(msg string) {

@@ -59,7 +59,7 @@ func (d *templateDownload) download(ctx app.Context, e app.Event) {
 	runJob(ctx, wire.JobTemplate, req, nil, func(f wire.File, data app.Value, err error) {
 		d.busy = false
 		if err != nil {
-			d.note = jobMessage(err)
+			d.note = errorText(err)
 			return
 		}
 		download(data, f.Name, f.Type)

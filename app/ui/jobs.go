@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -78,7 +79,7 @@ func decodeResult[T any](body []byte, err error) (T, error) {
 	}
 	v, derr := wire.DecodeBody[T](body)
 	if derr != nil {
-		return v, errors.New("the engine's answer could not be read: " + derr.Error())
+		return v, fmt.Errorf("the engine's answer could not be read: %w", derr)
 	}
 	return v, nil
 }
@@ -87,13 +88,4 @@ func decodeResult[T any](body []byte, err error) (T, error) {
 func jobCanceled(err error) bool {
 	var we *wire.Error
 	return errors.As(err, &we) && we.Code == wire.CodeCanceled
-}
-
-// jobMessage is a job's error for people.
-func jobMessage(err error) string {
-	var we *wire.Error
-	if errors.As(err, &we) {
-		return we.Message
-	}
-	return err.Error()
 }

@@ -31,7 +31,7 @@ func (j *journalView) load(ctx app.Context, then func()) {
 	runJob(j.page, wire.JobJournal, wire.Journal{}, nil, func(l wire.JournalList, _ app.Value, err error) {
 		j.loaded = true
 		if err != nil {
-			j.failure = jobMessage(err)
+			j.failure = errorText(err)
 			return
 		}
 		j.list, j.failure = l, ""
@@ -180,7 +180,7 @@ func (j *journalView) resumeAnswering(ctx app.Context, api APIConfig, s wire.Sub
 		j.resuming = ""
 		switch {
 		case err != nil:
-			j.failedID, j.message = s.ID, jobMessage(err)
+			j.failedID, j.message = s.ID, errorText(err)
 		case r.Failure != nil:
 			j.failedID, j.resumeFailure = s.ID, r.Failure
 		case r.Repeats != nil && r.Repeats.Stopped:
@@ -201,7 +201,7 @@ func (j *journalView) forget(ctx app.Context, s wire.SubmissionInfo) {
 	}
 	runJob(j.page, wire.JobForgetSubmission, wire.ForgetSubmission{Submission: s.ID}, nil, func(l wire.JournalList, _ app.Value, err error) {
 		if err != nil {
-			j.failedID, j.message = s.ID, jobMessage(err)
+			j.failedID, j.message = s.ID, errorText(err)
 			return
 		}
 		j.list = l

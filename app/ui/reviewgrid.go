@@ -926,10 +926,3 @@ func gridSeverityWord(s string) string {
 	}
 	return s
 }
-
-func errorText(err error) string {
-	if we, ok := err.(*wire.Error); ok {
-		return we.Message
-	}
-	return err.Error()
-}

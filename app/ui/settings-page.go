@@ -196,7 +196,7 @@ func (p *settingsPage) originWarning(raw string) app.UI {
 // changed applies an edit: the connection is the operator's from now on.
 func (p *settingsPage) changed(ctx app.Context) {
 	if err := setConnection(ctx, p.conn); err != nil {
-		p.announcement = tf("The credentials could not be kept for the tab: %s", err.Error())
+		p.announcement = tf("The credentials could not be kept for the tab: %s", errorText(err))
 	}
 	p.testResult, p.testFailure = "", nil
 }
@@ -235,7 +235,7 @@ func (p *settingsPage) test(ctx app.Context, e app.Event) {
 		p.testBusy = false
 		switch {
 		case err != nil:
-			p.testFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
+			p.testFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}
 		case r.Failure != nil:
 			p.testFailure = r.Failure
 		default:
@@ -276,7 +276,7 @@ func (p *settingsPage) obtainToken(ctx app.Context, e app.Event) {
 		p.tokenBusy = false
 		switch {
 		case err != nil:
-			p.tokenFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: jobMessage(err), Chunk: wire.NoChunk}
+			p.tokenFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}
 		case r.Failure != nil:
 			p.tokenFailure = r.Failure
 		default:

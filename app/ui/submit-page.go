@@ -432,7 +432,7 @@ func (p *submitPage) prepare(ctx app.Context) {
 	req := wire.PrepareSubmission{Document: p.doc.ID, ValidOnly: p.validOnly, NewBulk: p.newBulk, Connection: &conn}
 	runJob(p.page, wire.JobPrepareSubmission, req, nil, func(r wire.Confirmation, _ app.Value, err error) {
 		if err != nil {
-			p.step, p.message = submitStopped, jobMessage(err)
+			p.step, p.message = submitStopped, errorText(err)
 			p.announcement = p.message
 			return
 		}
@@ -517,7 +517,7 @@ func (p *submitPage) finished(ctx app.Context, r wire.Submitted, err error) {
 	case jobCanceled(err):
 		p.step, p.message = submitStopped, t("Stopped. The journal keeps the parts not yet submitted; sending again resumes without making any bulk twice.")
 	case err != nil:
-		p.step, p.message = submitStopped, jobMessage(err)
+		p.step, p.message = submitStopped, errorText(err)
 	case r.Failure != nil:
 		p.step, p.failure = submitStopped, r.Failure
 	default:
@@ -584,7 +584,7 @@ func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 			runJob(p.page, wire.JobReceipt, req, nil, func(f wire.File, data app.Value, err error) {
 				p.receiptBusy = false
 				if err != nil {
-					p.receiptNote = jobMessage(err)
+					p.receiptNote = errorText(err)
 					return
 				}
 				download(data, f.Name, f.Type)
@@ -601,7 +601,7 @@ func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
 	runJob(p.page, wire.JobAsideWorkbook, wire.AsideWorkbook{Document: p.doc.ID}, nil, func(f wire.File, data app.Value, err error) {
 		p.asideBusy = false
 		if err != nil {
-			p.asideNote = jobMessage(err)
+			p.asideNote = errorText(err)
 			return
 		}
 		download(data, f.Name, f.Type)

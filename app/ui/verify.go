@@ -40,7 +40,7 @@ func verifyPasted(headers string, body []byte, key webhook.Key, checkClock bool,
 	}
 	h, err := webhook.ParseHeaders([]byte(headers))
 	if err != nil {
-		v.headersErr = err.Error()
+		v.headersErr = errorText(err)
 		return v
 	}
 	if len(v.missing) > 0 {

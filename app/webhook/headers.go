@@ -8,6 +8,8 @@ import (
 	"net/textproto"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // ParseHeaders reads request headers as a person captures them, for the
@@ -25,7 +27,7 @@ import (
 // line number.
 func ParseHeaders(text []byte) (http.Header, error) {
 	if !utf8.Valid(text) {
-		return nil, fmt.Errorf("the headers are not valid UTF-8 text")
+		return nil, lang.Errorf("the headers are not valid UTF-8 text")
 	}
 	if trimmed := bytes.TrimSpace(text); len(trimmed) > 0 && trimmed[0] == '{' {
 		return parseJSONHeaders(trimmed)
@@ -50,11 +52,11 @@ func ParseHeaders(text []byte) (http.Header, error) {
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
-			return nil, fmt.Errorf("line %d: %q is not a header: it has no ':' between name and value", n, clip(line, 60))
+			return nil, lang.Errorf("line %d: %q is not a header: it has no ':' between name and value", n, clip(line, 60))
 		}
 		name = strings.TrimSpace(name)
 		if !validHeaderName(name) {
-			return nil, fmt.Errorf("line %d: %q is not a header name", n, clip(name, 60))
+			return nil, lang.Errorf("line %d: %q is not a header name", n, clip(name, 60))
 		}
 		h.Add(name, strings.Trim(value, " \t"))
 		seen = true
@@ -84,13 +86,13 @@ func validHeaderName(name string) bool {
 
 func parseJSONHeaders(text []byte) (http.Header, error) {
 	var obj map[string]any
-	if err := json.Unmarshal(text, &obj); err != nil {
-		return nil, fmt.Errorf("the headers look like JSON but are not a JSON object: %w", err)
+	if json.Unmarshal(text, &obj) != nil {
+		return nil, lang.Errorf("the headers look like JSON but are not a JSON object")
 	}
 	h := make(http.Header, len(obj))
 	for name, v := range obj {
 		if !validHeaderName(name) {
-			return nil, fmt.Errorf("%q is not a header name", clip(name, 60))
+			return nil, lang.Errorf("%q is not a header name", clip(name, 60))
 		}
 		key := textproto.CanonicalMIMEHeaderKey(name)
 		switch v := v.(type) {
@@ -100,28 +102,29 @@ func parseJSONHeaders(text []byte) (http.Header, error) {
 			for _, e := range v {
 				s, ok := e.(string)
 				if !ok {
-					return nil, fmt.Errorf("header %q: every value must be a string", name)
+					return nil, lang.Errorf("header %q: every value must be a string", name)
 				}
 				h[key] = append(h[key], strings.Trim(s, " \t"))
 			}
 		default:
-			return nil, fmt.Errorf("header %q: the value must be a string, not %s", name, jsonKind(v))
+			return nil, lang.Errorf("header %q: the value must be a string, not %s", name, jsonKind(v))
 		}
 	}
 	return h, nil
 }
 
-func jsonKind(v any) string {
+// jsonKind names a JSON value's kind in the operator's words.
+func jsonKind(v any) lang.Word {
 	switch v.(type) {
 	case nil:
 		return "null"
 	case bool:
-		return "a boolean"
+		return lang.Word(lang.Mark("a boolean"))
 	case float64:
-		return "a number (put the timestamp in quotes)"
+		return lang.Word(lang.Mark("a number (put the timestamp in quotes)"))
 	case map[string]any:
-		return "an object"
+		return lang.Word(lang.Mark("an object"))
 	default:
-		return fmt.Sprintf("%T", v)
+		return lang.Word(fmt.Sprintf("%T", v))
 	}
 }
