@@ -91,11 +91,12 @@ func (p *importPage) restored(ctx app.Context, r wire.Restored) {
 func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	p.stop()
 	p.prep, p.sum, p.problems, p.failure, p.pending = nil, nil, nil, "", nil
-	p.fileName, p.pasteText = "", ""
+	p.fileName = ""
 	p.kindID, p.backOffice = "", false
 	p.errorsOnly = false
 	p.step = stepChoose
 	p.noteDraft(wire.DraftState{})
+	p.ctx.NewAction(actionStartOver)
 	if background() != nil {
 		runJob(p.ctx, wire.JobDiscardDraft, wire.DiscardDraft{}, nil, func(_ wire.DiscardDraft, _ app.Value, err error) {
 			if err != nil {

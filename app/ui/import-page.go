@@ -18,9 +18,6 @@ const (
 	stepReview = "review" // the elements, their problems and totals
 )
 
-// fileTypes are the files the picker offers.
-const fileTypes = ".xlsx,.csv,.tsv,.txt,.json,application/json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
 // importPage is the console's home: choose the bulk kind, load a file,
 // check how it is read, and review it — every problem at its cell, the
 // control totals — before submitting it. The page only renders: the file
@@ -32,12 +29,7 @@ type importPage struct {
 	kinds      []Kind
 	kindID     string
 	backOffice bool
-	// chooseOpen unfolds the first step once a file is read
-	// (import-chosen.go).
-	chooseOpen bool
-
-	fileName  string
-	pasteText string
+	fileName   string
 
 	step string
 	// busy is the job under way, nil when none.
@@ -93,6 +85,10 @@ type importPage struct {
 	ctx app.Context
 }
 
+// actionStartOver tells the steps the operator started over: each
+// forgets what it holds of the file.
+const actionStartOver = "import-start-over"
+
 // A busyJob is a job the page waits for, shown with its progress.
 type busyJob struct {
 	label    string
@@ -139,7 +135,7 @@ func (p *importPage) Render() app.UI {
 		app.P().Class("lead").Text(t("Check a bulk before you submit it: choose what it does, load the spreadsheet, CSV or JSON file, check how it is read, and fix every problem at its cell.")),
 		p.renderSteps(),
 		p.renderDraft(),
-		p.renderChosen(),
+		p.renderChoose(),
 		p.renderStatus(),
 		p.memory.render(p),
 		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
@@ -187,68 +183,21 @@ func (p *importPage) goTo(ctx app.Context, step string) {
 	p.ctx.Defer(func(app.Context) { focusStep(title) })
 }
 
-// renderChoose is the first step: the kind, and the file or pasted rows.
+// renderChoose is the first step, always shown.
 func (p *importPage) renderChoose() app.UI {
-	return app.Div().Class("form-row").Body(
-		p.renderKindPicker(),
-		app.Div().Body(
-			newFileDrop().
-				ID("request-file").
-				Label(t("File")).
-				Hint(t("An .xlsx workbook, a CSV file or a JSON file. Drop it here or choose it.")).
-				Accept(fileTypes).
-				Current(p.loadedName()).
-				OnFile(p.fileChosen),
-			techDetails("request-file-details", t("A JSON file is read as the API's request body: an array of {\"pathParams\", \"requestBody\"}.")),
-			app.Details().Class("paste").Body(
-				app.Summary().Text(t("Or paste rows copied from a spreadsheet")),
-				app.Label().For("paste-rows").Class("field-label").Text(t("Rows, with their header row")),
-				app.Textarea().ID("paste-rows").Class("textarea").Rows(6).
-					Aria("describedby", "paste-hint").
-					Text(p.pasteText).
-					OnInput(func(ctx app.Context, e app.Event) {
-						p.pasteText = ctx.JSSrc().Get("value").String()
-						ctx.PreventUpdate()
-					}),
-				app.P().ID("paste-hint").Class("hint").Text(t("Select the cells in Excel or another spreadsheet, copy them, and paste them here: columns are separated by tabs.")),
-				app.Button().ID("read-pasted").Type("button").Class("button").Text(t("Read the pasted rows")).OnClick(p.pasteChosen),
-			),
-		),
-	)
-}
-
-func (p *importPage) renderKindPicker() app.UI {
-	kind, hasKind := p.kind()
-	suggested := p.prep != nil && p.prep.KindSuggested && p.prep.Kind == p.kindID
-	return app.Div().Class("field").Body(
-		app.Label().For("kind").Text(t("Bulk kind")),
-		app.Select().ID("kind").Class("select").Aria("describedby", "kind-hint").OnChange(p.kindChosen).Body(
-			option("", t("Choose what the bulk does…"), p.kindID == ""),
-			app.Range(p.kinds).Slice(func(i int) app.UI {
-				k := p.kinds[i]
-				return option(k.ID, t(k.Title), k.ID == p.kindID)
-			}),
-		),
-		app.If(suggested, func() app.UI {
-			return app.P().ID("kind-hint").Class("hint", "hint-suggested").Text(t("Suggested from the file's headers: check it, or choose another kind."))
-		}).Else(func() app.UI {
-			return app.P().ID("kind-hint").Class("hint").Text(t("Or load the file first: its headers suggest the kind."))
-		}),
-		app.If(hasKind && kind.BackOffice, func() app.UI {
-			box := app.Input().Type("checkbox").ID("backoffice").OnChange(p.backOfficeChosen)
-			if p.backOffice {
-				box = box.Checked(true)
-			}
-			return app.Div().Body(
-				app.Div().Class("check").Body(
-					box,
-					app.Label().For("backoffice").Text(t("Submit on behalf of the identity chosen in Settings")),
-				),
-				techDetails("backoffice-details", t("The bulk then goes through the back-office API, with the token Settings obtained for that identity.")),
-			)
-		}),
-		app.If(hasKind, func() app.UI { return newTemplateDownload().Kind(p.kindID).BackOffice(p.backOffice) }),
-	)
+	c := newImportChoose().
+		Kinds(p.kinds).
+		Kind(p.kindID, p.backOffice).
+		Prepared(p.prep).
+		OnKind(p.kindChosen).
+		OnBackOffice(p.backOfficeChosen).
+		OnFile(p.fileChosen).
+		OnPaste(p.pasteChosen).
+		OnFail(func(_ app.Context, msg string) { p.fail(msg) })
+	if p.sum != nil {
+		c = c.Built(p.sum.Elements)
+	}
+	return c
 }
 
 func (p *importPage) renderStatus() app.UI {
@@ -294,25 +243,10 @@ func option(value, text string, selected bool) app.UI {
 	return o
 }
 
-// kind returns the chosen kind.
-func (p *importPage) kind() (Kind, bool) {
-	for _, k := range p.kinds {
-		if k.ID == p.kindID {
-			return k, true
-		}
-	}
-	return Kind{}, false
-}
-
-func (p *importPage) kindChosen(ctx app.Context, e app.Event) {
-	p.kindID = ctx.JSSrc().Get("value").String()
-	k, ok := p.kind()
-	if !ok {
-		p.kindID = ""
-	}
-	if !ok || !k.BackOffice {
-		p.backOffice = false
-	}
+// kindChosen reads the open file, if any, as the kind the operator
+// chose (a zero Kind for none).
+func (p *importPage) kindChosen(ctx app.Context, k Kind, backOffice bool) {
+	p.kindID, p.backOffice = k.ID, backOffice
 	if p.kindID == "" || p.prep == nil {
 		return
 	}
@@ -320,8 +254,8 @@ func (p *importPage) kindChosen(ctx app.Context, e app.Event) {
 	p.prepare(ctx, wire.Prepare{Kind: p.kindID, BackOffice: &bo, Auto: true}, tf("Reading %s as %s", p.fileName, t(k.Title)))
 }
 
-func (p *importPage) backOfficeChosen(ctx app.Context, e app.Event) {
-	p.backOffice = ctx.JSSrc().Get("checked").Bool()
+func (p *importPage) backOfficeChosen(ctx app.Context, on bool) {
+	p.backOffice = on
 	if p.prep == nil || p.kindID == "" {
 		return
 	}
@@ -337,13 +271,9 @@ func (p *importPage) fileChosen(ctx app.Context, file app.Value) {
 	})
 }
 
-func (p *importPage) pasteChosen(ctx app.Context, e app.Event) {
-	if p.pasteText == "" {
-		p.fail(t("Paste the rows first: select them in the spreadsheet, copy, and paste them in the box."))
-		return
-	}
+func (p *importPage) pasteChosen(ctx app.Context, text string) {
 	p.fileName = t("Pasted rows")
-	p.open(ctx, wire.Open{FileName: p.fileName, Text: p.pasteText}, nil)
+	p.open(ctx, wire.Open{FileName: p.fileName, Text: text}, nil)
 }
 
 // open sends a file (or pasted text) to the worker, replacing whatever was
@@ -351,7 +281,7 @@ func (p *importPage) pasteChosen(ctx app.Context, e app.Event) {
 func (p *importPage) open(ctx app.Context, req wire.Open, file app.Value) {
 	p.stop()
 	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
-	p.errorsOnly, p.chooseOpen = false, false
+	p.errorsOnly = false
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, p.memory.buildAtOnce()
 	req.TimeZone = storedTimeZone()
 	load(p, tf("Reading %s", req.FileName), wire.JobOpen, req, file, p.prepared)
@@ -517,13 +447,17 @@ func (p *importPage) fail(msg string) {
 	p.announcement = msg
 }
 
-// loadedName names the file the page holds, "" for none.
-func (p *importPage) loadedName() string {
-	switch {
-	case p.sum != nil:
-		return p.sum.FileName
-	case p.prep != nil:
-		return p.prep.FileName
+// focusStep moves the keyboard focus to a step's heading and brings the
+// heading to the top of the window, where the step starts.
+func focusStep(id string) {
+	el := app.Window().GetElementByID(id)
+	if !el.Truthy() {
+		return
 	}
-	return ""
+	noScroll := app.Window().Get("Object").New()
+	noScroll.Set("preventScroll", true)
+	el.Call("focus", noScroll)
+	top := app.Window().Get("Object").New()
+	top.Set("block", "start")
+	el.Call("scrollIntoView", top)
 }
