@@ -79,3 +79,36 @@ func TestDescribeMarksWhatIsNotTheDefault(t *testing.T) {
 		t.Error("minor units, decided, need no look")
 	}
 }
+
+// The statements write an amount as the file does, with its own digit
+// groups (1 234,56 for a file grouped with spaces), name an encoding as
+// people write it (Windows-1252) and, in German and French, say amounts
+// in major units in plain words rather than in capitals.
+func TestStatementsReadAsTheFileAndPeopleWrite(t *testing.T) {
+	decided := func(v string) reading.Decision { return reading.Decision{Value: v, How: reading.Detected} }
+	for _, tc := range []struct {
+		r    reading.Reading
+		l    lang.Tag
+		name string
+		want string
+	}{
+		{reading.Reading{Decimal: decided(","), Group: decided(" ")}, lang.French, "decimal", "virgule décimale\u202f: 1\u00a0234,56."},
+		{reading.Reading{Decimal: decided("."), Group: decided("'")}, lang.German, "decimal", "Dezimalpunkt: 1'234.56."},
+		{reading.Reading{Decimal: decided(",")}, lang.German, "decimal", "Dezimalkomma: 1.234,56."},
+		{reading.Reading{Decimal: decided(","), Group: reading.Decision{Value: ",", How: reading.Default, Undecided: true}}, lang.English, "decimal", "decimal comma: 1.234,56."},
+		{reading.Reading{Encoding: decided("windows-1252")}, lang.German, "encoding", "Text in Windows-1252."},
+		{reading.Reading{Encoding: decided("utf-16le")}, lang.English, "encoding", "text in UTF-16LE."},
+		{reading.Reading{Units: decided(reading.Major)}, lang.German, "units", "Beträge mit Nachkommastellen: 10,50 ist EUR 10,50, nicht EUR 0,10."},
+		{reading.Reading{Units: decided(reading.Major)}, lang.French, "units", "montants avec leurs décimales\u202f: 10,50 vaut EUR 10,50, et non EUR 0,10."},
+	} {
+		var got []string
+		for _, s := range reading.Describe(tc.r, "", tc.l) {
+			if s.Name == tc.name {
+				got = append(got, s.Text)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.l, tc.name, got, tc.want)
+		}
+	}
+}

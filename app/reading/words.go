@@ -58,9 +58,9 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 	if d := r.Decimal; d.How != "" && (d.Value != "" || d.Undecided) {
 		switch d.Value {
 		case ".":
-			add("decimal", d, lang.Mark("decimal point: 1,234.56."), false)
+			add("decimal", d, w.F("decimal point: %s.", amountExample(".", r.Group)), false)
 		case ",":
-			add("decimal", d, lang.Mark("decimal comma: 1.234,56."), false)
+			add("decimal", d, w.F("decimal comma: %s.", amountExample(",", r.Group)), false)
 		default:
 			add("decimal", d, lang.Mark("decimal separator not known: an amount such as 1,500 is an error at its cell."), false)
 		}
@@ -84,7 +84,7 @@ func Describe(r Reading, currency string, w lang.Tag) []Statement {
 		out = append(out, zoneStatement(d, w))
 	}
 	if d := r.Encoding; d.How != "" && d.Value != "" {
-		add("encoding", d, w.F("text in %s.", strings.ToUpper(d.Value)), false)
+		add("encoding", d, w.F("text in %s.", EncodingName(d.Value)), false)
 	}
 	if d := r.Delimiter; d.How != "" && d.Value != "" {
 		add("delimiter", d, w.F("values separated by %s.", w.T(Delimiters(d.Value))), false)
@@ -209,7 +209,7 @@ func Suggestion(name, v string, w lang.Tag) string {
 			return w.T("year first")
 		}
 	case "encoding":
-		return strings.ToUpper(v)
+		return EncodingName(v)
 	case "delimiter":
 		return w.T(Delimiters(v))
 	}
@@ -229,4 +229,28 @@ func MarkName(m string, w lang.Tag) string {
 		return w.T("apostrophe")
 	}
 	return w.Quote(m)
+}
+
+// amountExample writes 1234.56 with the decimal mark and the file's
+// digit groups (g), as the file writes its amounts: 1 234,56 for a file
+// grouped with spaces. Without groups decided, the ones that go with the
+// mark: 1,234.56 and 1.234,56.
+func amountExample(decimal string, g Decision) string {
+	group := g.Value
+	if g.Undecided || group == "" || group == decimal {
+		group = map[string]string{".": ",", ",": "."}[decimal]
+	}
+	if group == " " {
+		group = "\u00a0" // any space the file has, kept on one line
+	}
+	return "1" + group + "234" + decimal + "56"
+}
+
+// EncodingName names an encoding as people write it: UTF-8, UTF-16LE,
+// Windows-1252 (not WINDOWS-1252).
+func EncodingName(v string) string {
+	if rest, ok := strings.CutPrefix(strings.ToLower(v), "windows-"); ok {
+		return "Windows-" + rest
+	}
+	return strings.ToUpper(v)
 }

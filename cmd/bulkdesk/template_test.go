@@ -74,7 +74,7 @@ func TestAFilledGermanTemplateChecksWithoutAQuestion(t *testing.T) {
 			if code != exitOK || strings.Contains(stdout, "UNDECIDED") || !strings.Contains(stdout, "10 von 10 Spalten zugeordnet") {
 				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 			}
-			for _, want := range []string{"HAUPTEINHEITEN", "Europe/Berlin", "wie in der Vorlage angegeben"} {
+			for _, want := range []string{"Beträge mit Nachkommastellen", "Europe/Berlin", "wie in der Vorlage angegeben"} {
 				if !strings.Contains(stdout, want) {
 					t.Errorf("no %q in\n%s", want, stdout)
 				}
