@@ -40,7 +40,10 @@ type Error struct {
 	// they can do.
 	Message string `json:"message"`
 	// Ref, when something went wrong inside, is the reference the screen
-	// shows and the log holds what went wrong under.
+	// shows and the log holds what went wrong under. An Error of
+	// CodeInternal without one was not said for people (a body that could
+	// not be read, a message the worker's program could not read): the
+	// page logs its Message under a reference of its own.
 	Ref string `json:"ref,omitempty"`
 }
 

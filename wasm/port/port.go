@@ -79,7 +79,9 @@ func Listen(self js.Value, receive func(wire.Message)) {
 	f := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		m, err := FromJS(args[0])
 		if err != nil {
-			Post(self, wire.Message{ID: m.ID, Type: wire.TypeError, Body: wire.ErrorBody(wire.CodeBadRequest, err.Error())})
+			// An internal error without a reference: the page puts its
+			// text in the browser's console under one of its own.
+			Post(self, wire.Message{ID: m.ID, Type: wire.TypeError, Body: wire.ErrorBody(wire.CodeInternal, err.Error())})
 			return nil
 		}
 		receive(m)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"syscall/js"
@@ -72,17 +73,17 @@ func (s *second) startLocked() {
 	}
 	if s.wasm == "" {
 		// Not here: the runner holds its lock while it forwards.
-		go s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, "this console has no engine for the API and workbooks"))
+		go s.server.SecondFailed(s.server.Unavailable(errors.New("this console has no engine for the API and workbooks")))
 		return
 	}
 	ctor := js.Global().Get("Worker")
 	if !ctor.Truthy() {
-		go s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, "this browser cannot start the engine for the API and workbooks (no Worker inside a Worker)"))
+		go s.server.SecondFailed(s.server.Unavailable(errors.New("this browser cannot start the engine for the API and workbooks (no Worker inside a Worker)")))
 		return
 	}
 	w, err := newWorker(ctor, s.script)
 	if err != nil {
-		go s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, "the engine for the API and workbooks could not start: "+err.Error()))
+		go s.server.SecondFailed(s.server.Unavailable(fmt.Errorf("the engine for the API and workbooks could not start: %w", err)))
 		return
 	}
 	w.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -100,12 +101,12 @@ func (s *second) startLocked() {
 		// Handled here: the jobs waiting for it end with the error, and
 		// the next one starts it again.
 		args[0].Call("preventDefault")
-		msg := "the engine for the API and workbooks could not load"
+		err := errors.New("the engine for the API and workbooks could not load")
 		if m := args[0].Get("message"); m.Truthy() {
-			msg += ": " + m.String()
+			err = fmt.Errorf("%w: %s", err, m.String())
 		}
 		s.stopped(w)
-		s.server.SecondFailed(wire.ErrorBody(wire.CodeUnavailable, msg))
+		s.server.SecondFailed(s.server.Unavailable(err))
 		return nil
 	}))
 	init := js.Global().Get("Object").New()

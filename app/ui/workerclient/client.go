@@ -5,10 +5,12 @@
 package workerclient
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -32,7 +34,7 @@ type Client struct {
 	calls   map[int]Handlers
 	ready   bool
 	warm    bool
-	failure *wire.Error
+	failure error
 	onReady []func()
 	onWarm  []func()
 	// watchers receive the results of the jobs they name, whoever ran them.
@@ -91,13 +93,14 @@ func adoptEarlyWorker(scriptURL string) (w, early app.Value) {
 }
 
 // failToLoad reports a worker that could not load, with the browser's
-// message when it gives one.
+// message when it gives one: for the browser's console, where the page
+// puts what is not for people (not a *wire.Error, which is).
 func (c *Client) failToLoad(message app.Value) {
-	msg := "the validation engine could not load"
+	err := errors.New("the validation engine could not load")
 	if message.Truthy() {
-		msg += ": " + message.String()
+		err = fmt.Errorf("%w: %s", err, message.String())
 	}
-	c.fail(&wire.Error{Code: wire.CodeUnavailable, Message: msg})
+	c.fail(err)
 }
 
 // Ready reports whether the worker has started and whether it failed to.
@@ -169,7 +172,7 @@ func (c *Client) Run(job string, req any, data app.Value, h Handlers) int {
 	showInFlight(inFlight)
 	switch {
 	case err != nil:
-		h.Done(nil, nil, wire.Errorf(wire.CodeBadRequest, "encoding the request: %v", err))
+		h.Done(nil, nil, fmt.Errorf("encoding the request of %s: %w", job, err))
 		return id
 	case failure != nil:
 		h.Done(nil, nil, failure)
@@ -226,7 +229,10 @@ func (c *Client) RunFile(job string, req any, file app.Value, h Handlers) (cance
 	fail = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		release()
 		if !canceled {
-			h.Done(nil, nil, wire.Errorf(wire.CodeBadRequest, "the browser could not read the file: %s", jsError(args[0])))
+			// The browser's own words go to its console; the operator
+			// reads what happened in theirs.
+			app.Log("reading the file:", jsError(args[0]))
+			h.Done(nil, nil, lang.Errorf("the browser could not read the file"))
 		}
 		return nil
 	})
@@ -316,7 +322,7 @@ func showInFlight(n int) {
 }
 
 // fail ends every job waiting for the worker, which will not answer.
-func (c *Client) fail(err *wire.Error) {
+func (c *Client) fail(err error) {
 	c.mu.Lock()
 	c.failure = err
 	calls := c.calls

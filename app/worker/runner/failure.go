@@ -64,3 +64,13 @@ var stderr = log.New(os.Stderr, "bulkdesk worker: ", log.LstdFlags)
 func panicked(job string, p any, stack []byte) string {
 	return fmt.Sprintf("job %s panicked: %v\n%s", job, p, stack)
 }
+
+// Unavailable is the body of the error that ends the jobs of a second
+// worker that could not start or stopped (SecondFailed): err as failure
+// reports it, with the code wire.CodeUnavailable.
+func (s *Server) Unavailable(err error) []byte {
+	e := *s.failure(err)
+	e.Code = wire.CodeUnavailable
+	b, _ := wire.EncodeBody(e) // strings: cannot fail
+	return b
+}

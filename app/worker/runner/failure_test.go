@@ -95,3 +95,24 @@ func TestAnErrorThatCanBeSaidIsSaidInTheLanguage(t *testing.T) {
 		t.Errorf("the log holds %q", logged)
 	}
 }
+
+// A second worker that could not start ends the jobs it was given as
+// unavailable, with the same sentence and reference as any failure
+// inside, and the reason in the log.
+func TestASecondWorkerThatCouldNotStartIsSaidWithAReference(t *testing.T) {
+	toPage := make(chan wire.Message, 1)
+	s := runner.New(func(m wire.Message) { toPage <- m })
+	s.Say = lang.French.Say
+	var logged bytes.Buffer
+	s.Log = log.New(&logged, "", 0)
+	s.Forward = func(wire.Message) {}
+	s.Receive(wire.Message{ID: 3, Type: wire.TypeRequest, Job: "submit"})
+	s.SecondFailed(s.Unavailable(errors.New("no Worker inside a Worker")))
+	e := wire.DecodeError(next(t, toPage, "the page").Body)
+	if e.Code != wire.CodeUnavailable || !ref.MatchString(e.Ref) || !strings.Contains(e.Message, e.Ref) || len(langtest.English(e.Message)) > 0 {
+		t.Errorf("the page got %+v: want unavailable, said in French with a reference", e)
+	}
+	if !strings.Contains(logged.String(), e.Ref) || !strings.Contains(logged.String(), "no Worker inside a Worker") {
+		t.Errorf("the log holds %q", logged.String())
+	}
+}
