@@ -15,7 +15,7 @@ import (
 // console, a bank export whose "Summe" row under the payments differs
 // from them by 0,63: the review's reading says the row is left out and
 // both sums, marked to look at twice, and the problems hold the warning
-// at the total's cell, in the operator's words and numbers.
+// at the total's row and cell, in the operator's words and numbers.
 func TestTheFilesTotalRowIsCompared(t *testing.T) {
 	browsertest.SkipShort(t)
 	file := browsertest.WriteFile(t, "export.csv", []byte("Profil-ID;Quellkonto;Quellkontotyp;Empfängerkonto;Empfängerkontotyp;Betrag;Währung;Verwendungszweck\n"+
@@ -23,11 +23,11 @@ func TestTheFilesTotalRowIsCompared(t *testing.T) {
 		"110321;1100000001;managed_accounts;1100000003;managed_accounts;25.190,25;EUR;Kaution\n"+
 		"Summe;;;;;26.424,18;EUR;\n"))
 	srv := startConsole(t, "/")
-	for _, tc := range []struct{ lang, statement, warning string }{
+	for _, tc := range []struct{ lang, statement, place, warning string }{
 		{"de", "„Summe“ in Zeile 4: EUR 26.424,18, aber die Summe der 2 Zeilen darüber ist EUR 26.424,81. Die Zeile wird ausgelassen.",
-			"eine Differenz von EUR 0,63"},
+			"Zeile 4, Spalte F", "eine Differenz von EUR 0,63"},
 		{"fr", "«\u202fSumme\u202f» à la ligne 4\u202f: EUR 26\u202f424,18, mais la somme des 2 lignes au-dessus est de EUR 26\u202f424,81. La ligne est écartée.",
-			"soit un écart de EUR 0,63"},
+			"Ligne 4, colonne F", "soit un écart de EUR 0,63"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			b := browsertest.New(t, chromedp.Flag("lang", tc.lang), chromedp.Flag("accept-lang", tc.lang))
@@ -47,9 +47,10 @@ func TestTheFilesTotalRowIsCompared(t *testing.T) {
 			if !browsertest.Eval[bool](b, 5*time.Second, total+`.classList.contains("reading-marked")`) {
 				t.Error("a total that differs is not marked")
 			}
-			problems := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#problems li")].map(li => li.textContent)`)
-			if !strings.Contains(strings.Join(problems, "\n"), tc.warning) {
-				t.Errorf("no warning with %q among the problems %q", tc.warning, problems)
+			// The warning names the total's row and cell, not the whole file.
+			problems := browsertest.Eval[[]string](b, 5*time.Second, `[...document.querySelectorAll("#problems li")].map(li => li.querySelector(".problem-where").textContent + " | " + li.textContent)`)
+			if len(problems) != 1 || !strings.Contains(strings.ToLower(problems[0]), strings.ToLower(tc.place)) || !strings.Contains(problems[0], tc.warning) {
+				t.Errorf("problems %q, want one at %q with %q", problems, tc.place, tc.warning)
 			}
 			b.ShootElement("#result", "totalrow-"+tc.lang+".png")
 			b.AssertNoErrors()
