@@ -16,10 +16,21 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// failure is err as the page shows it, said in the operator's language
-// when it can be (lang.Sayer), with code.
+// failure is err as the page shows it, with code: a file that cannot be
+// read as ingest said it (in the language it was opened in), an error
+// that can be said (lang.Sayer) in the operator's language, and anything
+// else written to the log under a reference the page shows
+// (runner.Server.Hidden).
 func (s *Server) failure(code string, err error) error {
-	return wire.Errorf(code, "%s", s.language().Say(err))
+	var unread *ingest.ReadError
+	var sayer lang.Sayer
+	switch {
+	case errors.As(err, &unread):
+		return wire.Errorf(code, "%s", unread.Error())
+	case errors.As(err, &sayer):
+		return wire.Errorf(code, "%s", s.language().Say(err))
+	}
+	return s.Hidden(code, err.Error())
 }
 
 // CodeUnreadable is the error code of a file that cannot be read at all;
@@ -57,7 +68,7 @@ func (s *Server) openDocument(c *runner.Call, req wire.Open, data []byte) (*Load
 		d.FileName = s.language().T("Pasted rows")
 	}
 	if req.Kind != "" {
-		k, err := lookupKind(req.Kind, req.BackOffice)
+		k, err := s.lookupKind(req.Kind, req.BackOffice)
 		if err != nil {
 			return nil, wire.Prepared{}, err
 		}
@@ -150,7 +161,7 @@ func (s *Server) prepareDocument(c *runner.Call, d *LoadedFile, req wire.Prepare
 		if id == "" && d.Kind != nil {
 			id = d.Kind.ID
 		}
-		k, err := lookupKind(id, backOffice)
+		k, err := s.lookupKind(id, backOffice)
 		if err != nil {
 			return wire.Prepared{}, err
 		}
@@ -326,13 +337,13 @@ func appendOnce(list []string, s string) []string {
 }
 
 // lookupKind finds a kind and checks it has the variant asked for.
-func lookupKind(id string, backOffice bool) (*schema.Kind, error) {
+func (s *Server) lookupKind(id string, backOffice bool) (*schema.Kind, error) {
 	k, err := schema.Lookup(id)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.failure(wire.CodeBadRequest, err)
 	}
 	if _, err := k.Endpoint(backOffice); err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.failure(wire.CodeBadRequest, err)
 	}
 	return k, nil
 }

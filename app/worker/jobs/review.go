@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"time"
@@ -161,7 +162,7 @@ func (s *Server) edit(c *runner.Call) (any, error) {
 	}
 	change, err := d.review.EditCell(req.Element, req.Column, req.Text)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.failure(wire.CodeBadRequest, err)
 	}
 	// The edit is stored before the page hears of it.
 	seq := s.recordDraft(c.Context(), d, draft.Op{Edit: &draft.Edit{Element: req.Element, Column: req.Column, Value: req.Text}}, false)
@@ -216,10 +217,10 @@ func (s *Server) setLimits(texts []string, typed string, d *LoadedFile) (wire.Am
 		}
 		cur, minor, err := ingest.ParseAmountLimit(text, sep)
 		if err != nil {
-			return wire.AmountLimitsSet{}, wire.Errorf(wire.CodeBadRequest, "amount limit: %v", err)
+			return wire.AmountLimitsSet{}, s.failure(wire.CodeBadRequest, err)
 		}
 		if old, dup := limits[cur]; dup && old != minor {
-			return wire.AmountLimitsSet{}, wire.Errorf(wire.CodeBadRequest, "amount limit %q: %s already has a limit", text, cur)
+			return wire.AmountLimitsSet{}, s.failure(wire.CodeBadRequest, lang.Errorf("%q: %s already has a limit", text, cur))
 		}
 		limits[cur] = minor
 	}
@@ -245,7 +246,7 @@ func (s *Server) replace(c *runner.Call) (any, error) {
 	}
 	change, err := s.replaceIn(d, req)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.failure(wire.CodeBadRequest, err)
 	}
 	if change.Len() > 0 {
 		// One change to undo, however many cells it changed.
@@ -298,7 +299,7 @@ func (s *Server) problems(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	if req.Offset < 0 || req.Limit <= 0 {
-		return nil, wire.Errorf(wire.CodeBadRequest, "a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit)
+		return nil, s.Hidden(wire.CodeBadRequest, fmt.Sprintf("a page needs an offset of 0 or more and a positive limit, not %d and %d", req.Offset, req.Limit))
 	}
 	d, err := s.documents.built(req.Document)
 	if err != nil {
@@ -358,7 +359,7 @@ func (s *Server) export(c *runner.Call) (any, error) {
 		data, err = export.Manifest(d.review, time.Now())
 		out = wire.Exported{FileName: base + ".manifest.csv", MediaType: "text/csv"}
 	default:
-		return nil, wire.Errorf(wire.CodeBadRequest, "there is no export %q", req.What)
+		return nil, s.Hidden(wire.CodeBadRequest, fmt.Sprintf("there is no export %q", req.What))
 	}
 	if err != nil {
 		return nil, err
@@ -377,7 +378,7 @@ func (s *Server) exportMapping(c *runner.Call, id int) (any, error) {
 		return nil, err
 	}
 	if d.im == nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "only a spreadsheet or CSV file has a column mapping")
+		return nil, s.Hidden(wire.CodeBadRequest, "only a spreadsheet or CSV file has a column mapping")
 	}
 	data, err := ingest.MarshalMapping(d.im.SavedMapping())
 	if err != nil {

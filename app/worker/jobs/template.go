@@ -14,12 +14,12 @@ func (s *Server) template(c *runner.Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	k, err := lookupKind(req.Kind, req.BackOffice)
+	k, err := s.lookupKind(req.Kind, req.BackOffice)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.validator.Has(k); err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.failure(wire.CodeBadRequest, err)
 	}
 	return runner.Handoff{Job: handoff.TemplateJob, Request: handoff.Template{Request: req, Fields: s.validator.Fields(k)}}, nil
 }

@@ -117,7 +117,7 @@ func (s *Server) undo(c *runner.Call) (any, error) {
 	step := h.steps[len(h.steps)-1]
 	changed, err := d.review.Undo(step.change)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.failure(wire.CodeBadRequest, err)
 	}
 	h.pop()
 	s.dropFromDraft(c.Context(), d, step.seq)

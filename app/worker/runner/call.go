@@ -31,7 +31,7 @@ func (c *Call) Decode(v any) error {
 	if err := json.Unmarshal(c.body, v); err != nil {
 		// The page sent what this worker does not read: a fault inside
 		// the console, not the operator's.
-		return c.server.hidden(wire.CodeBadRequest, fmt.Sprintf("reading the request: %v", err))
+		return c.server.Hidden(wire.CodeBadRequest, fmt.Sprintf("reading the request: %v", err))
 	}
 	return nil
 }

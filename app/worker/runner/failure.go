@@ -27,14 +27,15 @@ func (s *Server) failure(err error) *wire.Error {
 	case errors.As(err, &sayer):
 		return &wire.Error{Code: wire.CodeFailed, Message: s.say(err)}
 	}
-	return s.hidden(wire.CodeInternal, err.Error())
+	return s.Hidden(wire.CodeInternal, err.Error())
 }
 
-// hidden writes what went wrong to the log under a fresh reference and
-// returns the error the operator reads instead: that something went wrong
-// inside, what they can do, and the reference to give their
-// administrators.
-func (s *Server) hidden(code, what string) *wire.Error {
+// Hidden writes what went wrong to the log under a fresh reference and
+// returns the error the operator reads instead, with code: that something
+// went wrong inside, what they can do, and the reference to give their
+// administrators. A job calls it for an error whose code matters to the
+// page; any other error it returns is reported so already (see failure).
+func (s *Server) Hidden(code, what string) *wire.Error {
 	ref := wire.NewRef()
 	s.logger().Printf("reference %s: %s", ref, what)
 	return &wire.Error{Code: code, Ref: ref, Message: s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))}

@@ -248,14 +248,14 @@ func (s *Server) run(ctx context.Context, m wire.Message) {
 func (s *Server) call(c *Call, job string) (result any, err error) {
 	f, ok := s.jobs[job]
 	if !ok {
-		return nil, s.hidden(wire.CodeUnknownJob, fmt.Sprintf("the worker has no job %q", job))
+		return nil, s.Hidden(wire.CodeUnknownJob, fmt.Sprintf("the worker has no job %q", job))
 	}
 	if err := c.ctx.Err(); err != nil {
 		return nil, err
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			result, err = nil, s.hidden(wire.CodeInternal, panicked(job, p, debug.Stack()))
+			result, err = nil, s.Hidden(wire.CodeInternal, panicked(job, p, debug.Stack()))
 		}
 	}()
 	return f(c)
