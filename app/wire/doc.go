@@ -6,9 +6,9 @@
 // It holds only plain types and is a leaf: it imports the standard library
 // and the domain packages whose values travel in its messages (keyfields,
 // money, reading and what they import), never a job implementation, so
-// that the page, both workers, the drafts and the server import it without
-// pulling the validator into the page or go-app into the workers
-// (deps_test.go keeps it so).
+// that the page, both workers and the server import it without pulling
+// the validator into the page or go-app into the workers (deps_test.go
+// keeps it so). The drafts keep a form of their own (package draft).
 //
 // # Messages
 //
