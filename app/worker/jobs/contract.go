@@ -26,9 +26,10 @@ type contractState struct {
 	// lang is the page's language, which it sends with every request:
 	// it is not kept.
 	lang string
-	// stored says the store holds what is in use; storeErr says why not.
+	// stored says the store holds what is in use; storeErr says why not,
+	// in the language the page speaks when it asks.
 	stored   bool
-	storeErr string
+	storeErr error
 }
 
 // contractRecord is what the store keeps.
@@ -51,7 +52,7 @@ func (s *Server) restoreContract(ctx context.Context) {
 	if s.OpenContracts != nil {
 		store, err := s.OpenContracts(ctx)
 		if err != nil {
-			st.storeErr = "the contract cannot be kept in this browser: " + err.Error()
+			st.storeErr = lang.Errorf("the contract cannot be kept in this browser: %s", s.reason(err))
 			return
 		}
 		st.store = store
@@ -62,12 +63,12 @@ func (s *Server) restoreContract(ctx context.Context) {
 	}
 	var rec contractRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
-		st.storeErr = "the contract kept in this browser could not be read: " + err.Error()
+		st.storeErr = lang.Errorf("the contract kept in this browser could not be read: %s", s.reason(err))
 		return
 	}
 	v, err := contractValidator(rec.Source, rec.Strict, st.lang)
 	if err != nil {
-		st.storeErr = "the contract kept in this browser could not be used: " + err.Error()
+		st.storeErr = lang.Errorf("the contract kept in this browser could not be used: %s", s.reason(err))
 		return
 	}
 	s.validator, st.source, st.strict, st.stored = s.clocked(v), rec.Source, rec.Strict, true
@@ -98,7 +99,7 @@ func (s *Server) setContract(c *runner.Call) (any, error) {
 		kept := source != st.source || req.Strict != st.strict
 		s.validator, st.source, st.strict, st.lang = s.clocked(v), source, req.Strict, req.Lang
 		if kept {
-			st.save(c.Context())
+			s.saveContract(c.Context())
 		}
 	}
 	return s.contractStateLocked(), nil
@@ -116,15 +117,16 @@ func (s *Server) language() lang.Tag {
 	return lang.English
 }
 
-// save keeps what is in use; st.mu is held.
-func (st *contractState) save(ctx context.Context) {
+// saveContract keeps what is in use; s.contract.mu is held.
+func (s *Server) saveContract(ctx context.Context) {
+	st := &s.contract
 	data, err := json.Marshal(contractRecord{Strict: st.strict, Source: st.source})
 	if err == nil {
 		err = st.store.Save(ctx, data)
 	}
-	st.stored, st.storeErr = err == nil, ""
+	st.stored, st.storeErr = err == nil, nil
 	if err != nil {
-		st.storeErr = "the contract could not be kept in this browser, and is lost on a reload: " + err.Error()
+		st.storeErr = lang.Errorf("the contract could not be kept in this browser, and is lost on a reload: %s", s.reason(err))
 	}
 }
 
@@ -137,8 +139,9 @@ func contractValidator(src *wire.ContractSource, strict bool, lang string) (*sch
 // contractStateLocked says what is in use; s.contract.mu is held.
 func (s *Server) contractStateLocked() wire.ContractState {
 	st := &s.contract
+	l, _ := lang.Parse(st.lang)
 	out := wire.ContractState{Name: "built-in", Builtin: st.source == nil, Strict: st.strict,
-		Stored: st.stored, StoreError: st.storeErr}
+		Stored: st.stored, StoreError: l.Say(st.storeErr)}
 	if src := st.source; src != nil {
 		out.Name, out.Title, out.Version, out.Notes = src.Name, src.Title, src.Version, src.Notes
 	}

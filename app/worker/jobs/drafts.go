@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
@@ -35,11 +36,12 @@ type draftState struct {
 	// changed cells, dropped when a rebuild throws them away.
 	seq     int
 	changes []int
-	// err is why the document is not stored.
-	err string
+	// err is why the document is not stored, said in the language the
+	// page speaks when it asks.
+	err error
 	// openErr is why the browser's store could not be opened, when it
 	// could not: the draft is then kept in memory only.
-	openErr string
+	openErr error
 }
 
 // drafts returns the draft store, opening it on first use: OpenDrafts in
@@ -60,7 +62,7 @@ func (s *Server) drafts(ctx context.Context) draft.Store {
 			st.store, st.persistent = store, true
 			return store
 		}
-		st.openErr = err.Error()
+		st.openErr = s.reason(err)
 	}
 	st.store = draft.NewMemory()
 	return st.store
@@ -68,13 +70,14 @@ func (s *Server) drafts(ctx context.Context) draft.Store {
 
 // draftOf returns what a Summary says of d's draft.
 func (s *Server) draftOf(d *LoadedFile) wire.DraftState {
+	l := s.language()
 	st := &s.draft
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if d == nil || d.ID != st.doc {
 		return wire.DraftState{}
 	}
-	return wire.DraftState{Kept: st.persistent && st.stored, Edits: len(st.changes), Error: st.err}
+	return wire.DraftState{Kept: st.persistent && st.stored, Edits: len(st.changes), Error: l.Say(st.err)}
 }
 
 // beginDraft starts the draft of a document just opened, replacing any
@@ -85,19 +88,19 @@ func (s *Server) beginDraft(ctx context.Context, d *LoadedFile, req wire.Open, d
 	meta := draft.Meta{Open: draftOpen(req), Limits: s.limits.Texts()}
 	var err error
 	if len(data) > draft.MaxBytes {
-		err = errors.New("the file is too large to keep in the browser; it is lost on a reload")
+		err = lang.Errorf("the file is too large to keep in the browser; it is lost on a reload")
 		_ = store.Clear(ctx)
 	} else {
 		err = store.Begin(ctx, meta, data)
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.doc, st.stored, st.seq, st.changes, st.err = d.ID, err == nil, 0, nil, ""
+	st.doc, st.stored, st.seq, st.changes, st.err = d.ID, err == nil, 0, nil, nil
 	switch {
 	case err != nil:
-		st.err = err.Error()
-	case st.openErr != "":
-		st.err = "the browser's storage could not be opened (" + st.openErr + "), so a reload loses the file"
+		st.err = s.reason(err)
+	case st.openErr != nil:
+		st.err = lang.Errorf("the browser's storage could not be opened, so a reload loses the file: %s", st.openErr)
 	}
 }
 
@@ -147,7 +150,7 @@ func (s *Server) draftLost(ctx context.Context, store draft.Store, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.stored = false
-	st.err = "the file is no longer kept in the browser, and a reload would lose your changes: " + err.Error()
+	st.err = lang.Errorf("the file is no longer kept in the browser, and a reload would lose your changes: %s", s.reason(err))
 }
 
 // discardDraft removes the draft.
@@ -155,7 +158,7 @@ func (s *Server) discardDraft(ctx context.Context) error {
 	store := s.drafts(ctx)
 	st := &s.draft
 	st.mu.Lock()
-	st.doc, st.stored, st.seq, st.changes, st.err = 0, false, 0, nil, ""
+	st.doc, st.stored, st.seq, st.changes, st.err = 0, false, 0, nil, nil
 	st.mu.Unlock()
 	return store.Clear(ctx)
 }
@@ -186,7 +189,7 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 		if errors.Is(err, draft.ErrOtherVersion) {
 			return wire.Restored{Problem: s.language().T("The file kept in this browser was saved by another version of the console and cannot be brought back; it is discarded. Open the file again.")}, nil
 		}
-		return wire.Restored{Problem: "The draft kept in this browser could not be read, and is discarded: " + err.Error()}, nil
+		return wire.Restored{Problem: s.language().F("The draft kept in this browser could not be read, and is discarded: %s", s.reason(err))}, nil
 	}
 	if !ok {
 		return wire.Restored{}, nil
@@ -197,11 +200,11 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 			return nil, ctx.Err()
 		}
 		_ = s.discardDraft(ctx)
-		return wire.Restored{Problem: "The draft kept in this browser could not be opened again, and is discarded: " + errorText(err)}, nil
+		return wire.Restored{Problem: s.language().F("The draft kept in this browser could not be opened again, and is discarded: %s", s.reason(err))}, nil
 	}
 	st := &s.draft
 	st.mu.Lock()
-	st.doc, st.stored, st.err, st.changes = d.ID, true, "", nil
+	st.doc, st.stored, st.err, st.changes = d.ID, true, nil, nil
 	for _, o := range dr.Ops {
 		st.seq = max(st.seq, o.Seq)
 		if o.Changes() {
@@ -210,14 +213,6 @@ func (s *Server) restoreDraft(c *runner.Call) (any, error) {
 	}
 	st.mu.Unlock()
 	return s.restored(c, d)
-}
-
-func errorText(err error) string {
-	var we *wire.Error
-	if errors.As(err, &we) {
-		return we.Message
-	}
-	return err.Error()
 }
 
 // restored describes the draft's document as it stands.

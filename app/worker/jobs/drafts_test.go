@@ -246,7 +246,9 @@ func TestAChangeThatCannotBeStoredEndsTheDraftButNotTheDocument(t *testing.T) {
 	}
 	var edited wire.Edited
 	h.result(h.send(wire.JobEdit, wire.Edit{Document: p.Document, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
-	if d := edited.Summary.Draft; d.Kept || d.Edits != 1 || !strings.Contains(d.Error, "no longer kept") || !strings.Contains(d.Error, "QuotaExceededError") {
+	// The browser's own words go to the log, under the reference the
+	// sentence gives.
+	if d := edited.Summary.Draft; d.Kept || d.Edits != 1 || !strings.Contains(d.Error, "no longer kept") || !strings.Contains(d.Error, "reference") || strings.Contains(d.Error, "QuotaExceededError") {
 		t.Errorf("after a change not stored: %+v", d)
 	}
 	// The worker still holds it for the page; a reload would not.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bulkdesk/bulkdesk/app/draft"
 	"github.com/bulkdesk/bulkdesk/app/lang/langtest"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 )
@@ -24,5 +25,20 @@ func TestARequestTheWorkerCannotReadIsSaidInTheConsolesLanguage(t *testing.T) {
 				t.Errorf("the page reads %q: English words %q", e.Message, en)
 			}
 		})
+	}
+}
+
+// What goes wrong beside a result, a change the browser could not keep,
+// is said in the console's language with a reference, and the browser's
+// own words go to the log.
+func TestAChangeNotKeptIsSaidInTheConsolesLanguage(t *testing.T) {
+	h := newHarness(t, withDrafts(failingStore{draft.NewMemory()}))
+	h.contract(wire.SetContract{Lang: "de"})
+	p := h.prepared(h.send(wire.JobOpen, wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true}, []byte(payCSV)))
+	var edited wire.Edited
+	h.result(h.send(wire.JobEdit, wire.Edit{Document: p.Document, Element: 1, Column: 5, Text: "EUR"}, nil), &edited)
+	d := edited.Summary.Draft
+	if !strings.Contains(d.Error, "Referenz") || strings.Contains(d.Error, "QuotaExceededError") || len(langtest.English(d.Error)) > 0 {
+		t.Errorf("the page reads %q: want German with a reference, without the browser's words", d.Error)
 	}
 }

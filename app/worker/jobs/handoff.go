@@ -25,7 +25,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	w := s.language()
-	out, only := confirmation(doc, req, w)
+	out, only := s.confirmation(doc, req, w)
 	out.Schedule = s.schedule(doc, only, w)
 	if out.Blocked != "" {
 		return out, nil
@@ -48,7 +48,7 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 // confirmation is what the document decides of a submission: its counts
 // and reading, or why nothing can be sent as asked; only lists the
 // elements to send when not all are.
-func confirmation(doc *LoadedFile, req wire.PrepareSubmission, w lang.Tag) (out wire.Confirmation, only []int) {
+func (s *Server) confirmation(doc *LoadedFile, req wire.PrepareSubmission, w lang.Tag) (out wire.Confirmation, only []int) {
 	elements, report := doc.Elements(), doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
 		return wire.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: w.T("The file is not validated yet: finish its review first.")}, nil
@@ -65,7 +65,7 @@ func confirmation(doc *LoadedFile, req wire.PrepareSubmission, w lang.Tag) (out 
 	out.Reading = doc.statements(currencies, w)
 	ep, err := doc.Kind.Endpoint(doc.BackOffice)
 	if err != nil {
-		out.Blocked = wire.Sentence(err.Error())
+		out.Blocked = wire.Sentence(w.Say(s.reason(err)))
 		return out, nil
 	}
 	out.Endpoint = ep.String()

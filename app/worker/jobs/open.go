@@ -16,23 +16,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// failure is err as the page shows it, with code: a file that cannot be
-// read as ingest said it (in the language it was opened in), an error
-// that can be said (lang.Sayer) in the operator's language, and anything
-// else written to the log under a reference the page shows
-// (runner.Server.Hidden).
-func (s *Server) failure(code string, err error) error {
-	var unread *ingest.ReadError
-	var sayer lang.Sayer
-	switch {
-	case errors.As(err, &unread):
-		return wire.Errorf(code, "%s", unread.Error())
-	case errors.As(err, &sayer):
-		return wire.Errorf(code, "%s", s.language().Say(err))
-	}
-	return s.Hidden(code, err.Error())
-}
-
 // CodeUnreadable is the error code of a file that cannot be read at all;
 // the message says why and what to do.
 const CodeUnreadable = "unreadable"

@@ -36,9 +36,17 @@ func (s *Server) failure(err error) *wire.Error {
 // administrators. A job calls it for an error whose code matters to the
 // page; any other error it returns is reported so already (see failure).
 func (s *Server) Hidden(code, what string) *wire.Error {
+	ref := s.Logged(what)
+	return &wire.Error{Code: code, Ref: ref, Message: s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))}
+}
+
+// Logged writes what went wrong to the log under a fresh reference, and
+// returns the reference: for a sentence that names it, where the page
+// shows what went wrong beside a result rather than instead of one.
+func (s *Server) Logged(what string) string {
 	ref := wire.NewRef()
 	s.logger().Printf("reference %s: %s", ref, what)
-	return &wire.Error{Code: code, Ref: ref, Message: s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))}
+	return ref
 }
 
 // say writes err in the jobs' language.
