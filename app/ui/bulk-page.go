@@ -594,7 +594,7 @@ func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
 			p.workbookNote, p.workbookFail = "", f.Failure
 		default:
 			download(data, f.Name, f.Type)
-			p.workbookNote = tf("%s: %s, %s failed.", f.Name, plural(f.Rows, "row", "rows"), count(f.Failed))
+			p.workbookNote = tf("%s: %s, %s failed.", downloadName(f.Name), plural(f.Rows, "row", "rows"), count(f.Failed))
 			p.announcement = p.workbookNote
 		}
 	})

@@ -215,7 +215,7 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 				r.recordNote = tf("The review could not be written: %s", errorText(jerr))
 				return
 			}
-			name := "bulk-" + id + ".review.json"
+			name := downloadName("bulk-" + id + ".review.json")
 			// The record quotes the operator's data: inert for spreadsheets.
 			download(app.ValueOf(string(inert.JSON(data))+"\n"), name, "application/json")
 			r.recordNote = tf("%s: the review of bulk %s.", name, id)

@@ -22,7 +22,7 @@ func download(data app.Value, fileName, mediaType string) {
 	doc := win.Get("document")
 	a := doc.Call("createElement", "a")
 	a.Set("href", url)
-	a.Set("download", fileName)
+	a.Set("download", downloadName(fileName))
 	a.Set("hidden", true)
 	doc.Get("body").Call("appendChild", a)
 	a.Call("click")

@@ -457,7 +457,7 @@ func (p *importPage) export(ctx app.Context, what string) {
 			return
 		}
 		download(data, ex.FileName, ex.MediaType)
-		p.announcement = tf("%s is downloaded (%s bytes).", ex.FileName, count(ex.Size))
+		p.announcement = tf("%s is downloaded (%s bytes).", downloadName(ex.FileName), count(ex.Size))
 	})
 }
 

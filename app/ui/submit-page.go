@@ -588,7 +588,7 @@ func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
 					return
 				}
 				download(data, f.Name, f.Type)
-				p.receiptNote = tf("%s: the receipt of %s.", f.Name, plural(f.Rows, "element", "elements"))
+				p.receiptNote = tf("%s: the receipt of %s.", downloadName(f.Name), plural(f.Rows, "element", "elements"))
 				p.announcement = p.receiptNote
 			})
 		})
@@ -605,7 +605,7 @@ func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
 			return
 		}
 		download(data, f.Name, f.Type)
-		p.asideNote = tf("%s: %s with their errors, to fix and load again.", f.Name, plural(f.Rows, "element", "elements"))
+		p.asideNote = tf("%s: %s with their errors, to fix and load again.", downloadName(f.Name), plural(f.Rows, "element", "elements"))
 		p.announcement = p.asideNote
 	})
 }
