@@ -231,13 +231,21 @@ func MarkName(m string, w lang.Tag) string {
 	return w.Quote(m)
 }
 
-// amountExample writes 1234.56 with the decimal mark and the file's
-// digit groups (g), as the file writes its amounts: 1 234,56 for a file
-// grouped with spaces. Without groups decided, the ones that go with the
-// mark: 1,234.56 and 1.234,56.
+// amountExample writes 1234.56 as the file writes its amounts: with the
+// decimal mark and its digit groups (g), once decided.
 func amountExample(decimal string, g Decision) string {
-	group := g.Value
-	if g.Undecided || group == "" || group == decimal {
+	if g.Undecided {
+		return AmountExample(decimal, "")
+	}
+	return AmountExample(decimal, g.Value)
+}
+
+// AmountExample writes 1234.56 with a decimal mark and a digit-group
+// separator as a file does: 1 234,56 for a file grouped with spaces.
+// Without a group ("" or the mark itself), the one that goes with the
+// mark: 1,234.56 and 1.234,56.
+func AmountExample(decimal, group string) string {
+	if group == "" || group == decimal {
 		group = map[string]string{".": ",", ",": "."}[decimal]
 	}
 	if group == " " {

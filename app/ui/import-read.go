@@ -334,7 +334,7 @@ func (p *importPage) renderSettings() app.UI {
 					radio("amounts", "amounts-major", wire.AmountsMajor, t("In major units, as people write them (10.50)"), s.Amounts == wire.AmountsMajor, set(amounts, func(s *wire.Settings) { s.Amounts = wire.AmountsMajor })),
 				),
 				selectField("decimal", t("Decimal separator"), s.Decimal, [][2]string{
-					{"", t("Not known: refuse amounts that read two ways")}, {".", t("Point: 1,234.56")}, {",", t("Comma: 1.234,56")},
+					{"", t("Not known: refuse amounts that read two ways")}, {".", decimalChoice(".", s.Group)}, {",", decimalChoice(",", s.Group)},
 				}, func(ctx app.Context, e app.Event) {
 					v := value(ctx)
 					set(separators, func(s *wire.Settings) {
