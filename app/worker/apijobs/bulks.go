@@ -2,6 +2,7 @@ package apijobs
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
@@ -150,7 +151,7 @@ func (s *Server) bulkAction(c *runner.Call) (any, error) {
 	switch a {
 	case bulkapi.Execute, bulkapi.Pause, bulkapi.Resume, bulkapi.Cancel:
 	default:
-		return nil, wire.Errorf(wire.CodeBadRequest, "unknown action %q", req.Action)
+		return nil, s.Hidden(wire.CodeBadRequest, fmt.Sprintf("unknown action %q", req.Action))
 	}
 	return s.details(c.Context(), req.Connection, req.BulkID, func(cl *bulkapi.Client) error {
 		if a == bulkapi.Execute {

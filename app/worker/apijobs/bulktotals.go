@@ -1,6 +1,7 @@
 package apijobs
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 
@@ -67,7 +68,7 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 		kind, err = schema.Lookup(e.Kind)
 	}
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
+		return nil, s.Failure(wire.CodeBadRequest, fmt.Errorf("bulk %s: %w", req.BulkID, err))
 	}
 	out.Kind, out.MovesMoney, out.Elements = kind.ID, kind.MovesMoney(), b.SubmittedItemsCount
 	if kind.MovesMoney() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkreview"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
@@ -22,7 +23,7 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 	}
 	plan, err := s.submit.plan(req.Submission)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeGone, "a receipt is written right after its submission, in the tab that sent it; this submission is no longer held here")
+		return nil, s.Failure(wire.CodeGone, lang.Errorf("a receipt is written right after its submission, in the tab that sent it; this submission is no longer held here"))
 	}
 	elements, err := planElements(plan)
 	if err != nil {
@@ -42,7 +43,7 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 		out.Name, out.Type = wire.FileStem(first.Source)+".receipt.html", "text/html"
 		data, err = r.HTML()
 	default:
-		return nil, wire.Errorf(wire.CodeBadRequest, "a receipt is written as %s or %s, not %q", wire.ReceiptJSON, wire.ReceiptPage, req.Format)
+		return nil, s.Hidden(wire.CodeBadRequest, fmt.Sprintf("a receipt is written as %s or %s, not %q", wire.ReceiptJSON, wire.ReceiptPage, req.Format))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("writing the receipt: %w", err)

@@ -45,14 +45,14 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 	var control *bulkreview.Control
 	if req.Control != nil && (req.Control.Count != nil || len(req.Control.Totals) > 0) {
 		control = &bulkreview.Control{Count: -1}
+		typed, _ := lang.Parse(req.Control.Lang)
 		if n := req.Control.Count; n != nil {
 			if *n < 0 {
-				out.Unread = append(out.Unread, fmt.Sprintf("The control count %d is not a count of elements.", *n))
+				out.Unread = append(out.Unread, typed.F("The control count %d is not a count of elements.", *n))
 			}
 			control.Count = *n
 		}
 		seen := make(map[string]bool)
-		typed, _ := lang.Parse(req.Control.Lang)
 		for _, text := range req.Control.Totals {
 			t, err := bulkreview.ParseControlTotal(text, typed.Separators())
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/submission"
 	"github.com/bulkdesk/bulkdesk/app/submission/memstore"
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -57,7 +58,7 @@ func (s *Server) journal(ctx context.Context) (submission.Journal, string, error
 	// Opened for every job to come: the first one's cancel must not stop it.
 	j, storage, err := s.OpenJournal(context.WithoutCancel(ctx))
 	if err != nil {
-		return nil, "", wire.Errorf(wire.CodeUnavailable, "the submission journal cannot be opened, so nothing can be sent safely: %v", err)
+		return nil, "", s.Failure(wire.CodeUnavailable, lang.Errorf("the submission journal cannot be opened, so nothing can be sent safely: %s", s.Reason(err)))
 	}
 	st.journal, st.storage = j, storage
 	return j, storage, nil
@@ -92,7 +93,7 @@ func (st *submitState) plan(id string) (*submission.Plan, error) {
 	defer st.mu.Unlock()
 	p, ok := st.plans[id]
 	if !ok {
-		return nil, wire.Errorf(wire.CodeGone, "this confirmation is no longer held: open the submission again")
+		return nil, lang.Errorf("this confirmation is no longer held: open the submission again")
 	}
 	return p, nil
 }
@@ -258,7 +259,7 @@ func (s *Server) submitPlan(c *runner.Call) (any, error) {
 	}
 	plan, err := s.submit.plan(req.Plan)
 	if err != nil {
-		return nil, err
+		return nil, s.Failure(wire.CodeGone, err)
 	}
 	return s.send(c, plan, req.Connection, req.Repeats, s.submit.confirmed(plan.ID))
 }
@@ -319,7 +320,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn wire.Connectio
 	}
 	plan = toSend
 	if !s.submit.claim(plan) {
-		return wire.Submitted{}, wire.Errorf(wire.CodeBadRequest, "this submission is being sent already")
+		return wire.Submitted{}, s.Failure(wire.CodeBadRequest, lang.Errorf("this submission is being sent already"))
 	}
 	defer s.submit.release(plan)
 
@@ -384,8 +385,8 @@ func lower(s string) string {
 
 // journalInfo describes the plan's submission as the journal holds it.
 func (s *Server) journalInfo(ctx context.Context, j submission.Journal, plan *submission.Plan) wire.SubmissionInfo {
-	sub, err := findSubmission(ctx, j, plan.ID)
-	if err != nil {
+	sub, found, err := findSubmission(ctx, j, plan.ID)
+	if err != nil || !found {
 		info := wire.SubmissionInfo{ID: plan.ID, Source: plan.Source, Kind: plan.Kind.ID, BackOffice: plan.BackOffice, State: string(submission.Planned), Elements: plan.Elements}
 		for i := range plan.Chunks {
 			info.Chunks = append(info.Chunks, chunkInfo(&plan.Chunks[i]))
@@ -401,22 +402,31 @@ func (s *Server) journalSubmission(ctx context.Context, id string) (submission.J
 	if err != nil {
 		return nil, submission.Submission{}, err
 	}
-	sub, err := findSubmission(ctx, j, id)
+	sub, found, err := findSubmission(ctx, j, id)
+	if err == nil && !found {
+		err = s.noSubmission(id)
+	}
 	return j, sub, err
 }
 
-// findSubmission returns the journal's submission with the given id.
-func findSubmission(ctx context.Context, j submission.Journal, id string) (submission.Submission, error) {
+// noSubmission is the error of a submission the journal does not hold.
+func (s *Server) noSubmission(id string) error {
+	return s.Failure(wire.CodeGone, lang.Errorf("the journal holds no submission %s", id))
+}
+
+// findSubmission returns the journal's submission with the given id, and
+// whether the journal holds it.
+func findSubmission(ctx context.Context, j submission.Journal, id string) (submission.Submission, bool, error) {
 	all, err := j.Entries(ctx)
 	if err != nil {
-		return submission.Submission{}, err
+		return submission.Submission{}, false, err
 	}
 	for _, sub := range submission.Submissions(all) {
 		if sub.ID == id {
-			return sub, nil
+			return sub, true, nil
 		}
 	}
-	return submission.Submission{}, wire.Errorf(wire.CodeGone, "the journal holds no submission %s", id)
+	return submission.Submission{}, false, nil
 }
 
 // submissionInfo describes a submission of the journal.
@@ -482,16 +492,19 @@ func (s *Server) forgetSubmission(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sub, err := findSubmission(c.Context(), j, req.Submission)
-	if err != nil {
+	sub, found, err := findSubmission(c.Context(), j, req.Submission)
+	switch {
+	case err != nil:
 		return nil, err
+	case !found:
+		return nil, s.noSubmission(req.Submission)
 	}
 	refs := make([]string, len(sub.Entries))
 	for i, e := range sub.Entries {
 		refs[i] = e.Ref
 	}
 	if s.submit.sending(refs...) {
-		return nil, wire.Errorf(wire.CodeBadRequest, "this submission is being sent: stop it first")
+		return nil, s.Failure(wire.CodeBadRequest, lang.Errorf("this submission is being sent: stop it first"))
 	}
 	if err := j.Delete(c.Context(), refs...); err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func (s *Server) template(c *runner.Call) (any, error) {
 	req := ho.Request
 	k, err := schema.Lookup(req.Kind)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.Failure(wire.CodeBadRequest, err)
 	}
 	l, _ := lang.Parse(req.Lang)
 	data, err := workbook.WriteTemplate(k, ho.Fields, workbook.Template{Lang: l, TimeZone: req.TimeZone, BackOffice: req.BackOffice})

@@ -24,7 +24,7 @@ func (s *Server) elementsWorkbook(c *runner.Call) (any, error) {
 	}
 	k, err := schema.Lookup(req.Kind)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%v", err)
+		return nil, s.Failure(wire.CodeBadRequest, err)
 	}
 	elements, err := decodeElements(c.Data)
 	if err != nil {
@@ -46,7 +46,7 @@ func (s *Server) errorWorkbook(c *runner.Call) (any, error) {
 		return nil, err
 	}
 	if req.Table == nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "the error workbook has no table")
+		return nil, s.Hidden(wire.CodeBadRequest, "the error workbook has no table")
 	}
 	r := &schema.Report{Kind: req.Kind, Elements: req.Elements, Problems: req.Problems}
 	l, _ := lang.Parse(req.Lang)
@@ -99,7 +99,7 @@ func (s *Server) resultWorkbook(c *runner.Call) (any, error) {
 		kind, err = schema.Lookup(entries[0].Kind)
 	}
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "bulk %s: %v", req.BulkID, err)
+		return nil, s.Failure(wire.CodeBadRequest, fmt.Errorf("bulk %s: %w", req.BulkID, err))
 	}
 	if len(entries) == 0 {
 		// A bulk this console did not submit: its operations are its
@@ -165,8 +165,8 @@ func (s *Server) submissionOf(ctx context.Context, bulkID string, backOffice boo
 	if err != nil {
 		return []submission.Entry{e}
 	}
-	sub, err := findSubmission(ctx, j, e.Submission)
-	if err != nil {
+	sub, found, err := findSubmission(ctx, j, e.Submission)
+	if err != nil || !found {
 		return []submission.Entry{e}
 	}
 	return sub.Entries

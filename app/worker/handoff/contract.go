@@ -37,7 +37,7 @@ func (c Contract) Validator() (*schema.Validator, error) {
 	}
 	v, err := schema.NewValidatorFor(s, o)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+		return nil, lang.Errorf("%s cannot be used: %s", src.Name, err)
 	}
 	defined := 0
 	for _, k := range schema.Kinds() {
@@ -46,11 +46,11 @@ func (c Contract) Validator() (*schema.Validator, error) {
 		}
 		defined++
 		if err := v.Has(k); err != nil {
-			return nil, wire.Errorf(wire.CodeBadRequest, "%s cannot be used: %v", src.Name, err)
+			return nil, lang.Errorf("%s cannot be used: %s", src.Name, err)
 		}
 	}
 	if defined == 0 {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%s defines none of the console's bulks", src.Name)
+		return nil, lang.Errorf("%s defines none of the console's bulks", src.Name)
 	}
 	return v, nil
 }

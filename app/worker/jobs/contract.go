@@ -94,7 +94,9 @@ func (s *Server) setContract(c *runner.Call) (any, error) {
 	if source != st.source || req.Strict != st.strict || req.Lang != st.lang {
 		v, err := contractValidator(source, req.Strict, req.Lang)
 		if err != nil {
-			return nil, err
+			// Said here: the runner's Say would wait for st.mu.
+			l, _ := lang.Parse(req.Lang)
+			return nil, wire.Errorf(wire.CodeBadRequest, "%s", l.Say(err))
 		}
 		kept := source != st.source || req.Strict != st.strict
 		s.validator, st.source, st.strict, st.lang = s.clocked(v), source, req.Strict, req.Lang

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/lang/langtest"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 )
@@ -40,5 +41,18 @@ func TestAChangeNotKeptIsSaidInTheConsolesLanguage(t *testing.T) {
 	d := edited.Summary.Draft
 	if !strings.Contains(d.Error, "Referenz") || strings.Contains(d.Error, "QuotaExceededError") || len(langtest.English(d.Error)) > 0 {
 		t.Errorf("the page reads %q: want German with a reference, without the browser's words", d.Error)
+	}
+}
+
+// The second worker says its errors in the language of the last plan,
+// the page's: a submission the journal does not hold is gone, in French.
+func TestTheSecondWorkersErrorsAreSaidInThePagesLanguage(t *testing.T) {
+	h := newHarness(t)
+	h.contract(wire.SetContract{Lang: "fr"})
+	doc := h.load(fixture.Transfers(2))
+	h.prepare(wire.PrepareSubmission{Document: doc.Document})
+	e := h.failure(h.send(wire.JobForgetSubmission, wire.ForgetSubmission{Submission: "s-unknown"}, nil))
+	if e.Code != wire.CodeGone || !strings.Contains(e.Message, "s-unknown") || len(langtest.English(e.Message, "s-unknown")) > 0 {
+		t.Errorf("the page got %+v: want gone, in French", e)
 	}
 }

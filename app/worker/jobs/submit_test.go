@@ -334,7 +334,9 @@ func TestAJournalThatCannotOpenStopsSubmissionUntilItOpens(t *testing.T) {
 			return memstore.NewJournal(), "IndexedDB", nil
 		}
 	})
-	if e := h.failure(h.send(wire.JobJournal, wire.Journal{}, nil)); e.Code != wire.CodeUnavailable || !strings.Contains(e.Message, "IndexedDB blocked") {
+	// The browser's own words go to the log, under the reference the
+	// sentence gives.
+	if e := h.failure(h.send(wire.JobJournal, wire.Journal{}, nil)); e.Code != wire.CodeUnavailable || !strings.Contains(e.Message, "journal cannot be opened") || !strings.Contains(e.Message, "reference") || strings.Contains(e.Message, "IndexedDB blocked") {
 		t.Fatalf("the first journal job: %+v", e)
 	}
 	doc := h.load(fixture.Transfers(2))

@@ -30,6 +30,18 @@ func (s *Server) failure(err error) *wire.Error {
 	return s.Hidden(wire.CodeInternal, err.Error())
 }
 
+// Failure is err as the page receives it, with code: said in the jobs'
+// language when it can be (lang.Sayer), and otherwise written to the log
+// under a reference the page shows (Hidden). A job returns it for an
+// error whose code matters to the page.
+func (s *Server) Failure(code string, err error) *wire.Error {
+	var sayer lang.Sayer
+	if errors.As(err, &sayer) {
+		return &wire.Error{Code: code, Message: s.say(err)}
+	}
+	return s.Hidden(code, err.Error())
+}
+
 // Hidden writes what went wrong to the log under a fresh reference and
 // returns the error the operator reads instead, with code: that something
 // went wrong inside, what they can do, and the reference to give their
@@ -48,6 +60,32 @@ func (s *Server) Logged(what string) string {
 	s.logger().Printf("reference %s: %s", ref, what)
 	return ref
 }
+
+// Reason is err as the reason a sentence gives for what went wrong beside
+// a result (a journal or a contract the browser could not keep): the
+// Message of a *wire.Error, err itself when it can be said (lang.Sayer),
+// and otherwise a reference under which err is written to the log, said
+// in the language of the sentence when it is said.
+func (s *Server) Reason(err error) error {
+	var we *wire.Error
+	var sayer lang.Sayer
+	switch {
+	case errors.As(err, &we):
+		return Said(we.Message)
+	case errors.As(err, &sayer):
+		return err
+	}
+	return lang.Errorf("something went wrong inside the console (reference %s)", s.Logged(err.Error()))
+}
+
+// Said is a text already said for the operator, as an error that can be
+// said (lang.Sayer): it says itself as it is, in any language.
+type Said string
+
+func (t Said) Error() string { return string(t) }
+
+// Say says the text as it is.
+func (t Said) Say() (string, []any) { return "%s", []any{string(t)} }
 
 // say writes err in the jobs' language.
 func (s *Server) say(err error) string {
