@@ -49,7 +49,26 @@ func (s *Server) Failure(code string, err error) *wire.Error {
 // page; any other error it returns is reported so already (see failure).
 func (s *Server) Hidden(code, what string) *wire.Error {
 	ref := s.Logged(what)
-	return &wire.Error{Code: code, Ref: ref, Message: s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))}
+	return &wire.Error{Code: code, Ref: ref, Message: s.inside(ref)}
+}
+
+// inside is the sentence of every Error with a reference: something went
+// wrong inside, what to do, and the reference.
+func (s *Server) inside(ref string) string {
+	return s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))
+}
+
+// sayAgain says the sentence of an error body with a reference in this
+// worker's language: the second worker speaks the page's language only
+// from the first plan on, and its reference is all the sentence holds.
+func (s *Server) sayAgain(body []byte) []byte {
+	e := wire.DecodeError(body)
+	if e.Ref == "" {
+		return body
+	}
+	e.Message = s.inside(e.Ref)
+	b, _ := wire.EncodeBody(e) // strings: cannot fail
+	return b
 }
 
 // Logged writes what went wrong to the log under a fresh reference, and

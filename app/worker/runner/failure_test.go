@@ -116,3 +116,20 @@ func TestASecondWorkerThatCouldNotStartIsSaidWithAReference(t *testing.T) {
 		t.Errorf("the log holds %q", logged.String())
 	}
 }
+
+// The second worker speaks the page's language only from its first plan
+// on: the first says the sentence of an error with a reference again, in
+// its own language, with the same reference.
+func TestTheSecondWorkersFailureInsideIsSaidInTheFirstsLanguage(t *testing.T) {
+	p := newPair(t)
+	p.first.Say = lang.German.Say
+	p.first.Receive(wire.Message{ID: 5, Type: wire.TypeRequest, Job: "bulks"})
+	next(t, p.toSec, "the second worker")
+	english := wire.Error{Code: wire.CodeInternal, Ref: "ABC123", Message: "Something went wrong inside the console (reference ABC123)."}
+	body, _ := wire.EncodeBody(english)
+	p.first.FromSecond(wire.Message{ID: 5, Type: wire.TypeError, Job: "bulks", Body: body})
+	e := wire.DecodeError(next(t, p.toPage, "the page").Body)
+	if e.Code != wire.CodeInternal || e.Ref != "ABC123" || !strings.Contains(e.Message, "ABC123") || len(langtest.English(e.Message)) > 0 {
+		t.Errorf("the page got %+v: want the reference, said in German", e)
+	}
+}

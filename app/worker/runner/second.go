@@ -46,9 +46,12 @@ func (s *Server) FromSecond(m wire.Message) {
 	case wire.TypeReady, wire.TypeWarm:
 		return
 	case wire.TypeFatal:
-		s.SecondFailed(m.Body)
+		s.SecondFailed(s.sayAgain(m.Body))
 		return
-	case wire.TypeResult, wire.TypeError:
+	case wire.TypeError:
+		m.Body = s.sayAgain(m.Body)
+		fallthrough
+	case wire.TypeResult:
 		s.mu.Lock()
 		delete(s.second, m.ID)
 		s.mu.Unlock()
