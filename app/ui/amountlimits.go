@@ -14,20 +14,20 @@ import (
 // the next ones loaded. The amounts are typed as the operator writes
 // numbers; text that cannot be read is said at the input, as a format
 // problem, with how to type it.
-func (p *importPage) renderLimits() app.UI {
+func (v *importReview) renderLimits() app.UI {
 	sep := typedSeparators()
 	example := "EUR:" + money.FormatWith(1000000, 2, sep) + " USD:" + money.FormatWith(250050, 2, sep)
-	input := app.Input().ID("amount-limits").Class("input").Type("text").Placeholder("EUR:"+money.FormatWith(1000000, 2, sep)).Value(p.limits).
+	input := app.Input().ID("amount-limits").Class("input").Type("text").Placeholder("EUR:"+money.FormatWith(1000000, 2, sep)).Value(v.limits).
 		Aria("describedby", "limits-hint limits-problem").
-		OnInput(func(ctx app.Context, e app.Event) { p.limits = ctx.JSSrc().Get("value").String() })
-	if p.limitsProblem != "" {
+		OnInput(func(ctx app.Context, e app.Event) { v.limits = ctx.JSSrc().Get("value").String() })
+	if v.limitsProblem != "" {
 		input = input.Aria("invalid", "true")
 	}
 	problem := app.P().ID("limits-problem").Class("control-result").Role("status")
-	if p.limitsProblem != "" {
-		problem = problem.Class("control-format").Body(app.Strong().Text(t("Format: ")), app.Text(p.limitsProblem))
+	if v.limitsProblem != "" {
+		problem = problem.Class("control-format").Body(app.Strong().Text(t("Format: ")), app.Text(v.limitsProblem))
 	}
-	return app.Form().Class("control").OnSubmit(p.applyLimits).Body(
+	return app.Form().Class("control").OnSubmit(v.applyLimits).Body(
 		app.FieldSet().Body(
 			app.Legend().Text(t("Amount limits")),
 			app.P().Class("hint").ID("limits-hint").Text(tf("Warn about amounts above a limit, per currency, in major units, as you write numbers: %s. They apply to the files loaded next too. Leave empty for none.", example)),
@@ -46,38 +46,41 @@ func (p *importPage) renderLimits() app.UI {
 // applyLimits reads the limits typed and sends them to the worker, which
 // checks the document again; limits it cannot read stay in the input
 // with the format problem said, and nothing is sent.
-func (p *importPage) applyLimits(ctx app.Context, e app.Event) {
+func (v *importReview) applyLimits(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	if background() == nil || p.sum == nil {
+	if background() == nil || v.Isum == nil {
 		return
 	}
-	limits := splitLimits(p.limits)
-	p.limitsProblem = ""
+	limits := splitLimits(v.limits)
+	v.limitsProblem = ""
 	for _, l := range limits {
 		if _, minor, err := money.ParseCurrencyAmount(l, typedSeparators()); err != nil {
-			p.limitsProblem = typedProblem(err, "")
+			v.limitsProblem = typedProblem(err, "")
 		} else if minor <= 0 {
-			p.limitsProblem = tf("%q: a limit must be more than zero.", l)
+			v.limitsProblem = tf("%q: a limit must be more than zero.", l)
 		}
-		if p.limitsProblem != "" {
-			p.announcement = p.limitsProblem
+		if v.limitsProblem != "" {
+			v.announce(v.limitsProblem)
 			return
 		}
 	}
-	req := wire.AmountLimits{Document: p.sum.Document, Limits: limits, Lang: string(consoleLang)}
-	runJob(p.ctx, wire.JobAmountLimits, req, nil, func(res wire.AmountLimitsSet, _ app.Value, err error) {
+	req := wire.AmountLimits{Document: v.Isum.Document, Limits: limits, Lang: string(consoleLang)}
+	runJob(v.ctx, wire.JobAmountLimits, req, nil, func(res wire.AmountLimitsSet, _ app.Value, err error) {
 		if err != nil {
-			p.jobFailed(err)
+			v.IonFail(v.ctx, err)
 			return
 		}
-		p.limits = strings.Join(res.Limits, " ")
+		v.limits = strings.Join(res.Limits, " ")
+		v.IonLimits(v.ctx, res.Limits)
+		warnings := v.Isum.Warnings
 		if res.Summary != nil {
-			p.updateSummary(res.Summary)
+			v.IonSummary(v.ctx, res.Summary)
+			warnings = res.Summary.Warnings
 		}
 		if len(res.Limits) == 0 {
-			p.announcement = t("No amount limits.")
+			v.announce(t("No amount limits."))
 		} else {
-			p.announcement = tf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(p.sum.Warnings, "warning", "warnings"))
+			v.announce(tf("Amount limits %s applied: %s.", strings.Join(res.Limits, ", "), plural(warnings, "warning", "warnings")))
 		}
 	})
 }

@@ -135,9 +135,9 @@ func controlCurrencies(s wire.Summary) []string {
 // renderControl is where the operator types the expected count and the
 // expected total of each currency, and sees each compared with what was
 // loaded: a difference, or text it could not read, said apart.
-func (p *importPage) renderControl() app.UI {
-	s := *p.sum
-	update := func(set func(v string)) app.EventHandler {
+func (v *importReview) renderControl() app.UI {
+	s := *v.Isum
+	update := func(set func(text string)) app.EventHandler {
 		return func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) }
 	}
 	currencies := controlCurrencies(s)
@@ -148,11 +148,11 @@ func (p *importPage) renderControl() app.UI {
 		app.Div().Class("control-row").Body(
 			app.Div().Class("field", "field-narrow").Body(
 				app.Label().For("expected-count").Text(t("Expected elements")),
-				app.Input().ID("expected-count").Class("input").Type("text").Attr("inputmode", "numeric").Value(p.control.count).
+				app.Input().ID("expected-count").Class("input").Type("text").Attr("inputmode", "numeric").Value(v.control.count).
 					Aria("describedby", "count-check").
-					OnInput(update(func(v string) { p.control.count = v })),
+					OnInput(update(func(text string) { v.control.count = text })),
 			),
-			controlOutcome("count-check", p.control.checkCount(s)),
+			controlOutcome("count-check", v.control.checkCount(s)),
 		),
 		app.Range(currencies).Slice(func(i int) app.UI {
 			cur := currencies[i]
@@ -164,11 +164,11 @@ func (p *importPage) renderControl() app.UI {
 				app.Div().Class("field", "field-narrow").Body(
 					app.Label().For("expected-total-"+cur).Text(tf("Expected total in %s", cur)),
 					app.Input().ID("expected-total-"+cur).Class("input").Type("text").Attr("inputmode", "decimal").
-						Placeholder(money.Example(digits, typedSeparators())).Value(p.control.totals[cur]).
+						Placeholder(money.Example(digits, typedSeparators())).Value(v.control.totals[cur]).
 						Aria("describedby", "total-check-"+cur).DataSet("currency", cur).
-						OnInput(p.totalTyped),
+						OnInput(v.totalTyped),
 				),
-				controlOutcome("total-check-"+cur, p.control.checkTotal(s, cur)),
+				controlOutcome("total-check-"+cur, v.control.checkTotal(s, cur)),
 			)
 		}),
 	)
@@ -177,12 +177,12 @@ func (p *importPage) renderControl() app.UI {
 // totalTyped keeps an expected total as typed. The currency is read from
 // the input itself: go-app keeps an element's first handler, which would
 // remember the currency of its first rendering.
-func (p *importPage) totalTyped(ctx app.Context, e app.Event) {
+func (v *importReview) totalTyped(ctx app.Context, e app.Event) {
 	src := ctx.JSSrc()
-	if p.control.totals == nil {
-		p.control.totals = make(map[string]string)
+	if v.control.totals == nil {
+		v.control.totals = make(map[string]string)
 	}
-	p.control.totals[src.Get("dataset").Get("currency").String()] = src.Get("value").String()
+	v.control.totals[src.Get("dataset").Get("currency").String()] = src.Get("value").String()
 }
 
 // controlOutcome shows one comparison: it matches, it differs, or what

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -78,7 +77,7 @@ func (p *importPage) restored(ctx app.Context, r wire.Restored) {
 	}
 	p.fileName = r.Prepared.FileName
 	if len(r.Limits) > 0 {
-		p.limits = strings.Join(r.Limits, " ")
+		p.limits = r.Limits
 	}
 	p.showPrepared(ctx, r.Prepared)
 	p.announcement = tf("Brought back %s, as you left it.", r.Prepared.FileName)
@@ -90,10 +89,9 @@ func (p *importPage) restored(ctx app.Context, r wire.Restored) {
 // startOver discards the file, its reading and its edits.
 func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	p.stop()
-	p.prep, p.sum, p.problems, p.failure, p.pending = nil, nil, nil, "", nil
+	p.prep, p.sum, p.failure, p.pending = nil, nil, "", nil
 	p.fileName = ""
 	p.kindID, p.backOffice = "", false
-	p.errorsOnly = false
 	p.step = stepChoose
 	p.noteDraft(wire.DraftState{})
 	p.ctx.NewAction(actionStartOver)

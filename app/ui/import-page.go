@@ -40,9 +40,6 @@ type importPage struct {
 	prep *wire.Prepared
 	sum  *wire.Summary
 
-	problems    []wire.Problem
-	loadingMore bool
-
 	// focusNext, when set, is the control to move the keyboard focus to
 	// once the worker answers: the one that shows the choice just made,
 	// when the control that made it goes away.
@@ -57,17 +54,8 @@ type importPage struct {
 	setExtra    []string
 	setExtraDoc int
 
-	// The review's controls.
-	errorsOnly bool
-	focus      gridFocus
-	// foundColumn is the column of the problem the last jump went to, -1
-	// for a problem of the row as a whole.
-	foundColumn int
-	control     controlTotals
-	replace     replaceForm
-	// limits are the amount limits as typed: "EUR:10000 USD:2500";
-	// limitsProblem, when they cannot be read, why and how to type them.
-	limits, limitsProblem string
+	// limits are the amount limits applied, kept with the draft.
+	limits []string
 
 	announcement string
 	// draft is what the worker last said of the draft of the open file
@@ -94,18 +82,6 @@ type busyJob struct {
 	label    string
 	progress wire.Progress
 	cancel   func()
-}
-
-// replaceForm is the state of the find-and-replace form.
-type replaceForm struct {
-	column    int
-	find      string
-	with      string
-	matchCase bool
-	wholeCell bool
-	// note says what the last replacement did, on the page as well as
-	// to screen readers.
-	note string
 }
 
 func newImportPage() *importPage { return &importPage{step: stepChoose, memory: newMappingMemory()} }
@@ -139,8 +115,25 @@ func (p *importPage) Render() app.UI {
 		p.renderStatus(),
 		p.memory.render(p),
 		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
-		app.If(p.step == stepReview && p.sum != nil, p.renderReview),
+		p.renderReview(),
 	)
+}
+
+// renderReview is the third step and the last, empty unless shown.
+func (p *importPage) renderReview() app.UI {
+	return newImportReview().
+		Summary(p.sum).
+		ReadFrom(p.prep != nil && p.prep.KindSuggested, p.prep != nil && !p.prep.Request).
+		Current(p.step == stepReview).
+		Limits(p.limits).
+		OnSummary(func(_ app.Context, s *wire.Summary) { p.updateSummary(s) }).
+		OnLimits(func(_ app.Context, l []string) { p.limits = l }).
+		OnChangeReading(func(ctx app.Context) { p.goTo(ctx, stepRead) }).
+		OnEditSet(p.editSetValue).
+		OnSaving(p.saving).
+		OnExport(p.export).
+		OnAnnounce(func(_ app.Context, text string) { p.announcement = text }).
+		OnFail(func(_ app.Context, err error) { p.jobFailed(err) })
 }
 
 // renderSteps shows where the operator is in the flow.
@@ -280,8 +273,7 @@ func (p *importPage) pasteChosen(ctx app.Context, text string) {
 // loaded, and goes to the step its answer calls for.
 func (p *importPage) open(ctx app.Context, req wire.Open, file app.Value) {
 	p.stop()
-	p.prep, p.sum, p.problems, p.failure = nil, nil, nil, ""
-	p.errorsOnly = false
+	p.prep, p.sum, p.failure = nil, nil, ""
 	req.Kind, req.BackOffice, req.Auto = p.kindID, p.backOffice, p.memory.buildAtOnce()
 	req.TimeZone = storedTimeZone()
 	load(p, tf("Reading %s", req.FileName), wire.JobOpen, req, file, p.prepared)
@@ -401,11 +393,7 @@ func (p *importPage) showSummary(ctx app.Context, s *wire.Summary) {
 	first := p.sum == nil || p.sum.Document != s.Document
 	p.sum = s
 	p.noteDraft(s.Draft)
-	p.problems = s.Problems
 	p.step = stepReview
-	if first {
-		p.errorsOnly = false
-	}
 	p.announcement = tf("%s validated: %s, %s valid, %s invalid, %s, %s.",
 		s.FileName, plural(s.Elements, "element", "elements"), count(s.Valid), count(s.Invalid),
 		plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"))
@@ -445,6 +433,15 @@ func (p *importPage) jobFailed(err error) {
 func (p *importPage) fail(msg string) {
 	p.failure = msg
 	p.announcement = msg
+}
+
+// updateSummary shows a new summary of the same document.
+func (p *importPage) updateSummary(s *wire.Summary) {
+	if p.sum == nil || s.Document != p.sum.Document {
+		return
+	}
+	p.sum = s
+	p.noteDraft(s.Draft)
 }
 
 // focusStep moves the keyboard focus to a step's heading and brings the

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -9,15 +10,181 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The third step: the summary and control totals, the review table with
-// its filter, problem navigation and find-and-replace, the problem list,
-// the exports, and the way on to submission.
+// importReview is the import's third step: the summary and control
+// totals, the review table with its filter, problem navigation and
+// find-and-replace, the problem list, and the last step, on to
+// submission. The document and its summary are the page's; the step owns
+// how the operator looks at them: the filter, the cell in focus, the
+// problems loaded, and what they type (control totals, limits, a
+// replacement).
+//
+// It stays mounted while another step shows, empty, so that what the
+// operator typed outlives a look at how the file is read.
+type importReview struct {
+	app.Compo
 
-func (p *importPage) renderReview() app.UI {
-	s := p.sum
+	// Isum is the summary of the document built.
+	Isum *wire.Summary
+	// IkindSuggested says the file's headers suggested its kind; Itable
+	// says it is a table, read through a mapping, not a JSON request.
+	IkindSuggested bool
+	Itable         bool
+	Icurrent       bool
+	// Ilimits are the amount limits applied (typed text until then).
+	Ilimits []string
+	// IonSummary takes a newer summary of the document.
+	IonSummary       func(ctx app.Context, s *wire.Summary)
+	IonLimits        func(ctx app.Context, limits []string)
+	IonChangeReading func(ctx app.Context)
+	IonEditSet       func(ctx app.Context, field string)
+	IonSaving        func(ctx app.Context, delta int)
+	IonExport        func(ctx app.Context, what string)
+	IonAnnounce      func(ctx app.Context, text string)
+	IonFail          func(ctx app.Context, err error)
+
+	// shown is the summary the step shows: a summary of another document
+	// shows every row again.
+	shown      *wire.Summary
+	errorsOnly bool
+	focus      gridFocus
+	// foundColumn is the column of the problem the last jump went to, -1
+	// for a problem of the row as a whole.
+	foundColumn int
+	// problems are those listed: the summary's first page, and the pages
+	// loaded since.
+	problems    []wire.Problem
+	loadingMore bool
+	control     controlTotals
+	replace     replaceForm
+	// limits are the amount limits as typed, those applied until the
+	// operator types: "EUR:10000 USD:2500"; limitsProblem, when they
+	// cannot be read, why and how to type them.
+	limits, limitsProblem string
+	applied               []string
+	// ctx is the step's own context, for the worker's answers.
+	ctx app.Context
+}
+
+// replaceForm is the state of the find-and-replace form.
+type replaceForm struct {
+	column    int
+	find      string
+	with      string
+	matchCase bool
+	wholeCell bool
+	// note says what the last replacement did, on the page as well as
+	// to screen readers.
+	note string
+}
+
+func newImportReview() *importReview { return &importReview{} }
+
+// Summary sets the summary of the document built.
+func (v *importReview) Summary(s *wire.Summary) *importReview { v.Isum = s; return v }
+
+// ReadFrom says whether the kind was suggested by the file's headers, and
+// whether the file is a table read through a mapping.
+func (v *importReview) ReadFrom(kindSuggested, table bool) *importReview {
+	v.IkindSuggested, v.Itable = kindSuggested, table
+	return v
+}
+
+// Current says whether the page shows this step.
+func (v *importReview) Current(on bool) *importReview { v.Icurrent = on; return v }
+
+// Limits sets the amount limits applied.
+func (v *importReview) Limits(l []string) *importReview { v.Ilimits = l; return v }
+
+// OnSummary sets what takes a newer summary of the document: an edit's,
+// a replacement's, an undo's.
+func (v *importReview) OnSummary(f func(ctx app.Context, s *wire.Summary)) *importReview {
+	v.IonSummary = f
+	return v
+}
+
+// OnLimits sets what keeps the amount limits applied.
+func (v *importReview) OnLimits(f func(ctx app.Context, limits []string)) *importReview {
+	v.IonLimits = f
+	return v
+}
+
+// OnChangeReading sets what goes back to how the file is read.
+func (v *importReview) OnChangeReading(f func(ctx app.Context)) *importReview {
+	v.IonChangeReading = f
+	return v
+}
+
+// OnEditSet sets what changes a value set for every row (its field).
+func (v *importReview) OnEditSet(f func(ctx app.Context, field string)) *importReview {
+	v.IonEditSet = f
+	return v
+}
+
+// OnSaving sets what hears of each edit sent (+1) and answered (-1).
+func (v *importReview) OnSaving(f func(ctx app.Context, delta int)) *importReview {
+	v.IonSaving = f
+	return v
+}
+
+// OnExport sets what downloads a file of the document.
+func (v *importReview) OnExport(f func(ctx app.Context, what string)) *importReview {
+	v.IonExport = f
+	return v
+}
+
+// OnAnnounce sets what tells screen readers.
+func (v *importReview) OnAnnounce(f func(ctx app.Context, text string)) *importReview {
+	v.IonAnnounce = f
+	return v
+}
+
+// OnFail sets what shows a job that failed.
+func (v *importReview) OnFail(f func(ctx app.Context, err error)) *importReview {
+	v.IonFail = f
+	return v
+}
+
+func (v *importReview) OnMount(ctx app.Context) {
+	v.ctx = ctx
+	v.follow()
+}
+
+func (v *importReview) OnUpdate(ctx app.Context) { v.follow() }
+
+// follow takes what the page hands down: a summary of another document
+// shows every row again, each new summary lists its own first problems,
+// and limits applied replace what was typed.
+func (v *importReview) follow() {
+	if s := v.Isum; s != nil && s != v.shown {
+		if v.shown == nil || v.shown.Document != s.Document {
+			v.errorsOnly = false
+		}
+		v.shown, v.problems = s, s.Problems
+	}
+	if !slices.Equal(v.Ilimits, v.applied) {
+		v.applied, v.limits = v.Ilimits, strings.Join(v.Ilimits, " ")
+	}
+}
+
+func (v *importReview) Render() app.UI {
+	if !v.Icurrent || v.Isum == nil {
+		return app.Text("") // mounted, empty: see importReview
+	}
+	return v.renderReview()
+}
+
+// announce tells screen readers, and the page.
+func (v *importReview) announce(text string) { v.IonAnnounce(v.ctx, text) }
+
+// later runs f on the step's own context, so that what it changes shows:
+// the table's answers come on contexts of its own.
+func (v *importReview) later(f func(ctx app.Context)) { v.ctx.Dispatch(f) }
+
+func (v *importReview) renderReview() app.UI {
+	s := v.Isum
 	return app.Section().ID("result").Class("result").DataSet("state", "done").Aria("labelledby", "result-title").Body(
 		app.H2().ID("result-title").TabIndex(-1).Text(s.FileName),
-		p.renderReadAs(),
+		v.renderReadAs(),
 		renderStatements("review-reading", s.Reading),
 		renderSchedule("review-schedule", s.Schedule),
 		app.Dl().Class("summary").Body(
@@ -28,44 +195,44 @@ func (p *importPage) renderReview() app.UI {
 			summaryItem("count-warnings", t("Warnings"), s.Warnings, "warn"),
 			summaryItem("count-duplicates", t("Duplicates"), s.Duplicates, "warn"),
 		),
-		app.If(len(s.Totals) > 0, p.renderTotals),
-		p.renderControl(),
-		app.If(len(s.Totals) > 0, p.renderLimits),
+		app.If(len(s.Totals) > 0, v.renderTotals),
+		v.renderControl(),
+		app.If(len(s.Totals) > 0, v.renderLimits),
 		app.H3().ID("table-title").Text(t("Elements")),
-		p.renderToolbar(),
+		v.renderToolbar(),
 		newReviewGrid().
 			Document(s.Document, s.Version).
 			FirstRows(s.FirstRows).
 			Columns(s.Columns).
-			ErrorsOnly(p.errorsOnly).
-			Focus(p.focus).
+			ErrorsOnly(v.errorsOnly).
+			Focus(v.focus).
 			MemoryNote(s.WorkerMemory).
-			OnEdited(p.edited).
-			OnEditSet(p.editSetValue).
-			OnUndo(p.undo).
-			OnSaving(p.saving).
-			OnAnnounce(func(ctx app.Context, text string) { p.later(func() { p.announcement = text }) }).
-			OnNoErrorLeft(p.jump),
-		p.renderProblems(),
-		p.renderExports(),
+			OnEdited(v.edited).
+			OnEditSet(v.IonEditSet).
+			OnUndo(v.undo).
+			OnSaving(v.IonSaving).
+			OnAnnounce(func(_ app.Context, text string) { v.later(func(app.Context) { v.announce(text) }) }).
+			OnNoErrorLeft(v.jump),
+		v.renderProblems(),
+		newImportSubmit().Summary(s).Table(v.Itable).OnExport(v.IonExport),
 	)
 }
 
-func (p *importPage) renderReadAs() app.UI {
-	s := p.sum
+func (v *importReview) renderReadAs() app.UI {
+	s := v.Isum
 	var parts []app.UI
 	// The statements below say how the file was read; the one-line
 	// summary is for documents that have none.
 	if s.ReadAs != "" && len(s.Reading) == 0 {
 		parts = append(parts, app.Span().ID("read-as").Text(tf("Read with %s. ", s.ReadAs)))
 	}
-	if p.prep != nil && p.prep.KindSuggested {
+	if v.IkindSuggested {
 		parts = append(parts, app.Strong().Text(t("The kind was suggested by the file: check it above. ")))
 	}
-	if p.prep != nil && !p.prep.Request {
+	if v.Itable {
 		parts = append(parts, app.Button().ID("change-reading").Type("button").Class("link-button").
 			Text(t("Change how the file is read")).
-			OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, stepRead) }))
+			OnClick(func(ctx app.Context, e app.Event) { v.IonChangeReading(ctx) }))
 	}
 	if len(parts) == 0 {
 		return nil
@@ -84,8 +251,8 @@ func summaryItem(id, label string, n int, tone string) app.UI {
 	)
 }
 
-func (p *importPage) renderTotals() app.UI {
-	s := p.sum
+func (v *importReview) renderTotals() app.UI {
+	s := v.Isum
 	return app.Div().Class("totals").Body(
 		app.Div().Class("table-scroll").Body(
 			app.Table().ID("totals").Class("figures").Body(
@@ -144,33 +311,33 @@ func (p *importPage) renderTotals() app.UI {
 	)
 }
 
-func (p *importPage) renderToolbar() app.UI {
-	s := p.sum
+func (v *importReview) renderToolbar() app.UI {
+	s := v.Isum
 	box := app.Input().Type("checkbox").ID("errors-only").OnChange(func(ctx app.Context, e app.Event) {
-		p.errorsOnly = ctx.JSSrc().Get("checked").Bool()
-		p.announcement = rowsShown(s, p.errorsOnly)
+		v.errorsOnly = ctx.JSSrc().Get("checked").Bool()
+		v.IonAnnounce(ctx, rowsShown(s, v.errorsOnly))
 	})
 	// Always set: "Next problem" clears the filter to go on to the
 	// warnings, and an absent attribute would leave the box ticked.
-	box = box.Checked(p.errorsOnly)
+	box = box.Checked(v.errorsOnly)
 	cols := s.Columns
-	r := p.replace
-	fixes := currencyFixes(cols, p.problems)
+	r := v.replace
+	fixes := currencyFixes(cols, v.problems)
 	return app.Div().Class("toolbar").Body(
 		app.Div().ID("fixes").Class("fixes").Body(app.Range(fixes).Slice(func(i int) app.UI {
 			f := fixes[i]
 			return app.Button().ID(fmt.Sprintf("fix-currency-%d", f.column)).Type("button").Class("button", "button-fix").
 				Text(f.label).DataSet("column", f.column).
-				OnClick(p.upperCase)
+				OnClick(v.upperCase)
 		})),
 		app.Div().Class("check").Body(box, app.Label().For("errors-only").Text(tf("Only rows with errors (%s)", count(s.Invalid)))),
 		app.Button().ID("prev-error").Type("button").Class("button", "button-quiet").
 			Aria("keyshortcuts", "Shift+F8").Title(t("Shift+F8 in the table")).Text(t("Previous problem")).
-			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, true) }),
+			OnClick(func(ctx app.Context, e app.Event) { v.jump(ctx, true) }),
 		app.Button().ID("next-error").Type("button").Class("button", "button-quiet").
 			Aria("keyshortcuts", "F8").Title(t("F8 in the table")).Text(t("Next problem")).
-			OnClick(func(ctx app.Context, e app.Event) { p.jump(ctx, false) }),
-		p.renderUndo(),
+			OnClick(func(ctx app.Context, e app.Event) { v.jump(ctx, false) }),
+		v.renderUndo(),
 		app.If(len(cols) > 0, func() app.UI {
 			opts := make([][2]string, 0, len(cols))
 			for i, c := range cols {
@@ -183,11 +350,11 @@ func (p *importPage) renderToolbar() app.UI {
 				}
 				opts = append(opts, [2]string{fmt.Sprint(i), label})
 			}
-			whole := app.Input().Type("checkbox").ID("replace-whole").OnChange(func(ctx app.Context, e app.Event) { p.replace.wholeCell = ctx.JSSrc().Get("checked").Bool() })
+			whole := app.Input().Type("checkbox").ID("replace-whole").OnChange(func(ctx app.Context, e app.Event) { v.replace.wholeCell = ctx.JSSrc().Get("checked").Bool() })
 			if r.wholeCell {
 				whole = whole.Checked(true)
 			}
-			matchCase := app.Input().Type("checkbox").ID("replace-case").OnChange(func(ctx app.Context, e app.Event) { p.replace.matchCase = ctx.JSSrc().Get("checked").Bool() })
+			matchCase := app.Input().Type("checkbox").ID("replace-case").OnChange(func(ctx app.Context, e app.Event) { v.replace.matchCase = ctx.JSSrc().Get("checked").Bool() })
 			if r.matchCase {
 				matchCase = matchCase.Checked(true)
 			}
@@ -195,19 +362,19 @@ func (p *importPage) renderToolbar() app.UI {
 				app.Summary().Text(t("Find and replace in a column")),
 				app.Div().Class("replace-row").Body(
 					selectField("replace-column", t("Column"), fmt.Sprint(r.column), opts, func(ctx app.Context, e app.Event) {
-						fmt.Sscan(ctx.JSSrc().Get("value").String(), &p.replace.column)
+						fmt.Sscan(ctx.JSSrc().Get("value").String(), &v.replace.column)
 					}),
 					app.Div().Class("field").Body(
 						app.Label().For("replace-find").Text(t("Find")),
 						app.Input().ID("replace-find").Class("input").Value(r.find).OnInput(func(ctx app.Context, e app.Event) {
-							p.replace.find = ctx.JSSrc().Get("value").String()
+							v.replace.find = ctx.JSSrc().Get("value").String()
 							ctx.PreventUpdate()
 						}),
 					),
 					app.Div().Class("field").Body(
 						app.Label().For("replace-with").Text(t("Replace with")),
 						app.Input().ID("replace-with").Class("input").Value(r.with).OnInput(func(ctx app.Context, e app.Event) {
-							p.replace.with = ctx.JSSrc().Get("value").String()
+							v.replace.with = ctx.JSSrc().Get("value").String()
 							ctx.PreventUpdate()
 						}),
 					),
@@ -215,10 +382,10 @@ func (p *importPage) renderToolbar() app.UI {
 				app.Div().Class("replace-row").Body(
 					app.Div().Class("check").Body(matchCase, app.Label().For("replace-case").Text(t("Match case"))),
 					app.Div().Class("check").Body(whole, app.Label().For("replace-whole").Text(t("Whole cell only"))),
-					app.Button().ID("replace-all").Type("button").Class("button").Text(t("Replace all")).OnClick(p.replaceAll),
+					app.Button().ID("replace-all").Type("button").Class("button").Text(t("Replace all")).OnClick(v.replaceAll),
 				),
-				app.If(p.replace.note != "", func() app.UI {
-					return app.P().ID("replace-result").Class("note").Text(p.replace.note)
+				app.If(v.replace.note != "", func() app.UI {
+					return app.P().ID("replace-result").Class("note").Text(v.replace.note)
 				}),
 			)
 		}),
@@ -226,55 +393,54 @@ func (p *importPage) renderToolbar() app.UI {
 }
 
 // jump goes to the next or previous problem after the one in focus.
-func (p *importPage) jump(ctx app.Context, back bool) {
+func (v *importReview) jump(ctx app.Context, back bool) {
 	after, col := -1, (*int)(nil)
-	if p.focus.Seq > 0 {
-		c := p.foundColumn
-		after, col = p.focus.Element, &c
+	if v.focus.Seq > 0 {
+		c := v.foundColumn
+		after, col = v.focus.Element, &c
 	}
-	show := func(f wire.FoundProblem) {
-		p.announcement = tf("%s: %s", problemPlace(f.Problem), f.Problem.Message)
-		p.focusOn(f.Element, max(f.Column, 0))
-		p.foundColumn = f.Column
+	show := func(f wire.FoundProblem) string {
+		v.focusOn(f.Element, max(f.Column, 0))
+		v.foundColumn = f.Column
+		return tf("%s: %s", problemPlace(f.Problem), f.Problem.Message)
 	}
-	nextProblem(p.ctx, p.sum.Document, after, col, back, p.errorsOnly, func(f wire.FoundProblem) {
+	nextProblem(v.ctx, v.Isum.Document, after, col, back, v.errorsOnly, func(f wire.FoundProblem) {
 		switch {
 		case f.Found:
-			show(f)
-		case p.errorsOnly && p.sum.Warnings > 0:
+			v.announce(show(f))
+		case v.errorsOnly && v.Isum.Warnings > 0:
 			// No error is left, but warnings are, in the rows the filter
 			// hides: every row is shown again, from the first warning.
-			p.errorsOnly = false
-			nextProblem(p.ctx, p.sum.Document, -1, nil, back, false, func(f wire.FoundProblem) {
+			v.errorsOnly = false
+			nextProblem(v.ctx, v.Isum.Document, -1, nil, back, false, func(f wire.FoundProblem) {
 				if f.Found {
-					show(f)
-					p.announcement = tf("No error is left; every row is shown again. %s", p.announcement)
+					v.announce(tf("No error is left; every row is shown again. %s", show(f)))
 				}
 			})
 		default:
-			p.announcement = t("No problem left.")
+			v.announce(t("No problem left."))
 		}
 	})
 }
 
-func (p *importPage) focusOn(element, column int) {
-	p.focus = gridFocus{Element: element, Column: column, Seq: p.focus.Seq + 1}
-	p.foundColumn = column
+func (v *importReview) focusOn(element, column int) {
+	v.focus = gridFocus{Element: element, Column: column, Seq: v.focus.Seq + 1}
+	v.foundColumn = column
 }
 
-func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
-	r := p.replace
+func (v *importReview) replaceAll(ctx app.Context, e app.Event) {
+	r := v.replace
 	if r.find == "" && !r.wholeCell {
-		p.announcement = t("Type what to find.")
-		p.replace.note = p.announcement
+		v.replace.note = t("Type what to find.")
+		v.announce(v.replace.note)
 		return
 	}
-	if p.sum == nil {
+	if v.Isum == nil {
 		return
 	}
-	col := p.sum.Columns[min(r.column, len(p.sum.Columns)-1)]
-	req := wire.Replace{Document: p.sum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
-	p.runReplace(req, t("Replacing…"), func(res wire.Replaced) string {
+	col := v.Isum.Columns[min(r.column, len(v.Isum.Columns)-1)]
+	req := wire.Replace{Document: v.Isum.Document, Column: r.column, Find: r.find, With: r.with, MatchCase: r.matchCase, WholeCell: r.wholeCell}
+	v.runReplace(req, t("Replacing…"), func(res wire.Replaced) string {
 		return tf("Replaced %s in %s. %s left.", plural(res.Cells, "cell", "cells"), col.Field, plural(res.Summary.Errors, "error", "errors"))
 	})
 }
@@ -282,75 +448,65 @@ func (p *importPage) replaceAll(ctx app.Context, e app.Event) {
 // upperCase writes a column of currency codes in capitals: an ordinary
 // edit of its cells, which validates their rows again.
 // The column is read from the button (see columnSelected).
-func (p *importPage) upperCase(ctx app.Context, e app.Event) {
+func (v *importReview) upperCase(ctx app.Context, e app.Event) {
 	col, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("column").String())
-	if p.sum == nil || err != nil {
+	if v.Isum == nil || err != nil {
 		return
 	}
-	req := wire.Replace{Document: p.sum.Document, Column: col, UpperCase: true}
-	p.runReplace(req, t("Writing the currencies in capitals…"), func(res wire.Replaced) string {
+	req := wire.Replace{Document: v.Isum.Document, Column: col, UpperCase: true}
+	v.runReplace(req, t("Writing the currencies in capitals…"), func(res wire.Replaced) string {
 		return tf("Wrote %s in capitals. %s left.", plural(res.Cells, "currency", "currencies"), plural(res.Summary.Errors, "error", "errors"))
 	})
 }
 
 // runReplace runs a replacement in a column, announcing working while it
 // runs and what done says once the review is updated.
-func (p *importPage) runReplace(req wire.Replace, working string, done func(wire.Replaced) string) {
+func (v *importReview) runReplace(req wire.Replace, working string, done func(wire.Replaced) string) {
 	if background() == nil {
 		return
 	}
-	p.announcement, p.replace.note = working, working
-	runJob(p.ctx, wire.JobReplace, req, nil, func(res wire.Replaced, _ app.Value, err error) {
+	v.replace.note = working
+	v.announce(working)
+	runJob(v.ctx, wire.JobReplace, req, nil, func(res wire.Replaced, _ app.Value, err error) {
 		if err != nil {
-			p.replace.note = ""
-			p.jobFailed(err)
+			v.replace.note = ""
+			v.IonFail(v.ctx, err)
 			return
 		}
-		p.updateSummary(&res.Summary)
-		p.announcement = done(res)
-		p.replace.note = p.announcement
+		v.IonSummary(v.ctx, &res.Summary)
+		v.replace.note = done(res)
+		v.announce(v.replace.note)
 	})
 }
 
 // edited takes the summary an edit brought.
-func (p *importPage) edited(ctx app.Context, ed wire.Edited) {
-	p.later(func() { p.updateSummary(&ed.Summary) })
+func (v *importReview) edited(_ app.Context, ed wire.Edited) {
+	v.later(func(ctx app.Context) { v.IonSummary(ctx, &ed.Summary) })
 }
 
-// updateSummary shows a new summary of the same document, keeping the
-// problems loaded so far in step.
-func (p *importPage) updateSummary(s *wire.Summary) {
-	if p.sum == nil || s.Document != p.sum.Document {
-		return
-	}
-	p.sum = s
-	p.problems = s.Problems
-	p.noteDraft(s.Draft)
-}
-
-func (p *importPage) renderProblems() app.UI {
-	s := p.sum
+func (v *importReview) renderProblems() app.UI {
+	s := v.Isum
 	total := s.Errors + s.Warnings
 	note, clear := validity(s)
-	if len(p.problems) == 0 && clear {
+	if len(v.problems) == 0 && clear {
 		return app.P().ID("validity").Class("all-clear").Text(tf("Every element is valid. %s can be submitted as it is.", s.FileName))
 	}
 	// Without errors, what is left to check says so above the list.
 	validityNote := app.If(s.Errors == 0 && s.Elements > 0, func() app.UI {
 		return app.P().ID("validity").Class("warning-box").Text(note)
 	})
-	if len(p.problems) == 0 {
+	if len(v.problems) == 0 {
 		return validityNote
 	}
 	return app.Div().Class("problem-list").Body(
 		validityNote,
-		app.H3().Text(problemsHeading(len(p.problems), total)),
-		problemList(p.problems, p.showProblem),
-		app.If(len(p.problems) < total, func() app.UI {
+		app.H3().Text(problemsHeading(len(v.problems), total)),
+		problemList(v.problems, v.showProblem),
+		app.If(len(v.problems) < total, func() app.UI {
 			more := app.Button().ID("more-problems").Type("button").Class("button").
-				Text(tf("Show %s more", count(min(problemsPageSize, total-len(p.problems))))).
-				OnClick(p.loadMoreProblems)
-			if p.loadingMore {
+				Text(tf("Show %s more", count(min(problemsPageSize, total-len(v.problems))))).
+				OnClick(v.loadMoreProblems)
+			if v.loadingMore {
 				more = more.Disabled(true)
 			}
 			return more
@@ -359,84 +515,32 @@ func (p *importPage) renderProblems() app.UI {
 }
 
 // showProblem shows the cell of the problem at index i of the list.
-func (p *importPage) showProblem(ctx app.Context, i int) {
-	if p.sum == nil || i < 0 || i >= len(p.problems) {
+func (v *importReview) showProblem(ctx app.Context, i int) {
+	if v.Isum == nil || i < 0 || i >= len(v.problems) {
 		return
 	}
-	pr := p.problems[i]
-	p.focusOn(pr.Element, gridColumnOf(p.sum.Columns, pr))
+	pr := v.problems[i]
+	v.focusOn(pr.Element, gridColumnOf(v.Isum.Columns, pr))
 }
 
-func (p *importPage) loadMoreProblems(ctx app.Context, e app.Event) {
-	if background() == nil || p.loadingMore {
+func (v *importReview) loadMoreProblems(ctx app.Context, e app.Event) {
+	if background() == nil || v.loadingMore {
 		return
 	}
-	p.loadingMore = true
-	doc := p.sum.Document
-	req := wire.ProblemsPage{Document: doc, Offset: len(p.problems), Limit: problemsPageSize}
-	runJob(p.ctx, wire.JobProblems, req, nil, func(page wire.Problems, _ app.Value, err error) {
-		p.loadingMore = false
+	v.loadingMore = true
+	doc := v.Isum.Document
+	req := wire.ProblemsPage{Document: doc, Offset: len(v.problems), Limit: problemsPageSize}
+	runJob(v.ctx, wire.JobProblems, req, nil, func(page wire.Problems, _ app.Value, err error) {
+		v.loadingMore = false
 		if err != nil {
-			p.jobFailed(err)
+			v.IonFail(v.ctx, err)
 			return
 		}
-		if p.sum != nil && doc == p.sum.Document && page.Offset == len(p.problems) {
-			p.problems = append(p.problems, page.Problems...)
-			p.announcement = moreProblemsShown(len(page.Problems))
+		if v.Isum != nil && doc == v.Isum.Document && page.Offset == len(v.problems) {
+			v.problems = append(v.problems, page.Problems...)
+			v.announce(moreProblemsShown(len(page.Problems)))
 		}
 	})
-}
-
-func (p *importPage) renderExports() app.UI {
-	table := p.prep != nil && !p.prep.Request
-	button := func(id, label, what string) app.UI {
-		return app.Button().ID(id).Type("button").Class("button", "button-quiet").Text(label).
-			OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, what) })
-	}
-	s := p.sum
-	return app.Div().Class("exports").Body(
-		app.H3().Text(t("Export")),
-		app.Div().Class("actions").Body(
-			button("export-request", t("What is sent (JSON)"), wire.ExportRequest),
-			// Both hold every row, with the problems of each in a column
-			// of their own: fixed, they load again as they are.
-			button("export-errors", t("Every row with its errors (.xlsx)"), wire.ExportErrorWorkbook),
-			button("export-errors-csv", t("Every row with its errors (CSV)"), wire.ExportErrorCSV),
-			button("export-manifest", t("Summary manifest (CSV)"), wire.ExportManifest),
-			app.If(table, func() app.UI { return button("export-mapping", t("Mapping file"), wire.ExportMapping) }),
-		),
-		techDetails("export-details", t("“What is sent” is the API's request body, exactly as the submission sends it.")),
-		app.H3().Text(t("Submit")),
-		app.P().Class("hint").Text(submitHint(s)),
-		app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text(t("Submit…")).OnClick(p.submit),
-	)
-}
-
-func submitHint(s *wire.Summary) string {
-	switch {
-	case s.Elements == 0:
-		return t("There is nothing to submit.")
-	case s.Invalid > 0:
-		return tf("%s would be refused by the API. Fix them here, or submit only the valid ones on the next page.", plural(s.Invalid, "element", "elements"))
-	}
-	if note, clear := validity(s); !clear {
-		return note + " " + t("The next page shows what to check before the bulks are sent.")
-	}
-	return t("Every element is valid. The next page shows the bulks it makes and sends them once.")
-}
-
-// submit hands the current document to the submission page.
-func (p *importPage) submit(ctx app.Context, e app.Event) {
-	s := p.sum
-	ctx.SetState(CurrentDocumentState, CurrentDocument{
-		ID:         s.Document,
-		Kind:       s.Kind,
-		BackOffice: s.BackOffice,
-		FileName:   s.FileName,
-		Elements:   s.Elements,
-		Invalid:    s.Invalid,
-	})
-	ctx.Navigate(href(SubmitPath))
 }
 
 // gridColumnOf returns the review table's column that holds a problem:

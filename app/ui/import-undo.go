@@ -29,16 +29,16 @@ func onMac() bool {
 }
 
 // renderUndo is the Undo button, disabled while there is nothing to undo.
-func (p *importPage) renderUndo() app.UI {
+func (v *importReview) renderUndo() app.UI {
 	n := 0
-	if p.sum != nil {
-		n = p.sum.Undoable
+	if v.Isum != nil {
+		n = v.Isum.Undoable
 	}
 	b := app.Button().ID("undo").Type("button").Class("button", "button-quiet").
 		Aria("keyshortcuts", "Control+Z Meta+Z").
 		Title(tf("Undo the last change (%s in the table)", undoKeys())).
 		Text(t("Undo")).
-		OnClick(func(ctx app.Context, e app.Event) { p.undo(ctx) })
+		OnClick(func(ctx app.Context, e app.Event) { v.undo(ctx) })
 	if n == 0 {
 		b = b.Disabled(true)
 	}
@@ -46,30 +46,30 @@ func (p *importPage) renderUndo() app.UI {
 }
 
 // undo asks the worker to undo the last change, and shows its cell.
-func (p *importPage) undo(ctx app.Context) {
-	if p.sum == nil || background() == nil {
+func (v *importReview) undo(ctx app.Context) {
+	if v.Isum == nil || background() == nil {
 		return
 	}
-	if p.sum.Undoable == 0 {
-		p.later(func() { p.announcement = t("There is no change to undo.") })
+	if v.Isum.Undoable == 0 {
+		v.later(func(app.Context) { v.announce(t("There is no change to undo.")) })
 		return
 	}
-	doc := p.sum.Document
-	runJob(p.ctx, wire.JobUndo, wire.Undo{Document: doc}, nil, func(u wire.Undone, _ app.Value, err error) {
+	doc := v.Isum.Document
+	runJob(v.ctx, wire.JobUndo, wire.Undo{Document: doc}, nil, func(u wire.Undone, _ app.Value, err error) {
 		if err != nil {
-			p.jobFailed(err)
+			v.IonFail(v.ctx, err)
 			return
 		}
-		p.updateSummary(&u.Summary)
-		p.replace.note = ""
+		v.IonSummary(v.ctx, &u.Summary)
+		v.replace.note = ""
 		if u.Cells == 0 {
-			p.announcement = t("There is no change to undo.")
+			v.announce(t("There is no change to undo."))
 			return
 		}
 		if u.Column >= 0 {
-			p.focusOn(u.Element, u.Column)
+			v.focusOn(u.Element, u.Column)
 		}
-		p.announcement = undoneNews(u, p.sum.Columns)
+		v.announce(undoneNews(u, u.Summary.Columns))
 	})
 }
 
