@@ -53,6 +53,7 @@ func NewServer(post func(wire.Message)) *Server {
 	}
 	s.StorageReplies = s.storage.reply
 	s.Say = func(err error) string { return s.words.tag().Say(err) }
+	s.Told = s.words.use
 	s.Register(handoff.PlanSubmissionJob, s.planSubmission)
 	s.Register(handoff.ElementsWorkbookJob, s.elementsWorkbook)
 	s.Register(handoff.ErrorWorkbookJob, s.errorWorkbook)

@@ -7,14 +7,17 @@ import (
 )
 
 // words is the language the second worker says what it finds in
-// (earlier submissions, repeats): the page's, as the last plan of a
-// submission gave it (handoff.PlanSubmission.Lang).
+// (earlier submissions, repeats) and why a job failed: the page's, as the
+// first worker tells it before the requests it forwards
+// (runner.LanguageJob) and the last plan of a submission gives it
+// (handoff.PlanSubmission.Lang).
 type words struct {
 	mu sync.Mutex
 	l  lang.Tag
 }
 
-// use takes the language a plan names; "" keeps the one in use.
+// use takes the language the first worker or a plan names; "" keeps the
+// one in use.
 func (w *words) use(tag string) {
 	if l, ok := lang.Parse(tag); ok {
 		w.mu.Lock()
@@ -23,7 +26,7 @@ func (w *words) use(tag string) {
 	}
 }
 
-// tag is the language in use, English until a plan names one.
+// tag is the language in use, English until one is named.
 func (w *words) tag() lang.Tag {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -56,3 +56,14 @@ func TestTheSecondWorkersErrorsAreSaidInThePagesLanguage(t *testing.T) {
 		t.Errorf("the page got %+v: want gone, in French", e)
 	}
 }
+
+// The second worker speaks the page's language before any plan: the first
+// tells it before the first request it forwards.
+func TestTheSecondWorkerSpeaksThePagesLanguageBeforeAnyPlan(t *testing.T) {
+	h := newHarness(t)
+	h.contract(wire.SetContract{Lang: "de"})
+	e := h.failure(h.send(wire.JobForgetSubmission, wire.ForgetSubmission{Submission: "s-unknown"}, nil))
+	if e.Code != wire.CodeGone || !strings.Contains(e.Message, "s-unknown") || len(langtest.English(e.Message, "s-unknown")) > 0 {
+		t.Errorf("the page got %+v: want gone, in German", e)
+	}
+}

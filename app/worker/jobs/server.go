@@ -56,6 +56,7 @@ func NewServer(post func(wire.Message)) *Server {
 	}
 	s.documents.language = s.language
 	s.Say = func(err error) string { return s.language().Say(err) }
+	s.Language = func() string { return string(s.language()) }
 	s.Register(wire.JobOpen, s.open)
 	s.Register(wire.JobPrepare, s.prepare)
 	s.Register(wire.JobBuild, s.build)

@@ -43,6 +43,12 @@ type Server struct {
 	// Forwarded, when set, sees each result or error of the second worker
 	// before it goes to the page.
 	Forwarded func(wire.Message)
+	// Language, when set, returns the tag of the language the page speaks,
+	// which the second worker is told (LanguageJob). Set it before Run.
+	Language func() string
+	// Told, when set, receives the language the first worker tells this
+	// one (LanguageJob): it is a second worker. Set it before Run.
+	Told func(tag string)
 	// StorageReplies, when set, receives the page's answers to this
 	// worker's requests for its storage (wire.TypeStorage).
 	StorageReplies func(wire.Message)
@@ -67,6 +73,8 @@ type Server struct {
 	running  map[int]context.CancelFunc
 	// second holds the ids of the requests the second worker answers.
 	second map[int]bool
+	// told is the language the second worker was last told.
+	told string
 }
 
 // New returns a Server without jobs; post sends a message to the page.
@@ -100,13 +108,20 @@ func (s *Server) RegisterConcurrent(name string, f Func) {
 // Receive takes a message from the page. Requests wait for Run; a cancel
 // stops its job, running or waiting.
 func (s *Server) Receive(m wire.Message) {
+	var l string
+	if m.Type == wire.TypeRequest && s.Forward != nil {
+		l = s.language() // before s.mu: the jobs' language has a lock of its own
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch m.Type {
 	case wire.TypeRequest:
+		if s.hear(m) {
+			return
+		}
 		if _, ok := s.jobs[m.Job]; !ok && s.Forward != nil {
 			s.second[m.ID] = true
-			s.Forward(m)
+			s.forward(m, l)
 			return
 		}
 		if s.concurrent[m.Job] && s.ctx != nil {

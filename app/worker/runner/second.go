@@ -27,13 +27,14 @@ func (s *Server) handOver(ctx context.Context, id int, h Handoff) error {
 	if err != nil {
 		return fmt.Errorf("encoding the request for %s: %w", h.Job, err)
 	}
+	l := s.language()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := ctx.Err(); err != nil {
 		return err // canceled while the first part ran
 	}
 	s.second[id] = true
-	s.Forward(wire.Message{ID: id, Type: wire.TypeRequest, Job: h.Job, Body: body, Data: h.Data})
+	s.forward(wire.Message{ID: id, Type: wire.TypeRequest, Job: h.Job, Body: body, Data: h.Data}, l)
 	return nil
 }
 

@@ -103,3 +103,37 @@ func TestJobsOfASecondWorkerThatStoppedEndWithItsError(t *testing.T) {
 	default:
 	}
 }
+
+// The second worker hears the page's language before the first request it
+// is forwarded, and again once it changed; it takes it without answering.
+func TestTheSecondWorkerIsToldTheLanguageBeforeItsRequests(t *testing.T) {
+	p := newPair(t)
+	l := "de"
+	p.first.Language = func() string { return l }
+	told := func(want string) {
+		t.Helper()
+		m := next(t, p.toSec, "the second worker")
+		var tag string
+		if err := json.Unmarshal(m.Body, &tag); err != nil || m.Job != runner.LanguageJob || tag != want {
+			t.Fatalf("the second worker got %+v first, want to be told %q", m, want)
+		}
+	}
+	p.first.Receive(wire.Message{ID: 1, Type: wire.TypeRequest, Job: "bulks"})
+	told("de")
+	next(t, p.toSec, "the second worker")
+	p.first.Receive(wire.Message{ID: 2, Type: wire.TypeRequest, Job: "bulks"})
+	if m := next(t, p.toSec, "the second worker"); m.ID != 2 {
+		t.Fatalf("told again: %+v", m)
+	}
+	l = "fr"
+	p.first.Receive(wire.Message{ID: 3, Type: wire.TypeRequest, Job: "bulks"})
+	told("fr")
+
+	second := runner.New(func(m wire.Message) { t.Errorf("the second worker answered %+v", m) })
+	var heard string
+	second.Told = func(tag string) { heard = tag }
+	second.Receive(wire.Message{Type: wire.TypeRequest, Job: runner.LanguageJob, Body: []byte(`"fr"`)})
+	if heard != "fr" {
+		t.Errorf("the second worker heard %q", heard)
+	}
+}
