@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // Header names of the API's contract.
@@ -79,31 +81,35 @@ type Client struct {
 
 // New returns a client of the standard API.
 func New(cfg Config) (*Client, error) {
-	base, err := parseBase("API", cfg.BaseURL)
+	base, err := parseBase(lang.Mark("API"), cfg.BaseURL)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.BackOfficeURL != "" {
-		if _, err := parseBase("back-office API", cfg.BackOfficeURL); err != nil {
+		if _, err := parseBase(lang.Mark("back-office API"), cfg.BackOfficeURL); err != nil {
 			return nil, err
 		}
 	}
 	return &Client{cfg: cfg, base: base, hc: &http.Client{Transport: cfg.Transport, Timeout: cfg.Timeout}}, nil
 }
 
+// parseBase reads the base URL of the API what names; its refusals are
+// said in the operator's language (lang.Errorf), as the console shows
+// them.
 func parseBase(what, raw string) (*url.URL, error) {
+	w := lang.Word(what)
 	if raw == "" {
-		return nil, fmt.Errorf("the %s base URL is not set", what)
+		return nil, lang.Errorf("the %s base URL is not set", w)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the %s base URL %q: %w", what, raw, err)
+		return nil, lang.Errorf("the %s base URL %q is not a URL", w, raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("the %s base URL %q must be absolute, http:// or https://", what, raw)
+		return nil, lang.Errorf("the %s base URL %q must be absolute, http:// or https://", w, raw)
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("the %s base URL %q must hold no user, query or fragment", what, u.Redacted())
+		return nil, lang.Errorf("the %s base URL %q must hold no user, query or fragment", w, u.Redacted())
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = ""
@@ -115,7 +121,7 @@ func (c *Client) BackOffice() (*Client, error) {
 	if c.backOffice {
 		return c, nil
 	}
-	base, err := parseBase("back-office API", c.cfg.BackOfficeURL)
+	base, err := parseBase(lang.Mark("back-office API"), c.cfg.BackOfficeURL)
 	if err != nil {
 		return nil, err
 	}

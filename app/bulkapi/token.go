@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // IdentityType is the sort of identity a token acts for.
@@ -27,7 +29,7 @@ func ParseIdentity(s string) (Identity, error) {
 	t, id, ok := strings.Cut(strings.TrimSpace(s), ":")
 	ident := Identity{Type: IdentityType(strings.ToUpper(strings.TrimSpace(t))), ID: strings.TrimSpace(id)}
 	if !ok {
-		return Identity{}, fmt.Errorf("identity %q: want TYPE:ID, such as CORPORATE:123", s)
+		return Identity{}, lang.Errorf("identity %q: want TYPE:ID, such as CORPORATE:123", s)
 	}
 	return ident, ident.Check()
 }
@@ -35,10 +37,10 @@ func ParseIdentity(s string) (Identity, error) {
 // Check reports whether the identity is well formed.
 func (i Identity) Check() error {
 	if i.Type != Corporate && i.Type != Consumer {
-		return fmt.Errorf("identity type %q: want %s or %s", i.Type, Corporate, Consumer)
+		return lang.Errorf("identity type %q: want %s or %s", string(i.Type), string(Corporate), string(Consumer))
 	}
 	if i.ID == "" || strings.Trim(i.ID, "0123456789") != "" {
-		return fmt.Errorf("identity id %q: an identity id is digits only", i.ID)
+		return lang.Errorf("identity id %q: an identity id is digits only", i.ID)
 	}
 	return nil
 }

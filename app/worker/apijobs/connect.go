@@ -16,7 +16,7 @@ import (
 func (s *Server) client(c wire.Connection) (*bulkapi.Client, *wire.APIFailure) {
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: c.APIURL, BackOfficeURL: c.BackOfficeURL, APIKey: c.APIKey, Token: c.Token, Transport: s.Transport})
 	if err != nil {
-		return nil, setupFailure(err.Error())
+		return nil, setupFailure(s.said(err))
 	}
 	if c.APIKey == "" {
 		return nil, credentialsMissing(lang.Mark("No api-key is set: enter it in Connection settings."))
@@ -28,12 +28,19 @@ func (s *Server) client(c wire.Connection) (*bulkapi.Client, *wire.APIFailure) {
 		return cl, nil
 	}
 	if cl, err = cl.BackOffice(); err != nil {
-		return nil, setupFailure(err.Error() + ": set it in Connection settings.")
+		return nil, setupFailure(s.words.tag().F("%s: set it in Connection settings.", s.Reason(err)))
 	}
 	if c.BackOfficeToken == "" {
 		return nil, credentialsMissing(lang.Mark("No back-office token: obtain one for an identity in Connection settings."))
 	}
 	return cl.WithToken(c.BackOfficeToken), nil
+}
+
+// said is err as a sentence the operator reads, in the page's language:
+// said when it can be, and otherwise a reference under which err is
+// written to the log (runner.Server.Reason).
+func (s *Server) said(err error) string {
+	return wire.Sentence(s.Say(s.Reason(err)))
 }
 
 func setupFailure(msg string) *wire.APIFailure {

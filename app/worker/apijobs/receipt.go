@@ -32,7 +32,7 @@ func (s *Server) receipt(c *runner.Call) (any, error) {
 	first := sub.Entries[0]
 	r, err := bulkreview.NewReceipt(plan, sub.Entries, elements, bulkreview.Declared{File: first.Source, Reading: req.Reading, SubmittedBy: req.SubmittedBy, SubmittedAt: first.Created})
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeBadRequest, "%s", wire.Sentence(err.Error()))
+		return nil, s.Failure(wire.CodeBadRequest, err)
 	}
 	out := wire.File{Name: wire.FileStem(first.Source) + ".receipt.json", Type: "application/json", Rows: r.Elements}
 	var data []byte

@@ -56,7 +56,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		for _, text := range req.Control.Totals {
 			t, err := bulkreview.ParseControlTotal(text, typed.Separators())
 			if err != nil {
-				out.Unread = append(out.Unread, wire.Sentence(err.Error()))
+				out.Unread = append(out.Unread, s.said(err))
 				continue
 			}
 			if seen[t.Currency] {

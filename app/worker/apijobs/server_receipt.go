@@ -36,7 +36,7 @@ func (s *Server) serverReceipt(c *runner.Call) (any, error) {
 	case canceled(ctx, err):
 		return nil, err
 	case err != nil:
-		out.Kept, out.Problem = wire.ReceiptUnread, wire.Sentence(err.Error())
+		out.Kept, out.Problem = wire.ReceiptUnread, s.said(err)
 		return out, nil
 	case !rec.Rule:
 		out.Kept = wire.ReceiptRuleOff
@@ -52,7 +52,7 @@ func (s *Server) serverReceipt(c *runner.Call) (any, error) {
 	}
 	receipt, err := bulkreview.ReadReceipt(rec.Receipt)
 	if err != nil {
-		out.Kept, out.Problem = wire.ReceiptUnread, wire.Sentence("the server's receipt: "+err.Error())
+		out.Kept, out.Problem = wire.ReceiptUnread, s.said(err)
 		return out, nil
 	}
 	if receipt.File != "" {

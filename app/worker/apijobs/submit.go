@@ -147,7 +147,7 @@ func (s *Server) planSubmission(c *runner.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, plan := newPlan(ps, elements)
+	out, plan := s.newPlan(ps, elements)
 	if plan == nil {
 		return out, nil
 	}
@@ -211,11 +211,11 @@ func (s *Server) checkOld(ctx context.Context, conn wire.Connection, j submissio
 
 // newPlan cuts the elements into chunks as the first worker's
 // confirmation and the page's request say.
-func newPlan(ps handoff.PlanSubmission, elements []any) (wire.Confirmation, *submission.Plan) {
+func (s *Server) newPlan(ps handoff.PlanSubmission, elements []any) (wire.Confirmation, *submission.Plan) {
 	out, req := ps.Confirmation, ps.Request
 	k, err := schema.Lookup(out.Kind)
 	if err != nil {
-		out.Blocked = wire.Sentence(err.Error())
+		out.Blocked = s.said(err)
 		return out, nil
 	}
 	opts := submission.PlanOptions{BackOffice: out.BackOffice, ChunkSize: req.ChunkSize, Source: out.FileName, Only: ps.Only}
@@ -227,7 +227,7 @@ func newPlan(ps handoff.PlanSubmission, elements []any) (wire.Confirmation, *sub
 	}
 	plan, err := submission.NewPlan(k, elements, opts)
 	if err != nil {
-		out.Blocked = wire.Sentence(err.Error())
+		out.Blocked = s.said(err)
 		return out, nil
 	}
 	out.Plan, out.Sending = plan.ID, plan.Elements
@@ -276,7 +276,7 @@ func (s *Server) resumeSubmission(c *runner.Call) (any, error) {
 	}
 	plan, err := submission.PlanFromJournal(sub.Entries)
 	if err != nil {
-		return wire.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(wire.Sentence(err.Error()))}, nil
+		return wire.Submitted{Submission: submissionInfo(sub), Failure: setupFailure(s.said(err))}, nil
 	}
 	return s.send(c, plan, req.Connection, req.Repeats, nil)
 }
@@ -520,7 +520,7 @@ func (s *Server) accessToken(c *runner.Call) (any, error) {
 	}
 	id, err := bulkapi.ParseIdentity(req.Identity)
 	if err != nil {
-		return wire.AccessToken{Failure: setupFailure(wire.Sentence(err.Error()))}, nil
+		return wire.AccessToken{Failure: setupFailure(s.said(err))}, nil
 	}
 	conn := req.Connection
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: conn.APIURL, BackOfficeURL: conn.BackOfficeURL, APIKey: conn.APIKey, Transport: s.Transport})
@@ -528,7 +528,7 @@ func (s *Server) accessToken(c *runner.Call) (any, error) {
 		cl, err = cl.BackOffice()
 	}
 	if err != nil {
-		return wire.AccessToken{Failure: setupFailure(wire.Sentence(err.Error()))}, nil
+		return wire.AccessToken{Failure: setupFailure(s.said(err))}, nil
 	}
 	if conn.APIKey == "" {
 		return wire.AccessToken{Failure: credentialsMissing("No api-key is set: the back-office API needs it to issue a token.")}, nil

@@ -67,3 +67,15 @@ func TestTheSecondWorkerSpeaksThePagesLanguageBeforeAnyPlan(t *testing.T) {
 		t.Errorf("the page got %+v: want gone, in German", e)
 	}
 }
+
+// A connection setting the API client refuses is said in the page's
+// language, naming what was typed.
+func TestAConnectionSettingRefusedIsSaidInThePagesLanguage(t *testing.T) {
+	h := newHarness(t)
+	h.contract(wire.SetContract{Lang: "fr"})
+	var got wire.AccessToken
+	h.result(h.send(wire.JobAccessToken, wire.AccessTokenRequest{Identity: "CORPORATE:12a", Connection: wire.Connection{APIURL: "https://api.example", BackOfficeURL: "https://bo.example", APIKey: "k"}}, nil), &got)
+	if f := got.Failure; f == nil || !strings.Contains(f.Summary, "identifiant d’identité") || !strings.Contains(f.Summary, "12a") {
+		t.Errorf("the page got %+v: want the identity refused, in French", f)
+	}
+}
