@@ -420,12 +420,8 @@ func (p *importPage) stop() {
 }
 
 func (p *importPage) jobFailed(err error) {
-	if we, ok := err.(*wire.Error); ok {
-		if we.Code == wire.CodeCanceled {
-			return // replaced by a newer job, or canceled by the operator
-		}
-		p.fail(we.Message)
-		return
+	if jobCanceled(err) {
+		return // replaced by a newer job, or canceled by the operator
 	}
 	p.fail(errorText(err))
 }

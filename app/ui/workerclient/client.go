@@ -22,7 +22,9 @@ type Handlers struct {
 	// Progress, when set, receives the job's progress.
 	Progress func(wire.Progress)
 	// Done receives the job's JSON result, its binary payload (an
-	// ArrayBuffer, or nil) and, when the job failed, a *wire.Error.
+	// ArrayBuffer, or nil) and, when the job failed, its error: the
+	// *wire.Error the worker sent, or the page's own when the job never
+	// reached the worker.
 	Done func(result []byte, data app.Value, err error)
 }
 
