@@ -232,7 +232,7 @@ func (m *mappingMemory) rememberBuilt(p *importPage, pr *wire.Prepared) {
 	doc, kind := pr.Document, pr.Kind
 	runJob(p.ctx, wire.JobExport, wire.Export{Document: doc, What: wire.ExportMapping}, nil, func(_ wire.Exported, data app.Value, err error) {
 		if err != nil {
-			app.Log("remembering the mapping:", errorText(err))
+			app.Log("remembering the mapping:", err)
 			return
 		}
 		text := app.Window().Get("TextDecoder").New().Call("decode", data).String()
