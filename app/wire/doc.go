@@ -35,6 +35,18 @@
 // no job, it warms up (the browser runs new code slowly until it has
 // compiled and optimized it) and then posts "warm".
 //
+// # Errors
+//
+// A job that fails answers with one [Error], the only error an operator
+// reads: a Code the page acts on and a Message in the operator's
+// language that says what they can do. What went wrong inside (an
+// error's own text, a panic and its stack) never travels: the worker
+// writes it to its log (the browser's console) under a fresh reference
+// ([NewRef]), and the Error says that something went wrong inside, with
+// that reference in Ref and in its Message. The page shows an error only
+// through one helper (errorText in app/ui), which logs what it cannot
+// show under a reference of its own.
+//
 // # Jobs
 //
 // Each job has a name (JobOpen, …), a request type and a result type,

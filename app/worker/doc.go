@@ -63,6 +63,17 @@
 // bulk being watched, never holds up the next file. An API's refusal is part of their result (APIFailure),
 // with its request-ref and every syntax error placed in the file.
 //
+// # Errors
+//
+// A job returns any error; the runner (app/worker/runner) makes it the one
+// error the page receives (wire.Error): as it is when it is one, said in
+// the page's language when it can be (lang.Sayer), and otherwise written
+// to the worker's log, the browser's console, under a reference the page
+// shows, with its stack when the job panicked. A job whose error needs a
+// code of its own returns runner.Server.Failure or Hidden. The first
+// worker tells the second the page's language before the requests it
+// forwards (runner.LanguageJob), so both speak it.
+//
 // The submission journal lives in the second worker's IndexedDB, or in the
 // page's localStorage where the browser gives the worker none (see
 // package wire, Storage).
