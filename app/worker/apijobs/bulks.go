@@ -88,7 +88,7 @@ func (s *Server) listBulks(c *runner.Call) (any, error) {
 		if canceled(c.Context(), err) {
 			return nil, err
 		}
-		out.Failure = failureOf(err, nil)
+		out.Failure = s.failureOf(err, nil)
 		return out, nil
 	}
 	known := s.entriesByBulk(c.Context())
@@ -122,7 +122,7 @@ func (s *Server) details(ctx context.Context, conn wire.Connection, id string, r
 			if canceled(ctx, err) {
 				return out, err
 			}
-			out.Failure = failureOf(err, nil)
+			out.Failure = s.failureOf(err, nil)
 		}
 	}
 	b, err := cl.Get(ctx, id)
@@ -131,7 +131,7 @@ func (s *Server) details(ctx context.Context, conn wire.Connection, id string, r
 			return out, err
 		}
 		if out.Failure == nil {
-			out.Failure = failureOf(err, nil)
+			out.Failure = s.failureOf(err, nil)
 		}
 		return out, nil
 	}
@@ -178,7 +178,7 @@ func (s *Server) listOperations(c *runner.Call) (any, error) {
 		if canceled(c.Context(), err) {
 			return nil, err
 		}
-		out.Failure = failureOf(err, nil)
+		out.Failure = s.failureOf(err, nil)
 		return out, nil
 	}
 	out.Count = page.Count

@@ -60,7 +60,7 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 		if canceled(ctx, err) {
 			return nil, err
 		}
-		out.Failure = failureOf(err, nil)
+		out.Failure = s.failureOf(err, nil)
 		return out, nil
 	}
 	kind, err := kindOfOperation(b.Operation, conn.BackOffice)
@@ -77,7 +77,7 @@ func (s *Server) bulkTotals(c *runner.Call) (any, error) {
 			if canceled(ctx, err) {
 				return nil, err
 			}
-			out.Failure = failureOf(err, nil)
+			out.Failure = s.failureOf(err, nil)
 			return out, nil
 		}
 		elements := make([]any, len(ops))

@@ -56,8 +56,9 @@ func credentialsMissing(msg string) *wire.APIFailure {
 type placer func(k int) (element int, sheet string, row int)
 
 // failureOf describes an error of the API client for the page; place, when
-// not nil, locates the elements a 400's syntax errors name.
-func failureOf(err error, place placer) *wire.APIFailure {
+// not nil, locates the elements a 400's syntax errors name. An error that
+// is neither the API's nor the network's is said as s.said says it.
+func (s *Server) failureOf(err error, place placer) *wire.APIFailure {
 	var te *bulkapi.TransportError
 	if ae, ok := bulkapi.AsError(err); ok {
 		f := &wire.APIFailure{
@@ -83,7 +84,7 @@ func failureOf(err error, place placer) *wire.APIFailure {
 			Summary: fmt.Sprintf("No answer from the API (%v). Whether it acted on the request is unknown; sending again with the same idempotency-ref is safe.", te.Err),
 		}
 	}
-	return &wire.APIFailure{Class: string(bulkapi.ClassOther), Summary: wire.Sentence(err.Error()), Chunk: wire.NoChunk}
+	return &wire.APIFailure{Class: string(bulkapi.ClassOther), Summary: s.said(err), Chunk: wire.NoChunk}
 }
 
 // canceled reports whether err is the job's cancellation.

@@ -92,7 +92,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 		if canceled(ctx, err) {
 			return nil, err
 		}
-		out.Failure = failureOf(err, nil)
+		out.Failure = s.failureOf(err, nil)
 		return out, nil
 	}
 	out.Kind, out.Status, out.Listed, out.Elements = rv.Kind.ID, string(rv.Status), rv.Listed, len(rv.Elements)
@@ -171,7 +171,7 @@ func (s *Server) reviewedBulk(ctx context.Context, conn wire.Connection, bulkID 
 	case canceled(ctx, err):
 		return nil, nil, nil, err
 	}
-	return nil, nil, failureOf(err, nil), nil
+	return nil, nil, s.failureOf(err, nil), nil
 }
 
 // reviewRepeats checks a reviewed bulk's elements against the other bulks

@@ -352,7 +352,7 @@ func (s *Server) send(c *runner.Call, plan *submission.Plan, conn wire.Connectio
 		return out, err // the journal failed: nothing is sent without it
 	}
 	chunk := &plan.Chunks[ce.Chunk]
-	out.Failure = failureOf(ce.Err, func(k int) (int, string, int) {
+	out.Failure = s.failureOf(ce.Err, func(k int) (int, string, int) {
 		el, _ := chunk.Elements.At(k)
 		row, _ := chunk.Rows.At(k)
 		return el, chunk.Sheet, row
@@ -535,7 +535,7 @@ func (s *Server) accessToken(c *runner.Call) (any, error) {
 	}
 	tok, err := cl.AccessToken(c.Context(), id)
 	if err != nil {
-		return wire.AccessToken{Failure: failureOf(err, nil)}, nil
+		return wire.AccessToken{Failure: s.failureOf(err, nil)}, nil
 	}
 	return wire.AccessToken{Token: tok.Token, Identity: tok.Identity.String()}, nil
 }

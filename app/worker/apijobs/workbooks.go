@@ -143,7 +143,7 @@ func (s *Server) resultFailure(ctx context.Context, err error) (any, error) {
 	if canceled(ctx, err) {
 		return nil, err
 	}
-	return wire.ResultFile{Failure: failureOf(err, nil)}, nil
+	return wire.ResultFile{Failure: s.failureOf(err, nil)}, nil
 }
 
 // allOperations reads every operation of a bulk, reporting progress after
