@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bulkdesk/bulkdesk/app/apifailure"
 	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -41,6 +42,18 @@ func (s *Server) client(c wire.Connection) (*bulkapi.Client, *wire.APIFailure) {
 // written to the log (runner.Server.Reason).
 func (s *Server) said(err error) string {
 	return wire.Sentence(s.Say(s.Reason(err)))
+}
+
+// why is what a sentence says of err, an argument of lang's F: what the
+// API's refusal means (apifailure), said in the language, or the reason
+// runner.Server.Reason gives.
+func (s *Server) why(err error) any {
+	if ae, ok := bulkapi.AsError(err); ok {
+		if words := apifailure.Words(string(ae.Class())); words != "" {
+			return lang.Word(words)
+		}
+	}
+	return s.Reason(err)
 }
 
 func setupFailure(msg string) *wire.APIFailure {

@@ -85,7 +85,7 @@ func (s *Server) checkRepeats(c *runner.Call, conn wire.Connection, cl *bulkapi.
 		case canceled(ctx, err):
 			return repeatCheck{}, ctx.Err()
 		case err != nil:
-			out.failure = wire.Sentence(w.F("The API's record of bulks could not be read (%s): only this browser's journal was checked", err))
+			out.failure = wire.Sentence(w.F("The API's record of bulks could not be read (%s): only this browser's journal was checked", s.why(err)))
 			record = nil
 		default:
 			out.record = true

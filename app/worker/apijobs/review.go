@@ -2,7 +2,6 @@ package apijobs
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
@@ -60,7 +59,7 @@ func (s *Server) reviewBulk(c *runner.Call) (any, error) {
 				continue
 			}
 			if seen[t.Currency] {
-				out.Unread = append(out.Unread, fmt.Sprintf("Two control totals are typed for %s: type one per currency.", t.Currency))
+				out.Unread = append(out.Unread, typed.F("Two control totals are typed for %s: type one per currency.", t.Currency))
 				continue
 			}
 			seen[t.Currency] = true
@@ -203,7 +202,7 @@ func (s *Server) reviewRepeats(c *runner.Call, conn wire.Connection, cl *bulkapi
 		return nil, nil, ctx.Err()
 	case err != nil:
 		rc.record, record = false, nil
-		rc.failure = wire.Sentence(fmt.Sprintf("The API's record of bulks could not be read (%v): only this browser's journal was checked", err))
+		rc.failure = wire.Sentence(s.words.tag().F("The API's record of bulks could not be read (%s): only this browser's journal was checked", s.why(err)))
 	}
 	if rc.repeats, err = rv.Repeats(entries, record, now); err != nil {
 		return nil, nil, err

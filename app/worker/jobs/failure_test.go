@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
+	"github.com/bulkdesk/bulkdesk/app/fakeapi"
 	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/app/lang/langtest"
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -77,5 +78,19 @@ func TestAConnectionSettingRefusedIsSaidInThePagesLanguage(t *testing.T) {
 	h.result(h.send(wire.JobAccessToken, wire.AccessTokenRequest{Identity: "CORPORATE:12a", Connection: wire.Connection{APIURL: "https://api.example", BackOfficeURL: "https://bo.example", APIKey: "k"}}, nil), &got)
 	if f := got.Failure; f == nil || !strings.Contains(f.Summary, "identifiant d’identité") || !strings.Contains(f.Summary, "12a") {
 		t.Errorf("the page got %+v: want the identity refused, in French", f)
+	}
+}
+
+// The API's refusal to list its record of bulks is said by what it means,
+// in the page's language, not by the client's error.
+func TestARecordTheAPIRefusedIsSaidInThePagesLanguage(t *testing.T) {
+	h := newHarness(t, withAPI(fakeapi.New()))
+	h.contract(wire.SetContract{Lang: "de"})
+	doc := h.load(fixture.Transfers(2))
+	wrong := conn
+	wrong.Token = "not-the-token"
+	p := h.prepare(wire.PrepareSubmission{Document: doc.Document, Connection: &wrong})
+	if p.Repeats == nil || !strings.Contains(p.Repeats.RecordError, "nicht angenommen") || len(langtest.English(p.Repeats.RecordError)) > 0 {
+		t.Errorf("the page got %+v: want the refusal said in German", p.Repeats)
 	}
 }
