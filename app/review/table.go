@@ -78,6 +78,9 @@ func (s *tableSource) cell(i int, c Column) string {
 }
 
 func (s *tableSource) edit(i int, c Column, text string) error {
+	if done, err := s.editNumber(i, c, text); done {
+		return err
+	}
 	_, err := s.im.EditCell(s.res().Elements[i].Row, c.Index, text)
 	return err
 }

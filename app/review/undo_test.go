@@ -1,7 +1,6 @@
 package review_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -12,7 +11,6 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/schema"
-	"github.com/xuri/excelize/v2"
 )
 
 // state is what a document sends and says of itself: its elements, its
@@ -146,33 +144,12 @@ func TestAnEditIsUndoneAfterTheReviewIsBuiltAgain(t *testing.T) {
 // it would read otherwise (10.50 is ten and a half as a number, and
 // refused as text once the decimal separator is a comma).
 func TestUndoGivesASpreadsheetCellBackAsTheFileHadIt(t *testing.T) {
-	x := excelize.NewFile()
 	rows := [][]any{
 		{"profileId", "source.type", "source.id", "destination.type", "destination.id", "destinationAmount.currency", "Betrag (EUR)"},
 		{"110321", "managed_accounts", "1001", "managed_cards", "2001", "EUR", 10.5},
 		{"110321", "managed_accounts", "1001", "managed_cards", "2002", "EUR", 1234.56},
 	}
-	for r, row := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, r+1)
-		if err := x.SetSheetRow("Sheet1", cell, &row); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := x.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	im := transfersImport(t, "pay.xlsx", buf.Bytes())
-	settings := im.Settings()
-	settings.Decimal, settings.Group = ",", "."
-	if err := im.SetSettings(settings, "decimal", "group"); err != nil {
-		t.Fatal(err)
-	}
-	im.Build(nil)
-	d, err := review.FromImport(im, false, "pay.xlsx")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := commaWorkbook(t, rows)
 	before := state(t, d)
 	amt := column(t, d, "destinationAmount.amount")
 	c, err := d.EditCell(0, amt, d.Row(0).Cells[amt]) // the same text, typed

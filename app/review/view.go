@@ -23,6 +23,10 @@ type Row struct {
 	Problems []string
 	// Severity is the worst problem's: schema.Error, schema.Warning or "".
 	Severity schema.Severity
+	// Numbers are the columns whose cell is a spreadsheet's number, in
+	// Cells as stored (1234.56), which a table in the operator's
+	// language writes as the language writes numbers.
+	Numbers []int
 }
 
 // A Mark is a cell with problems.
@@ -86,8 +90,12 @@ func (d *Document) Row(i int) Row {
 	} else {
 		r.Label = "#" + strconv.Itoa(i)
 	}
+	numbers, _ := d.src.(numberSource)
 	for c, col := range d.cols {
 		r.Cells[c] = d.src.cell(i, col)
+		if numbers != nil && numbers.number(i, col) {
+			r.Numbers = append(r.Numbers, c)
+		}
 	}
 	marks := make(map[int]*Mark)
 	for _, p := range d.Problems(i) {

@@ -74,6 +74,9 @@ type reviewGrid struct {
 	focusPending bool
 	editing      bool
 	editText     string
+	// refused says why the last text typed into a number cell was not
+	// taken, until the next edit starts.
+	refused string
 
 	doc, docVersion, focusSeq int
 	errorsOnly                bool
@@ -559,7 +562,7 @@ func (g *reviewGrid) renderCell(pos, c, shown int, r wire.GridRow, marks map[int
 				}),
 		)
 	}
-	text := r.Cells[c]
+	text := g.shownText(r, c)
 	if !marked {
 		return td.Text(text)
 	}
@@ -574,6 +577,9 @@ func (g *reviewGrid) renderCell(pos, c, shown int, r wire.GridRow, marks map[int
 // detail describes the active cell for the line under the table: its row
 // and field, and its problems.
 func (g *reviewGrid) detail() string {
+	if g.refused != "" {
+		return g.refused
+	}
 	text := g.cellDetail()
 	if r, ok := g.row(g.activePos); ok {
 		for _, e := range r.Edited {
@@ -722,6 +728,7 @@ func (g *reviewGrid) onKey(ctx app.Context, e app.Event) {
 		return
 	}
 	e.PreventDefault()
+	g.refused = ""
 	g.activePos = max(0, min(pos, g.total-1))
 	if last >= 0 {
 		g.activeCol = order[max(0, min(col, last))]
@@ -802,8 +809,8 @@ func (g *reviewGrid) startEdit(ctx app.Context) {
 		}
 		return
 	}
-	g.editing = true
-	g.editText = r.Cells[g.activeCol]
+	g.editing, g.refused = true, ""
+	g.editText = g.shownText(r, g.activeCol)
 	g.ctx.Defer(func(app.Context) {
 		if el := app.Window().GetElementByID("cell-editor"); el.Truthy() {
 			el.Call("focus")
@@ -838,8 +845,27 @@ func (g *reviewGrid) commit(ctx app.Context, move int) {
 	if !ok || background() == nil {
 		return
 	}
-	col, text := g.activeCol, g.editText
-	if r.Cells[col] == text {
+	col := g.activeCol
+	text, changed, err := g.editedValue(r, col, g.editText)
+	if err != nil {
+		// Nothing changes; Enter leaves the text to correct.
+		g.refused = tf("The change was not made: %s", consoleLang.Say(err))
+		if g.IonAnnounce != nil {
+			g.IonAnnounce(g.ctx, g.refused)
+		}
+		g.editing = move != 0
+		g.reveal()
+		if g.editing {
+			g.ctx.Defer(func(app.Context) {
+				if el := app.Window().GetElementByID("cell-editor"); el.Truthy() {
+					el.Call("focus")
+				}
+			})
+		}
+		return
+	}
+	g.refused = ""
+	if !changed {
 		g.activePos = max(0, min(g.activePos+move, g.total-1))
 		g.reveal()
 		return

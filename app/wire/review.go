@@ -466,6 +466,11 @@ type GridRow struct {
 	Severity string `json:"severity,omitempty"`
 	// Edited are the cells the operator changed (see JobUndo).
 	Edited []EditedCell `json:"edited,omitempty"`
+	// Numbers are the columns whose cell is a spreadsheet's number, in
+	// Cells as the spreadsheet stores it (1234.56): the table writes it
+	// as the operator's language writes numbers, and an edit of it
+	// sends the number typed back in that form.
+	Numbers []int `json:"numbers,omitempty"`
 }
 
 // A CellMark is a cell with problems.

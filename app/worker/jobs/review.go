@@ -143,7 +143,7 @@ func rowsWindow(d *LoadedFile, req wire.RowsWindow) wire.Rows {
 }
 
 func wireRow(r review.Row) wire.GridRow {
-	g := wire.GridRow{Element: r.Element, Label: r.Label, Cells: r.Cells, Problems: r.Problems, Severity: string(r.Severity)}
+	g := wire.GridRow{Element: r.Element, Label: r.Label, Cells: r.Cells, Problems: r.Problems, Severity: string(r.Severity), Numbers: r.Numbers}
 	for _, m := range r.Marks {
 		g.Marks = append(g.Marks, wire.CellMark{Column: m.Column, Severity: string(m.Severity), Messages: m.Messages})
 	}
