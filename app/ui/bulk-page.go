@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/webhook"
@@ -9,17 +8,17 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// Polling of a running bulk, and the size of a page of operations.
-const (
-	pollEvery          = time.Second
-	operationsPageSize = 50
-)
+// pollEvery is how often the page reads a running bulk again.
+const pollEvery = time.Second
 
-var operationStatuses = wire.OperationStates()
-
-// bulkPage is one bulk process: its state and progress, polled while it
-// runs; the actions its state allows; its operations, each placed at the
-// row of the operator's file it came from; and its result workbook.
+// bulkPage is one bulk process, a parent of the parts the operator works
+// through: the bulk's facts and state, polled while it runs; the actions
+// its state allows (bulkActions); the checker's review of a submitted
+// bulk (bulkReview); its result workbook (bulkResults); and its
+// operations, each placed at the row of the operator's file it came from
+// (bulkOperations). Each part owns its state; the page keeps what they
+// share: the bulk named, as last read, the connection, and what the
+// server says of its totals and of who may execute it.
 type bulkPage struct {
 	app.Compo
 
@@ -31,42 +30,34 @@ type bulkPage struct {
 	api        APIConfig
 	id         string
 	backOffice bool
+	conn       wire.Connection
+	// missing says why the connection is not ready, "" when it is.
+	missing string
+	// autoReview starts the review once the bulk is read: the checker
+	// came from the queue of bulks awaiting approval to review it.
+	autoReview bool
 
 	bulk    *wire.BulkInfo
 	failure *wire.APIFailure
 	message string
-	acting  string
-	mode    string
 	polls   int // numbers poll chains; a stale one stops
 	unwatch func()
-
-	opStatus   string
-	opOffset   int
-	ops        wire.OperationList
-	opsLoaded  bool
-	opsFailure *wire.APIFailure
-	opsRun     int
-
-	workbookBusy bool
-	workbookNote string
-	workbookFail *wire.APIFailure
+	// reads numbers the readings of the bulk that call for its
+	// operations again: the list follows them.
+	reads int
 
 	// totals are the bulk's totals per currency, nil until read.
 	totals *wire.BulkTotals
-	// confirming is set while the confirmation of Execute is open.
-	confirming bool
 	// fourEyes is what the server says of who may execute the bulk, nil
 	// until it answered (or when it has no such rule); fourEyesErr why it
 	// did not.
 	fourEyes    *fourEyes
 	fourEyesErr string
-	// review is the checker's review of a submitted bulk.
-	review bulkReview
 
 	announcement string
 }
 
-func newBulkPage() *bulkPage { return &bulkPage{mode: wire.ModeOnFailureContinue} }
+func newBulkPage() *bulkPage { return &bulkPage{} }
 
 func (p *bulkPage) OnMount(ctx app.Context) {
 	p.page = ctx
@@ -78,12 +69,13 @@ func (p *bulkPage) OnNav(ctx app.Context) {
 	p.api = loadConfig().API
 	q := ctx.Page().URL().Query()
 	p.id, p.backOffice = q.Get("id"), q.Get("api") == "backoffice"
+	conn := currentConnection(ctx)
+	p.conn, p.missing = conn.forWorker(p.backOffice), conn.ready(p.api, p.backOffice)
+	p.autoReview = q.Get("review") == "1"
 	p.bulk, p.failure, p.message = nil, nil, ""
 	p.fourEyes, p.fourEyesErr = nil, ""
 	p.loadFourEyes(ctx)
-	p.opStatus, p.opOffset, p.ops, p.opsLoaded = "", 0, wire.OperationList{}, false
-	p.totals, p.confirming = nil, false
-	p.review = bulkReview{auto: q.Get("review") == "1"}
+	p.totals = nil
 	if p.id == "" {
 		p.message = t("No bulk is named: open one from the list of bulks.")
 		return
@@ -116,9 +108,11 @@ func (p *bulkPage) stopWatching() {
 func (p *bulkPage) Render() app.UI {
 	return newShell().Route("/bulk").Announcement(p.announcement).Content(
 		app.P().Body(app.A().Href(href("/bulks")).Text(t("All bulks"))),
-		app.If(p.message != "", func() app.UI { return app.P().ID("bulk-message").Class("alert").Role("alert").Text(p.message) }),
-		app.If(p.failure != nil, func() app.UI { return failureView("bulk-failure", p.failure) }),
-		app.If(p.bulk != nil, p.renderBulk),
+		// Every part keeps its place whether shown or not: go-app matches
+		// the parts by place, and one moved would lose its state.
+		slot(p.message != "", func() app.UI { return app.P().ID("bulk-message").Class("alert").Role("alert").Text(p.message) }),
+		slot(p.failure != nil, func() app.UI { return failureView("bulk-failure", p.failure) }),
+		slot(p.bulk != nil, p.renderBulk),
 	)
 }
 
@@ -140,13 +134,32 @@ func (p *bulkPage) renderBulk() app.UI {
 		p.renderFacts(),
 		app.P().Class("note").Text(p.facts()),
 		p.renderApproval(),
-		// A review shown stays after Execute: its record names the approval.
-		app.If(b.Status == wire.BulkSubmitted || p.review.result != nil, p.renderReview),
-		p.renderActions(),
-		app.If(slices.Contains(b.Actions, wire.ActionExecute), p.renderConfirm),
-		p.renderWorkbook(),
-		p.renderOperations(),
+		newBulkReview().Bulk(p.id, b.Status).Connection(p.conn, p.missing).FourEyes(p.api.FourEyes).Auto(p.autoReview).OnAnnounce(p.announce),
+		newBulkActions().Bulk(p.id, b, p.totals).FourEyes(p.api.FourEyes, p.fourEyes, p.fourEyesErr).Connection(p.conn, p.missing).OnActed(p.acted),
+		newBulkResults().Bulk(p.id, p.conn).OnAnnounce(p.announce),
+		newBulkOperations().Bulk(p.id, p.conn).Read(p.reads),
 	)
+}
+
+// slot is ui when shown, else an empty text that keeps its place.
+func slot(shown bool, ui func() app.UI) app.UI {
+	if !shown {
+		return app.Text("")
+	}
+	return ui()
+}
+
+// announce tells screen readers what a part of the page did.
+func (p *bulkPage) announce(_ app.Context, text string) { p.announcement = text }
+
+// acted shows the bulk as an action left it: an executed or cancelled
+// bulk leaves the queue of those awaiting approval.
+func (p *bulkPage) acted(ctx app.Context, action string, r wire.BulkResult, err error) {
+	p.show(ctx, r, err, true)
+	if r.Failure == nil && err == nil && p.bulk != nil {
+		p.announcement = tf("%s: the bulk is %s.", actionLabel(action), statusWord(p.bulk.Status))
+		queue.refresh(true)
+	}
 }
 
 // facts are the bulk's other details in one line.
@@ -175,10 +188,7 @@ func (p *bulkPage) facts() string {
 // was submitted, from which file, and its totals.
 func (p *bulkPage) renderFacts() app.UI {
 	b := p.bulk
-	kind := b.Operation
-	if b.Kind != "" {
-		kind = kindTitle(b.Kind)
-	}
+	kind := kindOf(*b)
 	totals := totalsText(p.totals)
 	if totals == "" {
 		totals = t("reading the operations…")
@@ -200,94 +210,13 @@ func fact(id, term, value string) app.UI {
 	return app.Div().Body(app.Dt().Text(term), app.Dd().ID(id).Text(value))
 }
 
-// renderConfirm is the confirmation Execute opens: what is about to run,
-// and what happens when an operation fails. Only its own button
-// executes; Escape or Close closes it.
-func (p *bulkPage) renderConfirm() app.UI {
-	b := p.bulk
-	kind := b.Operation
-	if b.Kind != "" {
-		kind = kindTitle(b.Kind)
-	}
-	var totals app.UI = app.Dd().ID("confirm-totals").DataSet("loaded", false).Text(t("Reading the operations…"))
-	switch tot := p.totals; {
-	case tot != nil && tot.MovesMoney && tot.Failure == nil && len(tot.Totals) > 0:
-		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Body(app.Ul().Class("plain-list").Body(
-			app.Range(tot.Totals).Slice(func(i int) app.UI {
-				ct := tot.Totals[i]
-				return app.Li().DataSet("currency", ct.Label).Body(
-					app.Strong().Class("total-amount").Text(totalLabel(ct)+" "+totalAmount(ct)),
-					app.Text(tf(" in %s", plural(ct.Count, "element", "elements"))),
-				)
-			}),
-		))
-	case tot != nil:
-		totals = app.Dd().ID("confirm-totals").DataSet("loaded", true).Text(totalsText(tot))
-	}
-	return app.Dialog().ID("execute-confirm").Class("dialog").Aria("labelledby", "execute-confirm-title").
-		// A close event arrives after its dialog closed, and may come
-		// after the dialog was opened again: only a closed dialog is.
-		On("close", func(ctx app.Context, e app.Event) {
-			if !ctx.JSSrc().Get("open").Bool() {
-				p.confirming = false
-			}
-		}).
-		Body(
-			app.H3().ID("execute-confirm-title").Text(tf("Execute bulk %s?", b.BulkID)),
-			app.Dl().Class("facts").Body(
-				fact("confirm-kind", t("Kind"), kind),
-				fact("confirm-count", t("Elements"), count(b.Operations)),
-				app.Div().Body(app.Dt().Text(t("Totals")), totals),
-				fact("confirm-source", t("File"), sourceAndTime(*b, p.fourEyes)),
-				fact("confirm-mode", t("When an operation fails"), modeWords(p.mode)),
-			),
-			app.P().Class("note").Text(t("The operations start as soon as you execute, one after the other. A running bulk can be paused or cancelled; what has run stays done.")),
-			app.Div().Class("actions").Body(
-				// Nothing runs before the totals are there to be checked.
-				app.Button().ID("confirm-execute").Type("button").Class("button").Disabled(p.totals == nil).
-					Text(tf("Execute %s", plural(b.Operations, "operation", "operations"))).OnClick(p.confirmExecute),
-				app.Button().ID("cancel-execute").Type("button").Class("button", "button-quiet").AutoFocus(true).Text(t("Close")).OnClick(p.closeConfirm),
-			),
-		)
-}
-
-// openConfirm shows the confirmation of Execute as a modal dialog.
-func (p *bulkPage) openConfirm(ctx app.Context) {
-	p.confirming = true
-	if !app.IsClient {
-		return
-	}
-	if d := app.Window().GetElementByID("execute-confirm"); d.Truthy() && !d.Get("open").Bool() {
-		d.Call("showModal")
-	}
-}
-
-func (p *bulkPage) closeConfirm(ctx app.Context, e app.Event) {
-	p.confirming = false
-	if !app.IsClient {
-		return
-	}
-	if d := app.Window().GetElementByID("execute-confirm"); d.Truthy() && d.Get("open").Bool() {
-		d.Call("close")
-	}
-}
-
-func (p *bulkPage) confirmExecute(ctx app.Context, e app.Event) {
-	if !p.confirming || p.totals == nil {
-		return
-	}
-	p.closeConfirm(ctx, e)
-	p.run(ctx, wire.ActionExecute)
-}
-
 // loadTotals reads the bulk's totals (the worker keeps them once read).
 func (p *bulkPage) loadTotals(ctx app.Context) {
-	conn := currentConnection(ctx)
-	if missing := conn.ready(p.api, p.backOffice); missing != "" {
+	if p.missing != "" {
 		return
 	}
 	id := p.id
-	req := wire.GetBulkTotals{Connection: conn.forWorker(p.backOffice), BulkID: id}
+	req := wire.GetBulkTotals{Connection: p.conn, BulkID: id}
 	runJob(p.page, wire.JobBulkTotals, req, nil, func(t wire.BulkTotals, _ app.Value, err error) {
 		if id != p.id {
 			return
@@ -302,10 +231,9 @@ func (p *bulkPage) loadTotals(ctx app.Context) {
 // renderApproval says who approved the bulk, once the server's four-eyes
 // rule has seen another operator execute it.
 func (p *bulkPage) renderApproval() app.UI {
-	if p.fourEyes == nil || p.fourEyes.approval() == "" {
-		return nil
-	}
-	return app.P().ID("four-eyes-approval").Class("note").Text(p.fourEyes.approval())
+	return slot(p.fourEyes != nil && p.fourEyes.approval() != "", func() app.UI {
+		return app.P().ID("four-eyes-approval").Class("note").Text(p.fourEyes.approval())
+	})
 }
 
 // loadFourEyes asks the server whether this operator may execute the
@@ -332,115 +260,13 @@ func (p *bulkPage) loadFourEyes(ctx app.Context) {
 	})
 }
 
-// renderActions offers only the transitions the state allows.
-func (p *bulkPage) renderActions() app.UI {
-	b := p.bulk
-	if len(b.Actions) == 0 {
-		return app.P().ID("bulk-actions").Class("note").Text(t("The bulk has ended: no action can change it."))
-	}
-	return app.Div().ID("bulk-actions").Class("actions").Body(
-		app.Range(b.Actions).Slice(func(i int) app.UI {
-			a := b.Actions[i]
-			label := actionLabel(a)
-			if a == wire.ActionExecute {
-				label += "…"
-			}
-			btn := app.Button().ID("action-"+a).Type("button").Class("button").Text(label).
-				OnClick(func(ctx app.Context, e app.Event) { p.act(ctx, a) }, app.EventScope(a)) // see pager
-			if a == wire.ActionCancel {
-				btn = btn.Class("button-quiet")
-			}
-			if p.acting != "" {
-				btn = btn.Disabled(true)
-			}
-			if a != wire.ActionExecute {
-				return btn
-			}
-			if p.api.FourEyes {
-				switch {
-				case p.fourEyes == nil && p.fourEyesErr == "":
-					return app.P().ID("four-eyes").Class("note").Text(t("Asking the server who may execute this bulk…"))
-				case p.fourEyes != nil && !p.fourEyes.allowed():
-					return app.P().ID("four-eyes").Class("note", "four-eyes").Text(p.fourEyes.why())
-				}
-			}
-			return app.Div().Class("execute").Body(
-				app.Label().For("execute-mode").Text(t("When an operation fails")),
-				app.Select().ID("execute-mode").Class("select").OnChange(func(ctx app.Context, e app.Event) {
-					p.mode = ctx.JSSrc().Get("value").String()
-				}).Body(
-					option(wire.ModeOnFailureContinue, t("Continue with the others"), p.mode == wire.ModeOnFailureContinue),
-					option(wire.ModeOnFailureStop, t("Stop the bulk"), p.mode == wire.ModeOnFailureStop),
-				),
-				btn,
-			)
-		}),
-	)
-}
-
-func actionLabel(a string) string {
-	switch a {
-	case wire.ActionExecute:
-		return t("Execute")
-	case wire.ActionPause:
-		return t("Pause")
-	case wire.ActionResume:
-		return t("Resume")
-	case wire.ActionCancel:
-		return t("Cancel the bulk")
-	}
-	return a
-}
-
-// act runs an action; execute opens its confirmation, and cancel asks
-// first, since neither can be undone.
-func (p *bulkPage) act(ctx app.Context, a string) {
-	if p.acting != "" {
-		return
-	}
-	if a == wire.ActionExecute {
-		p.openConfirm(ctx)
-		return
-	}
-	if a == wire.ActionCancel && app.IsClient && !app.Window().Call("confirm", tf("Cancel bulk %s? Operations not yet run will never run.", p.id)).Bool() {
-		return
-	}
-	p.run(ctx, a)
-}
-
-// run sends an action and shows the bulk after it.
-func (p *bulkPage) run(ctx app.Context, a string) {
-	if p.acting != "" {
-		return
-	}
-	conn := currentConnection(ctx)
-	if missing := conn.ready(p.api, p.backOffice); missing != "" {
-		p.message = tf("The connection is not ready: %s", missing)
-		return
-	}
-	p.acting, p.failure = a, nil
-	req := wire.BulkAction{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Action: a}
-	if a == wire.ActionExecute {
-		req.Mode = p.mode
-	}
-	runJob(p.page, wire.JobBulkAction, req, nil, func(r wire.BulkResult, _ app.Value, err error) {
-		p.acting = ""
-		p.show(ctx, r, err, true)
-		if r.Failure == nil && err == nil {
-			p.announcement = tf("%s: the bulk is %s.", actionLabel(a), statusWord(p.bulk.Status))
-			queue.refresh(true) // an executed or cancelled bulk leaves the queue
-		}
-	})
-}
-
-// refresh reads the bulk; withOps reads its operations too.
+// refresh reads the bulk; withOps has its operations read again too.
 func (p *bulkPage) refresh(ctx app.Context, withOps bool) {
-	conn := currentConnection(ctx)
-	if missing := conn.ready(p.api, p.backOffice); missing != "" {
-		p.message = tf("The connection is not ready: %s", missing)
+	if p.missing != "" {
+		p.message = tf("The connection is not ready: %s", p.missing)
 		return
 	}
-	req := wire.GetBulk{Connection: conn.forWorker(p.backOffice), BulkID: p.id}
+	req := wire.GetBulk{Connection: p.conn, BulkID: p.id}
 	runJob(p.page, wire.JobBulk, req, nil, func(r wire.BulkResult, _ app.Value, err error) {
 		p.show(ctx, r, err, withOps)
 	})
@@ -466,7 +292,6 @@ func (p *bulkPage) show(ctx app.Context, r wire.BulkResult, err error, withOps b
 		before = p.bulk.Status
 	}
 	p.bulk = r.Bulk
-	p.reviewOnArrival(ctx)
 	if before != p.bulk.Status {
 		withOps = true
 		if before != "" {
@@ -475,7 +300,7 @@ func (p *bulkPage) show(ctx app.Context, r wire.BulkResult, err error, withOps b
 		}
 	}
 	if withOps {
-		p.loadOperations(ctx)
+		p.reads++
 	}
 	p.polls++
 	if p.bulk.Status == wire.BulkRunning {
@@ -486,116 +311,4 @@ func (p *bulkPage) show(ctx app.Context, r wire.BulkResult, err error, withOps b
 			}
 		})
 	}
-}
-
-func (p *bulkPage) renderOperations() app.UI {
-	l := p.ops
-	return app.Section().ID("operations").DataSet("loaded", p.opsLoaded).Aria("labelledby", "operations-title").Body(
-		app.H3().ID("operations-title").Text(t("Operations")),
-		app.Div().Class("filters").Body(
-			app.Div().Class("field").Body(
-				app.Label().For("operation-status").Text(t("State")),
-				app.Select().ID("operation-status").Class("select").OnChange(func(ctx app.Context, e app.Event) {
-					p.opStatus, p.opOffset = ctx.JSSrc().Get("value").String(), 0
-					p.loadOperations(ctx)
-				}).Body(
-					option("", t("Every state"), p.opStatus == ""),
-					app.Range(operationStatuses).Slice(func(i int) app.UI {
-						return option(operationStatuses[i], statusWord(operationStatuses[i]), operationStatuses[i] == p.opStatus)
-					}),
-				),
-			),
-		),
-		app.If(p.opsFailure != nil, func() app.UI { return failureView("operations-failure", p.opsFailure) }),
-		app.If(p.opsLoaded && len(l.Operations) == 0, func() app.UI {
-			return app.P().Class("note").Text(t("No operation in this state."))
-		}),
-		app.If(len(l.Operations) > 0, func() app.UI {
-			return app.Div().Body(
-				app.Div().Class("table-scroll").Body(app.Table().ID("operations-table").Class("table").Body(
-					app.Caption().Text(tf("%s to %s of %s", count(l.Offset+1), count(l.Offset+len(l.Operations)), plural(l.Count, "operation", "operations"))),
-					app.THead().Body(app.Tr().Body(
-						app.Th().Class("num").Text(t("Sequence")), app.Th().Text(t("In your file")), app.Th().Text(t("State")),
-						app.Th().Text(receiverHeading(l.MovesMoney, l.ReceiverType)),
-						app.If(l.MovesMoney, func() app.UI { return app.Th().Class("num").Text(t("Amount")) }),
-						app.If(l.HasReference, func() app.UI { return app.Th().Text(t("Reference")) }),
-						app.Th().Text(t("Error")),
-					)),
-					app.TBody().Body(app.Range(l.Operations).Slice(func(i int) app.UI {
-						op := l.Operations[i]
-						return app.Tr().DataSet("sequence", op.Sequence).DataSet("status", op.Status).Body(
-							app.Td().Class("num").Text(count(op.Sequence)),
-							app.Td().Class("operation-place").Text(placeOf(op.Element, op.Sheet, op.Row)),
-							app.Td().Body(statusBadge(op.Status)),
-							app.Td().Class("operation-receiver").Text(counterpartyText(op.Keys.Counterparty)),
-							app.If(l.MovesMoney, func() app.UI { return app.Td().Class("num", "operation-amount").Text(keyAmountText(op.Keys.Amount)) }),
-							app.If(l.HasReference, func() app.UI { return app.Td().Class("operation-reference").Text(op.Keys.Reference) }),
-							app.Td().Class("operation-error").Text(op.Error),
-						)
-					})),
-				)),
-				pager("operations", l.Offset, len(l.Operations), l.Count, operationsPageSize, func(ctx app.Context, offset int) {
-					p.opOffset = offset
-					p.loadOperations(ctx)
-				}),
-			)
-		}),
-	)
-}
-
-// loadOperations reads the page of operations the filter asks for.
-func (p *bulkPage) loadOperations(ctx app.Context) {
-	conn := currentConnection(ctx)
-	p.opsRun++
-	run := p.opsRun
-	req := wire.ListOperations{Connection: conn.forWorker(p.backOffice), BulkID: p.id, Status: p.opStatus, Offset: p.opOffset, Limit: operationsPageSize}
-	runJob(p.page, wire.JobOperations, req, nil, func(l wire.OperationList, _ app.Value, err error) {
-		if run != p.opsRun {
-			return
-		}
-		p.opsLoaded = true
-		switch {
-		case err != nil:
-			p.opsFailure = &wire.APIFailure{Class: wire.ClassOther, Summary: errorText(err), Chunk: wire.NoChunk}
-		case l.Failure != nil:
-			p.opsFailure = l.Failure
-		default:
-			p.ops, p.opsFailure = l, nil
-		}
-	})
-}
-
-func (p *bulkPage) renderWorkbook() app.UI {
-	btn := app.Button().ID("result-workbook").Type("button").Class("button", "button-quiet").Text(t("Download the result workbook")).OnClick(p.downloadResults)
-	if p.workbookBusy {
-		btn = btn.Disabled(true)
-	}
-	return app.Div().Class("workbook").Body(
-		btn,
-		app.P().Class("hint").Text(t("Every row of your file with its bulk, its operation's state, whom it paid, the amount and the reference, and the error of a failed operation or the API's response to the others; the failed rows come first, on a sheet that loads again as it is, to fix and submit.")),
-		app.If(p.workbookNote != "", func() app.UI { return app.P().ID("workbook-note").Role("status").Text(p.workbookNote) }),
-		app.If(p.workbookFail != nil, func() app.UI { return failureView("workbook-failure", p.workbookFail) }),
-	)
-}
-
-func (p *bulkPage) downloadResults(ctx app.Context, e app.Event) {
-	p.workbookBusy, p.workbookNote, p.workbookFail = true, t("Reading the operations…"), nil
-	req := wire.ResultWorkbook{Connection: currentConnection(ctx).forWorker(p.backOffice), BulkID: p.id}
-	runJob(p.page, wire.JobResultWorkbook, req, func(pr wire.Progress) {
-		if pr.Total > 0 {
-			p.workbookNote = tf("Reading the operations: %s of %s…", count(pr.Done), count(pr.Total))
-		}
-	}, func(f wire.ResultFile, data app.Value, err error) {
-		p.workbookBusy = false
-		switch {
-		case err != nil:
-			p.workbookNote = errorText(err)
-		case f.Failure != nil:
-			p.workbookNote, p.workbookFail = "", f.Failure
-		default:
-			download(data, f.Name, f.Type)
-			p.workbookNote = tf("%s: %s, %s failed.", downloadName(f.Name), plural(f.Rows, "row", "rows"), count(f.Failed))
-			p.announcement = p.workbookNote
-		}
-	})
 }

@@ -59,8 +59,7 @@ func (r *bulkReview) marked() {
 }
 
 // renderElements is the grid with its search and filters.
-func (p *bulkPage) renderElements() app.UI {
-	r := &p.review
+func (r *bulkReview) renderElements() app.UI {
 	v := r.view
 	if v == nil {
 		return nil
@@ -75,12 +74,12 @@ func (p *bulkPage) renderElements() app.UI {
 			app.Div().Class("field").Body(
 				app.Label().For("review-search").Text(t("Search")),
 				app.Input().ID("review-search").Type("search").Class("input").Value(r.filter.search).Attr("autocomplete", "off").Spellcheck(false).
-					Aria("describedby", "review-search-hint").OnInput(p.searchTyped),
+					Aria("describedby", "review-search-hint").OnInput(r.searchTyped),
 				app.Span().ID("review-search-hint").Class("hint").Text(t("An id, a name, an account or a reference.")),
 			),
 			app.Div().Class("field").Body(
 				app.Label().For("review-show").Text(t("Show")),
-				app.Select().ID("review-show").Class("select").OnChange(p.showChosen).Body(
+				app.Select().ID("review-show").Class("select").OnChange(r.showChosen).Body(
 					option(showEvery, t("Every element"), r.filter.show == showEvery),
 					option(showInvalid, t("Invalid elements"), r.filter.show == showInvalid),
 					option(showRepeated, t("Elements in other bulks too"), r.filter.show == showRepeated),
@@ -90,14 +89,14 @@ func (p *bulkPage) renderElements() app.UI {
 			app.Div().Class("field", "field-narrow").Body(
 				app.Label().For("review-above").Text(t("Amounts above")),
 				app.Input().ID("review-above").Type("text").Class("input").Attr("inputmode", "decimal").Value(r.aboveText).Attr("autocomplete", "off").
-					Aria("describedby", "review-above-hint").Aria("invalid", r.aboveProblem != "").OnInput(p.aboveTyped),
+					Aria("describedby", "review-above-hint").Aria("invalid", r.aboveProblem != "").OnInput(r.aboveTyped),
 				app.Span().ID("review-above-hint").Class("hint").Text(tf("As %s; empty for any.", money.Example(2, typedSeparators()))),
 			),
 			app.If(len(r.elements.currencies) > 1, func() app.UI {
 				cs := r.elements.currencies
 				return app.Div().Class("field", "field-narrow").Body(
 					app.Label().For("review-currency").Text(t("Currency")),
-					app.Select().ID("review-currency").Class("select").OnChange(p.currencyChosen).Body(
+					app.Select().ID("review-currency").Class("select").OnChange(r.currencyChosen).Body(
 						option("", t("Every currency"), r.filter.currency == ""),
 						app.Range(cs).Slice(func(i int) app.UI { return option(cs[i], cs[i], cs[i] == r.filter.currency) }),
 					),
@@ -109,33 +108,29 @@ func (p *bulkPage) renderElements() app.UI {
 		}),
 		app.P().ID("review-shown").Class("hint").DataSet("shown", len(v.shown)).Text(shown),
 		newReviewGrid().Source(v).Document(r.viewSeq, r.marks).Columns(v.columns()).
-			OnAnnounce(func(ctx app.Context, text string) { p.announcement = text }),
+			OnAnnounce(r.IonAnnounce),
 	)
 }
 
-func (p *bulkPage) searchTyped(ctx app.Context, e app.Event) {
-	r := &p.review
+func (r *bulkReview) searchTyped(ctx app.Context, e app.Event) {
 	r.filter.search = ctx.JSSrc().Get("value").String()
 	r.refilter()
 }
 
-func (p *bulkPage) showChosen(ctx app.Context, e app.Event) {
-	r := &p.review
+func (r *bulkReview) showChosen(ctx app.Context, e app.Event) {
 	r.filter.show = ctx.JSSrc().Get("value").String()
 	r.refilter()
-	p.announceShown()
+	r.announceShown()
 }
 
-func (p *bulkPage) currencyChosen(ctx app.Context, e app.Event) {
-	r := &p.review
+func (r *bulkReview) currencyChosen(ctx app.Context, e app.Event) {
 	r.filter.currency = ctx.JSSrc().Get("value").String()
 	r.setAbove(r.aboveText)
 	r.refilter()
-	p.announceShown()
+	r.announceShown()
 }
 
-func (p *bulkPage) aboveTyped(ctx app.Context, e app.Event) {
-	r := &p.review
+func (r *bulkReview) aboveTyped(ctx app.Context, e app.Event) {
 	r.setAbove(ctx.JSSrc().Get("value").String())
 	r.refilter()
 }
@@ -171,9 +166,9 @@ func (r *bulkReview) setAbove(text string) {
 }
 
 // announceShown says how many elements the filter shows.
-func (p *bulkPage) announceShown() {
-	if v := p.review.view; v != nil {
-		p.announcement = elementsShown(len(v.shown), p.review.elements.len())
+func (r *bulkReview) announceShown() {
+	if v := r.view; v != nil {
+		r.announce(elementsShown(len(v.shown), r.elements.len()))
 	}
 }
 

@@ -21,12 +21,11 @@ var (
 
 // compareServerReceipt compares the bulk just reviewed with the receipt
 // the server kept of it, then looks for its elements in other bulks.
-func (p *bulkPage) compareServerReceipt(run int, id string, conn wire.Connection) {
-	r := &p.review
+func (r *bulkReview) compareServerReceipt(run int, id string, conn wire.Connection) {
 	r.serverBusy = true
 	req := wire.ServerReceipt{Connection: conn, BulkID: id, URL: localURL("four-eyes/bulks/" + url.PathEscape(id))}
-	runJob(p.page, wire.JobServerReceipt, req, nil, func(res wire.ServerReceiptCompared, _ app.Value, err error) {
-		if run != r.run || id != p.id {
+	runJob(r.ctx, wire.JobServerReceipt, req, nil, func(res wire.ServerReceiptCompared, _ app.Value, err error) {
+		if run != r.run || id != r.IbulkID {
 			return
 		}
 		r.serverBusy = false
@@ -35,13 +34,14 @@ func (p *bulkPage) compareServerReceipt(run int, id string, conn wire.Connection
 		}
 		r.takeServerReceipt(res)
 		if rv := r.result; rv != nil && r.server.Kept == wire.ReceiptCompared {
-			p.announcement = t("The bulk matches.")
-			if !rv.Matches() {
-				p.announcement = tf("The bulk does not match: %s.", plural(len(rv.Differences)+len(rv.Unread), "difference", "differences"))
+			if rv.Matches() {
+				r.announce(t("The bulk matches."))
+			} else {
+				r.announce(tf("The bulk does not match: %s.", plural(len(rv.Differences)+len(rv.Unread), "difference", "differences")))
 			}
 		}
-		p.page.Defer(func(app.Context) { mark("review-server-compared") })
-		p.checkRepeats(run, id, conn)
+		r.ctx.Defer(func(app.Context) { mark("review-server-compared") })
+		r.checkRepeats(run, id, conn)
 	})
 }
 

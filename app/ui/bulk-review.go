@@ -14,8 +14,31 @@ import (
 
 // bulkReview is the checker's review of a submitted bulk on its page
 // (wire.JobReviewBulk): the bulk read back from the API, compared with
-// the maker's receipt or typed control totals before anyone executes it.
+// the maker's receipt or typed control totals before anyone executes it,
+// its elements in a grid, and the record of the review to download. The
+// bulk is the page's; the review owns what the checker typed and loaded,
+// the review shown and the checks that follow it. It stays mounted,
+// empty, while the bulk has no review to show.
 type bulkReview struct {
+	app.Compo
+
+	IbulkID string
+	// Istatus is the bulk's state: a review is offered while it is
+	// SUBMITTED, and one shown stays after Execute (its record names
+	// the approval).
+	Istatus string
+	Iconn   wire.Connection
+	// Imissing says why the connection is not ready, "" when it is.
+	Imissing string
+	// IfourEyesRule says the server keeps the maker's receipt of what
+	// was submitted through it, to compare with.
+	IfourEyesRule bool
+	// Iauto starts the review once the bulk is SUBMITTED: the checker
+	// came from the queue of bulks awaiting approval to review it.
+	Iauto       bool
+	IonAnnounce func(ctx app.Context, text string)
+
+	ctx      app.Context
 	busy     bool
 	progress string
 	result   *wire.BulkReview
@@ -60,21 +83,67 @@ type bulkReview struct {
 	// bulk (bulk-review-server.go), serverBusy while it runs.
 	server     *wire.ServerReceiptCompared
 	serverBusy bool
-	// auto starts the review once the bulk is read: the checker came
-	// from the queue of bulks awaiting approval to review it.
-	auto bool
+	// autoDone is set once Iauto started the review, or could not.
+	autoDone bool
+}
+
+func newBulkReview() *bulkReview { return &bulkReview{} }
+
+// Bulk sets the bulk reviewed, as the page names it, and its state.
+func (r *bulkReview) Bulk(id, status string) *bulkReview {
+	r.IbulkID, r.Istatus = id, status
+	return r
+}
+
+// Connection sets the connection that reads the bulk, and why it is not
+// ready.
+func (r *bulkReview) Connection(conn wire.Connection, missing string) *bulkReview {
+	r.Iconn, r.Imissing = conn, missing
+	return r
+}
+
+// FourEyes sets whether the server has a four-eyes rule, and so keeps
+// the maker's receipt.
+func (r *bulkReview) FourEyes(rule bool) *bulkReview { r.IfourEyesRule = rule; return r }
+
+// Auto sets whether the review starts once the bulk is SUBMITTED.
+func (r *bulkReview) Auto(on bool) *bulkReview { r.Iauto = on; return r }
+
+// OnAnnounce sets what tells screen readers what the review found.
+func (r *bulkReview) OnAnnounce(f func(ctx app.Context, text string)) *bulkReview {
+	r.IonAnnounce = f
+	return r
+}
+
+func (r *bulkReview) OnMount(ctx app.Context) {
+	r.ctx = ctx
+	r.reviewOnArrival(ctx)
+}
+
+func (r *bulkReview) OnUpdate(ctx app.Context) {
+	r.ctx = ctx
+	r.reviewOnArrival(ctx)
+}
+
+// announce tells screen readers, through the page.
+func (r *bulkReview) announce(text string) { r.IonAnnounce(r.ctx, text) }
+
+func (r *bulkReview) Render() app.UI {
+	if r.Istatus != wire.BulkSubmitted && r.result == nil {
+		return app.Text("") // mounted, empty: see bulkReview
+	}
+	return r.renderReview()
 }
 
 // renderReview is the "Review before executing" section of a SUBMITTED
 // bulk.
-func (p *bulkPage) renderReview() app.UI {
-	r := &p.review
-	btn := app.Button().ID("run-review").Type("button").Class("button").Text(t("Review the bulk")).OnClick(p.runReview)
+func (r *bulkReview) renderReview() app.UI {
+	btn := app.Button().ID("run-review").Type("button").Class("button").Text(t("Review the bulk")).OnClick(r.runReview)
 	if r.busy {
 		btn = btn.Disabled(true)
 	}
 	receiptHint := t("The receipt the maker saved when submitting (JSON, or its page to print). It is read in this browser.")
-	if p.api.FourEyes {
+	if r.IfourEyesRule {
 		receiptHint = t("Not needed for a bulk submitted through this server, which kept the maker's receipt: the review compares with it. Load one for a bulk submitted elsewhere.")
 	}
 	if r.receiptName != "" {
@@ -82,29 +151,29 @@ func (p *bulkPage) renderReview() app.UI {
 	}
 	// Once the bulk has left SUBMITTED, the review shown is kept for its
 	// record, and a new one is no longer "before executing".
-	open := p.bulk.Status == wire.BulkSubmitted
+	open := r.Istatus == wire.BulkSubmitted
 	title := t("Review before executing")
 	if !open {
 		title = t("The review before executing")
 	}
 	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(
 		app.H3().ID("review-title").Text(title),
-		app.If(open, func() app.UI { return p.renderReviewInputs(btn, receiptHint) }),
+		app.If(open, func() app.UI { return r.renderReviewInputs(btn, receiptHint) }),
 		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
 		app.If(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
 		app.If(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
 		// Always present, so that screen readers hear the verdict change;
 		// first, so that it is seen before the figures behind it.
-		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(p.renderVerdict()),
-		app.If(r.result != nil && r.result.Failure == nil, p.renderReviewResult),
-		p.renderElements(),
+		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(r.renderVerdict()),
+		app.If(r.result != nil && r.result.Failure == nil, r.renderReviewResult),
+		r.renderElements(),
 		app.If(r.result != nil && r.result.Failure == nil, func() app.UI {
 			note := t("The review as shown, with who reviewed it and, once the bulk is executed, who approved it and when.")
 			if r.recordNote != "" {
 				note = r.recordNote
 			}
 			return app.Div().ID("review-record").Class("actions").Body(
-				app.Button().ID("download-review").Type("button").Class("button", "button-quiet").Text(t("Download the review")).OnClick(p.downloadReview),
+				app.Button().ID("download-review").Type("button").Class("button", "button-quiet").Text(t("Download the review")).OnClick(r.downloadReview),
 				app.P().ID("review-record-note").Class("note").Text(note),
 			)
 		}),
@@ -113,15 +182,14 @@ func (p *bulkPage) renderReview() app.UI {
 
 // renderReviewInputs are what the checker compares the bulk with: the
 // maker's receipt, or control totals, and the button that reads it.
-func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) app.UI {
-	r := &p.review
+func (r *bulkReview) renderReviewInputs(btn app.HTMLButton, receiptHint string) app.UI {
 	return app.Div().Body(
 		app.P().Class("note").Text(t("Reads the bulk back from the API: what will run, not what the file said. Compare it with the maker's receipt or with the control totals you were given.")),
 		app.Div().Class("review-inputs").Body(
 			app.Div().Class("field").Body(
 				app.Label().For("review-receipt").Text(t("Load the maker's receipt")),
 				app.Input().ID("review-receipt").Type("file").Class("input").Class(loadedClass(r.receiptName)).Accept(".json,application/json,.html,text/html").
-					Aria("describedby", "review-receipt-hint").OnChange(p.reviewReceiptChosen),
+					Aria("describedby", "review-receipt-hint").OnChange(r.reviewReceiptChosen),
 				app.Span().ID("review-receipt-hint").Class("hint").Text(receiptHint),
 				app.If(r.receiptErr != "", func() app.UI {
 					return app.P().ID("review-receipt-error").Class("warning-text").Role("alert").Text(r.receiptErr)
@@ -146,56 +214,17 @@ func (p *bulkPage) renderReviewInputs(btn app.HTMLButton, receiptHint string) ap
 	)
 }
 
-// checkRepeats looks for the reviewed bulk's elements in other bulks.
-func (p *bulkPage) checkRepeats(run int, id string, conn wire.Connection) {
-	r := &p.review
-	r.repeatsNote = t("Looking for these elements in other bulks…")
-	mark("review-checking")
-	runJob(p.page, wire.JobBulkRepeats, wire.BulkRepeats{Connection: conn, BulkID: id}, func(pr wire.Progress) {
-		if run == r.run && pr.Detail != "" {
-			r.repeatsNote = pr.Detail
-			if pr.Total > 0 {
-				r.repeatsNote = tf("%s: %s of %s", pr.Detail, count(pr.Done), count(pr.Total))
-			}
-		}
-	}, func(f wire.BulkRepeatsFound, _ app.Value, err error) {
-		if run != r.run || id != p.id {
-			return
-		}
-		switch {
-		case err != nil:
-			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", errorText(err))
-		case f.Failure != nil:
-			r.repeatsNote = tf("Other bulks could not be checked for these elements: %s", f.Failure.Summary)
-		default:
-			r.repeats, r.repeatsChecked = f.Repeats, true
-			if r.elements != nil && len(f.Elements) > 0 {
-				r.elements.setRepeats(f.Elements)
-				r.marked()
-			}
-			if f.Repeats != nil && f.Repeats.Count > 0 {
-				p.announcement = tf("%s are in other bulks too.", plural(f.Repeats.Count, "element", "elements"))
-				if f.Repeats.Count == 1 {
-					p.announcement = tf("%s is in other bulks too.", plural(f.Repeats.Count, "element", "elements"))
-				}
-			}
-		}
-		p.page.Defer(func(app.Context) { mark("review-repeats-shown") })
-	})
-}
-
 // downloadReview writes the review shown as the checker's record
 // (wire.ReviewRecord), asking the server first who approved the bulk.
-func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
-	r := &p.review
-	rv, id := r.result, p.id
+func (r *bulkReview) downloadReview(ctx app.Context, e app.Event) {
+	rv, id := r.result, r.IbulkID
 	if rv == nil {
 		return
 	}
 	ctx.Async(func() {
 		f, err := loadFourEyes(ctx, id)
 		ctx.Dispatch(func(app.Context) {
-			if id != p.id || rv != r.result {
+			if id != r.IbulkID || rv != r.result {
 				return
 			}
 			rec := wire.ReviewRecord{Version: wire.ReviewRecordVersion, ReviewedAt: r.read.UTC(), Receipt: r.receiptUsed,
@@ -222,231 +251,21 @@ func (p *bulkPage) downloadReview(ctx app.Context, e app.Event) {
 			if rec.ApprovedBy != "" {
 				r.recordNote = tf("%s: the review of bulk %s, approved by %s.", name, id, rec.ApprovedBy)
 			}
-			p.announcement = r.recordNote
+			r.announce(r.recordNote)
 		})
 	})
 }
 
-func (p *bulkPage) renderReviewResult() app.UI {
-	rv := p.review.result
-	return app.Div().ID("review-result").Body(
-		app.Dl().Class("summary").Body(
-			summaryItem("review-elements", t("Elements"), rv.Elements, ""),
-			summaryItem("review-invalid-count", t("Invalid"), rv.InvalidCount, "bad"),
-		),
-		app.Dl().ID("review-facts").Class("facts").Body(
-			app.Div().Body(app.Dt().Text(t("Totals")), app.Dd().ID("review-totals").Body(totalsList(rv.Totals, rv.MovesMoney))),
-			app.Div().Body(app.Dt().Text(t("Body SHA-256")), app.Dd().ID("review-hash").Body(
-				app.Code().Title(rv.BodySHA256).Text(shortHash(rv.BodySHA256)),
-			)),
-			app.Div().Body(app.Dt().Text(t("Validated with")), app.Dd().ID("review-contract").Text(t(rv.Contract))),
-		),
-		p.renderRepeatsCheck(),
-		app.If(len(rv.Notes) > 0, func() app.UI {
-			return app.Ul().ID("review-notes").Class("plain-list", "warning-text").Body(app.Range(rv.Notes).Slice(func(i int) app.UI { return app.Li().Text(rv.Notes[i]) }))
-		}),
-		app.If(len(rv.Sources) > 0, func() app.UI {
-			// A salary run draws on many sources: folded, it leaves the
-			// invalid elements in sight.
-			return app.Details().ID("review-sources-details").Open(len(rv.Sources) <= 5).Body(
-				app.Summary().Text(sourcesTitle(rv)),
-				app.Div().Class("table-scroll").Body(app.Table().ID("review-sources").Class("table").Body(
-					app.THead().Body(app.Tr().Body(
-						app.Th().Scope("col").Text(t("Source")),
-						app.Th().Scope("col").Class("num").Text(t("Elements")),
-						app.Th().Scope("col").Class("num").Text(t("Total")),
-					)),
-					app.TBody().Body(app.Range(rv.Sources).Slice(func(i int) app.UI {
-						s := rv.Sources[i]
-						return app.Tr().Body(app.Td().Text(s.Source), app.Td().Class("num").Text(count(s.Count)), app.Td().Class("num").Text(amountsText(s.Totals)))
-					})),
-				)),
-			)
-		}),
-		app.If(rv.InvalidCount > 0, func() app.UI {
-			title := plural(rv.InvalidCount, "invalid element", "invalid elements")
-			if rv.InvalidCount > len(rv.Invalid) {
-				title = tf("%s, the first %s listed", title, count(len(rv.Invalid)))
-			}
-			return app.Div().ID("review-invalid").Body(
-				app.H4().Text(title),
-				app.Ul().Class("plain-list").Body(app.Range(rv.Invalid).Slice(func(i int) app.UI {
-					el := rv.Invalid[i]
-					return app.Li().DataSet("element", el.Element).Body(
-						app.Strong().Text(tf("Sequence %d: ", el.Element)),
-						app.Text(strings.Join(el.Problems, " ")),
-					)
-				})),
-			)
-		}),
-	)
-}
-
-// sourcesTitle names the totals per source, and how many are listed.
-func sourcesTitle(rv *wire.BulkReview) string {
-	if rv.SourceCount > len(rv.Sources) {
-		return tf("Totals per source (%s, the %s with the most elements listed)", plural(rv.SourceCount, "source", "sources"), count(len(rv.Sources)))
-	}
-	return tf("Totals per source (%s)", plural(rv.SourceCount, "source", "sources"))
-}
-
-// renderRepeatsCheck says how the look-up of the bulk's elements in other
-// bulks goes, then what it found.
-func (p *bulkPage) renderRepeatsCheck() app.UI {
-	r := &p.review
-	if !r.repeatsChecked {
-		return app.P().ID("review-repeats").Class("hint").DataSet("checking", true).Text(r.repeatsNote)
-	}
-	if r.repeats == nil {
-		return app.P().ID("review-repeats").Class("hint").DataSet("count", 0).Text(t("No other bulk of the API's record or of this browser's journal holds any of these elements."))
-	}
-	return renderReviewRepeats(r.repeats)
-}
-
-// renderReviewRepeats says which elements of the bulk other bulks hold
-// too: executing it would pay them again.
-func renderReviewRepeats(rp *wire.RepeatsInfo) app.UI {
-	if rp == nil {
-		return nil
-	}
-	var items []app.UI
-	if rp.Count > 0 {
-		bulks := strings.Join(rp.Bulks, ", ")
-		var head string
-		switch {
-		case rp.Count == 1 && len(rp.Bulks) == 1:
-			head = tf("%s of the %s elements is in another bulk too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
-		case rp.Count == 1:
-			head = tf("%s of the %s elements is in other bulks too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
-		case len(rp.Bulks) == 1:
-			head = tf("%s of the %s elements are in another bulk too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
-		default:
-			head = tf("%s of the %s elements are in other bulks too (%s): executing this bulk would send them again.", count(rp.Count), count(rp.ToSend), bulks)
-		}
-		items = append(items, app.P().Body(app.Strong().Text(head)))
-		shown := rp.Elements[:min(len(rp.Elements), 20)]
-		items = append(items, app.Details().Body(
-			app.Summary().Text(t("Which elements")),
-			app.Ul().Class("plain-list").Body(app.Range(shown).Slice(func(i int) app.UI {
-				return app.Li().DataSet("element", shown[i].Element).Text(shown[i].Text)
-			})),
-			app.If(rp.Count > len(shown), func() app.UI {
-				return app.P().Class("hint").Text(tf("and %s more", count(rp.Count-len(shown))))
-			}),
-		))
-	}
-	if rp.RecordError != "" {
-		items = append(items, app.P().Class("hint").Text(rp.RecordError))
-	}
-	class := "note"
-	if rp.Count > 0 {
-		class = "warning-box"
-	}
-	return app.Div().ID("review-repeats").Class(class).DataSet("count", rp.Count).Body(items...)
-}
-
-// renderVerdict says whether the bulk holds what the receipt or the
-// control totals say, and lists every difference.
-func (p *bulkPage) renderVerdict() app.UI {
-	r := &p.review
-	rv := r.result
-	if rv == nil || rv.Failure != nil {
-		return nil
-	}
-	if r.serverBusy {
-		return app.P().ID("review-verdict").Class("hint").Text(t("Comparing with the receipt the server kept…"))
-	}
-	if !rv.Compared {
-		nothing := t("Nothing compared: load the maker's receipt or type control totals, then review again.")
-		if r.server != nil && serverReceiptWhy(r.server) != "" {
-			nothing = serverReceiptWhy(r.server) + " " + nothing
-		}
-		return app.P().ID("review-verdict").Class("hint").Text(nothing)
-	}
-	with := app.If(r.comparedWith() != "", func() app.UI { return app.P().ID("review-compared-with").Class("note").Text(r.comparedWith()) })
-	if rv.Matches() {
-		return app.Div().Body(
-			app.P().ID("review-verdict").Class("verdict", "verdict-accepted").DataSet("match", true).Body(app.Strong().Text(tf("Matches %s", t(r.against)))),
-			with,
-		)
-	}
-	lines := append(append([]string{}, rv.Unread...), differenceTexts(rv.Differences)...)
-	return app.Div().Body(
-		app.P().ID("review-verdict").Class("verdict", "verdict-rejected").DataSet("match", false).Body(app.Strong().Text(t("Does not match"))),
-		with,
-		app.Ul().ID("review-differences").Class("plain-list").Body(app.Range(lines).Slice(func(i int) app.UI { return app.Li().Text(lines[i]) })),
-	)
-}
-
-// maxElementDifferences is how many elements that differ from the
-// receipt the verdict names: the grid marks every one.
-const maxElementDifferences = 10
-
-// differenceTexts says each difference, the first maxElementDifferences
-// elements' alone, then how many more elements differ.
-func differenceTexts(ds []wire.Difference) []string {
-	out := make([]string, 0, len(ds))
-	elements := 0
-	for _, d := range ds {
-		if d.Index != nil {
-			if elements++; elements > maxElementDifferences {
-				continue
-			}
-		}
-		out = append(out, d.Text)
-	}
-	if more := elements - maxElementDifferences; more > 0 {
-		out = append(out, tf("and %s more: the grid below marks every one.", plural(more, "element", "elements")))
-	}
-	return out
-}
-
-// totalsList shows totals per currency as the confirmation of Execute
-// does.
-func totalsList(ts []wire.Total, movesMoney bool) app.UI {
-	if len(ts) == 0 {
-		if !movesMoney {
-			return app.Text(t("no amounts"))
-		}
-		return app.Text(t("no readable amount"))
-	}
-	return app.Ul().Class("plain-list").Body(app.Range(ts).Slice(func(i int) app.UI {
-		tot := ts[i]
-		return app.Li().DataSet("currency", tot.Label).Body(
-			app.Strong().Class("total-amount").Text(totalLabel(tot)+" "+totalAmount(tot)),
-			app.Text(tf(" in %s", plural(tot.Count, "element", "elements"))),
-		)
-	}))
-}
-
-func amountsText(ts []wire.Total) string {
-	parts := make([]string, len(ts))
-	for i, tot := range ts {
-		parts[i] = totalLabel(tot) + " " + totalAmount(tot)
-	}
-	return strings.Join(parts, " · ")
-}
-
-// shortHash is the start of a hex hash, enough to tell bodies apart at a
-// glance; the full one is the element's title.
-func shortHash(h string) string {
-	if len(h) <= 16 {
-		return h
-	}
-	return h[:16] + "…"
-}
-
-func (p *bulkPage) reviewReceiptChosen(ctx app.Context, e app.Event) {
+func (r *bulkReview) reviewReceiptChosen(ctx app.Context, e app.Event) {
 	files := ctx.JSSrc().Get("files")
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
 	file := files.Index(0)
 	name := file.Get("name").String()
-	r := &p.review
 	r.receiptErr = ""
 	readText(file, func(text, errText string) {
-		p.page.Dispatch(func(ctx app.Context) {
+		r.ctx.Dispatch(func(ctx app.Context) {
 			if errText != "" {
 				r.receiptName, r.receiptText, r.receiptErr = "", "", tf("The receipt was not loaded: %s", errText)
 				return
@@ -454,7 +273,7 @@ func (p *bulkPage) reviewReceiptChosen(ctx app.Context, e app.Event) {
 			r.receiptName, r.receiptText = name, text
 			// A review already shown is compared with the receipt at once.
 			if r.result != nil && !r.busy {
-				p.runReview(ctx, app.Event{})
+				r.runReview(ctx, app.Event{})
 			}
 		})
 	})
@@ -492,29 +311,26 @@ func (r *bulkReview) controlTotals() (*wire.ControlTotals, error) {
 
 // reviewOnArrival starts the review of a bulk awaiting approval that the
 // checker opened from the queue to review.
-func (p *bulkPage) reviewOnArrival(ctx app.Context) {
-	r := &p.review
-	if !r.auto || p.bulk.Status != wire.BulkSubmitted || r.result != nil || r.busy {
+func (r *bulkReview) reviewOnArrival(ctx app.Context) {
+	if !r.Iauto || r.autoDone || r.Istatus != wire.BulkSubmitted || r.result != nil || r.busy {
 		return
 	}
-	r.auto = false
-	p.runReview(ctx, app.Event{})
+	r.autoDone = true
+	r.runReview(ctx, app.Event{})
 }
 
-func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
-	r := &p.review
+func (r *bulkReview) runReview(ctx app.Context, e app.Event) {
 	control, err := r.controlTotals()
 	if err != nil {
 		r.message = wire.Sentence(errorText(err))
 		return
 	}
-	conn := currentConnection(ctx)
-	if missing := conn.ready(p.api, p.backOffice); missing != "" {
-		r.message = missing
+	if r.Imissing != "" {
+		r.message = r.Imissing
 		return
 	}
 	r.run++
-	run, id := r.run, p.id
+	run, id := r.run, r.IbulkID
 	r.busy, r.message, r.progress = true, "", t("Reading the bulk…")
 	against := lang.Mark("the control totals")
 	if r.receiptText != "" {
@@ -527,9 +343,9 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 	if r.receiptText != "" {
 		receiptName = r.receiptName
 	}
-	req := wire.ReviewBulk{Connection: conn.forWorker(p.backOffice), BulkID: id, Receipt: r.receiptText, Control: control}
+	req := wire.ReviewBulk{Connection: r.Iconn, BulkID: id, Receipt: r.receiptText, Control: control}
 	mark("review-start")
-	runJob(p.page, wire.JobReviewBulk, req, func(pr wire.Progress) {
+	runJob(r.ctx, wire.JobReviewBulk, req, func(pr wire.Progress) {
 		switch {
 		case run != r.run:
 		case pr.Total > 0:
@@ -539,7 +355,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			r.progress = tf("Reading operations %s of %s", count(pr.Done), count(pr.Total))
 		}
 	}, func(rv wire.BulkReview, data app.Value, err error) {
-		if run != r.run || id != p.id {
+		if run != r.run || id != r.IbulkID {
 			return
 		}
 		mark("review-received")
@@ -551,7 +367,7 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
 		r.repeats, r.repeatsChecked, r.repeatsNote = nil, false, ""
 		r.server, r.serverBusy, r.elements, r.view = nil, false, nil, nil
-		p.page.Defer(func(app.Context) { mark("review-shown") })
+		r.ctx.Defer(func(app.Context) { mark("review-shown") })
 		if rv.Failure != nil {
 			return
 		}
@@ -562,20 +378,20 @@ func (p *bulkPage) runReview(ctx app.Context, e app.Event) {
 			r.elements.setDifferences(rv.Differences)
 			r.marked()
 		}
-		if receiptName == "" && p.api.FourEyes {
-			p.compareServerReceipt(run, id, req.Connection)
+		if receiptName == "" && r.IfourEyesRule {
+			r.compareServerReceipt(run, id, req.Connection)
 		} else {
-			p.checkRepeats(run, id, req.Connection)
+			r.checkRepeats(run, id, req.Connection)
 		}
 		switch {
 		case rv.Failure != nil:
-			p.announcement = tf("The bulk could not be read: %s", rv.Failure.Summary)
+			r.announce(tf("The bulk could not be read: %s", rv.Failure.Summary))
 		case !rv.Compared:
-			p.announcement = tf("Bulk read: %s.", plural(rv.Elements, "element", "elements"))
+			r.announce(tf("Bulk read: %s.", plural(rv.Elements, "element", "elements")))
 		case rv.Matches():
-			p.announcement = t("The bulk matches.")
+			r.announce(t("The bulk matches."))
 		default:
-			p.announcement = tf("The bulk does not match: %s.", plural(len(rv.Differences)+len(rv.Unread), "difference", "differences"))
+			r.announce(tf("The bulk does not match: %s.", plural(len(rv.Differences)+len(rv.Unread), "difference", "differences")))
 		}
 	})
 }

@@ -99,6 +99,15 @@ func executedText(b wire.BulkInfo) string {
 	return tf("%s to %s", s, end)
 }
 
+// kindOf names a bulk's kind, or the API's operation when this console
+// does not know the kind.
+func kindOf(b wire.BulkInfo) string {
+	if b.Kind != "" {
+		return kindTitle(b.Kind)
+	}
+	return b.Operation
+}
+
 // sourceOf names the file a bulk came from, or says the journal does not
 // know it.
 func sourceOf(b wire.BulkInfo) string {

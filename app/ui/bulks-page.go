@@ -134,10 +134,7 @@ func (p *bulksPage) renderList() app.UI {
 			)),
 			app.TBody().Body(app.Range(l.Bulks).Slice(func(i int) app.UI {
 				b := l.Bulks[i]
-				kind := b.Operation
-				if b.Kind != "" {
-					kind = kindTitle(b.Kind)
-				}
+				kind := kindOf(b)
 				got := p.totals.of(p.backOffice, b.BulkID)
 				rec := p.records.of(p.backOffice, b.BulkID)
 				totals := totalsText(got)
