@@ -100,6 +100,8 @@ func (s *Server) setContract(c *runner.Call) (any, error) {
 		}
 		kept := source != st.source || req.Strict != st.strict
 		s.validator, st.source, st.strict, st.lang = s.clocked(v), source, req.Strict, req.Lang
+		l, _ := lang.Parse(req.Lang)
+		s.speaks.Store(l)
 		if kept {
 			s.saveContract(c.Context())
 		}
@@ -108,12 +110,11 @@ func (s *Server) setContract(c *runner.Call) (any, error) {
 }
 
 // language is the one the page speaks, in which the worker writes what
-// it says of a file.
+// it says of a file. It takes no lock: the runner asks for it in the
+// browser's callbacks, which must not wait on a job holding the
+// contract's lock across an IndexedDB call (wasm would deadlock).
 func (s *Server) language() lang.Tag {
-	st := &s.contract
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if l, ok := lang.Parse(st.lang); ok {
+	if l, ok := s.speaks.Load().(lang.Tag); ok {
 		return l
 	}
 	return lang.English

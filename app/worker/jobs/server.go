@@ -11,6 +11,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/draft"
@@ -37,6 +38,9 @@ type Server struct {
 	// replaces it (see contract).
 	validator *schema.Validator
 	contract  contractState
+	// speaks is the language the page speaks (a lang.Tag), as the last
+	// JobContract gave it (see language).
+	speaks atomic.Value
 	// limits are the operator's amount limits, for every document built.
 	limits ingest.AmountLimits
 	// draft is the import in progress, kept in the browser.
