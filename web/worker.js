@@ -59,6 +59,9 @@ async function start(url) {
   }
 }
 
+// fatal ends the worker's jobs. Its message (the runtime's panic) is not
+// for people: an "internal" error without a reference, which the page
+// writes to the browser's console under a reference the screen shows.
 function fatal(message) {
-  self.postMessage({ id: 0, type: "fatal", body: JSON.stringify({ code: "unavailable", message }) });
+  self.postMessage({ id: 0, type: "fatal", body: JSON.stringify({ code: "internal", message }) });
 }
