@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -14,8 +15,10 @@ import (
 // job's documentation names (package wire), and the callbacks run on
 // the UI goroutine.
 
-// errNoWorker is the failure of a job on a page without its worker.
-var errNoWorker = errors.New("the console's background engine is not available in this page")
+// errNoWorker is the failure of a job on a page without its worker: the
+// server's rendering of a page, or a browser that could not start it.
+// It is said in the console's language (errorText), not logged.
+var errNoWorker = lang.Errorf("the console's background engine is not available in this page")
 
 // runJob runs a job in the worker and hands its decoded result, its
 // binary payload (or nil) and its error to done on the UI goroutine;
