@@ -3,9 +3,6 @@ package runner
 import (
 	"context"
 	"errors"
-	"fmt"
-	"log"
-	"os"
 
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -59,8 +56,9 @@ func (s *Server) inside(ref string) string {
 }
 
 // sayAgain says the sentence of an error body with a reference in this
-// worker's language: the second worker speaks the page's language only
-// from the first plan on, and its reference is all the sentence holds.
+// worker's language, the page's: the second worker may have said it
+// before it heard the page's language (LanguageJob), and its reference is
+// all the sentence holds.
 func (s *Server) sayAgain(body []byte) []byte {
 	e := wire.DecodeError(body)
 	if e.Ref == "" {
@@ -69,15 +67,6 @@ func (s *Server) sayAgain(body []byte) []byte {
 	e.Message = s.inside(e.Ref)
 	b, _ := wire.EncodeBody(e) // strings: cannot fail
 	return b
-}
-
-// Logged writes what went wrong to the log under a fresh reference, and
-// returns the reference: for a sentence that names it, where the page
-// shows what went wrong beside a result rather than instead of one.
-func (s *Server) Logged(what string) string {
-	ref := wire.NewRef()
-	s.logger().Printf("reference %s: %s", ref, what)
-	return ref
 }
 
 // Reason is err as the reason a sentence gives for what went wrong beside
@@ -112,23 +101,6 @@ func (s *Server) say(err error) string {
 		return s.Say(err)
 	}
 	return lang.English.Say(err)
-}
-
-// logger is Log, or a log on the standard error: in the browser, its
-// console.
-func (s *Server) logger() *log.Logger {
-	if s.Log != nil {
-		return s.Log
-	}
-	return stderr
-}
-
-var stderr = log.New(os.Stderr, "bulkdesk worker: ", log.LstdFlags)
-
-// panicked describes a job's panic for the log, with the stack that led
-// to it.
-func panicked(job string, p any, stack []byte) string {
-	return fmt.Sprintf("job %s panicked: %v\n%s", job, p, stack)
 }
 
 // Unavailable is the body of the error that ends the jobs of a second
