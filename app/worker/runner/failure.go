@@ -20,7 +20,7 @@ func (s *Server) failure(err error) *wire.Error {
 	case errors.As(err, &we):
 		return we
 	case errors.Is(err, context.Canceled):
-		return wire.Errorf(wire.CodeCanceled, "the job was canceled")
+		return &wire.Error{Code: wire.CodeCanceled, Message: s.say(lang.Errorf("Canceled."))}
 	case errors.As(err, &sayer):
 		return &wire.Error{Code: wire.CodeFailed, Message: s.say(err)}
 	}
