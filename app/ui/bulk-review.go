@@ -67,17 +67,12 @@ type bulkReview struct {
 	count       string
 	totals      string
 
-	// The bulk's elements, for the grid (bulk-review-grid.go): as the
-	// review sent them, the filter the checker chose and the view it
-	// gives; viewSeq numbers the views (a new one starts the grid at its
-	// top), marks the checks that marked elements since.
-	elements     *bulkElements
-	filter       elementFilter
-	view         *elementView
-	viewSeq      int
-	marks        int
-	aboveText    string
-	aboveProblem string
+	// The bulk's elements as the review sent them, which its checks
+	// mark, for the grid (reviewElements); taken numbers the sets of
+	// elements, marks the checks that marked them since.
+	elements *bulkElements
+	taken    int
+	marks    int
 
 	// server is the comparison with the receipt the server kept of the
 	// bulk (bulk-review-server.go), serverBusy while it runs.
@@ -158,15 +153,17 @@ func (r *bulkReview) renderReview() app.UI {
 	}
 	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(
 		app.H3().ID("review-title").Text(title),
-		app.If(open, func() app.UI { return r.renderReviewInputs(btn, receiptHint) }),
+		// Every part keeps its place, shown or not, so that the grid
+		// keeps its filter and its place (see bulkPage.Render).
+		slot(open, func() app.UI { return r.renderReviewInputs(btn, receiptHint) }),
 		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
-		app.If(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
-		app.If(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
+		slot(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
+		slot(r.result != nil && r.result.Failure != nil, func() app.UI { return failureView("review-failure", r.result.Failure) }),
 		// Always present, so that screen readers hear the verdict change;
 		// first, so that it is seen before the figures behind it.
 		app.Div().ID("review-verdict-live").Aria("live", "polite").Body(r.renderVerdict()),
-		app.If(r.result != nil && r.result.Failure == nil, r.renderReviewResult),
-		r.renderElements(),
+		slot(r.result != nil && r.result.Failure == nil, r.renderReviewResult),
+		newReviewElements().Elements(r.elements, r.taken, r.marks).OnAnnounce(r.IonAnnounce),
 		app.If(r.result != nil && r.result.Failure == nil, func() app.UI {
 			note := t("The review as shown, with who reviewed it and, once the bulk is executed, who approved it and when.")
 			if r.recordNote != "" {
@@ -366,7 +363,7 @@ func (r *bulkReview) runReview(ctx app.Context, e app.Event) {
 		}
 		r.result, r.against, r.receiptUsed, r.control, r.read, r.recordNote = &rv, against, receiptName, control, time.Now(), ""
 		r.repeats, r.repeatsChecked, r.repeatsNote = nil, false, ""
-		r.server, r.serverBusy, r.elements, r.view = nil, false, nil, nil
+		r.server, r.serverBusy, r.elements = nil, false, nil
 		r.ctx.Defer(func(app.Context) { mark("review-shown") })
 		if rv.Failure != nil {
 			return

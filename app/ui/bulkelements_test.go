@@ -72,12 +72,12 @@ func TestTheCheckersGridFindsAndFiltersElements(t *testing.T) {
 		{"above, in English", elementFilter{}, "1,500", []int{1500, 1501, 1502}, 500},
 		{"above, one currency", elementFilter{currency: "EUR"}, "1500.00", []int{1501, 1502}, 450},
 	} {
-		r := &bulkReview{elements: b, filter: tc.filter}
-		r.setAbove(tc.above)
-		if r.aboveProblem != "" {
-			t.Fatalf("%s: %s", tc.name, r.aboveProblem)
+		g := &reviewElements{Ielements: b, filter: tc.filter}
+		g.setAbove(tc.above)
+		if g.aboveProblem != "" {
+			t.Fatalf("%s: %s", tc.name, g.aboveProblem)
 		}
-		got := b.view(r.filter)
+		got := b.view(g.filter)
 		if len(got) != tc.count || !slices.Equal(got[:min(len(got), len(tc.want))], tc.want) {
 			t.Errorf("%s: %d elements %v…, want %d %v…", tc.name, len(got), got[:min(len(got), 5)], tc.count, tc.want)
 		}
@@ -86,15 +86,15 @@ func TestTheCheckersGridFindsAndFiltersElements(t *testing.T) {
 	// Typed as German writes numbers, and refused when it cannot be read
 	// exactly in a currency's decimals.
 	setLanguage(lang.German)
-	r := &bulkReview{elements: b}
-	r.setAbove("1.500,00")
-	if got := b.view(r.filter); r.aboveProblem == "" || len(got) != 2000 {
-		t.Errorf("1.500,00 with JPY in view: problem %q, %d shown", r.aboveProblem, len(got))
+	g := &reviewElements{Ielements: b}
+	g.setAbove("1.500,00")
+	if got := b.view(g.filter); g.aboveProblem == "" || len(got) != 2000 {
+		t.Errorf("1.500,00 with JPY in view: problem %q, %d shown", g.aboveProblem, len(got))
 	}
-	r.filter.currency = "EUR"
-	r.setAbove("1.500,00")
-	if got := b.view(r.filter); r.aboveProblem != "" || len(got) != 450 || got[0] != 1501 {
-		t.Errorf("1.500,00 in EUR: problem %q, %d shown from %v", r.aboveProblem, len(got), got[:1])
+	g.filter.currency = "EUR"
+	g.setAbove("1.500,00")
+	if got := b.view(g.filter); g.aboveProblem != "" || len(got) != 450 || got[0] != 1501 {
+		t.Errorf("1.500,00 in EUR: problem %q, %d shown from %v", g.aboveProblem, len(got), got[:1])
 	}
 }
 
