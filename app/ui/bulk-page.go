@@ -106,20 +106,32 @@ func (p *bulkPage) stopWatching() {
 }
 
 func (p *bulkPage) Render() app.UI {
-	return newShell().Route("/bulk").Announcement(p.announcement).Content(
+	return newShell().Route("/bulk").Announcement(p.announcement).Content(p.content()...)
+}
+
+// content is the page's parts. Every part keeps its place whether shown
+// or not (slot): go-app matches a parent's children by place, and a part
+// moved would be mounted afresh, its component's state lost.
+func (p *bulkPage) content() []app.UI {
+	return []app.UI{
 		app.P().Body(app.A().Href(href("/bulks")).Text(t("All bulks"))),
-		// Every part keeps its place whether shown or not: go-app matches
-		// the parts by place, and one moved would lose its state.
 		slot(p.message != "", func() app.UI { return app.P().ID("bulk-message").Class("alert").Role("alert").Text(p.message) }),
 		slot(p.failure != nil, func() app.UI { return failureView("bulk-failure", p.failure) }),
 		slot(p.bulk != nil, p.renderBulk),
-	)
+	}
 }
 
 func (p *bulkPage) renderBulk() app.UI {
 	b := p.bulk
-	return app.Section().ID("bulk").DataSet("status", b.Status).DataSet("bulk", b.BulkID).Aria("labelledby", "bulk-title").Body(
-		app.H2().ID("bulk-title").Text(tf("Bulk %s", b.BulkID)+apiSuffix(p.backOffice)),
+	return app.Section().ID("bulk").DataSet("status", b.Status).DataSet("bulk", b.BulkID).Aria("labelledby", "bulk-title").Body(p.bulkParts()...)
+}
+
+// bulkParts are the bulk's facts, then the parts the operator works
+// through, each a component in its place (see content).
+func (p *bulkPage) bulkParts() []app.UI {
+	b := p.bulk
+	return []app.UI{
+		app.H2().ID("bulk-title").Text(tf("Bulk %s", b.BulkID) + apiSuffix(p.backOffice)),
 		app.Dl().Class("summary").Body(
 			app.Div().Class("summary-item", "summary-wide").Body(app.Dt().Text(t("State")), app.Dd().ID("bulk-status").Class("summary-text").Body(bulkStateBadge(*b))),
 			summaryItem("bulk-operations", t("Elements"), b.Operations, ""),
@@ -138,7 +150,7 @@ func (p *bulkPage) renderBulk() app.UI {
 		newBulkActions().Bulk(p.id, b, p.totals).FourEyes(p.api.FourEyes, p.fourEyes, p.fourEyesErr).Connection(p.conn, p.missing).OnActed(p.acted),
 		newBulkResults().Bulk(p.id, p.conn).OnAnnounce(p.announce),
 		newBulkOperations().Bulk(p.id, p.conn).Read(p.reads),
-	)
+	}
 }
 
 // slot is ui when shown, else an empty text that keeps its place.

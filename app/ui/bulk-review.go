@@ -133,6 +133,13 @@ func (r *bulkReview) Render() app.UI {
 // renderReview is the "Review before executing" section of a SUBMITTED
 // bulk.
 func (r *bulkReview) renderReview() app.UI {
+	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(r.parts()...)
+}
+
+// parts are the review's parts, each in its place whether shown or not
+// (see bulkPage.content), so that the grid keeps its filter and its
+// place when a message appears above it.
+func (r *bulkReview) parts() []app.UI {
 	btn := app.Button().ID("run-review").Type("button").Class("button").Text(t("Review the bulk")).OnClick(r.runReview)
 	if r.busy {
 		btn = btn.Disabled(true)
@@ -151,10 +158,8 @@ func (r *bulkReview) renderReview() app.UI {
 	if !open {
 		title = t("The review before executing")
 	}
-	return app.Section().ID("bulk-review").Class("bulk-review").Aria("labelledby", "review-title").Body(
+	return []app.UI{
 		app.H3().ID("review-title").Text(title),
-		// Every part keeps its place, shown or not, so that the grid
-		// keeps its filter and its place (see bulkPage.Render).
 		slot(open, func() app.UI { return r.renderReviewInputs(btn, receiptHint) }),
 		app.P().ID("review-progress").Class("hint").Role("status").Text(r.progress),
 		slot(r.message != "", func() app.UI { return app.P().ID("review-message").Class("alert").Role("alert").Text(r.message) }),
@@ -174,7 +179,7 @@ func (r *bulkReview) renderReview() app.UI {
 				app.P().ID("review-record-note").Class("note").Text(note),
 			)
 		}),
-	)
+	}
 }
 
 // renderReviewInputs are what the checker compares the bulk with: the
