@@ -72,12 +72,20 @@ func (l Tag) F(format string, args ...any) string {
 }
 
 // Plural returns "1 element", "2 elements" in l, with n written for the
-// language. French counts 0 as singular, as its grammar does.
+// language (see Singular).
 func (l Tag) Plural(n int, one, many string) string {
-	if n == 1 || (n == 0 && l == French) {
+	if l.Singular(n) {
 		return l.Count(n) + " " + l.T(one)
 	}
 	return l.Count(n) + " " + l.T(many)
+}
+
+// Singular reports whether a noun counted n takes the singular in l: for
+// 1, and in French for 0 too, as its grammar does ("0 élément"). A text
+// whose noun follows a count inside it ("%s of %s elements invalid")
+// chooses its singular or plural form with it.
+func (l Tag) Singular(n int) bool {
+	return n == 1 || (n == 0 && l == French)
 }
 
 // Count writes a whole number with the language's groups: 10,000 in

@@ -170,3 +170,29 @@ func TestDate(t *testing.T) {
 		t.Errorf("German with milliseconds: %q", got)
 	}
 }
+
+// A noun counted inside a text ("%s of %s elements invalid") takes the
+// singular where Plural does: in French for 0 and 1, else for 1 only.
+func TestSingularAgreesWithPlural(t *testing.T) {
+	for _, tc := range []struct {
+		l    lang.Tag
+		n    int
+		want bool
+	}{
+		{lang.French, 0, true}, {lang.French, 1, true}, {lang.French, 2, false},
+		{lang.German, 0, false}, {lang.German, 1, true}, {lang.German, 2, false},
+		{lang.English, 0, false}, {lang.English, 1, true}, {lang.English, 1000, false},
+	} {
+		if got := tc.l.Singular(tc.n); got != tc.want {
+			t.Errorf("%s.Singular(%d) = %v, want %v", tc.l, tc.n, got, tc.want)
+		}
+		one := tc.l.Plural(tc.n, "element", "elements") == tc.l.Count(tc.n)+" "+tc.l.T("element")
+		if one != tc.want {
+			t.Errorf("%s.Plural(%d) takes the singular: %v, Singular says %v", tc.l, tc.n, one, tc.want)
+		}
+	}
+	// check's summary of a file of one element, in the singular.
+	if got := lang.French.F("%s: %s, %s: %s of %s element invalid, %s, %s", "un.csv", "transfers", "valide", "0", "1", "0 erreur", "0 avertissement"); got != "un.csv\u202f: transfers, valide\u202f: 0 sur 1 élément invalide, 0 erreur, 0 avertissement" {
+		t.Errorf("French summary of one element: %q", got)
+	}
+}

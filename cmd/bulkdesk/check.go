@@ -172,7 +172,12 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 	if !r.Valid() {
 		verdict = l.T("INVALID")
 	}
-	if _, err := termsafe.Fprintln(w, l.F("%s: %s, %s: %s of %s elements invalid, %s, %s",
+	// The noun agrees with the total: "0 sur 1 élément invalide".
+	invalidOf := lang.Mark("%s: %s, %s: %s of %s elements invalid, %s, %s")
+	if l.Singular(r.Elements) {
+		invalidOf = lang.Mark("%s: %s, %s: %s of %s element invalid, %s, %s")
+	}
+	if _, err := termsafe.Fprintln(w, l.F(invalidOf,
 		path, r.Kind, verdict, l.Count(len(r.InvalidElements())), l.Count(r.Elements), l.Plural(len(errs), "error", "errors"), l.Plural(len(warns), "warning", "warnings"))); err != nil {
 		return err
 	}
@@ -197,7 +202,11 @@ func writeTextReport(w io.Writer, path string, c *checked) error {
 		if set != "" {
 			set = l.F(", set for every row%s", set)
 		}
-		if _, err := termsafe.Fprintln(w, l.F("read %s, header row %d, %s of %s columns mapped%s; %s", where, s.HeaderRow, l.Count(mapped), l.Count(len(s.Columns)), set, s.Settings.In(l))); err != nil {
+		mappedOf := lang.Mark("read %s, header row %d, %s of %s columns mapped%s; %s")
+		if l.Singular(len(s.Columns)) {
+			mappedOf = lang.Mark("read %s, header row %d, %s of %s column mapped%s; %s")
+		}
+		if _, err := termsafe.Fprintln(w, l.F(mappedOf, where, s.HeaderRow, l.Count(mapped), l.Count(len(s.Columns)), set, s.Settings.In(l))); err != nil {
 			return err
 		}
 	}
