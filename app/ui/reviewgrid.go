@@ -309,7 +309,7 @@ func (g *reviewGrid) layout() {
 			}
 		}
 		if grid := app.Window().GetElementByID("grid"); grid.Truthy() {
-			pinLeft(grid)
+			pinColumns(grid)
 		}
 	})
 }
@@ -357,13 +357,7 @@ func (g *reviewGrid) focusActive() {
 	if th := grid.Call("querySelector", "thead"); th.Truthy() {
 		grid.Get("style").Set("scrollPaddingTop", px(th.Get("offsetHeight").Int()))
 	}
-	// Sideways, a cell must clear the row numbers and the pinned column,
-	// unless it is the pinned column.
-	left := pinLeft(grid)
-	if pin := grid.Call("querySelector", "thead .grid-pinned"); pin.Truthy() && !(g.activeCol < len(g.Icolumns) && g.Icolumns[g.activeCol].Pinned) {
-		left += pin.Get("offsetWidth").Int()
-	}
-	grid.Get("style").Set("scrollPaddingLeft", px(left))
+	pins := pinColumns(grid)
 	noScroll := win.Get("Object").New()
 	noScroll.Set("preventScroll", true)
 	cell := win.GetElementByID(cellID(g.activePos, g.activeCol))
@@ -377,21 +371,19 @@ func (g *reviewGrid) focusActive() {
 	nearest := win.Get("Object").New()
 	nearest.Set("block", "nearest")
 	nearest.Set("inline", "nearest")
-	cell.Call("scrollIntoView", nearest)
+	if g.activeCol < len(g.Icolumns) && g.Icolumns[g.activeCol].Pinned {
+		// Always in sight sideways: only its row is brought into view,
+		// the table's sideways snap left as it is.
+		grid.Get("style").Set("scrollPaddingLeft", pxf(pins.left))
+		cell.Call("scrollIntoView", nearest)
+		grid.Get("style").Set("scrollPaddingLeft", "")
+	} else {
+		showSideways(grid, cell, pins.edge)
+		cell.Call("scrollIntoView", nearest)
+	}
 	if box := grid.Get("parentElement"); box.Truthy() {
 		box.Call("scrollIntoView", nearest)
 	}
-}
-
-// pinLeft sets where the pinned column sticks, right of the row numbers
-// (--pin-left, which the stylesheet reads), and returns it in pixels.
-func pinLeft(grid app.Value) int {
-	w := 0
-	if rh := grid.Call("querySelector", "thead .grid-rowhead"); rh.Truthy() {
-		w = rh.Get("offsetWidth").Int()
-	}
-	grid.Get("style").Call("setProperty", "--pin-left", px(w))
-	return w
 }
 
 func cellID(pos, col int) string { return "cell-" + strconv.Itoa(pos) + "-" + strconv.Itoa(col) }
