@@ -89,7 +89,7 @@ func (p *importPage) restored(ctx app.Context, r wire.Restored) {
 // startOver discards the file, its reading and its edits.
 func (p *importPage) startOver(ctx app.Context, e app.Event) {
 	p.stop()
-	p.prep, p.sum, p.failure, p.pending = nil, nil, "", nil
+	p.prep, p.sum, p.failure = nil, nil, ""
 	p.fileName = ""
 	p.kindID, p.backOffice = "", false
 	p.step = stepChoose

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -23,6 +22,15 @@ const (
 // control totals — before submitting it. The page only renders: the file
 // is read, built, validated, edited and exported by jobs in the Web
 // Worker, which keeps the document.
+//
+// Each step is a component of its own, as go-app's documentation app
+// builds its pages: importChoose (import-choose.go), importRead
+// (import-read.go), importReview (import-review.go) and, at its foot,
+// importSubmit (import-submit.go). A step owns what the operator does in
+// it, takes what the steps share as props, and hands its changes to the
+// page through callbacks. The page keeps only what they share: the kind
+// chosen, the open document as read and as built, the job under way,
+// the step shown, the draft and the memory of earlier readings.
 type importPage struct {
 	app.Compo
 
@@ -44,16 +52,6 @@ type importPage struct {
 	// once the worker answers: the one that shows the choice just made,
 	// when the control that made it goes away.
 	focusNext string
-
-	// pending are the column choices not applied yet; mappingSeq numbers
-	// the changes, so that only the last one applies them.
-	pending    pendingMapping
-	mappingSeq int
-	// setExtra are the fields the operator added to those offered a
-	// value for every row, in document setExtraDoc (import-setvalues.go).
-	setExtra    []string
-	setExtraDoc int
-
 	// limits are the amount limits applied, kept with the draft.
 	limits []string
 
@@ -114,7 +112,7 @@ func (p *importPage) Render() app.UI {
 		p.renderChoose(),
 		p.renderStatus(),
 		p.memory.render(p),
-		app.If(p.step == stepRead && p.prep != nil, p.renderRead),
+		p.renderRead(),
 		p.renderReview(),
 	)
 }
@@ -134,6 +132,22 @@ func (p *importPage) renderReview() app.UI {
 		OnExport(p.export).
 		OnAnnounce(func(_ app.Context, text string) { p.announcement = text }).
 		OnFail(func(_ app.Context, err error) { p.jobFailed(err) })
+}
+
+// renderRead is the second step, empty unless shown.
+func (p *importPage) renderRead() app.UI {
+	return newImportRead().
+		Kinds(p.kinds).
+		Prepared(p.prep).
+		Current(p.step == stepRead).
+		OnPrepare(func(ctx app.Context, req wire.Prepare, label, focus string) {
+			p.focusNext = focus
+			p.prepare(ctx, req, label)
+		}).
+		OnValidate(p.validate).
+		OnExport(p.export).
+		OnAnnounce(func(_ app.Context, text string) { p.announcement = text }).
+		OnFail(func(_ app.Context, msg string) { p.fail(msg) })
 }
 
 // renderSteps shows where the operator is in the flow.
@@ -289,21 +303,14 @@ func (p *importPage) prepare(ctx app.Context, req wire.Prepare, label string) {
 	load(p, label, wire.JobPrepare, req, nil, p.prepared)
 }
 
-// validate builds and validates the document as it is read now, with the
-// column choices not applied yet.
-func (p *importPage) validate(ctx app.Context, e app.Event) {
+// validate builds and validates the document as it is read now, with
+// the column choices not applied yet.
+func (p *importPage) validate(ctx app.Context, columns []wire.ColumnChoice) {
 	if p.prep == nil {
 		return
 	}
-	if c := p.pending.conflicts(p.prep.Columns); len(c) > 0 {
-		for f, letters := range c {
-			p.fail(tf("Columns %s all fill %s: keep one, then validate.", strings.Join(letters, ", "), f))
-		}
-		return
-	}
-	p.mappingSeq++ // the choices go with this request
 	p.memory.validating(p.prep.Document)
-	p.prepare(ctx, wire.Prepare{Columns: p.pending.choices(p.prep.Columns), Build: true}, tf("Validating %s", p.fileName))
+	p.prepare(ctx, wire.Prepare{Columns: columns, Build: true}, tf("Validating %s", p.fileName))
 }
 
 // load runs a loading job of the import page with a progress bar and a
@@ -352,7 +359,6 @@ func (p *importPage) prepared(ctx app.Context, pr wire.Prepared) {
 // showPrepared shows how a document is read, or its review when built.
 func (p *importPage) showPrepared(ctx app.Context, pr *wire.Prepared) {
 	p.prep = pr
-	p.pending = nil
 	setFieldTitles(pr.Targets)
 	p.noteDraft(pr.Draft)
 	if pr.Kind != "" {
@@ -438,6 +444,42 @@ func (p *importPage) updateSummary(s *wire.Summary) {
 	}
 	p.sum = s
 	p.noteDraft(s.Draft)
+}
+
+// editSetValue takes the operator from a cell of a value set for every
+// row, in the review, to where it is set, its control focused.
+func (p *importPage) editSetValue(ctx app.Context, field string) {
+	p.later(func() {
+		if p.prep == nil {
+			return
+		}
+		p.step = stepRead
+		p.announcement = tf("%s is set for every row: change it here.", fieldLabel(field))
+		p.ctx.Defer(func(app.Context) { focusSetValue(field) })
+	})
+}
+
+// export asks the worker for a file and hands it to the browser.
+func (p *importPage) export(ctx app.Context, what string) {
+	doc := 0
+	switch {
+	case p.sum != nil && what != wire.ExportMapping:
+		doc = p.sum.Document
+	case p.prep != nil:
+		doc = p.prep.Document
+	}
+	if background() == nil || doc == 0 {
+		return
+	}
+	p.announcement = t("Preparing the file…")
+	runJob(p.ctx, wire.JobExport, wire.Export{Document: doc, What: what}, nil, func(ex wire.Exported, data app.Value, err error) {
+		if err != nil {
+			p.jobFailed(err)
+			return
+		}
+		download(data, ex.FileName, ex.MediaType)
+		p.announcement = tf("%s is downloaded (%s bytes).", downloadName(ex.FileName), count(ex.Size))
+	})
 }
 
 // focusStep moves the keyboard focus to a step's heading and brings the

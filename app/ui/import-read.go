@@ -10,12 +10,132 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// The second step: which sheet, which row holds the headers, which field
-// each column fills, and how amounts, separators and dates are read —
-// each shown with what it does to the file's own values.
+// importRead is the import's second step: which sheet, which row holds
+// the headers, which field each column fills, and how amounts,
+// separators and dates are read — each shown with what it does to the
+// file's own values. The worker reads the file again at each change; the
+// step owns what waits to be sent: the column choices not applied yet,
+// and the fields the operator added to those given a value for every
+// row.
+//
+// It stays mounted while another step shows, empty, so that what it owns
+// outlives a look at the review.
+type importRead struct {
+	app.Compo
 
-func (p *importPage) renderRead() app.UI {
-	pr := p.prep
+	Ikinds []Kind
+	// Iprep is how the open document is read.
+	Iprep *wire.Prepared
+	// Icurrent says the page shows this step.
+	Icurrent bool
+	// IonPrepare reads the document again with req, labelled label while
+	// it runs; focus, when set, is the control to focus once it is read.
+	IonPrepare  func(ctx app.Context, req wire.Prepare, label, focus string)
+	IonValidate func(ctx app.Context, columns []wire.ColumnChoice)
+	IonExport   func(ctx app.Context, what string)
+	IonAnnounce func(ctx app.Context, text string)
+	IonFail     func(ctx app.Context, message string)
+
+	// pending are the column choices not applied yet, made on the reading
+	// pendingFor: a newer reading applied or replaced them. mappingSeq
+	// numbers the changes, so that only the last one applies them.
+	pending    pendingMapping
+	pendingFor *wire.Prepared
+	mappingSeq int
+	// setExtra are the fields the operator added to those offered a
+	// value for every row, in document setExtraDoc (import-setvalues.go).
+	setExtra    []string
+	setExtraDoc int
+	// ctx is the step's own context, for what runs after the event that
+	// started it.
+	ctx app.Context
+}
+
+func newImportRead() *importRead { return &importRead{} }
+
+// Kinds sets the kinds a suggestion is named from.
+func (r *importRead) Kinds(k []Kind) *importRead { r.Ikinds = k; return r }
+
+// Prepared sets how the open document is read.
+func (r *importRead) Prepared(pr *wire.Prepared) *importRead { r.Iprep = pr; return r }
+
+// Current says whether the page shows this step.
+func (r *importRead) Current(on bool) *importRead { r.Icurrent = on; return r }
+
+// OnPrepare sets what reads the document again with a change.
+func (r *importRead) OnPrepare(f func(ctx app.Context, req wire.Prepare, label, focus string)) *importRead {
+	r.IonPrepare = f
+	return r
+}
+
+// OnValidate sets what builds and validates the document, with the
+// column choices not applied yet.
+func (r *importRead) OnValidate(f func(ctx app.Context, columns []wire.ColumnChoice)) *importRead {
+	r.IonValidate = f
+	return r
+}
+
+// OnExport sets what downloads a file of the document (its mapping).
+func (r *importRead) OnExport(f func(ctx app.Context, what string)) *importRead {
+	r.IonExport = f
+	return r
+}
+
+// OnAnnounce sets what tells screen readers.
+func (r *importRead) OnAnnounce(f func(ctx app.Context, text string)) *importRead {
+	r.IonAnnounce = f
+	return r
+}
+
+// OnFail sets what shows why a change is not sent.
+func (r *importRead) OnFail(f func(ctx app.Context, message string)) *importRead {
+	r.IonFail = f
+	return r
+}
+
+func (r *importRead) OnMount(ctx app.Context) { r.ctx = ctx }
+
+func (r *importRead) Render() app.UI {
+	if !r.Icurrent || r.Iprep == nil {
+		return app.Text("") // mounted, empty: see importRead
+	}
+	return r.renderRead()
+}
+
+// prepare reads the document again with req.
+func (r *importRead) prepare(ctx app.Context, req wire.Prepare, label string) {
+	r.IonPrepare(ctx, req, label, "")
+}
+
+// pendingNow are the column choices made on the reading shown and not
+// applied yet.
+func (r *importRead) pendingNow() pendingMapping {
+	if r.pendingFor != r.Iprep {
+		return nil
+	}
+	return r.pending
+}
+
+// validate builds and validates the document as it is read now, with the
+// column choices not applied yet.
+func (r *importRead) validate(ctx app.Context, e app.Event) {
+	pr := r.Iprep
+	if pr == nil {
+		return
+	}
+	pending := r.pendingNow()
+	if c := pending.conflicts(pr.Columns); len(c) > 0 {
+		for f, letters := range c {
+			r.IonFail(ctx, tf("Columns %s all fill %s: keep one, then validate.", strings.Join(letters, ", "), f))
+		}
+		return
+	}
+	r.mappingSeq++ // the choices go with this request
+	r.IonValidate(ctx, pending.choices(pr.Columns))
+}
+
+func (r *importRead) renderRead() app.UI {
+	pr := r.Iprep
 	return app.Section().ID("read").Class("panel").Aria("labelledby", "step-title").Body(
 		app.H2().ID("step-title").TabIndex(-1).Text(tf("Check how %s is read", pr.FileName)),
 		// The blocks above the controls stay in place, empty or not: go-app
@@ -24,28 +144,28 @@ func (p *importPage) renderRead() app.UI {
 		app.Ul().Class("notes").Body(app.Range(pr.Notes).Slice(func(i int) app.UI {
 			return app.Li().Text(pr.Notes[i])
 		})),
-		p.renderSuggestion(),
-		p.renderReadingCheck(),
+		r.renderSuggestion(),
+		r.renderReadingCheck(),
 		app.Div().Class("read-source").Body(
-			app.If(len(pr.Sheets) > 1, p.renderSheetPicker),
+			app.If(len(pr.Sheets) > 1, r.renderSheetPicker),
 			// A JSON file's objects name their fields: it has no header row.
 			app.If(pr.Format != wire.FormatJSON, func() app.UI {
 				return app.Div().Class("field", "field-narrow").Body(
 					app.Label().For("header-row").Text(t("Header row")),
 					app.Input().ID("header-row").Type("number").Class("input").Min(1).Value(pr.HeaderRow).
-						Aria("describedby", "header-row-hint").OnChange(p.headerRowChosen),
+						Aria("describedby", "header-row-hint").OnChange(r.headerRowChosen),
 					app.P().ID("header-row-hint").Class("hint").Text(tf("%s with values below it.", plural(pr.DataRows, "row", "rows"))),
 				)
 			}).Else(func() app.UI {
 				return app.P().ID("header-row-hint").Class("hint").Text(tf("%s, each naming its fields.", plural(pr.DataRows, "object", "objects")))
 			}),
 		),
-		p.renderMapping(),
-		p.renderSettings(),
+		r.renderMapping(),
+		r.renderSettings(),
 		app.Div().Class("actions").Body(
 			app.Button().ID("validate").Type("button").Class("button").
 				Text(tf("Validate %s", plural(pr.DataRows, "row", "rows"))).
-				OnClick(p.validate),
+				OnClick(r.validate),
 			app.If(len(pr.Missing) > 0, func() app.UI {
 				return app.Span().Class("hint").Text(t("Rows without a required field are refused; you can still validate to see them."))
 			}),
@@ -53,13 +173,13 @@ func (p *importPage) renderRead() app.UI {
 	)
 }
 
-func (p *importPage) renderSuggestion() app.UI {
-	pr := p.prep
+func (r *importRead) renderSuggestion() app.UI {
+	pr := r.Iprep
 	if !pr.KindSuggested {
 		return app.Div().ID("suggestion")
 	}
 	title := pr.Kind
-	for _, k := range p.kinds {
+	for _, k := range r.Ikinds {
 		if k.ID == pr.Kind {
 			title = t(k.Title)
 		}
@@ -69,24 +189,24 @@ func (p *importPage) renderSuggestion() app.UI {
 		app.P().Text(suggestion),
 		app.Button().ID("confirm-kind").Type("button").Class("button", "button-quiet").
 			Text(tf("Read it as %s", title)).
-			OnClick(p.confirmKind),
+			OnClick(r.confirmKind),
 	)
 }
 
 // confirmKind takes the suggested kind as the operator's choice.
-func (p *importPage) confirmKind(ctx app.Context, e app.Event) {
-	if pr := p.prep; pr != nil && pr.Kind != "" {
-		p.prepare(ctx, wire.Prepare{Kind: pr.Kind}, tf("Reading %s", pr.FileName))
+func (r *importRead) confirmKind(ctx app.Context, e app.Event) {
+	if pr := r.Iprep; pr != nil && pr.Kind != "" {
+		r.prepare(ctx, wire.Prepare{Kind: pr.Kind}, tf("Reading %s", pr.FileName))
 	}
 }
 
-func (p *importPage) renderSheetPicker() app.UI {
-	pr := p.prep
+func (r *importRead) renderSheetPicker() app.UI {
+	pr := r.Iprep
 	return app.Div().Class("field").Body(
 		app.Label().For("sheet").Text(t("Sheet")),
 		app.Select().ID("sheet").Class("select").OnChange(func(ctx app.Context, e app.Event) {
 			name := ctx.JSSrc().Get("value").String()
-			p.prepare(ctx, wire.Prepare{Sheet: name}, tf("Reading the sheet %s", name))
+			r.prepare(ctx, wire.Prepare{Sheet: name}, tf("Reading the sheet %s", name))
 		}).Body(
 			app.Range(pr.Sheets).Slice(func(i int) app.UI {
 				s := pr.Sheets[i]
@@ -105,22 +225,22 @@ func (p *importPage) renderSheetPicker() app.UI {
 	)
 }
 
-func (p *importPage) headerRowChosen(ctx app.Context, e app.Event) {
+func (r *importRead) headerRowChosen(ctx app.Context, e app.Event) {
 	n, err := strconv.Atoi(ctx.JSSrc().Get("value").String())
 	if err != nil || n < 1 {
-		p.fail(t("The header row is a row number: 1 or more."))
+		r.IonFail(ctx, t("The header row is a row number: 1 or more."))
 		return
 	}
-	p.prepare(ctx, wire.Prepare{HeaderRow: n}, tf("Reading row %d as the header", n))
+	r.prepare(ctx, wire.Prepare{HeaderRow: n}, tf("Reading row %d as the header", n))
 }
 
-func (p *importPage) renderMapping() app.UI {
-	pr := p.prep
-	conflicts := p.pending.conflicts(pr.Columns)
+func (r *importRead) renderMapping() app.UI {
+	pr := r.Iprep
+	conflicts := r.pendingNow().conflicts(pr.Columns)
 	return app.Div().Class("mapping").Body(
 		app.H3().ID("mapping-title").Text(t("Columns")),
 		app.P().ID("mapping-summary").Text(mappingSummary(pr.Columns)),
-		p.renderMissing(),
+		r.renderMissing(),
 		app.Div().Class("table-scroll", "mapping-scroll").Body(
 			app.Table().Class("mapping-table").Aria("labelledby", "mapping-title").Body(
 				app.THead().Body(app.Tr().Body(
@@ -130,25 +250,25 @@ func (p *importPage) renderMapping() app.UI {
 					app.Th().Scope("col").Text(t("Fills the field")),
 				)),
 				app.TBody().Body(
-					app.Range(pr.Columns).Slice(func(i int) app.UI { return p.renderColumn(pr.Columns[i], conflicts) }),
+					app.Range(pr.Columns).Slice(func(i int) app.UI { return r.renderColumn(pr.Columns[i], conflicts) }),
 				),
 			),
 		),
-		p.renderSetValues(),
+		r.renderSetValues(),
 		app.Div().Class("mapping-file").Body(
 			app.Label().For("mapping-file").Class("field-label").Text(t("Load a saved mapping")),
-			app.Input().ID("mapping-file").Type("file").Class("file-input").Accept(".json,application/json").OnChange(p.mappingFileChosen),
+			app.Input().ID("mapping-file").Type("file").Class("file-input").Accept(".json,application/json").OnChange(r.mappingFileChosen),
 			app.Button().ID("save-mapping").Type("button").Class("button", "button-quiet").
-				Text(t("Save this mapping")).OnClick(func(ctx app.Context, e app.Event) { p.export(ctx, wire.ExportMapping) }),
+				Text(t("Save this mapping")).OnClick(func(ctx app.Context, e app.Event) { r.IonExport(ctx, wire.ExportMapping) }),
 		),
 	)
 }
 
 // renderMissing names the required fields no column fills; it stays in
 // place, empty, when there are none (see renderRead).
-func (p *importPage) renderMissing() app.UI {
+func (r *importRead) renderMissing() app.UI {
 	missing := app.Div().ID("missing-fields").Role("alert")
-	if m := p.prep.Missing; len(m) > 0 {
+	if m := r.Iprep.Missing; len(m) > 0 {
 		names := make([]string, len(m))
 		for i, f := range m {
 			names[i] = fieldLabel(f)
@@ -158,9 +278,9 @@ func (p *importPage) renderMissing() app.UI {
 	return missing
 }
 
-func (p *importPage) renderColumn(c wire.ColumnView, conflicts map[string][]string) app.UI {
+func (r *importRead) renderColumn(c wire.ColumnView, conflicts map[string][]string) app.UI {
 	label, tone := columnStatus(c)
-	field := p.pending.field(c)
+	field := r.pendingNow().field(c)
 	if field != c.Field {
 		label, tone = t("Chosen, applying…"), "ok"
 	}
@@ -176,7 +296,7 @@ func (p *importPage) renderColumn(c wire.ColumnView, conflicts map[string][]stri
 	for _, s := range c.Suggestions {
 		suggested[s] = true
 	}
-	targets := p.prep.Targets
+	targets := r.Iprep.Targets
 	byPath := make(map[string]wire.Target, len(targets))
 	for _, tg := range targets {
 		byPath[tg.Path] = tg
@@ -184,7 +304,7 @@ func (p *importPage) renderColumn(c wire.ColumnView, conflicts map[string][]stri
 	sel := app.Select().ID(id).Class("select", "select-field").DataSet("column", c.Column).
 		Aria("label", tf("Field for column %s, %s", c.Letter, header)).
 		Aria("describedby", id+"-status").
-		OnChange(p.columnSelected)
+		OnChange(r.columnSelected)
 	if tone == "bad" {
 		sel = sel.Aria("invalid", "true")
 	}
@@ -225,10 +345,10 @@ func (p *importPage) renderColumn(c wire.ColumnView, conflicts map[string][]stri
 // read from the menu itself: go-app keeps an element's first handler when
 // a newer one comes from the same code, so a handler would remember the
 // column its menu was first made for.
-func (p *importPage) columnSelected(ctx app.Context, e app.Event) {
+func (r *importRead) columnSelected(ctx app.Context, e app.Event) {
 	col, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("column").String())
 	if err == nil {
-		p.columnChosen(col, ctx.JSSrc().Get("value").String())
+		r.columnChosen(ctx, col, ctx.JSSrc().Get("value").String())
 	}
 }
 
@@ -239,30 +359,30 @@ const mappingDelay = 400 * time.Millisecond
 
 // columnChosen records the operator's choice for a column and, once the
 // choices settle without conflict, applies them.
-func (p *importPage) columnChosen(col int, field string) {
-	if p.pending == nil {
-		p.pending = make(pendingMapping)
+func (r *importRead) columnChosen(ctx app.Context, col int, field string) {
+	if r.pendingNow() == nil {
+		r.pending, r.pendingFor = make(pendingMapping), r.Iprep
 	}
-	p.pending[col] = field
-	p.mappingSeq++
-	seq := p.mappingSeq
-	if c := p.pending.conflicts(p.prep.Columns); len(c) > 0 {
+	r.pending[col] = field
+	r.mappingSeq++
+	seq := r.mappingSeq
+	if c := r.pending.conflicts(r.Iprep.Columns); len(c) > 0 {
 		for f, letters := range c {
-			p.announcement = tf("Columns %s all fill %s: keep one.", strings.Join(letters, ", "), f)
+			r.IonAnnounce(ctx, tf("Columns %s all fill %s: keep one.", strings.Join(letters, ", "), f))
 		}
 		return
 	}
-	p.ctx.After(mappingDelay, func(ctx app.Context) {
-		if seq != p.mappingSeq || p.prep == nil {
+	r.ctx.After(mappingDelay, func(ctx app.Context) {
+		if seq != r.mappingSeq || r.Iprep == nil {
 			return
 		}
-		if choices := p.pending.choices(p.prep.Columns); len(choices) > 0 {
-			p.prepare(ctx, wire.Prepare{Columns: choices}, t("Mapping the columns"))
+		if choices := r.pendingNow().choices(r.Iprep.Columns); len(choices) > 0 {
+			r.prepare(ctx, wire.Prepare{Columns: choices}, t("Mapping the columns"))
 		}
 	})
 }
 
-func (p *importPage) mappingFileChosen(ctx app.Context, e app.Event) {
+func (r *importRead) mappingFileChosen(ctx app.Context, e app.Event) {
 	input := ctx.JSSrc()
 	files := input.Get("files")
 	if !files.Truthy() || files.Length() == 0 {
@@ -272,19 +392,19 @@ func (p *importPage) mappingFileChosen(ctx app.Context, e app.Event) {
 	name := file.Get("name").String()
 	input.Set("value", "")
 	readText(file, func(text, failure string) {
-		p.ctx.Dispatch(func(ctx app.Context) {
+		r.ctx.Dispatch(func(ctx app.Context) {
 			if failure != "" {
-				p.fail(tf("%s: %s", name, failure))
+				r.IonFail(ctx, tf("%s: %s", name, failure))
 				return
 			}
-			p.prepare(ctx, wire.Prepare{SavedMapping: text}, tf("Applying the mapping %s", name))
+			r.prepare(ctx, wire.Prepare{SavedMapping: text}, tf("Applying the mapping %s", name))
 		})
 	})
 }
 
 // matters reports whether a setting changes how the file reads.
-func (p *importPage) matters(setting string) bool {
-	for _, s := range p.prep.SettingsMatter {
+func (r *importRead) matters(setting string) bool {
+	for _, s := range r.Iprep.SettingsMatter {
 		if s == setting {
 			return true
 		}
@@ -292,8 +412,8 @@ func (p *importPage) matters(setting string) bool {
 	return false
 }
 
-func (p *importPage) renderSettings() app.UI {
-	pr := p.prep
+func (r *importRead) renderSettings() app.UI {
+	pr := r.Iprep
 	csv := pr.Format == wire.FormatCSV
 	if len(pr.SettingsMatter) == 0 && !csv {
 		return nil
@@ -303,9 +423,9 @@ func (p *importPage) renderSettings() app.UI {
 	// such even where it equals what was detected.
 	set := func(chosen []string, change func(*wire.Settings)) app.EventHandler {
 		return func(ctx app.Context, e app.Event) {
-			next := p.prep.Settings
+			next := r.Iprep.Settings
 			change(&next)
-			p.prepare(ctx, wire.Prepare{Settings: &next, Chosen: chosen}, t("Reading with the new settings"))
+			r.prepare(ctx, wire.Prepare{Settings: &next, Chosen: chosen}, t("Reading with the new settings"))
 		}
 	}
 	amounts, separators := []string{wire.SettingAmounts}, []string{wire.SettingDecimal, wire.SettingGroup}
@@ -317,16 +437,16 @@ func (p *importPage) renderSettings() app.UI {
 				selectField("encoding", t("Text encoding"), pr.Encoding, [][2]string{
 					{"utf-8", "UTF-8"}, {"windows-1252", t("Windows-1252 (Western European)")}, {"utf-16le", "UTF-16 LE"}, {"utf-16be", "UTF-16 BE"},
 				}, func(ctx app.Context, e app.Event) {
-					p.prepare(ctx, wire.Prepare{Encoding: value(ctx)}, t("Reading the file again"))
+					r.prepare(ctx, wire.Prepare{Encoding: value(ctx)}, t("Reading the file again"))
 				}),
 				selectField("delimiter", t("Delimiter"), pr.Delimiter, [][2]string{
 					{",", t("Comma ,")}, {";", t("Semicolon ;")}, {"\t", t("Tab")}, {"|", t("Vertical bar |")},
 				}, func(ctx app.Context, e app.Event) {
-					p.prepare(ctx, wire.Prepare{Delimiter: value(ctx)}, t("Reading the file again"))
+					r.prepare(ctx, wire.Prepare{Delimiter: value(ctx)}, t("Reading the file again"))
 				}),
 			)
 		}),
-		app.If(p.matters(wire.SettingAmounts), func() app.UI {
+		app.If(r.matters(wire.SettingAmounts), func() app.UI {
 			return app.Div().Class("settings-row").Body(
 				app.FieldSet().Class("radios").Body(
 					app.Legend().Text(t("Amounts are written")),
@@ -352,7 +472,7 @@ func (p *importPage) renderSettings() app.UI {
 				}),
 			)
 		}),
-		app.If(p.matters(wire.SettingCurrency), func() app.UI {
+		app.If(r.matters(wire.SettingCurrency), func() app.UI {
 			return app.Div().Class("field", "field-narrow").Body(
 				app.Label().For("currency").Text(t("Currency of the amounts")),
 				app.Input().ID("currency").Class("input").MaxLength(3).Size(5).Value(s.Currency).
@@ -362,7 +482,7 @@ func (p *importPage) renderSettings() app.UI {
 					}),
 			)
 		}),
-		app.If(p.matters(wire.SettingDates), func() app.UI {
+		app.If(r.matters(wire.SettingDates), func() app.UI {
 			return selectField("date-order", t("Dates such as 03/04/2025 are"), s.DateOrder, [][2]string{
 				{"", t("Not known: refuse dates that read two ways")}, {"DMY", t("Day, month, year")}, {"MDY", t("Month, day, year")}, {"YMD", t("Year, month, day")},
 			}, func(ctx app.Context, e app.Event) {
@@ -370,14 +490,14 @@ func (p *importPage) renderSettings() app.UI {
 				set([]string{wire.SettingDates}, func(s *wire.Settings) { s.DateOrder = v })(ctx, e)
 			})
 		}),
-		app.If(p.matters(wire.SettingTimeZone), func() app.UI { return p.renderTimeZone("time-zone") }),
-		app.If(len(pr.Examples) > 0, p.renderExamples),
+		app.If(r.matters(wire.SettingTimeZone), func() app.UI { return r.renderTimeZone("time-zone") }),
+		app.If(len(pr.Examples) > 0, r.renderExamples),
 	)
 }
 
-func (p *importPage) renderExamples() app.UI {
-	ex := p.prep.Examples
-	marked := disagreeing(p.prep.Reading)
+func (r *importRead) renderExamples() app.UI {
+	ex := r.Iprep.Examples
+	marked := disagreeing(r.Iprep.Reading)
 	caption := t("Values of the file, read with these settings")
 	if len(marked) > 0 {
 		caption = t("Values of the file, read with these settings: the cells that disagree first")
@@ -438,29 +558,6 @@ func radio(name, id, value, label string, checked bool, onChange app.EventHandle
 	return app.Div().Class("check").Body(in, app.Label().For(id).Text(label))
 }
 
-// export asks the worker for a file and hands it to the browser.
-func (p *importPage) export(ctx app.Context, what string) {
-	doc := 0
-	switch {
-	case p.sum != nil && what != wire.ExportMapping:
-		doc = p.sum.Document
-	case p.prep != nil:
-		doc = p.prep.Document
-	}
-	if background() == nil || doc == 0 {
-		return
-	}
-	p.announcement = t("Preparing the file…")
-	runJob(p.ctx, wire.JobExport, wire.Export{Document: doc, What: what}, nil, func(ex wire.Exported, data app.Value, err error) {
-		if err != nil {
-			p.jobFailed(err)
-			return
-		}
-		download(data, ex.FileName, ex.MediaType)
-		p.announcement = tf("%s is downloaded (%s bytes).", downloadName(ex.FileName), count(ex.Size))
-	})
-}
-
 // breakAfterDots writes a header such as "destinationAmount.currency"
 // with a place to break after each dot, so that a narrow column wraps it
 // between its parts rather than pushing the field's menu out of sight.
@@ -474,4 +571,25 @@ func breakAfterDots(s string) []app.UI {
 		out = append(out, app.Text(part))
 	}
 	return out
+}
+
+// renderTimeZone is the choice of the time zone of the open file's
+// dates, in the settings of "Check how it is read" and in its question.
+func (r *importRead) renderTimeZone(id string) app.UI {
+	return app.Div().Class("field").Body(
+		app.Label().For(id).Text(t("Time zone of the dates")),
+		zoneSelect(id, r.Iprep.Settings.TimeZone, t("Not chosen: the dates are errors"), r.timeZoneSelected).Aria("describedby", id+"-hint"),
+		app.Span().ID(id+"-hint").Class("hint").Text(t("A date alone is 00:00 of that day in this zone. Settings chooses the zone for every file.")),
+	)
+}
+
+// timeZoneSelected reads the file's dates in the zone chosen; the focus
+// goes to the settings' menu, which stays when the question goes.
+func (r *importRead) timeZoneSelected(ctx app.Context, e app.Event) {
+	if r.Iprep == nil {
+		return
+	}
+	next := r.Iprep.Settings
+	next.TimeZone = chosenZone(ctx)
+	r.IonPrepare(ctx, wire.Prepare{Settings: &next, Chosen: []string{wire.SettingTimeZone}}, t("Reading with the new settings"), "time-zone")
 }

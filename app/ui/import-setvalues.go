@@ -24,8 +24,8 @@ type setValueRow struct {
 // setValueRows lists the fields to offer: the required ones no column
 // fills, those given a value, and those the operator added, required ones
 // first, each group in the kind's order.
-func (p *importPage) setValueRows() []setValueRow {
-	pr := p.prep
+func (r *importRead) setValueRows() []setValueRow {
+	pr := r.Iprep
 	values := make(map[string]wire.SetValue, len(pr.Values))
 	for _, v := range pr.Values {
 		values[v.Field] = v
@@ -34,12 +34,12 @@ func (p *importPage) setValueRows() []setValueRow {
 	for _, f := range pr.Missing {
 		shown[f] = true
 	}
-	if p.setExtraDoc == pr.Document {
-		for _, f := range p.setExtra {
+	if r.setExtraDoc == pr.Document {
+		for _, f := range r.setExtra {
 			shown[f] = true
 		}
 	}
-	filled := p.filledFields()
+	filled := r.filledFields()
 	var required, others []setValueRow
 	for _, tg := range pr.Targets {
 		v, set := values[tg.Path]
@@ -58,13 +58,13 @@ func (p *importPage) setValueRows() []setValueRow {
 
 // unfilledTargets are the fields no column fills and the list does not
 // show yet: those the operator can add.
-func (p *importPage) unfilledTargets(rows []setValueRow) []wire.Target {
-	filled := p.filledFields()
-	for _, r := range rows {
-		filled[r.target.Path] = true
+func (r *importRead) unfilledTargets(rows []setValueRow) []wire.Target {
+	filled := r.filledFields()
+	for _, row := range rows {
+		filled[row.target.Path] = true
 	}
 	var out []wire.Target
-	for _, tg := range p.prep.Targets {
+	for _, tg := range r.Iprep.Targets {
 		if !filled[tg.Path] {
 			out = append(out, tg)
 		}
@@ -73,10 +73,10 @@ func (p *importPage) unfilledTargets(rows []setValueRow) []wire.Target {
 }
 
 // filledFields are the fields columns fill, pending choices included.
-func (p *importPage) filledFields() map[string]bool {
+func (r *importRead) filledFields() map[string]bool {
 	filled := make(map[string]bool)
-	for _, c := range p.prep.Columns {
-		if f := p.pending.field(c); f != "" {
+	for _, c := range r.Iprep.Columns {
+		if f := r.pendingNow().field(c); f != "" {
 			filled[f] = true
 		}
 	}
@@ -85,19 +85,19 @@ func (p *importPage) filledFields() map[string]bool {
 
 // renderSetValues is the part of the mapping step where fields no column
 // fills get a value for every row.
-func (p *importPage) renderSetValues() app.UI {
-	rows := p.setValueRows()
-	more := p.unfilledTargets(rows)
+func (r *importRead) renderSetValues() app.UI {
+	rows := r.setValueRows()
+	more := r.unfilledTargets(rows)
 	return app.Section().ID("set-values").Class("set-values").Aria("labelledby", "set-values-title").Body(
 		app.H3().ID("set-values-title").TabIndex(-1).Text(t("Same value for every row")),
 		app.P().ID("set-values-hint").Class("hint").Text(t("A field that no column fills can take one value for every row. It is read as a cell of that field would be.")),
 		app.Div().Class("set-list").Body(
-			app.Range(rows).Slice(func(i int) app.UI { return p.renderSetValue(i, rows[i]) }),
+			app.Range(rows).Slice(func(i int) app.UI { return r.renderSetValue(i, rows[i]) }),
 		),
 		app.If(len(more) > 0, func() app.UI {
 			return app.Div().Class("field", "set-add").Body(
 				app.Label().For("set-add").Text(t("Give another field a value for every row")),
-				app.Select().ID("set-add").Class("select", "select-field").OnChange(p.setFieldAdded).Body(
+				app.Select().ID("set-add").Class("select", "select-field").OnChange(r.setFieldAdded).Body(
 					option("", t("Choose a field…"), true),
 					app.Range(more).Slice(func(i int) app.UI {
 						return option(more[i].Path, targetLabel(more[i]), false)
@@ -111,15 +111,15 @@ func (p *importPage) renderSetValues() app.UI {
 // renderSetValue is one field's value for every row: a menu of the
 // contract's choices, in the operator's words, or a text box; and below
 // it what the value reads as, or why it cannot be read.
-func (p *importPage) renderSetValue(i int, r setValueRow) app.UI {
+func (r *importRead) renderSetValue(i int, row setValueRow) app.UI {
 	id := "set-" + strconv.Itoa(i)
-	tg := r.target
+	tg := row.target
 	status := app.P().ID(id + "-read").Class("hint")
 	switch {
-	case r.value.Error != "":
-		status = status.Class("cell-error").Text(tf("Error: %s", r.value.Error))
-	case r.set:
-		status = status.Text(tf("Read as: %s", choiceWords(tg, r.value.Parsed)))
+	case row.value.Error != "":
+		status = status.Class("cell-error").Text(tf("Error: %s", row.value.Error))
+	case row.set:
+		status = status.Text(tf("Read as: %s", choiceWords(tg, row.value.Parsed)))
 	case tg.Required:
 		status = status.Class("status-warn").Text(t("Not set: every row needs it."))
 	default:
@@ -128,21 +128,21 @@ func (p *importPage) renderSetValue(i int, r setValueRow) app.UI {
 	var control app.UI
 	if len(tg.Choices) > 0 {
 		sel := app.Select().ID(id).Class("select", "select-field").DataSet("field", tg.Path).
-			Aria("describedby", id+"-read").OnChange(p.setValueChanged)
-		if r.value.Error != "" {
+			Aria("describedby", id+"-read").OnChange(r.setValueChanged)
+		if row.value.Error != "" {
 			sel = sel.Aria("invalid", "true")
 		}
 		control = sel.Body(
-			option("", t("Not set"), !r.set),
+			option("", t("Not set"), !row.set),
 			app.Range(tg.Choices).Slice(func(k int) app.UI {
 				c := tg.Choices[k]
-				return option(c.Value, c.Words, r.set && r.value.Value == c.Value)
+				return option(c.Value, c.Words, row.set && row.value.Value == c.Value)
 			}),
 		)
 	} else {
 		in := app.Input().ID(id).Class("input", "set-input").Type("text").DataSet("field", tg.Path).
-			Value(r.value.Value).Aria("describedby", id+"-read").OnChange(p.setValueChanged)
-		if r.value.Error != "" {
+			Value(row.value.Value).Aria("describedby", id+"-read").OnChange(r.setValueChanged)
+		if row.value.Error != "" {
 			in = in.Aria("invalid", "true")
 		}
 		control = in
@@ -154,59 +154,54 @@ func (p *importPage) renderSetValue(i int, r setValueRow) app.UI {
 	)
 }
 
-// setValueChanged sends a field's new value for every row. The field is
-// read from the control itself (see columnSelected).
-func (p *importPage) setValueChanged(ctx app.Context, e app.Event) {
+// setValueChanged sends a field's new value for every row; the focus
+// stays on its control. The field is read from the control itself (see
+// columnSelected).
+func (r *importRead) setValueChanged(ctx app.Context, e app.Event) {
 	src := ctx.JSSrc()
 	field, value := src.Get("dataset").Get("field").String(), src.Get("value").String()
 	if field == "" {
 		return
 	}
-	p.focusNext = src.Get("id").String()
 	label := tf("Setting %s for every row", fieldLabel(field))
 	if value == "" {
 		label = tf("Removing the value of %s for every row", fieldLabel(field))
 	}
-	p.prepare(ctx, wire.Prepare{Columns: p.pending.choices(p.prep.Columns), Values: []wire.FieldValue{{Field: field, Value: value}}}, label)
+	req := wire.Prepare{Columns: r.pendingNow().choices(r.Iprep.Columns), Values: []wire.FieldValue{{Field: field, Value: value}}}
+	r.IonPrepare(ctx, req, label, src.Get("id").String())
 }
 
 // setFieldAdded shows another field in the list, its control focused.
-func (p *importPage) setFieldAdded(ctx app.Context, e app.Event) {
+func (r *importRead) setFieldAdded(ctx app.Context, e app.Event) {
 	src := ctx.JSSrc()
 	field := src.Get("value").String()
 	src.Set("value", "")
 	if field == "" {
 		return
 	}
-	if p.setExtraDoc != p.prep.Document {
-		p.setExtra, p.setExtraDoc = nil, p.prep.Document
+	if r.setExtraDoc != r.Iprep.Document {
+		r.setExtra, r.setExtraDoc = nil, r.Iprep.Document
 	}
-	p.setExtra = append(p.setExtra, field)
-	for i, r := range p.setValueRows() {
-		if r.target.Path == field {
+	r.setExtra = append(r.setExtra, field)
+	for i, row := range r.setValueRows() {
+		if row.target.Path == field {
 			id := "set-" + strconv.Itoa(i)
-			p.ctx.Defer(func(app.Context) { focusByID(id) })
+			r.ctx.Defer(func(app.Context) { focusByID(id) })
 		}
 	}
 }
 
-// editSetValue takes the operator from a cell of a value set for every
-// row, in the review, to where it is set, its control focused.
-func (p *importPage) editSetValue(ctx app.Context, field string) {
-	p.later(func() {
-		if p.prep == nil {
-			return
-		}
-		p.step = stepRead
-		id := "set-values-title"
-		for i, r := range p.setValueRows() {
-			if r.target.Path == field {
-				id = "set-" + strconv.Itoa(i)
-			}
-		}
-		p.announcement = tf("%s is set for every row: change it here.", fieldLabel(field))
-		p.ctx.Defer(func(app.Context) { focusByID(id) })
-	})
+// focusSetValue focuses the control of a field's value for every row, or
+// the heading of the list when the field has none.
+func focusSetValue(field string) {
+	doc := app.Window().Get("document")
+	el := doc.Call("querySelector", `#set-values [data-field="`+app.Window().Get("CSS").Call("escape", field).String()+`"]`)
+	if !el.Truthy() {
+		el = doc.Call("getElementById", "set-values-title")
+	}
+	if el.Truthy() {
+		el.Call("focus")
+	}
 }
 
 // choiceWords writes one of a field's choices as the operator reads it,

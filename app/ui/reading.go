@@ -68,9 +68,9 @@ func undecided(r reading.Reading) []string {
 	return names
 }
 
-// choices are the readings an operator can take for an undecided
+// readingChoices are the readings an operator can take for an undecided
 // decision: one for each side of its evidence, the default first.
-func (p *importPage) choices(name string, d reading.Decision) []readingChoice {
+func readingChoices(name string, d reading.Decision) []readingChoice {
 	values := []string{}
 	add := func(v string) {
 		if v != "" && !slices.Contains(values, v) {
@@ -139,20 +139,20 @@ func choiceRequest(current wire.Settings, name, value string) (wire.Prepare, boo
 // readingChosen takes the choice of a button of renderQuestion. The
 // choice is read from the button itself: go-app keeps an element's first
 // handler, which would remember the settings of its first rendering.
-func (p *importPage) readingChosen(ctx app.Context, e app.Event) {
-	if p.prep == nil {
+func (r *importRead) readingChosen(ctx app.Context, e app.Event) {
+	if r.Iprep == nil {
 		return
 	}
 	data := ctx.JSSrc().Get("dataset")
 	name, value := data.Get("name").String(), data.Get("value").String()
-	req, ok := choiceRequest(p.prep.Settings, name, value)
+	req, ok := choiceRequest(r.Iprep.Settings, name, value)
 	if !ok {
 		return
 	}
 	// The question goes once answered: the focus moves to the control
 	// that now shows the answer.
-	p.focusNext = map[string]string{"units": "amounts-" + value, "decimal": "decimal", "group": "decimal", "dateOrder": "date-order", "encoding": "encoding", "delimiter": "delimiter"}[name]
-	p.prepare(ctx, req, t("Reading with your choice"))
+	focus := map[string]string{"units": "amounts-" + value, "decimal": "decimal", "group": "decimal", "dateOrder": "date-order", "encoding": "encoding", "delimiter": "delimiter"}[name]
+	r.IonPrepare(ctx, req, t("Reading with your choice"), focus)
 }
 
 // choiceID makes a value fit an element's id.
@@ -180,8 +180,8 @@ func choiceID(v string) string {
 // renderReadingCheck asks about each decision the file left undecided,
 // with the cells on each side. It stays in place, empty, when there is
 // nothing to ask (see renderRead).
-func (p *importPage) renderReadingCheck() app.UI {
-	pr := p.prep
+func (r *importRead) renderReadingCheck() app.UI {
+	pr := r.Iprep
 	names := undecided(pr.Reading)
 	box := app.Div().ID("reading-check")
 	if len(names) == 0 {
@@ -206,20 +206,20 @@ func (p *importPage) renderReadingCheck() app.UI {
 		app.Range(names).Slice(func(i int) app.UI {
 			name := names[i]
 			d := *pr.Reading.Get(name)
-			return p.renderQuestion(name, d, oneSheet)
+			return r.renderQuestion(name, d, oneSheet)
 		}),
 	)
 }
 
-func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bool) app.UI {
+func (r *importRead) renderQuestion(name string, d reading.Decision, oneSheet bool) app.UI {
 	now := ""
-	for _, s := range p.prep.Statements {
+	for _, s := range r.Iprep.Statements {
 		if s.Name == name {
 			// The question itself says why the file does not tell.
 			now = strings.TrimSuffix(s.Text, " "+s.Note)
 		}
 	}
-	choices := p.choices(name, d)
+	choices := readingChoices(name, d)
 	id := "question-" + name
 	zone := name == "timeZone"
 	return app.Div().ID(id).Class("reading-question").Body(
@@ -262,11 +262,11 @@ func (p *importPage) renderQuestion(name string, d reading.Decision, oneSheet bo
 					c := choices[i]
 					return app.Button().ID(c.id).Type("button").Class("button", "button-quiet").Text(c.label).
 						DataSet("name", c.name).DataSet("value", c.value).
-						OnClick(p.readingChosen)
+						OnClick(r.readingChosen)
 				}),
 			)
 		}).ElseIf(name == "timeZone", func() app.UI {
-			return p.renderTimeZone("question-time-zone")
+			return r.renderTimeZone("question-time-zone")
 		}).Else(func() app.UI {
 			return app.P().Class("hint").Text(t("Choose it with the controls below."))
 		}),

@@ -28,12 +28,11 @@ func TestAChoiceSettlesItsSettingAsTheOperators(t *testing.T) {
 }
 
 func TestTheChoicesAreTheSidesOfTheEvidence(t *testing.T) {
-	p := &importPage{prep: &wire.Prepared{}}
 	d := reading.Decision{Value: reading.Minor, How: reading.Default, Undecided: true, Evidence: []reading.Cell{
 		{Row: 6, Column: "G", Raw: "30.50", Suggests: reading.Major}, {Row: 2, Column: "G", Raw: "25000", Suggests: reading.Minor},
 	}}
 	var got []string
-	for _, c := range p.choices("units", d) {
+	for _, c := range readingChoices("units", d) {
 		got = append(got, c.id+": "+c.label)
 	}
 	want := "choose-units-minor: Read them in minor units (1050 is 10.50) | choose-units-major: Read them in major units (10.50 as written)"
@@ -45,7 +44,7 @@ func TestTheChoicesAreTheSidesOfTheEvidence(t *testing.T) {
 		{Raw: "1,500", Suggests: "decimal ,"}, {Raw: "1,234.50", Suggests: "groups ,"},
 	}}
 	got = nil
-	for _, c := range p.choices("decimal", d) {
+	for _, c := range readingChoices("decimal", d) {
 		got = append(got, c.label)
 	}
 	if strings.Join(got, " | ") != "Decimal comma, digits grouped by point | Decimal point, digits grouped by comma" {

@@ -21,7 +21,7 @@ func TestTheFieldsOfferedAValueForEveryRow(t *testing.T) {
 		{Path: "description", Title: "Description"},
 		{Path: "scheduledTimestamp", Title: "Scheduled time"},
 	}
-	p := &importPage{prep: &wire.Prepared{
+	p := &importRead{Iprep: &wire.Prepared{
 		Document: 3,
 		Targets:  targets,
 		Columns:  []wire.ColumnView{{Column: 0, Letter: "A", Field: "source.id"}, {Column: 1, Letter: "B"}},
@@ -40,7 +40,7 @@ func TestTheFieldsOfferedAValueForEveryRow(t *testing.T) {
 		t.Errorf("more to add: %v", more)
 	}
 	// Column B about to fill the description: it is offered no more.
-	p.pending = pendingMapping{1: "description"}
+	p.pending, p.pendingFor = pendingMapping{1: "description"}, p.Iprep
 	got = nil
 	for _, r := range p.setValueRows() {
 		got = append(got, r.target.Path)
@@ -49,7 +49,7 @@ func TestTheFieldsOfferedAValueForEveryRow(t *testing.T) {
 		t.Errorf("rows with column B pending %v", got)
 	}
 	// Another file: the fields added for the last one are not offered.
-	p.prep.Document, p.pending = 4, nil
+	p.Iprep.Document, p.pending = 4, nil
 	if rows := p.setValueRows(); len(rows) != 3 {
 		t.Errorf("rows of another file: %d", len(rows))
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -29,26 +28,4 @@ func (p *settingsPage) timeZoneChosen(ctx app.Context, e app.Event) {
 	} else {
 		p.announcement = tf("The dates of the files you open from now on are read in %s.", zone)
 	}
-}
-
-// renderTimeZone is the choice of the time zone of the open file's
-// dates, in the settings of "Check how it is read" and in its question.
-func (p *importPage) renderTimeZone(id string) app.UI {
-	return app.Div().Class("field").Body(
-		app.Label().For(id).Text(t("Time zone of the dates")),
-		zoneSelect(id, p.prep.Settings.TimeZone, t("Not chosen: the dates are errors"), p.timeZoneSelected).Aria("describedby", id+"-hint"),
-		app.Span().ID(id+"-hint").Class("hint").Text(t("A date alone is 00:00 of that day in this zone. Settings chooses the zone for every file.")),
-	)
-}
-
-// timeZoneSelected reads the file's dates in the zone chosen; the focus
-// goes to the settings' menu, which stays when the question goes.
-func (p *importPage) timeZoneSelected(ctx app.Context, e app.Event) {
-	if p.prep == nil {
-		return
-	}
-	next := p.prep.Settings
-	next.TimeZone = chosenZone(ctx)
-	p.focusNext = "time-zone"
-	p.prepare(ctx, wire.Prepare{Settings: &next, Chosen: []string{wire.SettingTimeZone}}, t("Reading with the new settings"))
 }
