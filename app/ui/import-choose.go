@@ -28,7 +28,7 @@ type importChoose struct {
 	// Ielements counts the file's elements once it is built (Ibuilt).
 	Ielements     int
 	Ibuilt        bool
-	IonKind       func(ctx app.Context, k Kind, backOffice bool)
+	IonKind       func(ctx app.Context, k Kind)
 	IonBackOffice func(ctx app.Context, on bool)
 	IonFile       func(ctx app.Context, file app.Value)
 	IonPaste      func(ctx app.Context, text string)
@@ -61,9 +61,8 @@ func (c *importChoose) Built(elements int) *importChoose {
 	return c
 }
 
-// OnKind sets what takes the kind chosen (a zero Kind for none) and
-// whether it goes through the back-office API.
-func (c *importChoose) OnKind(f func(ctx app.Context, k Kind, backOffice bool)) *importChoose {
+// OnKind sets what takes the kind chosen (a zero Kind for none).
+func (c *importChoose) OnKind(f func(ctx app.Context, k Kind)) *importChoose {
 	c.IonKind = f
 	return c
 }
@@ -221,11 +220,13 @@ func (c *importChoose) renderKindPicker() app.UI {
 // kind returns the chosen kind.
 func (c *importChoose) kind() (Kind, bool) { return kindByID(c.Ikinds, c.IkindID) }
 
-// kindChosen takes the kind from its menu; a kind without a back office
-// goes through the ordinary API.
+// kindChosen takes the kind from its menu. Whether it goes through the
+// back office is the page's to decide: the box's last change may not
+// have reached this step's fields yet, since go-app passes them down at
+// the next frame, and an event can come first.
 func (c *importChoose) kindChosen(ctx app.Context, e app.Event) {
-	k, ok := kindByID(c.Ikinds, ctx.JSSrc().Get("value").String())
-	c.IonKind(ctx, k, ok && k.BackOffice && c.IbackOffice)
+	k, _ := kindByID(c.Ikinds, ctx.JSSrc().Get("value").String())
+	c.IonKind(ctx, k)
 }
 
 func (c *importChoose) pasteChosen(ctx app.Context, e app.Event) {

@@ -252,8 +252,9 @@ func option(value, text string, selected bool) app.UI {
 
 // kindChosen reads the open file, if any, as the kind the operator
 // chose (a zero Kind for none).
-func (p *importPage) kindChosen(ctx app.Context, k Kind, backOffice bool) {
-	p.kindID, p.backOffice = k.ID, backOffice
+func (p *importPage) kindChosen(ctx app.Context, k Kind) {
+	// A kind without a back office goes through the ordinary API.
+	p.kindID, p.backOffice = k.ID, k.BackOffice && p.backOffice
 	if p.kindID == "" || p.prep == nil {
 		return
 	}
