@@ -3,6 +3,7 @@ package ui
 import (
 	"net/url"
 
+	"github.com/bulkdesk/bulkdesk/app/reading"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -50,12 +51,6 @@ type submitPage struct {
 	result   wire.Submitted
 	failure  *wire.APIFailure
 	message  string
-
-	asideBusy bool
-	asideNote string
-	// receiptBusy and receiptNote are the receipt's download.
-	receiptBusy bool
-	receiptNote string
 
 	journal journalView
 
@@ -312,30 +307,15 @@ func (p *submitPage) submittedBefore() bool {
 // only, and the workbook of the ones kept aside.
 func (p *submitPage) renderChoice() app.UI {
 	pr := p.prepared
-	if pr.Invalid == 0 || pr.Invalid == pr.Elements {
+	if !asideOffered(pr.Elements, pr.Invalid) {
 		return nil
 	}
-	valid := pr.Elements - pr.Invalid
-	box := app.Input().Type("checkbox").ID("valid-only").OnChange(p.validOnlyChosen)
-	if p.validOnly {
-		box = box.Checked(true)
-	}
-	if p.step == submitSending || p.step == submitDone {
-		box = box.Disabled(true)
-	}
-	return app.Div().ID("aside-choice").Class("choice-box").Body(
-		app.Div().Class("check", "choice").Body(
-			box,
-			app.Label().For("valid-only").Text(tf("Submit %s and keep %s aside as a workbook", plural(valid, "valid element", "valid elements"), plural(pr.Invalid, "invalid element", "invalid elements"))),
-		),
-		app.If(p.validOnly, func() app.UI {
-			b := app.Button().ID("aside-workbook").Type("button").Class("button", "button-quiet").Text(downloadAsideWords(pr.Invalid)).OnClick(p.downloadAside)
-			if p.asideBusy {
-				b = b.Disabled(true)
-			}
-			return app.Div().Body(b, app.If(p.asideNote != "", func() app.UI { return app.P().ID("aside-note").Class("note").Text(p.asideNote) }))
-		}),
-	)
+	return newAsideChoice().
+		Document(p.doc.ID, pr.Elements, pr.Invalid).
+		ValidOnly(p.validOnly).
+		Locked(p.step == submitSending || p.step == submitDone).
+		OnValidOnly(p.validOnlyChosen).
+		OnAnnounce(func(_ app.Context, text string) { p.announcement = text })
 }
 
 // renderAction is the step's main control and its outcome.
@@ -362,7 +342,12 @@ func (p *submitPage) renderAction() app.UI {
 				return app.P().ID("repeats-left-out").Class("note").Text(left)
 			}),
 			bulkLinks("submitted-bulks", p.result.Submission),
-			p.renderReceipt(),
+			app.If(receiptOffered(p.result.Submission), func() app.UI {
+				return newSubmitReceipt().
+					Submission(p.result.Submission).
+					Reading(statementTexts(p.prepared.Reading)).
+					OnAnnounce(func(_ app.Context, text string) { p.announcement = text })
+			}),
 		)
 	case submitStopped:
 		return app.Div().ID("submit-status").Body(
@@ -414,8 +399,8 @@ func (p *submitPage) connection() Connection {
 	return defaultConnection(p.api)
 }
 
-func (p *submitPage) validOnlyChosen(ctx app.Context, e app.Event) {
-	p.validOnly = ctx.JSSrc().Get("checked").Bool()
+func (p *submitPage) validOnlyChosen(ctx app.Context, on bool) {
+	p.validOnly = on
 	p.prepare(ctx)
 }
 
@@ -540,74 +525,13 @@ func (p *submitPage) stop(ctx app.Context, e app.Event) {
 	}
 }
 
-// renderReceipt offers the maker's receipt of a submission sent whole,
-// for the colleague who reviews its bulks before executing them: as JSON,
-// and as a page to read and print (which the review reads too).
-func (p *submitPage) renderReceipt() app.UI {
-	sub := p.result.Submission
-	if sub.ID == "" || len(sub.Chunks) == 0 || sub.State != wire.StateSubmitted {
-		return nil
+// statementTexts are the statements of a reading, in words.
+func statementTexts(ss []reading.Statement) []string {
+	var out []string
+	for _, st := range ss {
+		out = append(out, st.Text)
 	}
-	asJSON := app.Button().ID("download-receipt").Type("button").Class("button", "button-quiet").Text(t("Download the receipt")).
-		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, wire.ReceiptJSON) })
-	page := app.Button().ID("print-receipt").Type("button").Class("button", "button-quiet").Text(t("Download the receipt to print")).
-		OnClick(func(ctx app.Context, e app.Event) { p.downloadReceipt(ctx, wire.ReceiptPage) })
-	if p.receiptBusy {
-		asJSON, page = asJSON.Disabled(true), page.Disabled(true)
-	}
-	note := t("The bulks, their counts, totals and a fingerprint of their elements, for the colleague who reviews them on the bulk's page before they are executed. The page to print holds the same receipt.")
-	if p.receiptNote != "" {
-		note = p.receiptNote
-	}
-	return app.Div().Body(
-		app.Div().ID("receipt").Class("actions").Body(asJSON, page, app.P().ID("receipt-note").Class("note").Text(note)),
-		techDetails("receipt-details", t("The fingerprint is the SHA-256 of the elements; on the command line, bulkdesk bulks review -receipt compares a bulk with it.")),
-	)
-}
-
-// downloadReceipt writes the maker's receipt of the submission in format
-// (wire.ReceiptJSON or wire.ReceiptPage), naming the maker as the
-// server knows the operator signed in.
-func (p *submitPage) downloadReceipt(ctx app.Context, format string) {
-	p.receiptBusy = true
-	req := wire.ReceiptRequest{Submission: p.result.Submission.ID, Format: format}
-	for _, st := range p.prepared.Reading {
-		req.Reading = append(req.Reading, st.Text)
-	}
-	first := ""
-	if chunks := p.result.Submission.Chunks; len(chunks) > 0 {
-		first = chunks[0].BulkID
-	}
-	ctx.Async(func() {
-		req.SubmittedBy = submitterOf(ctx, first)
-		ctx.Dispatch(func(app.Context) {
-			runJob(p.page, wire.JobReceipt, req, nil, func(f wire.File, data app.Value, err error) {
-				p.receiptBusy = false
-				if err != nil {
-					p.receiptNote = errorText(err)
-					return
-				}
-				download(data, f.Name, f.Type)
-				p.receiptNote = tf("%s: the receipt of %s.", downloadName(f.Name), plural(f.Rows, "element", "elements"))
-				p.announcement = p.receiptNote
-			})
-		})
-	})
-}
-
-// downloadAside writes the invalid elements as a workbook.
-func (p *submitPage) downloadAside(ctx app.Context, e app.Event) {
-	p.asideBusy = true
-	runJob(p.page, wire.JobAsideWorkbook, wire.AsideWorkbook{Document: p.doc.ID}, nil, func(f wire.File, data app.Value, err error) {
-		p.asideBusy = false
-		if err != nil {
-			p.asideNote = errorText(err)
-			return
-		}
-		download(data, f.Name, f.Type)
-		p.asideNote = tf("%s: %s with their errors, to fix and load again.", downloadName(f.Name), plural(f.Rows, "element", "elements"))
-		p.announcement = p.asideNote
-	})
+	return out
 }
 
 // textItem is a summary item whose value is text.
@@ -692,13 +616,4 @@ func byteSize(n int) string {
 		return local(tf("%.1f KB", float64(n)/(1<<10)))
 	}
 	return plural(n, "byte", "bytes")
-}
-
-// downloadAsideWords names the button that downloads the invalid
-// elements kept aside.
-func downloadAsideWords(invalid int) string {
-	if invalid == 1 {
-		return t("Download the invalid element as a workbook")
-	}
-	return tf("Download the %s invalid elements as a workbook", count(invalid))
 }
