@@ -43,11 +43,11 @@ func TestConsoleWorksFromTheKeyboard(t *testing.T) {
 
 	// Tab goes through the skip link, the header and the form, in order.
 	var order []string
-	for range 9 {
+	for range 10 {
 		b.Do(5*time.Second, chromedp.KeyEvent(kb.Tab))
 		order = append(order, browsertest.Eval[string](b, 5*time.Second, browsertest.ActiveElement))
 	}
-	want := []string{"a:Skip to content", "a:Bulkdesk", "a:Import", "a:Bulks", "a:Events", "a:Webhooks", "a:Settings", "#kind", "#request-file"}
+	want := []string{"a:Skip to content", "a:Bulkdesk", "a:Import", "a:Bulks", "a:Events", "a:Webhooks", "a:Settings", "a:Help", "#kind", "#request-file"}
 	if strings.Join(order, " | ") != strings.Join(want, " | ") {
 		t.Errorf("tab order:\n got %q\nwant %q", order, want)
 	}
