@@ -91,12 +91,26 @@ func numberCell(r wire.GridRow, c int) bool {
 // shownText is a cell's text as the table shows it: a number cell as the
 // operator's language writes numbers, grouped in the amount column.
 func (g *reviewGrid) shownText(r wire.GridRow, c int) string {
-	text := r.Cells[c]
 	if !numberCell(r, c) {
-		return text
+		return r.Cells[c]
 	}
+	return g.localIn(c, r.Cells[c])
+}
+
+// localIn writes a stored number of column c in the language, grouped in
+// the amount column.
+func (g *reviewGrid) localIn(c int, stored string) string {
 	grouped := c < len(g.Icolumns) && g.Icolumns[c].Money == wire.MoneyAmount
-	return localNumber(text, grouped, consoleLang.Separators())
+	return localNumber(stored, grouped, consoleLang.Separators())
+}
+
+// shownWas is the value an edited cell had, as the table showed it: a
+// number cell's number in the language, as its value now is.
+func (g *reviewGrid) shownWas(r wire.GridRow, e wire.EditedCell) string {
+	if !numberCell(r, e.Column) {
+		return e.Was
+	}
+	return g.localIn(e.Column, e.Was)
 }
 
 // editedValue is the value an edit of column c in row r stores: the

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +16,9 @@ import (
 // to the columns' starts, right of the pinned ones (scroll-snap-type,
 // scroll-padding-left: --pin-edge), whether the operator drags the
 // scroll bar, turns the wheel or moves with the keys (showSideways); the
-// page measures the pinned columns for it (pinColumns).
+// page measures the pinned columns for it (pinColumns), and brings a
+// scroll the browser left between two starts to the next one
+// (onScrollEnd).
 
 // pinning is where the pinned columns stand, in pixels from the table's
 // left edge: the pinned column sticks at left, right of the row numbers,
@@ -133,4 +137,59 @@ func cssPixels(s string) float64 {
 		return 0
 	}
 	return v
+}
+
+// onScrollEnd brings the table, when a scroll left it between two
+// columns' starts (a wheel's, which a browser may not snap), to the next
+// start in the scroll's direction.
+func (g *reviewGrid) onScrollEnd(ctx app.Context, e app.Event) {
+	ctx.PreventUpdate()
+	grid := ctx.JSSrc()
+	p := pinColumns(grid)
+	table := grid.Call("querySelector", "table")
+	if !table.Truthy() {
+		return
+	}
+	scroll := grid.Get("scrollLeft").Float()
+	end := grid.Get("scrollWidth").Float() - grid.Get("clientWidth").Float()
+	starts := columnStarts(grid, table.Call("getBoundingClientRect").Get("left").Float())
+	to := sidewaysStop(scroll, g.restLeft, starts, p.edge, end)
+	g.restLeft = to
+	if to != scroll {
+		grid.Set("scrollLeft", to)
+	}
+}
+
+// sidewaysStop is where a table scrolled sideways to scroll, from rest
+// where it stood before, comes to rest: scroll itself at a column's start
+// at the edge, else the next start in the direction it went, within
+// [0, end].
+func sidewaysStop(scroll, rest float64, starts []float64, edge, end float64) float64 {
+	const slack = 1 // a pixel's rounding
+	stops := []float64{0, end}
+	for _, s := range starts {
+		if to := s - edge; to > 0 && to < end {
+			stops = append(stops, to)
+		}
+	}
+	slices.Sort(stops)
+	for _, s := range stops {
+		if math.Abs(s-scroll) <= slack {
+			return scroll
+		}
+	}
+	if scroll > rest {
+		for _, s := range stops {
+			if s > scroll {
+				return s
+			}
+		}
+		return end
+	}
+	for i := len(stops) - 1; i >= 0; i-- {
+		if stops[i] < scroll {
+			return stops[i]
+		}
+	}
+	return 0
 }

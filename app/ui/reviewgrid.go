@@ -65,6 +65,8 @@ type reviewGrid struct {
 
 	scrollTop, viewport, headerHeight float64
 	start, end                        int
+	// restLeft is where the last sideways scroll came to rest.
+	restLeft float64
 
 	activePos, activeCol int
 	// found is the last problem F8 went to.
@@ -412,7 +414,7 @@ func (g *reviewGrid) Render() app.UI {
 	order := gridOrder(cols)
 	return app.Div().Class("grid-box").Body(
 		app.Div().ID("grid").Class("grid-scroll").TabIndex(-1).
-			OnScroll(g.onScroll).OnKeyDown(g.onKey).
+			OnScroll(g.onScroll).On("scrollend", g.onScrollEnd).OnKeyDown(g.onKey).
 			OnClick(g.onClick).OnDblClick(g.onDblClick).Body(
 			app.Table().Class("grid").Role("grid").
 				Aria("label", label).
@@ -490,7 +492,7 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 	}
 	for _, e := range r.Edited {
 		m := marks[e.Column]
-		m.Column, m.Edited, m.Was = e.Column, true, e.Was
+		m.Column, m.Edited, m.Was = e.Column, true, g.shownWas(r, e)
 		marks[e.Column] = m
 	}
 	cells := make([]app.UI, 0, len(cols)+2)
@@ -576,7 +578,7 @@ func (g *reviewGrid) detail() string {
 	if r, ok := g.row(g.activePos); ok {
 		for _, e := range r.Edited {
 			if e.Column == g.activeCol {
-				text += " " + cellMark{Edited: true, Was: e.Was}.editedSentence()
+				text += " " + cellMark{Edited: true, Was: g.shownWas(r, e)}.editedSentence()
 			}
 		}
 	}

@@ -78,6 +78,10 @@ func TestTheGridWritesNumberCellsInTheOperatorsLanguage(t *testing.T) {
 	if v, changed, err := g.editedValue(row, 1, "1 500,25"); err != nil || v != "1500.25" || !changed {
 		t.Errorf("French edit 1 500,25 = %q, changed %v, %v; want 1500.25", v, changed, err)
 	}
+	// An edited number cell's earlier value is said as it was shown.
+	if was := g.shownWas(row, wire.EditedCell{Column: 1, Was: "12500"}); was != "12\u202f500" {
+		t.Errorf("French earlier value %q, want 12 500", was)
+	}
 	// A text cell takes the text typed, as before.
 	if v, changed, err := g.editedValue(row, 3, "1.234,57"); err != nil || v != "1.234,57" || !changed {
 		t.Errorf("text cell edit = %q, changed %v, %v; want the text as typed", v, changed, err)

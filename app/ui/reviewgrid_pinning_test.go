@@ -48,3 +48,23 @@ func TestTheFocusedCellStandsWholeBesideThePinnedColumns(t *testing.T) {
 		t.Errorf("a table that does not scroll sideways gets a tail of %v", got)
 	}
 }
+
+// A scroll the browser left between two columns' starts (a turn of the
+// wheel) comes to rest at the next start in its direction.
+func TestASidewaysScrollComesToRestAtAColumnsStart(t *testing.T) {
+	starts := []float64{280, 420, 560, 880, 1200, 1520}
+	for _, tc := range []struct {
+		name               string
+		scroll, rest, want float64
+	}{
+		{"a notch to the right", 53, 0, 140},
+		{"a notch to the left", 87, 140, 0},
+		{"past two starts", 300, 0, 600},
+		{"at a start: stays", 280.4, 0, 280.4},
+		{"the end", 930, 920, 940},
+	} {
+		if got := sidewaysStop(tc.scroll, tc.rest, starts, 280, 940); got != tc.want {
+			t.Errorf("%s: rests at %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,15 +55,15 @@ func shownValue(id string) string {
 }
 
 // settle is JavaScript: a promise that resolves once the table's scroll
-// position has stood still for five frames (a snap may follow a scroll),
-// or after two seconds.
+// position has stood still for 20 frames (the snap that follows a turn
+// of the wheel waits for the wheel to stop), or after three seconds.
 const settle = `new Promise(done => {
   const g = document.getElementById("grid");
   let last = -1, still = 0, frames = 0;
   const tick = () => {
     still = g.scrollLeft === last ? still + 1 : 0;
     last = g.scrollLeft;
-    if (still >= 5 || ++frames > 120) { done(); return; }
+    if (still >= 20 || ++frames > 180) { done(); return; }
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -105,9 +106,9 @@ func TestNoColumnHidesUnderThePinnedOnes(t *testing.T) {
 	browsertest.SkipShort(t)
 	serve := startServe(t, "-sandbox")
 	file := browsertest.WriteFile(t, "loehne-dezember.xlsx", germanWorkbook(t))
-	for _, tc := range []struct{ lang, big, small string }{
-		{"de", "12.500", "1.234,56"},
-		{"fr", "12\u202f500", "1\u202f234,56"},
+	for _, tc := range []struct{ lang, big, small, edited string }{
+		{"de", "12.500", "1.234,56", "1.234,57"},
+		{"fr", "12\u202f500", "1\u202f234,56", "1\u202f234,57"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			b := consoleIn(t, serve.URL, tc.lang)
@@ -127,6 +128,19 @@ func TestNoColumnHidesUnderThePinnedOnes(t *testing.T) {
 			}
 
 			b.ShootElement(".grid-box", "pinned-"+tc.lang+"-amounts.png")
+
+			// The amount shown, typed back unchanged, changes nothing; one
+			// typed as the language writes it is stored as that number.
+			editCell(t, b, first, tc.big)
+			b.WaitFor(10*time.Second, "the focus on the next row", focusedID+` === `+browsertest.JSString(second))
+			editCell(t, b, second, tc.edited)
+			waitShowing(t, b, 20*time.Second, "the amount edited", shownValue(second)+` === `+browsertest.JSString(tc.edited)+` && document.getElementById(`+browsertest.JSString(second)+`).classList.contains("cell-edited")`)
+			if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById(`+browsertest.JSString(second)+`).getAttribute("aria-description")`); !strings.HasSuffix(got, tc.small) {
+				t.Errorf("the edited amount's description reads %q, want its earlier value as shown, %q", got, tc.small)
+			}
+			if got := browsertest.Eval[string](b, 5*time.Second, `[...document.querySelectorAll("#grid td.cell-edited, #grid td.cell-error")].map(c => c.id + " " + c.className).join("; ")`); got != second+" grid-amount cell-edited" {
+				t.Errorf("after the edits the cells marked are %q, want only %s edited", got, second)
+			}
 
 			// By the scroll bar: every position it can be left at.
 			width := browsertest.Eval[int](b, 5*time.Second, `(g => g.scrollWidth - g.clientWidth)(document.getElementById("grid"))`)
@@ -153,6 +167,10 @@ func TestNoColumnHidesUnderThePinnedOnes(t *testing.T) {
 					b.Shoot(fmt.Sprintf("pinned-%s-wheel-%d.png", tc.lang, notch))
 					t.Fatalf("after %d notches of the wheel: %q", notch+1, cut)
 				}
+			}
+
+			if left := browsertest.Eval[float64](b, 5*time.Second, `document.getElementById("grid").scrollLeft`); left == 0 {
+				t.Error("twelve notches of the wheel did not scroll the table sideways")
 			}
 
 			// By the keys: right to the last column and back, each cell
