@@ -49,8 +49,8 @@ $(AXE)/node_modules/axe-core/axe.min.js: $(AXE)/package-lock.json
 	@touch $@
 
 ## test-short: the unit tests, natively and under WebAssembly, without
-## Chromium or the built console (about 1.5 minutes on 2 cores; make test
-## about 7)
+## Chromium or the built console (under 2 minutes on 2 cores; make test
+## about 9)
 test-short: vet
 	$(GO) test -short ./...
 	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) $(WASM_TEST_PKGS)
