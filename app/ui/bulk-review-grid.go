@@ -231,8 +231,12 @@ func (g *reviewElements) announceShown(ctx app.Context) {
 
 // elementsShown says how many of a bulk's elements its filters show.
 func elementsShown(shown, total int) string {
-	if shown == 1 {
+	switch {
+	case shown == 1:
 		return tf("1 of %s elements shown", count(total))
+	case consoleLang.Singular(shown):
+		// French counts none in the singular.
+		return tf("0 of %s elements shown", count(total))
 	}
 	return tf("%s of %s elements shown", count(shown), count(total))
 }
