@@ -23,7 +23,7 @@ import (
 // forms, and a cell's problem's format), an error said in the operator's
 // language with lang.Errorf (and money's refusals with fail), and all of
 // them a text kept for later with lang.Mark.
-var translatedCode = []string{".", "../ui", "../apifailure", "../../schema", "../reading", "../workbook", "../ingest", "../webhook", "../worker/apijobs", "../worker/handoff", "../worker/jobs", "../worker/runner", "../ui/workerclient", "../bulkapi", "../money", "../review", "../submission", "../../cmd/bulkdesk"}
+var translatedCode = []string{".", "../ui", "../apifailure", "../../schema", "../reading", "../workbook", "../ingest", "../webhook", "../worker/apijobs", "../worker/handoff", "../worker/jobs", "../worker/runner", "../ui/workerclient", "../wire", "../bulkapi", "../money", "../review", "../submission", "../../cmd/bulkdesk"}
 
 // codeTexts reads dir's code for every text it translates.
 func codeTexts(t *testing.T, dir string) map[string]string {

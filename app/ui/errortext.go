@@ -36,7 +36,7 @@ func errorText(err error) string {
 	}
 	ref := wire.NewRef()
 	app.Log("reference "+ref+":", err.Error())
-	return tf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref)
+	return consoleLang.Say(wire.Inside(ref))
 }
 
 // saidError is an error whose text is already for people: a sentence the

@@ -3,6 +3,8 @@ package wire
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/bulkdesk/bulkdesk/app/lang"
 )
 
 // Error codes: what the page makes of an Error. The operator reads its
@@ -58,3 +60,10 @@ func Errorf(code, format string, args ...any) *Error {
 // hexadecimal digits, short enough to read out over the phone, and enough
 // to find one failure among an afternoon's in a log.
 func NewRef() string { return fmt.Sprintf("%06X", rand.Uint32()&0xFFFFFF) }
+
+// Inside is the sentence of every Error with a reference, in the page as
+// in the workers: something went wrong inside, what to do, and the
+// reference to give. Say it in the operator's language (lang.Tag.Say).
+func Inside(ref string) *lang.Error {
+	return lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref)
+}

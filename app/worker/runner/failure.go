@@ -52,7 +52,7 @@ func (s *Server) Hidden(code, what string) *wire.Error {
 // inside is the sentence of every Error with a reference: something went
 // wrong inside, what to do, and the reference.
 func (s *Server) inside(ref string) string {
-	return s.say(lang.Errorf("Something went wrong inside the console (reference %s). Try again; if it happens again, give this reference to your administrators.", ref))
+	return s.say(wire.Inside(ref))
 }
 
 // sayAgain says the sentence of an error body with a reference in this
