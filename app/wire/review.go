@@ -177,6 +177,8 @@ type Prepared struct {
 	// Draft says whether the document is kept in the browser (see
 	// JobRestoreDraft).
 	Draft DraftState `json:"draft"`
+	// Phases says where the job's time went (see Phases).
+	Phases *Phases `json:"phases,omitempty"`
 }
 
 // A Sheet is one sheet of a workbook.

@@ -50,6 +50,7 @@ func main() {
 		sec.wasm = u.String()
 	}
 	server.Forward = sec.send
+	timePhases(self, server)
 
 	port.Listen(self, server.Receive)
 	server.Run(context.Background())

@@ -26,12 +26,15 @@ func (s *Server) open(c *runner.Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
+	s.beginPhases()
 	d, p, err := s.openDocument(c, req, c.Data)
 	if err != nil {
+		s.endPhases()
 		return nil, err
 	}
 	s.beginDraft(c.Context(), d, req, c.Data)
 	p.Draft = s.draftOf(d)
+	p.Phases = s.endPhases()
 	if p.Summary != nil {
 		p.Summary.Draft = p.Draft
 	}
@@ -78,6 +81,7 @@ func (s *Server) openDocument(c *runner.Call, req wire.Open, data []byte) (*Load
 // (build), when it is a request body, which needs no more choices once
 // its kind is known, or when asked to if nothing needs confirming (auto).
 func (s *Server) finish(c *runner.Call, d *LoadedFile, auto, build bool) (wire.Prepared, error) {
+	s.lap(partRead)
 	p := s.prepared(d)
 	request := d.file != nil && d.file.IsRequest()
 	if d.review == nil && d.Kind != nil && (build || request || auto && p.Ready) {
@@ -88,6 +92,7 @@ func (s *Server) finish(c *runner.Call, d *LoadedFile, auto, build bool) (wire.P
 	if d.review != nil {
 		sum := s.firstSummary(d)
 		p.Summary = &sum
+		s.lap(partReview)
 	}
 	return p, nil
 }
@@ -106,6 +111,7 @@ func (s *Server) prepare(c *runner.Call) (any, error) {
 	// Edits live in the table read from the file: they outlive a rebuild,
 	// and go only when the table is read again.
 	table := d.table
+	s.beginPhases()
 	p, err := s.prepareDocument(c, d, req)
 	op := req
 	if c.Context().Err() != nil {
@@ -114,10 +120,12 @@ func (s *Server) prepare(c *runner.Call) (any, error) {
 		op.Auto, op.Build = false, false
 	}
 	s.recordDraft(c.Context(), d, draft.Op{Prepare: draftPrepare(op)}, d.table != table)
+	phases := s.endPhases()
 	if err != nil {
 		return nil, err
 	}
 	p.Draft = s.draftOf(d)
+	p.Phases = phases
 	if p.Summary != nil {
 		p.Summary.Draft = p.Draft
 	}
@@ -515,6 +523,7 @@ func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 	if err != nil {
 		return err
 	}
+	s.lap(partValidate)
 	rd, err := review.FromImport(d.im, d.BackOffice, d.FileName)
 	if err != nil {
 		return err
@@ -544,6 +553,7 @@ func (s *Server) buildRequest(c *runner.Call, d *LoadedFile) error {
 	if err != nil {
 		return err
 	}
+	s.lap(partValidate)
 	d.checked = true
 	d.review = review.FromRequest(d.Kind, d.BackOffice, d.FileName, elements, report, s.validator)
 	if len(s.limits) > 0 {

@@ -48,6 +48,8 @@ type Server struct {
 	// clock, when set, is what the validation compares dates against
 	// (SetClock).
 	clock func() time.Time
+	// timing times the reading jobs' parts (TimePhases).
+	timing phaseTiming
 }
 
 // NewServer returns a Server with every reading job of the console
