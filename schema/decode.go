@@ -509,6 +509,30 @@ func firstInvalidUTF8(s []byte) int {
 
 // number reads a number literal and keeps its text.
 func (d *decoder) number() (any, error) {
+	lit, err := d.numberLiteral()
+	if err != nil {
+		return nil, err
+	}
+	if len(lit) > maxInternedLen {
+		return json.Number(d.save(lit)), nil
+	}
+	h := hashStart
+	for _, c := range lit {
+		h = hashByte(h, c)
+	}
+	slot := &d.values[h&uint32(len(d.values)-1)]
+	if slot.number && slot.text == string(lit) {
+		return slot.v, nil
+	}
+	n := d.save(lit)
+	var v any = json.Number(n)
+	*slot = interned{text: n, number: true, v: v}
+	return v, nil
+}
+
+// numberLiteral reads a number literal, checking it as number does, and
+// returns its text: the reader of elements as bytes (flat.go) shares it.
+func (d *decoder) numberLiteral() ([]byte, error) {
 	start := d.pos
 	if d.data[d.pos] == '-' {
 		d.pos++
@@ -553,22 +577,7 @@ func (d *decoder) number() (any, error) {
 		d.pos = start
 		return nil, d.errorf("number is too long (over %d characters)", maxNumberLen)
 	}
-	lit := d.data[start:d.pos]
-	if len(lit) > maxInternedLen {
-		return json.Number(d.save(lit)), nil
-	}
-	h := hashStart
-	for _, c := range lit {
-		h = hashByte(h, c)
-	}
-	slot := &d.values[h&uint32(len(d.values)-1)]
-	if slot.number && slot.text == string(lit) {
-		return slot.v, nil
-	}
-	n := d.save(lit)
-	var v any = json.Number(n)
-	*slot = interned{text: n, number: true, v: v}
-	return v, nil
+	return d.data[start:d.pos], nil
 }
 
 // pointerOf builds a JSON pointer (RFC 6901) from the reader's path.

@@ -67,3 +67,28 @@ func EffectiveSchema(k *Kind) any {
 	applyOverlay(k, doc, TheOverlay())
 	return doc
 }
+
+// FlatVerdicts returns what the flat pre-check and the library each say
+// of element raw; certain is false when the flat pre-check is unsure or
+// the element is not read flat (tricky).
+func FlatVerdicts(v *Validator, k *Kind, raw []byte) (flatValid, certain, libraryValid bool) {
+	ck := mustCompile(v, k)
+	var e flatElement
+	verdict := unsure
+	if e.read(raw) == nil && !e.tricky {
+		verdict = ck.check.checkFlat(&e, 0)
+	}
+	el, _, err := DecodeJSON(raw)
+	if err != nil {
+		panic(err)
+	}
+	return verdict == valid, verdict != unsure, ck.schema.Validate(el) == nil
+}
+
+// FastValid reports whether the flat path takes element raw for one
+// without any problem, never decoding it.
+func FastValid(v *Validator, k *Kind, raw []byte) bool {
+	ck := mustCompile(v, k)
+	var e flatElement
+	return e.read(raw) == nil && v.quietFlat(k, ck, &e)
+}

@@ -54,7 +54,7 @@ var scheduleLoc = []string{"requestBody", "scheduledTimestamp"}
 
 func timestampInSeconds(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	ts, ms, ok := scheduledAt(element)
-	if !ok || len(ts) > 10 || ms <= 0 {
+	if !ok || !inSeconds(ts, ms) {
 		return out
 	}
 	at := time.UnixMilli(ms).UTC()
@@ -65,13 +65,10 @@ func timestampInSeconds(v *Validator, _ *Kind, id string, i int, element map[str
 
 func scheduledInPast(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	ts, ms, ok := scheduledAt(element)
-	if !ok || (len(ts) <= 10 && ms > 0) {
-		return out // seconds: timestamp-in-seconds says more
-	}
-	at := time.UnixMilli(ms).UTC()
-	if !at.Before(v.Now()) {
+	if !ok || !v.inPast(ts, ms) {
 		return out
 	}
+	at := time.UnixMilli(ms).UTC()
 	return append(out, warning(i, scheduleLoc, id, v.w.F(
 		"scheduledTimestamp %s is %s, which is in the past", ts, v.w.Moment(at))))
 }
@@ -85,15 +82,28 @@ const farAhead = 5
 
 func scheduledFarAhead(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {
 	ts, ms, ok := scheduledAt(element)
-	if !ok || len(ts) <= 10 {
-		return out // seconds, or 1970: the other checks say more
-	}
-	at := time.UnixMilli(ms).UTC()
-	if !at.After(v.Now().AddDate(farAhead, 0, 0)) {
+	if !ok || !v.tooFarAhead(ts, ms) {
 		return out
 	}
+	at := time.UnixMilli(ms).UTC()
 	return append(out, warning(i, scheduleLoc, id, v.w.F(
 		"scheduledTimestamp %s is %s, more than %d years ahead: check its year", ts, v.w.Moment(at), farAhead)))
+}
+
+// inSeconds reports a scheduled time that looks like seconds.
+func inSeconds(ts string, ms int64) bool { return len(ts) <= 10 && ms > 0 }
+
+// inPast reports a scheduled time in the past, unless it looks like
+// seconds: timestamp-in-seconds says more.
+func (v *Validator) inPast(ts string, ms int64) bool {
+	return !inSeconds(ts, ms) && time.UnixMilli(ms).Before(v.Now())
+}
+
+// tooFarAhead reports a scheduled time more than farAhead years ahead;
+// one of ten digits or fewer is seconds, or 1970: the other checks say
+// more.
+func (v *Validator) tooFarAhead(ts string, ms int64) bool {
+	return len(ts) > 10 && time.UnixMilli(ms).After(v.Now().AddDate(farAhead, 0, 0))
 }
 
 func spendRulesNoChange(v *Validator, _ *Kind, id string, i int, element map[string]any, out []Problem) []Problem {

@@ -50,6 +50,7 @@ type checkNode struct {
 	maxLen      int
 	pattern     jsonschema.Regexp
 	format      func(any) error
+	formatName  string
 	minimum     *big.Rat
 	maximum     *big.Rat
 	allOf       []*checkNode
@@ -135,7 +136,7 @@ func buildCheck(s *jsonschema.Schema, memo map[*jsonschema.Schema]*checkNode) *c
 	n.maxLen = intOr(s.MaxLength, -1)
 	n.pattern = s.Pattern
 	if s.Format != nil {
-		n.format = s.Format.Validate
+		n.format, n.formatName = s.Format.Validate, s.Format.Name
 	}
 	n.minimum, n.maximum = s.Minimum, s.Maximum
 	for _, c := range s.AllOf {
@@ -174,26 +175,11 @@ func intOr(p *int, def int) int {
 
 // check evaluates v against the node.
 func (n *checkNode) check(v any) verdict {
-	if n.unsupported {
-		return unsure
+	if r, ok := n.fixed(); ok {
+		return r
 	}
-	if n.boolean != nil {
-		if *n.boolean {
-			return valid
-		}
-		return invalid
-	}
-	result := valid
-	fold := func(r verdict) bool {
-		switch r {
-		case invalid:
-			result = invalid
-			return true
-		case unsure:
-			result = unsure
-		}
-		return false
-	}
+	t := tally{valid}
+	fold := t.fold
 
 	if n.types != 0 {
 		if r := n.checkType(v); fold(r) {
@@ -205,7 +191,7 @@ func (n *checkNode) check(v any) verdict {
 	}
 	if n.constString != nil || n.constOther {
 		if n.constOther {
-			result = unsure
+			t.result = unsure
 		} else if s, ok := v.(string); !ok || s != *n.constString {
 			return invalid
 		}
@@ -258,49 +244,87 @@ func (n *checkNode) check(v any) verdict {
 			}
 		}
 	}
-	if n.ref != nil && fold(n.ref.check(v)) {
+	return n.applicators(t.result, func(c *checkNode) verdict { return c.check(v) })
+}
+
+// fixed is the verdict of a node that needs no value: one the pre-check
+// does not model, or a boolean schema.
+func (n *checkNode) fixed() (verdict, bool) {
+	switch {
+	case n.unsupported:
+		return unsure, true
+	case n.boolean != nil && *n.boolean:
+		return valid, true
+	case n.boolean != nil:
+		return invalid, true
+	}
+	return unsure, false
+}
+
+// A tally folds the verdicts of a node's keywords: an invalid one
+// decides (fold says to stop), an unsure one leaves the node unsure.
+type tally struct{ result verdict }
+
+func (t *tally) fold(r verdict) bool {
+	switch r {
+	case invalid:
+		t.result = invalid
+		return true
+	case unsure:
+		t.result = unsure
+	}
+	return false
+}
+
+// applicators folds into result the verdicts of the node's $ref, allOf,
+// anyOf, oneOf, not and if/then/else, each subschema checked by sub: the
+// same for decoded values (check) and flat ones (checkFlat).
+func (n *checkNode) applicators(result verdict, sub func(*checkNode) verdict) verdict {
+	t := tally{result}
+	fold := t.fold
+	if n.ref != nil && fold(sub(n.ref)) {
 		return invalid
 	}
 	for _, c := range n.allOf {
-		if fold(c.check(v)) {
+		if fold(sub(c)) {
 			return invalid
 		}
 	}
-	if len(n.anyOf) > 0 && fold(anyOf(n.anyOf, v)) {
+	if len(n.anyOf) > 0 && fold(anyOf(n.anyOf, sub)) {
 		return invalid
 	}
-	if len(n.oneOf) > 0 && fold(oneOf(n.oneOf, v)) {
+	if len(n.oneOf) > 0 && fold(oneOf(n.oneOf, sub)) {
 		return invalid
 	}
 	if n.not != nil {
-		switch n.not.check(v) {
+		switch sub(n.not) {
 		case valid:
 			return invalid
 		case unsure:
-			result = unsure
+			t.result = unsure
 		}
 	}
 	if n.ifNode != nil {
-		switch n.ifNode.check(v) {
+		switch sub(n.ifNode) {
 		case valid:
-			if n.thenNode != nil && fold(n.thenNode.check(v)) {
+			if n.thenNode != nil && fold(sub(n.thenNode)) {
 				return invalid
 			}
 		case invalid:
-			if n.elseNode != nil && fold(n.elseNode.check(v)) {
+			if n.elseNode != nil && fold(sub(n.elseNode)) {
 				return invalid
 			}
 		case unsure:
-			result = unsure
+			t.result = unsure
 		}
 	}
-	return result
+	return t.result
 }
 
-func anyOf(nodes []*checkNode, v any) verdict {
+func anyOf(nodes []*checkNode, sub func(*checkNode) verdict) verdict {
 	result := invalid
 	for _, c := range nodes {
-		switch c.check(v) {
+		switch sub(c) {
 		case valid:
 			return valid
 		case unsure:
@@ -310,10 +334,10 @@ func anyOf(nodes []*checkNode, v any) verdict {
 	return result
 }
 
-func oneOf(nodes []*checkNode, v any) verdict {
+func oneOf(nodes []*checkNode, sub func(*checkNode) verdict) verdict {
 	matched := 0
 	for _, c := range nodes {
-		switch c.check(v) {
+		switch sub(c) {
 		case valid:
 			matched++
 		case unsure:

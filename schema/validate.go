@@ -197,19 +197,25 @@ const progressEvery = 100
 // number of elements checked so far every hundred elements and once at the
 // end, and stops with ctx's error as soon as ctx is done.
 func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, elements []any, progress func(done int)) (*Report, error) {
-	r := &Report{Kind: k.ID, Elements: len(elements)}
+	return v.validateEach(ctx, k, len(elements), func(i int) []Problem { return v.ValidateElement(k, i, elements[i]) }, progress)
+}
+
+// validateEach is ValidateRequestContext for n elements whose problems
+// problemsOf finds, one at a time and in order.
+func (v *Validator) validateEach(ctx context.Context, k *Kind, n int, problemsOf func(i int) []Problem, progress func(done int)) (*Report, error) {
+	r := &Report{Kind: k.ID, Elements: n}
 	if err := v.Has(k); err != nil {
 		r.Add(requestProblem("no-contract", err.Error()))
 		return r, nil
 	}
-	switch n := len(elements); {
+	switch {
 	case n == 0:
 		r.Add(requestProblem("empty", v.w.F("the request holds no elements; a bulk needs 1 to %s", v.w.Count(MaxElements))))
 	case n > MaxElements:
 		r.Add(requestProblem(TooManyElements, v.w.F("the request holds %s elements; a bulk takes at most %s: split it into several bulks", v.w.Count(n), v.w.Count(MaxElements))))
 	}
 	cut := 0
-	for i, e := range elements {
+	for i := range n {
 		if i%progressEvery == 0 && i > 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -218,7 +224,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 				progress(i)
 			}
 		}
-		ps := v.ValidateElement(k, i, e)
+		ps := problemsOf(i)
 		if len(ps) > 1 && len(r.Problems)+len(ps) > maxListedProblems {
 			first := slices.IndexFunc(ps, func(p Problem) bool { return p.Severity == Error })
 			ps = ps[max(first, 0) : max(first, 0)+1]
@@ -232,7 +238,7 @@ func (v *Validator) ValidateRequestContext(ctx context.Context, k *Kind, element
 		r.Add(p)
 	}
 	if progress != nil {
-		progress(len(elements))
+		progress(n)
 	}
 	r.Sort()
 	return r, nil
