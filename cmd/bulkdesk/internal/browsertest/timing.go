@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
@@ -17,9 +18,13 @@ import (
 // API reports them) in window.__longTasks, as {start, duration}, and mark
 // "wasm:instantiated" in the performance timeline each time a WebAssembly
 // module streamed from the network is compiled and instantiated.
-func Instrument() chromedp.Action[chromedp.Void] {
+func Instrument() chromedp.Action[chromedp.Void] { return AddScript(instrumentScript) }
+
+// AddScript is an action that makes every page the tab opens from now on
+// run source before any script of its own.
+func AddScript(source string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: instrumentScript})
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: source})
 		return err
 	})
 }
@@ -48,6 +53,22 @@ func LongestTaskSince(mark string) string {
   let longest = 0;
   for (const t of window.__longTasks || []) {
     if (t.start + t.duration >= since && t.duration > longest) longest = t.duration;
+  }
+  return longest;
+})()`
+}
+
+// LongestTaskUntil is a JavaScript expression: the duration in ms of the
+// longest task recorded that began before the first performance mark
+// named, plus ms, or -1 while there is no such mark.
+func LongestTaskUntil(mark string, ms float64) string {
+	return `(() => {
+  const m = performance.getEntriesByName(` + JSString(mark) + `);
+  if (!m.length) return -1;
+  const until = m[0].startTime + ` + strconv.FormatFloat(ms, 'f', -1, 64) + `;
+  let longest = 0;
+  for (const t of window.__longTasks || []) {
+    if (t.start < until && t.duration > longest) longest = t.duration;
   }
   return longest;
 })()`

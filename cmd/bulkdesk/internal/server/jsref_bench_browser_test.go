@@ -156,6 +156,13 @@ type benchedPage struct {
 	// check runs when a file's table is shown, to see that the page did
 	// the work measured.
 	check func(testing.TB, *browsertest.Browser, jsrefCase)
+	// phases is a JavaScript expression that splits the last file's time
+	// into the phases named.
+	phases     string
+	phaseNames []string
+	// memory, when set, is a JavaScript expression: the memory in bytes
+	// the page's worker holds once the table is shown.
+	memory string
 }
 
 // A jsrefCase is a file of transfers both pages read: its format and rows.
@@ -176,7 +183,16 @@ type jsrefCase struct {
 // tab. Trials alternate between the two pages so that the machine's load
 // falls on both alike; each trial starts a fresh Chromium. It reports
 // medians, and ratios console / reference (above 1: the console is
-// slower or heavier).
+// slower or heavier), with the machine's load average at start and end.
+//
+// It also prints where each file's time went (the console's phases: the
+// worker's own figures, wire.Phases, against the page's marks; the
+// reference's from its marks), the longest main-thread task of each
+// page's load (until a second after it takes input), the console's worker
+// memory, each target met or missed, and the WebAssembly events of a
+// Chrome trace of the console's first visit after it takes input and of
+// its repeat visit (traced on both pages alike), which say whether V8
+// took the modules' compiled code from its cache.
 func BenchmarkConsoleVersusReference(b *testing.B) {
 	needReference(b)
 	browsertest.Path(b)
@@ -189,7 +205,9 @@ func BenchmarkConsoleVersusReference(b *testing.B) {
 			// once that has cached the console.
 			settle: func(br *browsertest.Browser) { waitForOfflineCache(b, br, console) },
 			// The other browser benchmarks and tests check its review.
-			check: func(testing.TB, *browsertest.Browser, jsrefCase) {},
+			check:  func(testing.TB, *browsertest.Browser, jsrefCase) {},
+			phases: consolePhaseTimes, phaseNames: consolePhases,
+			memory: `performance.getEntriesByName("bulkdesk:table-shown").pop().detail.worker`,
 		},
 		{
 			name: "reference", url: startReference(b), interactive: "ref:interactive",
@@ -205,6 +223,7 @@ func BenchmarkConsoleVersusReference(b *testing.B) {
 					tb.Errorf("the reference's summary of %d rows of %s = %v, want %v", c.rows, c.format, got, want)
 				}
 			},
+			phases: referencePhaseTimes, phaseNames: referencePhases,
 		},
 	}
 	var cases []jsrefCase
@@ -229,21 +248,28 @@ func BenchmarkConsoleVersusReference(b *testing.B) {
 	for _, p := range pages {
 		results[p.name] = map[string][]float64{}
 	}
+	loadBefore := loadAverage()
+	wasm := map[wasmEvent]int{}
 	for range b.N {
 		for range max(trials, 3) {
 			for _, p := range pages {
-				jsrefTrial(b, p, cases, files, results[p.name])
+				jsrefTrial(b, p, cases, files, results[p.name], wasm)
 			}
 		}
 	}
+	loadAfter := loadAverage()
 
-	measures := []string{"ms-cold", "ms-cold-dom-content-loaded", "ms-repeat", "kB-before-interactive", "ms-engine-ready-cold", "ms-engine-ready-repeat"}
+	measures := []string{"ms-cold", "ms-cold-dom-content-loaded", "ms-repeat", "kB-before-interactive", "ms-engine-ready-cold", "ms-engine-ready-repeat",
+		"ms-longest-task-load-cold", "ms-longest-task-load-repeat"}
+	var caseNames []string
 	for _, c := range cases {
 		for _, which := range []string{"first", "second"} {
 			name := fmt.Sprintf("%s-%d-%s", c.format, c.rows, which)
-			measures = append(measures, "ms-to-table-"+name, "ms-longest-task-"+name)
+			caseNames = append(caseNames, name)
+			measures = append(measures, "ms-to-table-"+name, "ms-longest-task-"+name, "MB-worker-"+name)
 		}
 	}
+	b.Logf("load average (1, 5, 15 min): %s at start, %s at end", loadBefore, loadAfter)
 	b.Logf("medians of %d trials each; ratio = bulkdesk / reference", len(results["bulkdesk"]["ms-cold"]))
 	b.Logf("%-38s %12s %12s %8s", "measure", "bulkdesk", "reference", "ratio")
 	for _, m := range measures {
@@ -259,7 +285,24 @@ func BenchmarkConsoleVersusReference(b *testing.B) {
 		}
 		b.Logf("%-38s %12.1f %12.1f %8s", m, console, ref, ratio)
 	}
+	logPhases(b, caseNames, results)
+	logTargets(b, jsrefTargets(cases), measures, results)
+	logWasmCache(b, len(results["bulkdesk"]["ms-cold"]), wasm)
 	b.ReportMetric(0, "ns/op")
+}
+
+// loadAverage returns the machine's load averages over 1, 5 and 15
+// minutes (/proc/loadavg), which weigh on every figure.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown (" + err.Error() + ")"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // jsrefRows returns the file sizes to measure: $BENCH_JSREF_ROWS, or 1,000
@@ -283,7 +326,7 @@ func jsrefRows(tb testing.TB) []int {
 // jsrefTrial runs one trial of a page in a Chromium of its own, started
 // with a fresh profile and stopped at the end, and adds its figures to
 // into, by measure.
-func jsrefTrial(b *testing.B, p benchedPage, cases []jsrefCase, files map[jsrefCase][2]string, into map[string][]float64) {
+func jsrefTrial(b *testing.B, p benchedPage, cases []jsrefCase, files map[jsrefCase][2]string, into map[string][]float64, wasm map[wasmEvent]int) {
 	b.Helper()
 	tb := &trialTB{TB: b}
 	defer tb.done()
@@ -294,8 +337,16 @@ func jsrefTrial(b *testing.B, p benchedPage, cases []jsrefCase, files map[jsrefC
 		into[name] = append(into[name], browsertest.Eval[float64](br, 5*time.Second, expr))
 	}
 
+	// The operator's second: the file is chosen a second after the page
+	// takes input. A timer in the page counts it from the page's own mark;
+	// the longest task of the page's load is the longest until then.
+	operatorsSecond := func() {
+		browsertest.Eval[bool](br, 10*time.Second, `new Promise(ok => setTimeout(() => ok(true),
+  Math.max(0, 1000 - (performance.now() - performance.getEntriesByName(`+browsertest.JSString(p.interactive)+`)[0].startTime))))`)
+	}
+
 	// First visit: nothing cached.
-	br.Do(30*time.Second, browsertest.Instrument(), chromedp.Navigate(p.url))
+	br.Do(30*time.Second, browsertest.Instrument(), watchWorkerPhases(), chromedp.Navigate(p.url))
 	br.WaitFor(60*time.Second, p.name+" to take input", isInteractive)
 	record("ms-cold", browsertest.MarkTime(p.interactive))
 	// The document parsed and its deferred scripts run: for the reference
@@ -310,13 +361,27 @@ func jsrefTrial(b *testing.B, p benchedPage, cases []jsrefCase, files map[jsrefC
 		}
 	}
 	recordReady("ms-engine-ready-cold")
-	p.settle(br)
+	operatorsSecond()
+	record("ms-longest-task-load-cold", browsertest.LongestTaskUntil(p.interactive, 1000))
+	// Traced, for the compiled code V8 keeps (v8.wasm.cachedModule): not
+	// timed.
+	if p.ready != "" {
+		countWasmEvents("first visit, after input", br.Trace(2*time.Minute, wasmCacheCategories, func() { p.settle(br) }), wasm)
+	} else {
+		p.settle(br)
+	}
 
-	// Repeat visit, same profile.
-	br.Do(30*time.Second, chromedp.Navigate("about:blank"), chromedp.Navigate(p.url))
-	br.WaitFor(60*time.Second, p.name+" to take input again", isInteractive)
-	record("ms-repeat", browsertest.MarkTime(p.interactive))
-	recordReady("ms-engine-ready-repeat")
+	// Repeat visit, same profile, traced on both pages alike: whether V8
+	// compiled the console's modules again or took them from its cache.
+	repeat := br.Trace(2*time.Minute, wasmCacheCategories, func() {
+		br.Do(30*time.Second, chromedp.Navigate("about:blank"), chromedp.Navigate(p.url))
+		br.WaitFor(60*time.Second, p.name+" to take input again", isInteractive)
+		record("ms-repeat", browsertest.MarkTime(p.interactive))
+		recordReady("ms-engine-ready-repeat")
+	})
+	countWasmEvents("repeat visit", repeat, wasm)
+	operatorsSecond()
+	record("ms-longest-task-load-repeat", browsertest.LongestTaskUntil(p.interactive, 1000))
 
 	for _, c := range cases {
 		name := fmt.Sprintf("%s-%d", c.format, c.rows)
@@ -326,16 +391,16 @@ func jsrefTrial(b *testing.B, p benchedPage, cases []jsrefCase, files map[jsrefC
 		// that nothing writes it meanwhile.
 		br.Do(30*time.Second, chromedp.Navigate("about:blank"), clearSiteData(p.url), chromedp.Navigate(p.url))
 		br.WaitFor(60*time.Second, p.name+" to take input", isInteractive)
-		// The scenario: the operator chooses the file a second after the
-		// page takes input. A timer in the page counts that second from
-		// the page's own mark.
-		browsertest.Eval[bool](br, 10*time.Second, `new Promise(ok => setTimeout(() => ok(true),
-  Math.max(0, 1000 - (performance.now() - performance.getEntriesByName(`+browsertest.JSString(p.interactive)+`)[0].startTime))))`)
+		operatorsSecond()
 		for i, which := range []string{"first", "second"} {
 			br.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{files[c][i]}))
 			br.WaitFor(5*time.Minute, fmt.Sprintf("%s's table of the %s file, %s", p.name, which, filepath.Base(files[c][i])), toTable+" >= 0")
 			record("ms-to-table-"+name+"-"+which, toTable)
 			record("ms-longest-task-"+name+"-"+which, browsertest.LongestTaskSince(p.chosen))
+			recordPhases(b, br, p.phases, p.phaseNames, name+"-"+which, into)
+			if p.memory != "" {
+				into["MB-worker-"+name+"-"+which] = append(into["MB-worker-"+name+"-"+which], browsertest.Eval[float64](br, 5*time.Second, p.memory)/1e6)
+			}
 			p.check(b, br, c)
 		}
 	}
