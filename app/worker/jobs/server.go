@@ -50,21 +50,25 @@ type Server struct {
 	clock func() time.Time
 	// timing times the reading jobs' parts (TimePhases).
 	timing phaseTiming
+	// gc is the collector's setting for the reading jobs (SetBatchGC).
+	gc gcBatch
 }
 
 // NewServer returns a Server with every reading job of the console
 // registered; post sends a message to the page.
 func NewServer(post func(wire.Message)) *Server {
-	s := &Server{
-		Server:    runner.New(post),
+	var s *Server
+	s = &Server{
+		// The collector's batch ends once a result is out (gcbatch.go).
+		Server:    runner.New(func(m wire.Message) { post(m); s.gc.posted(m) }),
 		documents: NewLoadedFiles(2),
 		validator: schema.Default(),
 	}
 	s.documents.language = s.language
 	s.Say = func(err error) string { return s.language().Say(err) }
 	s.Language = func() string { return string(s.language()) }
-	s.Register(wire.JobOpen, s.open)
-	s.Register(wire.JobPrepare, s.prepare)
+	s.Register(wire.JobOpen, s.batched(s.open))
+	s.Register(wire.JobPrepare, s.batched(s.prepare))
 	s.Register(wire.JobBuild, s.build)
 	s.Register(wire.JobRows, s.rows)
 	s.Register(wire.JobEdit, s.edit)
