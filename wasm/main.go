@@ -6,6 +6,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
@@ -13,6 +15,12 @@ import (
 func main() {
 	// The browser benchmark times the start of the console up to here.
 	app.Window().Get("performance").Call("mark", "bulkdesk:main")
+	// The page the server rendered takes input already (web/early.js):
+	// the start yields to the browser between its parts, the runtime's
+	// and the packages' start, then go-app's, so that none holds the
+	// page's thread long. Sleep(0) would not yield.
+	time.Sleep(time.Millisecond)
 	ui.Register()
+	time.Sleep(time.Millisecond)
 	app.RunWhenOnBrowser()
 }

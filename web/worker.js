@@ -27,6 +27,41 @@ function why() {
 }
 
 const waiting = [];
+// deliver hands a message to the program, or queues it until the
+// program takes messages.
+let deliver = (message) => waiting.push(message);
+
+// A message whose data is a File (the page's early script posts the file
+// chosen as it is) reaches the program with the file's bytes, as an
+// ArrayBuffer, as the page's program sends them; the messages after it
+// wait for it, so that they keep their order.
+let reading = null;
+function take(message) {
+  const data = message && message.data;
+  if (!reading && !(typeof Blob !== "undefined" && data instanceof Blob)) {
+    deliver(message);
+    return;
+  }
+  reading = (reading || Promise.resolve())
+    .then(async () => {
+      if (message.data instanceof Blob) {
+        try {
+          message.data = await message.data.arrayBuffer();
+        } catch (err) {
+          // The page says it in the operator's words (workerclient).
+          self.postMessage({ id: message.id, type: "error", body: JSON.stringify({ code: "unreadable-file", message: String(err) }) });
+          return;
+        }
+      }
+      deliver(message);
+    })
+    .then(() => {
+      if (reading === current) {
+        reading = null;
+      }
+    });
+  const current = reading;
+}
 
 self.onmessage = (event) => {
   const message = event.data;
@@ -37,12 +72,12 @@ self.onmessage = (event) => {
     start(message.body);
     return;
   }
-  waiting.push(message);
+  take(message);
 };
 
 // Called by the program once it takes messages.
 self.bulkdeskWorkerReady = (receive) => {
-  self.onmessage = (event) => receive(event.data);
+  deliver = receive;
   for (const message of waiting.splice(0)) {
     receive(message);
   }

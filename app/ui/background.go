@@ -47,6 +47,11 @@ func mark(name string) {
 	}
 }
 
+// marked reports whether the moment name was recorded.
+func marked(name string) bool {
+	return app.IsClient && app.Window().Get("performance").Call("getEntriesByName", "bulkdesk:"+name).Length() > 0
+}
+
 // markMemory records a named moment with the memory the page's program
 // and the worker's hold, in bytes, as the mark's detail {page, worker}.
 func markMemory(name string, worker uint64) {

@@ -92,6 +92,11 @@ func (p *importPage) OnMount(ctx app.Context) {
 	p.ctx = ctx
 	guardLeaving()
 	p.memory.warm(ctx)
+	// A file chosen before the page's program ran replaces the draft, as
+	// one chosen now would.
+	if p.adoptEarly(ctx) {
+		return
+	}
 	if p.prep == nil {
 		p.restoreDraft(ctx)
 	}
@@ -318,6 +323,17 @@ func (p *importPage) validate(ctx app.Context, columns []wire.ColumnChoice) {
 // Cancel button, and file (a File, or nil) as its payload; done receives
 // its result unless a newer job replaced it.
 func load[T any](p *importPage, label, job string, req any, file app.Value, done func(ctx app.Context, result T)) {
+	loadWith(p, label, done, func(progress func(wire.Progress), finished func(T, app.Value, error)) func() {
+		if file != nil {
+			return runFileJob(p.ctx, job, req, file, progress, finished)
+		}
+		return runJob(p.ctx, job, req, progress, finished)
+	})
+}
+
+// loadWith is load with the job sent (or adopted) by send, which returns
+// the job's cancel.
+func loadWith[T any](p *importPage, label string, done func(ctx app.Context, result T), send func(progress func(wire.Progress), finished func(T, app.Value, error)) (cancel func())) {
 	if background() == nil {
 		p.fail(t("The validation engine is not available in this page."))
 		return
@@ -344,11 +360,7 @@ func load[T any](p *importPage, label, job string, req any, file app.Value, done
 		mark("result-received")
 		done(p.ctx, r)
 	}
-	if file != nil {
-		p.busy.cancel = runFileJob(p.ctx, job, req, file, progress, finished)
-	} else {
-		p.busy.cancel = runJob(p.ctx, job, req, progress, finished)
-	}
+	p.busy.cancel = send(progress, finished)
 }
 
 // prepared shows how the document is read, or its review when the worker

@@ -84,7 +84,12 @@ func (s *shell) OnNav(ctx app.Context) {
 	}
 	navigated = true
 	queue.refresh(false)
-	mark("interactive")
+	// The page takes input from here on; the import page did before,
+	// from its early script (web/early.js), which marked it then.
+	mark("page-started")
+	if !marked("interactive") {
+		mark("interactive")
+	}
 }
 
 func (s *shell) OnAppUpdate(ctx app.Context) {

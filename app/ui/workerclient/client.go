@@ -28,6 +28,14 @@ type Handlers struct {
 	Done func(result []byte, data app.Value, err error)
 }
 
+// errUnreadableFile is the failure of a job whose file the browser could
+// not read, on the page or in the worker.
+var errUnreadableFile = lang.Errorf("the browser could not read the file")
+
+// codeUnreadableFile is the code of the error worker.js answers for a
+// File it could not read (one the page's early script posted as it is).
+const codeUnreadableFile = "unreadable-file"
+
 // A Client is the page's end of one Web Worker.
 type Client struct {
 	mu      sync.Mutex
@@ -41,6 +49,11 @@ type Client struct {
 	onWarm  []func()
 	// watchers receive the results of the jobs they name, whoever ran them.
 	watchers map[string][]func(result []byte)
+	// earlyJobs is the last id of the jobs the page's early script sent
+	// (web/early.js); unclaimed holds their messages until the page
+	// adopts them (Adopt).
+	earlyJobs int
+	unclaimed map[int][]app.Value
 }
 
 // Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm and
@@ -50,12 +63,14 @@ type Client struct {
 // beside the page's), Start adopts that one, and hears first what it
 // posted meanwhile.
 func Start(scriptURL, wasmURL, secondURL string) *Client {
-	c := &Client{calls: make(map[int]Handlers)}
-	w, early := adoptEarlyWorker(scriptURL)
+	c := &Client{calls: make(map[int]Handlers), unclaimed: make(map[int][]app.Value)}
+	w, early, sent := adoptEarlyWorker(scriptURL)
 	if w.IsUndefined() || w.IsNull() {
 		w = app.Window().Get("Worker").New(scriptURL)
 	}
 	c.w = w
+	// The page's own jobs are numbered after the early script's.
+	c.nextID, c.earlyJobs = sent, sent
 	w.Set("onmessage", app.FuncOf(func(_ app.Value, args []app.Value) any {
 		c.receive(args[0].Get("data"))
 		return nil
@@ -80,18 +95,64 @@ func Start(scriptURL, wasmURL, secondURL string) *Client {
 	return c
 }
 
-// adoptEarlyWorker takes the worker app.js started for scriptURL, and the
-// messages it posted, if there is one; it is adopted once.
-func adoptEarlyWorker(scriptURL string) (w, early app.Value) {
+// adoptEarlyWorker takes the worker app.js started for scriptURL, the
+// messages it posted and how many jobs the early script sent it, if
+// there is one; it is adopted once.
+func adoptEarlyWorker(scriptURL string) (w, early app.Value, sent int) {
 	win := app.Window()
 	e := win.Get("bulkdeskEarlyWorker")
 	if !e.Truthy() || e.Get("script").String() != scriptURL {
-		return app.Undefined(), app.Undefined()
+		return app.Undefined(), app.Undefined(), 0
 	}
 	win.Set("bulkdeskEarlyWorker", app.Undefined())
+	e.Set("onheard", app.Null())
 	// For the tests and benchmarks: the worker started with the page.
 	win.Get("performance").Call("mark", "bulkdesk:worker-adopted")
-	return e.Get("worker"), e.Get("early")
+	if n := e.Get("nextID"); n.Type() == app.TypeNumber {
+		sent = n.Int()
+	}
+	return e.Get("worker"), e.Get("early"), sent
+}
+
+// Adopt takes job id, which the page's early script sent before the
+// page's program ran, as if Run had sent it: h receives what the worker
+// said of it so far, then the rest. A worker that failed fails it.
+func (c *Client) Adopt(id int, h Handlers) {
+	c.mu.Lock()
+	if id <= 0 || id > c.earlyJobs {
+		c.mu.Unlock()
+		h.Done(nil, nil, fmt.Errorf("job %d was not sent by the early script", id))
+		return
+	}
+	if failure := c.failure; failure != nil {
+		c.mu.Unlock()
+		h.Done(nil, nil, failure)
+		return
+	}
+	c.calls[id] = h
+	heard := c.unclaimed[id]
+	delete(c.unclaimed, id)
+	inFlight := len(c.calls)
+	c.mu.Unlock()
+	showInFlight(inFlight)
+	for _, v := range heard {
+		c.receive(v)
+	}
+}
+
+// keepUnclaimed keeps a message of an early job not adopted yet, and
+// reports whether it did.
+func (c *Client) keepUnclaimed(id int, v app.Value) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id <= 0 || id > c.earlyJobs {
+		return false
+	}
+	if _, adopted := c.calls[id]; adopted {
+		return false
+	}
+	c.unclaimed[id] = append(c.unclaimed[id], v)
+	return true
 }
 
 // failToLoad reports a worker that could not load, with the browser's
@@ -234,7 +295,7 @@ func (c *Client) RunFile(job string, req any, file app.Value, h Handlers) (cance
 			// The browser's own words go to its console; the operator
 			// reads what happened in theirs.
 			app.Log("reading the file:", jsError(args[0]))
-			h.Done(nil, nil, lang.Errorf("the browser could not read the file"))
+			h.Done(nil, nil, errUnreadableFile)
 		}
 		return nil
 	})
@@ -268,6 +329,12 @@ func (c *Client) Cancel(id int) {
 func (c *Client) receive(v app.Value) {
 	m := wire.DecodeEnvelope(fields{v})
 	switch m.Type {
+	case wire.TypeProgress, wire.TypeResult, wire.TypeError:
+		if c.keepUnclaimed(m.ID, v) {
+			return
+		}
+	}
+	switch m.Type {
 	case wire.TypeReady:
 		c.reach(&c.ready, &c.onReady)
 	case wire.TypeWarm:
@@ -293,7 +360,14 @@ func (c *Client) receive(v app.Value) {
 		}
 	case wire.TypeError:
 		if h, ok := c.handlers(m.ID, true); ok {
-			h.Done(nil, nil, wire.DecodeError(m.Body))
+			err := wire.DecodeError(m.Body)
+			if err.Code == codeUnreadableFile {
+				// The browser's own words go to its console.
+				app.Log("reading the file:", err.Message)
+				h.Done(nil, nil, errUnreadableFile)
+				return
+			}
+			h.Done(nil, nil, err)
 		}
 	}
 }

@@ -299,8 +299,10 @@ func (b *Browser) problemList() string {
 const (
 	// FeedLive is true while the events page's live stream is open.
 	FeedLive = `document.querySelector('#feed-status[data-state="live"]') !== null`
-	// Interactive is true once the console's page takes input.
-	Interactive = `performance.getEntriesByName("bulkdesk:interactive").length > 0`
+	// Interactive is true once the console's page runs its program
+	// (bulkdesk:page-started): the import page takes a file before
+	// (bulkdesk:interactive, web/early.js), its other controls from then.
+	Interactive = `performance.getEntriesByName("bulkdesk:page-started").length > 0`
 	// ReviewShown is true once a file's review is on the page.
 	ReviewShown = `document.querySelector('#result[data-state="done"]') !== null`
 )

@@ -29,6 +29,10 @@ const (
 	// first starts it.
 	apiWorkerWasm = "apiworker.wasm"
 	stylesheet    = "console.css"
+	// The import page's script that takes a file before the page's wasm
+	// runs (see earlyWorker). A bundle without it serves a page that
+	// takes a file once its wasm runs.
+	earlyScript = "early.js"
 	// The OpenAPI reader, started only when a contract file is loaded. A
 	// bundle without it serves a console that cannot load a contract.
 	contractScript = "contract.js"
@@ -206,8 +210,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		WasmContentLength:  strconv.FormatInt(wasm.Size, 10),
 		CacheableResources: cacheable,
 		Env:                map[string]string{ui.ConfigEnv: config},
-		// Fetch the page's wasm while the HTML is parsed, not after.
-		RawHeaders: []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`},
+		RawHeaders:         rawHeaders(res, m),
 	}
 	appJS, err := startWorkerAfterWasm(h, cfg.WorkerScript, cfg.WorkerWasm, cfg.APIWorkerWasm)
 	if err != nil {
@@ -264,6 +267,18 @@ func startWorkerAfterWasm(h *app.Handler, workerScriptURL, workerWasmURL, second
 	return []byte(earlyWorker(workerScriptURL, workerWasmURL, secondWasmURL) + js), nil
 }
 
+// rawHeaders are what the pages' heads add to go-app's: the preload of
+// the page's wasm, fetched while the HTML is parsed rather than after,
+// and the import page's early script, which runs after app.js (both are
+// deferred, in this order) and so finds the worker app.js started.
+func rawHeaders(res *resolver, m *console.Manifest) []string {
+	h := []string{`<link rel="preload" href="` + res.Resolve("/web/"+pageWasm) + `" as="fetch" type="application/wasm" crossorigin="anonymous">`}
+	if _, ok := m.Lookup(earlyScript); ok {
+		h = append(h, `<script defer src="`+res.Resolve("/web/"+earlyScript)+`"></script>`)
+	}
+	return h
+}
+
 // kinds lists the bulk kinds for the console's kind picker.
 func kinds() []ui.Kind {
 	out := make([]ui.Kind, 0, len(schema.Kinds()))
@@ -313,7 +328,9 @@ func (r *resolver) Resolve(location string) string {
 }
 
 // earlyWorker is the script that starts the console's worker before the
-// page's wasm runs; workerclient.Start adopts it (see its doc).
+// page's wasm runs; workerclient.Start adopts it (see its doc). The
+// import page's early script (web/early.js) sends it jobs meanwhile,
+// numbered from nextID on, and hears its messages through onheard.
 func earlyWorker(scriptURL, wasmURL, secondURL string) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	return `// The console's worker starts with the page (see workerclient.Start).
@@ -321,10 +338,14 @@ func earlyWorker(scriptURL, wasmURL, secondURL string) string {
   try {
     const worker = new Worker(` + q(scriptURL) + `);
     const early = [];
-    worker.onmessage = (event) => early.push({ data: event.data });
+    const ew = { worker, early, script: ` + q(scriptURL) + `, nextID: 0, onheard: null };
+    worker.onmessage = (event) => {
+      early.push({ data: event.data });
+      if (ew.onheard) ew.onheard(event.data);
+    };
     worker.onerror = (event) => early.push({ error: event.message || "" });
     worker.postMessage({ type: "init", body: ` + q(wasmURL) + `, second: ` + q(secondURL) + ` });
-    self.bulkdeskEarlyWorker = { worker, early, script: ` + q(scriptURL) + ` };
+    self.bulkdeskEarlyWorker = ew;
   } catch (err) {
     // The page starts its worker itself, and reports what goes wrong.
   }
