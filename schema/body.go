@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Body is a JSON request body kept as it was written: its bytes and
@@ -110,6 +111,43 @@ func (b *Body) Element(i int) (any, error) {
 	return v, err
 }
 
+// ValueAt returns the value at path tokens toks inside element i, as
+// looking it up in the element decoded would (nil when there is none),
+// decoding only that value: the checks that read a field or two of every
+// element (amounts, ids) take them without decoding the elements.
+func (b *Body) ValueAt(i int, toks []string) any {
+	e := flatElements.Get().(*flatElement)
+	defer flatElements.Put(e)
+	if e.read(b.Raw(i)) != nil || e.tricky {
+		el, _ := b.Element(i)
+		v, _ := lookup(el, toks)
+		return v
+	}
+	n := e.at(0, toks)
+	if n == 0 {
+		return nil
+	}
+	node := e.nodes[n]
+	switch node.kind {
+	case flatNull:
+		return nil
+	case flatTrue:
+		return true
+	case flatFalse:
+		return false
+	case flatString:
+		if !node.escaped {
+			return string(e.text(n))
+		}
+		node.start, node.end = node.start-1, node.end+1 // with its quotes
+	}
+	v, _, _ := DecodeJSON(e.data[node.start:node.end])
+	return v
+}
+
+// flatElements are the flat readers ValueAt reuses.
+var flatElements = sync.Pool{New: func() any { return new(flatElement) }}
+
 // Elements decodes every element, for callers that need them all at once.
 func (b *Body) Elements() ([]any, error) {
 	out := make([]any, len(b.spans))
@@ -149,14 +187,28 @@ func (v *Validator) CheckBodyContext(ctx context.Context, k *Kind, b *Body, prog
 		progress(0, b.Len())
 		each = func(done int) { progress(done, b.Len()) }
 	}
-	var e flatElement
-	r, err := v.validateEach(ctx, k, b.Len(), func(i int) []Problem { return v.validateRaw(k, i, b.Raw(i), &e) }, each)
+	r, err := v.ValidateBodyContext(ctx, k, b, nil, each)
 	if err != nil {
 		return nil, err
 	}
 	r.Add(duplicateKeyProblems(v.w, b.dups)...)
 	r.Sort()
 	return r, nil
+}
+
+// ValidateBodyContext is ValidateRequestContext for a body's elements,
+// those that edited gives a value of replaced by it: an edited element
+// is checked decoded, the others from their bytes. edited may be nil.
+func (v *Validator) ValidateBodyContext(ctx context.Context, k *Kind, b *Body, edited func(i int) (any, bool), progress func(done int)) (*Report, error) {
+	var e flatElement
+	return v.validateEach(ctx, k, b.Len(), func(i int) []Problem {
+		if edited != nil {
+			if el, ok := edited(i); ok {
+				return v.ValidateElement(k, i, el)
+			}
+		}
+		return v.validateRaw(k, i, b.Raw(i), &e)
+	}, progress)
 }
 
 // ValidateRaw is ValidateElement for element i given as its JSON text,

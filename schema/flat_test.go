@@ -273,6 +273,12 @@ func compareBody(t *testing.T, name string, v *schema.Validator, k *schema.Kind,
 		if err != nil || !reflect.DeepEqual(el, list[i]) {
 			t.Fatalf("%s: element %d decodes to %v (%v), within the body to %v", name, i, el, err, list[i])
 		}
+		for _, p := range valuePointers {
+			want, _ := getAt(list[i], p)
+			if got := b.ValueAt(i, pointerTokens(p)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: element %d holds %v at %s, read flat %v", name, i, want, p, got)
+			}
+		}
 	}
 	got, want := v.CheckBody(k, b), v.CheckDocument(k, doc, dups)
 	if !reflect.DeepEqual(got, want) {
@@ -328,4 +334,12 @@ func marshal(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// valuePointers are the places ValueAt is compared at: the amounts and
+// ids the plausibility checks read, and values of every type.
+var valuePointers = []string{
+	"/requestBody/destinationAmount", "/requestBody/destinationAmount/amount", "/requestBody/profileId",
+	"/requestBody/description", "/pathParams", "/requestBody/spendLimit/0/value", "/requestBody/allowAtm",
+	"/requestBody/a", "/a", "/0", "/requestBody/destination/id",
 }

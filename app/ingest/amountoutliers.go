@@ -53,12 +53,18 @@ func AmountWarnings(w lang.Tag, field string, amounts []Amount, limits AmountLim
 // element order. Elements without a whole amount and a currency are left
 // out.
 func RequestAmounts(k *schema.Kind, elements []any) []Amount {
+	return requestAmounts(k, NewRequestElements(elements))
+}
+
+// requestAmounts is RequestAmounts over elements read one at a time.
+func requestAmounts(k *schema.Kind, elements *RequestElements) []Amount {
 	if k.Amount == "" {
 		return nil
 	}
-	out := make([]Amount, 0, len(elements))
-	for i, e := range elements {
-		obj, ok := k.AmountObject(e).(map[string]any)
+	out := make([]Amount, 0, elements.Len())
+	at := elementTokens(k.Amount) // where k.AmountObject looks
+	for i := range elements.Len() {
+		obj, ok := elements.ValueAt(i, at).(map[string]any)
 		if !ok {
 			continue
 		}
@@ -73,10 +79,14 @@ func RequestAmounts(k *schema.Kind, elements []any) []Amount {
 // RequestAmountWarnings returns the plausibility warnings of the amounts
 // of a JSON request body of kind k, as AmountWarnings gives them.
 func RequestAmountWarnings(w lang.Tag, k *schema.Kind, elements []any, limits AmountLimits) []schema.Problem {
+	return requestAmountWarnings(w, k, NewRequestElements(elements), limits)
+}
+
+func requestAmountWarnings(w lang.Tag, k *schema.Kind, elements *RequestElements, limits AmountLimits) []schema.Problem {
 	if k.Amount == "" {
 		return nil
 	}
-	return AmountWarnings(w, k.Amount+".amount", RequestAmounts(k, elements), limits)
+	return AmountWarnings(w, k.Amount+".amount", requestAmounts(k, elements), limits)
 }
 
 // amountWarnings is AmountWarnings over n amounts given by at, which

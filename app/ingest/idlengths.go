@@ -108,6 +108,12 @@ func idLengthWarning(w lang.Tag, field, ptr, where string, elements bool, lens [
 // named "…id", outside lists) whose ids do not all have the common
 // length, at the first odd element.
 func RequestIDWarnings(w lang.Tag, fields []schema.Field, elements []any) []schema.Problem {
+	return requestIDWarnings(w, fields, NewRequestElements(elements))
+}
+
+// requestIDWarnings is RequestIDWarnings over elements read one at a
+// time.
+func requestIDWarnings(w lang.Tag, fields []schema.Field, elements *RequestElements) []schema.Problem {
 	var out []schema.Problem
 	var lens []uint8
 	for _, f := range fields {
@@ -116,17 +122,17 @@ func RequestIDWarnings(w lang.Tag, fields []schema.Field, elements []any) []sche
 		}
 		toks := elementTokens(f.Path)
 		if lens == nil {
-			lens = make([]uint8, len(elements))
+			lens = make([]uint8, elements.Len())
 		}
-		for i, e := range elements {
-			s, _ := valueAt(e, toks).(string)
+		for i := range elements.Len() {
+			s, _ := elements.ValueAt(i, toks).(string)
 			lens[i] = 0
 			if allDigits(s) {
 				lens[i] = uint8(min(len(s), 255))
 			}
 		}
 		p, ok := idLengthWarning(w, f.Path, pointerOf(f.Path), w.T("the request"), true, lens, func(i int) (string, string) {
-			s, _ := valueAt(elements[i], toks).(string)
+			s, _ := elements.ValueAt(i, toks).(string)
 			return w.F("element %d", i), s
 		})
 		if ok {

@@ -53,8 +53,14 @@ func isPlausibilityCode(code string) bool {
 // body of kind k, whose fields are given, in element order: those of its
 // amounts (RequestAmountWarnings) and of its ids (RequestIDWarnings).
 func RequestWarnings(w lang.Tag, k *schema.Kind, fields []schema.Field, elements []any, limits AmountLimits) []schema.Problem {
-	out := RequestAmountWarnings(w, k, elements, limits)
-	out = append(out, RequestIDWarnings(w, fields, elements)...)
+	return RequestElementWarnings(w, k, fields, NewRequestElements(elements), limits)
+}
+
+// RequestElementWarnings is RequestWarnings for elements read one at a
+// time, as a file's are kept.
+func RequestElementWarnings(w lang.Tag, k *schema.Kind, fields []schema.Field, elements *RequestElements, limits AmountLimits) []schema.Problem {
+	out := requestAmountWarnings(w, k, elements, limits)
+	out = append(out, requestIDWarnings(w, fields, elements)...)
 	slices.SortStableFunc(out, func(a, b schema.Problem) int { return a.Element - b.Element })
 	return out
 }

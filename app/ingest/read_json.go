@@ -10,12 +10,15 @@ import (
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
-// jsonFile is a decoded JSON file: either a request body (elements of
+// jsonFile is a JSON file: either a request body (elements of
 // {pathParams, requestBody}) or an array of flat objects, one per row.
+// A request body that is an array is kept as its bytes (elements, see
+// RequestElements); anything else is decoded (doc).
 type jsonFile struct {
-	doc     any
-	dups    []string
-	request bool
+	doc      any
+	elements *RequestElements
+	dups     []string
+	request  bool
 	// order is the key order of the first object.
 	order []string
 }
@@ -38,6 +41,12 @@ func (f *File) openJSON(data []byte) (*File, error) {
 	if est := shape.decodedSize(); est > maxDecodedBytes {
 		return nil, f.readError("", f.w.F("the file holds too many values to be read: decoded, they would take about %s of memory, and at most %s can be read (a request body of 100 MB of transfers takes about 700 MB): split it into smaller files",
 			sizeText(f.w, est), sizeText(f.w, maxDecodedBytes)), nil)
+	}
+	if body, ok := schema.ReadBody(data); ok && body.RequestShaped() {
+		// Read once, decoded by no one: each element is checked from its
+		// bytes and decoded when someone needs its value.
+		f.json = &jsonFile{elements: &RequestElements{body: body}, dups: body.Dups(), request: true}
+		return f, nil
 	}
 	doc, dups, err := schema.DecodeJSON(data)
 	if err != nil {
@@ -76,13 +85,32 @@ func isRequestBody(doc any) bool {
 // elements need no mapping: see Request.
 func (f *File) IsRequest() bool { return f.json != nil && f.json.request }
 
-// Request returns the document of a JSON request body file and the
-// pointers of keys it repeats, for schema.Validator.ValidateRequest.
+// Request returns the document of a JSON request body file, every
+// element decoded and as edited, and the pointers of keys it repeats,
+// for schema.Validator.ValidateRequest. A caller that can take them one
+// at a time uses RequestElements instead.
 func (f *File) Request() (doc any, dups []string, ok bool) {
 	if !f.IsRequest() {
 		return nil, nil, false
 	}
+	if els := f.json.elements; els != nil {
+		list := make([]any, els.Len())
+		for i := range list {
+			list[i] = els.At(i)
+		}
+		return list, f.json.dups, true
+	}
 	return f.json.doc, f.json.dups, true
+}
+
+// RequestElements returns the elements of a JSON request body file that
+// is an array, kept as the file's bytes; the same each time, so that
+// what is changed in them stays changed.
+func (f *File) RequestElements() (*RequestElements, bool) {
+	if !f.IsRequest() || f.json.elements == nil {
+		return nil, false
+	}
+	return f.json.elements, true
 }
 
 // jsonTable turns an array of flat objects into a table whose first row

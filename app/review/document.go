@@ -221,7 +221,7 @@ func (d *Document) merge() {
 	if rs, ok := d.src.(*requestSource); ok {
 		// A table's build makes its plausibility checks itself, at its
 		// cells; a request body's are made here, by the same definitions.
-		problems = append(problems, ingest.RequestWarnings(rs.v.Language(), rs.k, rs.v.Fields(rs.k), rs.elements, d.limits)...)
+		problems = append(problems, ingest.RequestElementWarnings(rs.v.Language(), rs.k, rs.v.Fields(rs.k), rs.elements, d.limits)...)
 	}
 	for i, first := range d.dupOf {
 		if first < 0 {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -16,7 +17,14 @@ import (
 // the required fields none carries, then fields the contract does not
 // know.
 func FromRequest(k *schema.Kind, backOffice bool, fileName string, elements []any, r *schema.Report, v *schema.Validator) *Document {
-	s := &requestSource{k: k, v: v, elements: elements, rep: r, fields: make(map[string]schema.Field)}
+	return FromRequestElements(k, backOffice, fileName, ingest.NewRequestElements(elements), r, v)
+}
+
+// FromRequestElements is FromRequest for a file's elements kept as its
+// bytes: each is decoded when it is read, and what is changed stays in
+// elements, for a Document made of them again (another kind).
+func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, elements *ingest.RequestElements, r *schema.Report, v *schema.Validator) *Document {
+	s := &requestSource{k: k, v: v, elements: elements, rep: r, fields: make(map[string]schema.Field), shown: -1}
 	for _, f := range v.Fields(k) {
 		s.fields[f.Path] = f
 	}
@@ -28,27 +36,36 @@ func FromRequest(k *schema.Kind, backOffice bool, fileName string, elements []an
 type requestSource struct {
 	k        *schema.Kind
 	v        *schema.Validator
-	elements []any
+	elements *ingest.RequestElements
 	rep      *schema.Report
 	// fields are the kind's fields by path ("spendLimit[].interval").
 	fields map[string]schema.Field
 	cols   []Column
+	// shown is the element whose cells were read last, decoded: a window
+	// of the table reads each element's cells one after the other.
+	shown      int
+	shownValue any
 }
 
-func (s *requestSource) count() int      { return len(s.elements) }
-func (s *requestSource) value(i int) any { return s.elements[i] }
-func (s *requestSource) eachValue(f func(int, any)) {
-	for i, e := range s.elements {
-		f(i, e)
-	}
-}
+func (s *requestSource) count() int                 { return s.elements.Len() }
+func (s *requestSource) value(i int) any            { return s.elements.At(i) }
+func (s *requestSource) eachValue(f func(int, any)) { s.elements.Each(f) }
 func (s *requestSource) origin(i int) (string, int) { return "", i }
 func (s *requestSource) report() *schema.Report     { return s.rep }
 func (s *requestSource) columns() []Column          { return s.cols }
 func (s *requestSource) tabular() bool              { return false }
 func (s *requestSource) readAs() string             { return "" }
 func (s *requestSource) cell(i int, c Column) string {
-	return display(lookup(s.elements[i], tokensOf(c.Field)))
+	v, edited := s.elements.Edited(i)
+	switch {
+	case edited:
+	case s.shown == i:
+		v = s.shownValue
+	default:
+		v = s.elements.At(i)
+		s.shown, s.shownValue = i, v
+	}
+	return display(lookup(v, tokensOf(c.Field)))
 }
 
 // maxColumns bounds the columns of a request body's table: elements with
@@ -77,9 +94,7 @@ func (s *requestSource) findColumns() []Column {
 			add(string(p))
 		}
 	}}
-	for _, e := range s.elements {
-		w.element(e)
-	}
+	s.elements.Each(func(_ int, e any) { w.element(e) })
 	for _, f := range s.v.Fields(s.k) {
 		if f.Required && !f.Conditional && !strings.Contains(f.Path, "[]") {
 			add(f.Path)
@@ -150,7 +165,7 @@ func (s *requestSource) editMany(edits []cellEdit) error {
 // set changes one field of element i to text, typed as the contract wants
 // the field: an empty text removes it.
 func (s *requestSource) set(i int, c Column, text string) error {
-	obj, ok := s.elements[i].(map[string]any)
+	obj, ok := s.elements.Own(i).(map[string]any)
 	if !ok {
 		return fmt.Errorf("element %d is not an object: correct it in the file", i)
 	}
@@ -243,7 +258,7 @@ func (s *requestSource) revalidate(changed []int) {
 		}
 	}
 	for i := range redo {
-		kept = append(kept, s.v.ValidateElement(s.k, i, s.elements[i])...)
+		kept = append(kept, s.v.ValidateElement(s.k, i, s.elements.At(i))...)
 	}
 	s.rep.Problems = kept
 	s.rep.Sort()

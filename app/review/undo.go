@@ -207,7 +207,7 @@ func (s *requestSource) key(i int, c Column) CellKey {
 func (s *requestSource) save(i int, c Column) saved {
 	tokens := tokensOf(c.Field)
 	out := saved{key: s.key(i, c), text: s.cell(i, c), from: len(tokens)}
-	var v any = s.elements[i]
+	v := s.elements.At(i)
 	for k, tok := range tokens {
 		next, ok := step(v, tok)
 		if !ok {
@@ -241,7 +241,7 @@ func step(v any, tok any) (any, bool) {
 }
 
 func (s *requestSource) elementOf(k CellKey) (int, bool) {
-	return k.Element, k.Element >= 0 && k.Element < len(s.elements)
+	return k.Element, k.Element >= 0 && k.Element < s.elements.Len()
 }
 
 // restore puts fields back as they were: their value, or absent, with
@@ -249,7 +249,7 @@ func (s *requestSource) elementOf(k CellKey) (int, bool) {
 func (s *requestSource) restore(cells []saved) error {
 	changed := make([]int, 0, len(cells))
 	for _, c := range cells {
-		obj, ok := s.elements[c.key.Element].(map[string]any)
+		obj, ok := s.elements.Own(c.key.Element).(map[string]any)
 		if !ok {
 			continue
 		}

@@ -420,8 +420,7 @@ func (s *Server) chooseKind(c *runner.Call, d *LoadedFile) error {
 			d.suggestions = s.suggestFromOtherSheets(d, d.suggestions)
 		}
 	case d.file != nil && d.file.IsRequest():
-		doc, _, _ := d.file.Request()
-		d.suggestions = suggestForRequest(doc, s.validator)
+		d.suggestions = suggestForRequest(requestHead(d.file), s.validator)
 	}
 	if k, backOffice := templateKind(d); k != nil {
 		// A template names its kind: not a suggestion to check.
@@ -529,35 +528,5 @@ func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 		return err
 	}
 	d.review = rd
-	return nil
-}
-
-// buildRequest validates a JSON request body: the document read from the
-// file the first time, with the keys written twice, and its elements as
-// edited when the operator changes the kind afterwards.
-func (s *Server) buildRequest(c *runner.Call, d *LoadedFile) error {
-	doc, dups, _ := d.file.Request()
-	elements, _ := doc.([]any)
-	progress := func(done, total int) {
-		c.Progress(wire.Progress{Phase: wire.PhaseValidating, Done: done, Total: total})
-	}
-	var report *schema.Report
-	var err error
-	if !d.checked || elements == nil {
-		// The document reading the file decoded, with the keys it
-		// repeats: decoding it again would hold two trees at once.
-		report, err = s.validator.CheckDocumentContext(c.Context(), d.Kind, doc, dups, progress)
-	} else {
-		report, err = s.validator.ValidateRequestContext(c.Context(), d.Kind, elements, func(done int) { progress(done, len(elements)) })
-	}
-	if err != nil {
-		return err
-	}
-	s.lap(partValidate)
-	d.checked = true
-	d.review = review.FromRequest(d.Kind, d.BackOffice, d.FileName, elements, report, s.validator)
-	if len(s.limits) > 0 {
-		d.review.SetAmountLimits(s.limits)
-	}
 	return nil
 }
