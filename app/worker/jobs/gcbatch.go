@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -12,32 +13,40 @@ import (
 // collection during a file's reading is time the operator waits, while a
 // file's garbage is nearly all dropped at once, when the job ends. So the
 // reading jobs may run as a short batch (SetBatchGC): the collector set
-// to let the heap grow further (a higher GOGC, or off, under the memory
-// limit the worker sets, which still bounds it), then set back once the
-// job's result is posted, and the memory the job let go collected then,
-// while the page shows the result (WebAssembly's memory never shrinks,
-// but the next file reuses it rather than growing it).
+// to let the heap grow further (a higher GOGC, or off), within a budget
+// of memory over what the heap held when the job began (a memory limit,
+// never above the worker's own), then set back once the job's result is
+// posted, and the memory the job let go collected then, while the page
+// shows the result. WebAssembly's memory never shrinks: the budget is
+// what a file may add to it for the sake of speed, and the next file
+// reuses it rather than growing it.
 
 // gcBatch is the collector's setting for the reading jobs.
 type gcBatch struct {
 	// percent is GOGC during a batch (-1: off); 0 leaves the collector
-	// as it is.
+	// as it is. budget is the memory a batch may add to the heap before
+	// the collector runs all the same; 0 for no budget but the worker's
+	// memory limit.
 	percent int
+	budget  int64
 
 	mu sync.Mutex
-	// normal is GOGC outside batches; running counts the batches under
-	// way, returned those whose job has returned but whose result is not
-	// posted yet.
+	// normal and limit are GOGC and the memory limit outside batches;
+	// running counts the batches under way, returned those whose job has
+	// returned but whose result is not posted yet.
 	normal, running, returned int
+	limit                     int64
 }
 
 // SetBatchGC makes the reading jobs (open, prepare) run with GOGC set to
-// percent (-1 turns the collector off until the memory limit), set back
-// once the job's result is posted, then a collection that returns the
-// job's garbage. 0, the default, leaves the collector alone. Call it
-// before Run.
-func (s *Server) SetBatchGC(percent int) {
-	s.gc.percent = percent
+// percent (-1 turns the collector off) and, when budget is above 0, the
+// memory limit at budget bytes over the heap in use as the job begins
+// (at most the limit set before); both are set back once the job's
+// result is posted, then a collection returns the job's garbage. A
+// percent of 0, the default, leaves the collector alone. Call it before
+// Run.
+func (s *Server) SetBatchGC(percent int, budget int64) {
+	s.gc.percent, s.gc.budget = percent, budget
 }
 
 // batched runs job as a batch of the collector (SetBatchGC).
@@ -57,6 +66,12 @@ func (g *gcBatch) begin() {
 	defer g.mu.Unlock()
 	if g.running == 0 {
 		g.normal = debug.SetGCPercent(g.percent)
+		g.limit = debug.SetMemoryLimit(-1)
+		if g.budget > 0 {
+			heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+			metrics.Read(heap)
+			debug.SetMemoryLimit(min(g.limit, int64(heap[0].Value.Uint64())+g.budget))
+		}
 	}
 	g.running++
 }
@@ -84,6 +99,7 @@ func (g *gcBatch) posted(m wire.Message) {
 	last := g.running == 0
 	if last {
 		debug.SetGCPercent(g.normal)
+		debug.SetMemoryLimit(g.limit)
 	}
 	g.mu.Unlock()
 	if last {

@@ -17,7 +17,8 @@ import (
 // BenchmarkOpenBatchGC times the open job of 10,000 transfers as xlsx,
 // CSV and JSON, built at once, with the collector set for the reading
 // jobs as $BENCH_BATCH_GC says (SetBatchGC: -1 off, a GOGC, or unset for
-// the collector left alone), under the worker's memory limit. Run one
+// the collector left alone) within $BENCH_BATCH_BUDGET_MB (unset: none),
+// under the worker's memory limit. Run one
 // process per setting, under Node as the worker runs:
 //
 //	BENCH_BATCH_GC=-1 GOOS=js GOARCH=wasm go test -run '^$' -bench OpenBatchGC -count 5 -benchtime 5x -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./app/worker/jobs/
@@ -43,12 +44,15 @@ func BenchmarkOpenBatchGC100kJSON(b *testing.B) {
 }
 
 // batchHarness starts the workers with the collector set as
-// $BENCH_BATCH_GC says and the worker's memory limit, warmed up.
+// $BENCH_BATCH_GC and $BENCH_BATCH_BUDGET_MB say and the worker's memory
+// limit, warmed up.
 func batchHarness(b *testing.B) *harness {
 	percent, _ := strconv.Atoi(os.Getenv("BENCH_BATCH_GC"))
+	budget, _ := strconv.ParseInt(os.Getenv("BENCH_BATCH_BUDGET_MB"), 10, 64)
+	budget <<= 20
 	limit := debug.SetMemoryLimit(ingest.MemoryLimit)
 	b.Cleanup(func() { debug.SetMemoryLimit(limit) })
-	h := newHarness(b, func(w *workers) { w.reader.SetBatchGC(percent) })
+	h := newHarness(b, func(w *workers) { w.reader.SetBatchGC(percent, budget) })
 	select {
 	case <-h.warm:
 	case <-time.After(5 * time.Minute):

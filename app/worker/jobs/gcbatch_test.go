@@ -13,30 +13,35 @@ import (
 	"github.com/bulkdesk/bulkdesk/app/worker/jobs"
 )
 
-// gogc is the collector's GOGC now, -1 when it is off.
-func gogc() int {
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	return int(int64(s[0].Value.Uint64()))
+// collector is the collector's setting at a moment: GOGC (-1 when off)
+// and the memory limit.
+type collector struct {
+	gogc  int
+	limit int64
 }
 
-// gcDuringOpen opens a file in a server set with SetBatchGC(percent) and
-// returns GOGC as the job reported its progress and as it posted its
-// result.
-func gcDuringOpen(t *testing.T, percent int) (progress, result int) {
+func collectorNow() collector {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
+	metrics.Read(s)
+	return collector{gogc: int(int64(s[0].Value.Uint64())), limit: int64(s[1].Value.Uint64())}
+}
+
+// gcDuringOpen opens a file in a server set with SetBatchGC(percent,
+// budget) and returns the collector's setting as the job reported its
+// progress and as it posted its result.
+func gcDuringOpen(t *testing.T, percent int, budget int64) (progress, result collector) {
 	t.Helper()
-	progress, result = 0, 0
 	results := make(chan struct{}, 1)
 	s := jobs.NewServer(func(m wire.Message) {
 		switch m.Type {
 		case wire.TypeProgress:
-			progress = gogc()
+			progress = collectorNow()
 		case wire.TypeResult, wire.TypeError:
-			result = gogc()
+			result = collectorNow()
 			results <- struct{}{}
 		}
 	})
-	s.SetBatchGC(percent)
+	s.SetBatchGC(percent, budget)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
@@ -51,20 +56,42 @@ func gcDuringOpen(t *testing.T, percent int) (progress, result int) {
 	return progress, result
 }
 
-func TestAReadingJobRunsAsABatchOfTheCollector(t *testing.T) {
-	normal := gogc()
-	progress, result := gcDuringOpen(t, -1)
-	if progress != -1 || result != -1 {
-		t.Errorf("GOGC while reading %d, as the result went %d; want -1 (off) both", progress, result)
-	}
-	if !eventually.Until(10*time.Second, func() bool { return gogc() == normal }) {
-		t.Errorf("GOGC after the job = %d, want %d back", gogc(), normal)
+// backTo waits for the collector's setting to come back to normal once
+// a batch is over.
+func backTo(t *testing.T, normal collector) {
+	t.Helper()
+	if !eventually.Until(10*time.Second, func() bool { return collectorNow() == normal }) {
+		t.Errorf("the collector after the job = %+v, want %+v back", collectorNow(), normal)
 	}
 }
 
+func TestAReadingJobRunsAsABatchOfTheCollector(t *testing.T) {
+	normal := collectorNow()
+	progress, result := gcDuringOpen(t, -1, 0)
+	if progress.gogc != -1 || result.gogc != -1 {
+		t.Errorf("GOGC while reading %d, as the result went %d; want -1 (off) both", progress.gogc, result.gogc)
+	}
+	if progress.limit != normal.limit {
+		t.Errorf("memory limit while reading %d, want %d: no budget was set", progress.limit, normal.limit)
+	}
+	backTo(t, normal)
+}
+
+func TestABatchKeepsToItsBudget(t *testing.T) {
+	normal := collectorNow()
+	const budget = 64 << 20
+	progress, _ := gcDuringOpen(t, -1, budget)
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(heap)
+	if progress.limit >= normal.limit || progress.limit > int64(heap[0].Value.Uint64())+2*budget {
+		t.Errorf("memory limit while reading %d, with %d of heap now: want the heap in use plus a budget of %d", progress.limit, heap[0].Value.Uint64(), budget)
+	}
+	backTo(t, normal)
+}
+
 func TestTheCollectorIsLeftAloneByDefault(t *testing.T) {
-	normal := gogc()
-	if progress, result := gcDuringOpen(t, 0); progress != normal || result != normal {
-		t.Errorf("GOGC while reading %d, as the result went %d; want %d", progress, result, normal)
+	normal := collectorNow()
+	if progress, result := gcDuringOpen(t, 0, 0); progress != normal || result != normal {
+		t.Errorf("collector while reading %+v, as the result went %+v; want %+v", progress, result, normal)
 	}
 }
