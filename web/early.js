@@ -40,6 +40,11 @@
     }
   };
 
+  // Read now, while the page waits for its program: the browser loads
+  // the site's storage on first use, which would hold up the program's
+  // start instead.
+  storage("bulkdesk-lang");
+
   // The language the console speaks (app/ui/words.go chooseLanguage).
   const language = () => {
     const spoken = ["en", "de", "fr"];

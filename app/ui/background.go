@@ -3,6 +3,7 @@ package ui
 import (
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/ui/workerclient"
 	"github.com/bulkdesk/bulkdesk/app/wire"
@@ -37,6 +38,17 @@ func background() *workerclient.Client {
 			workerclient.Handlers{Done: func([]byte, app.Value, error) {}})
 	})
 	return backgroundWork
+}
+
+// afterYield runs f on the page's goroutine once the browser has had its
+// turn: a page's start, split so, holds the browser's main thread in
+// shorter tasks, and the page takes input in between. Sleep(0) would not
+// yield.
+func afterYield(ctx app.Context, f func(app.Context)) {
+	ctx.Async(func() {
+		time.Sleep(time.Millisecond)
+		ctx.Dispatch(f)
+	})
 }
 
 // mark records a named moment in the browser's performance timeline; the

@@ -64,19 +64,38 @@ var takeEarlyImport = sync.OnceValues(func() (earlyImport, bool) {
 	return e, true
 })
 
-// adoptEarly takes over what the early script did, and reports whether
-// the operator chose a file or pasted rows to read meanwhile.
-func (p *importPage) adoptEarly(ctx app.Context) bool {
+// takeEarly takes what the early script did, if it ran, and the kind
+// chosen on it: a kind chosen early goes through the ordinary API, since
+// the page showed no back-office box.
+func (p *importPage) takeEarly() *earlyImport {
 	e, ok := takeEarlyImport()
 	if !ok {
-		return false
+		return nil
 	}
-	mark("early-adopted")
-	// A kind chosen early goes through the ordinary API: the page showed
-	// no back-office box.
 	if k, ok := kindByID(p.kinds, e.kind); ok {
 		p.kindID = k.ID
 	}
+	return &e
+}
+
+// drop cancels the job the early script sent, which the page does not
+// adopt.
+func (e *earlyImport) drop() {
+	if e != nil && e.job > 0 {
+		if w := background(); w != nil {
+			w.Cancel(e.job)
+		}
+	}
+}
+
+// adoptEarly takes over the file or pasted rows the early script was
+// given, and reports whether there was one.
+func (p *importPage) adoptEarly(ctx app.Context, early *earlyImport) bool {
+	if early == nil {
+		return false
+	}
+	e := *early
+	mark("early-adopted")
 	switch {
 	case e.job > 0:
 		p.adoptOpen(e)

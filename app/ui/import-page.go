@@ -90,16 +90,32 @@ func (p *importPage) OnInit() {
 
 func (p *importPage) OnMount(ctx app.Context) {
 	p.ctx = ctx
-	guardLeaving()
-	p.memory.warm(ctx)
-	// A file chosen before the page's program ran replaces the draft, as
-	// one chosen now would.
-	if p.adoptEarly(ctx) {
-		return
-	}
-	if p.prep == nil {
-		p.restoreDraft(ctx)
-	}
+	// What the operator did before the page's program ran is taken now,
+	// before any event reaches the page; the jobs wait for the browser's
+	// turn, which keeps the page's start in short tasks.
+	early := p.takeEarly()
+	run := p.run
+	afterYield(ctx, func(ctx app.Context) {
+		if !p.Mounted() {
+			return
+		}
+		guardLeaving()
+		p.memory.warm(ctx)
+		if p.run != run {
+			// The operator chose a file meanwhile, which replaces the
+			// early one and the draft.
+			early.drop()
+			return
+		}
+		// A file chosen before the page's program ran replaces the
+		// draft, as one chosen now would.
+		if p.adoptEarly(ctx, early) {
+			return
+		}
+		if p.prep == nil {
+			p.restoreDraft(ctx)
+		}
+	})
 }
 
 func (p *importPage) OnDismount() { p.stop() }

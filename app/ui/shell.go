@@ -58,13 +58,20 @@ func (s *shell) OnMount(ctx app.Context) {
 	s.unsubscribe = network.Subscribe(func(online bool) {
 		ctx.Dispatch(func(app.Context) { s.online = online })
 	})
-	network.Start()
-	s.stopQueue = queue.watch(func() { ctx.Dispatch(func(app.Context) {}) })
 	s.updateAvailable = ctx.AppUpdateAvailable()
 	s.sandbox = currentConnection(ctx).isSandbox(loadConfig().API)
-	// Start the worker once the page is up, so that the first file is
-	// validated without waiting for it to load.
-	ctx.Defer(func(app.Context) { background() })
+	// The rest waits for the browser's turn, which keeps the page's
+	// start in short tasks.
+	afterYield(ctx, func(ctx app.Context) {
+		if !s.Mounted() {
+			return
+		}
+		network.Start()
+		s.stopQueue = queue.watch(func() { ctx.Dispatch(func(app.Context) {}) })
+		// Start the worker once the page is up, so that the first file
+		// is validated without waiting for it to load.
+		background()
+	})
 }
 
 func (s *shell) OnDismount() {

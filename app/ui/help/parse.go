@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// Compiled on first use rather than as the console's page starts, which
+// they would hold up on every page.
 var (
-	heading = regexp.MustCompile(`^## (.+?) \{#([a-z][a-z0-9-]*)\}$`)
-	step    = regexp.MustCompile(`^\d+\. `)
+	heading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (.+?) \{#([a-z][a-z0-9-]*)\}$`) })
+	step    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\. `) })
 )
 
 // Parse reads a guide written in the part of Markdown the package
@@ -56,7 +59,7 @@ func Parse(text string) (Guide, error) {
 			closeBlock(n)
 		case strings.HasPrefix(line, "#"):
 			closeBlock(n)
-			m := heading.FindStringSubmatch(line)
+			m := heading().FindStringSubmatch(line)
 			if m == nil {
 				return Guide{}, fmt.Errorf("line %d: a heading is written \"## Title {#id}\"", n)
 			}
@@ -95,7 +98,7 @@ func lineKind(line string) (BlockKind, string) {
 	if rest, ok := strings.CutPrefix(line, "- "); ok {
 		return List, rest
 	}
-	if m := step.FindString(line); m != "" {
+	if m := step().FindString(line); m != "" {
 		return Steps, line[len(m):]
 	}
 	return Paragraph, line
