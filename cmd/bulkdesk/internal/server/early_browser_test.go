@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -147,5 +148,54 @@ func TestConsoleReadsAFileDroppedBeforeItsProgramRuns(t *testing.T) {
 	})
 	if later := reviewOfAFileChosenLater(t, file); early != later {
 		t.Errorf("a file dropped before the page ran is shown as\n%s\n\nthe same file chosen later as\n%s", early, later)
+	}
+}
+
+// pastedRows are 12 transfers as rows copied from a spreadsheet, one with
+// a currency the contract refuses.
+func pastedRows() string {
+	return strings.ReplaceAll(string(fixture.CSV(fixture.Rows.List(12, 5))), ",", "\t")
+}
+
+// pasteAndRead pastes rows in the paste box and asks to read them.
+func pasteAndRead(b *browsertest.Browser, rows string) {
+	b.Do(10*time.Second, browsertest.Pick("kind", "transfers"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("details.paste").open = true`),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+  const box = document.getElementById("paste-rows");
+  box.value = `+browsertest.JSString(rows)+`;
+  box.dispatchEvent(new Event("input", {bubbles: true}));
+})()`),
+		browsertest.Press("#read-pasted"))
+}
+
+func TestConsoleReadsRowsPastedBeforeItsProgramRuns(t *testing.T) {
+	rows := pastedRows()
+	b := browsertest.New(t)
+	srv, release := startHeldConsole(t)
+	b.Do(10*time.Second, chromedp.Navigate("about:blank"))
+	browsertest.Eval[bool](b, 5*time.Second, `(location.href = `+browsertest.JSString(srv.URL)+`, true)`)
+	b.WaitFor(30*time.Second, "the page to take input", `performance.getEntriesByName("bulkdesk:interactive").length > 0`)
+	pasteAndRead(b, rows)
+	if !browsertest.Eval[bool](b, 5*time.Second, beforeThePageRuns) {
+		t.Fatal("the page's program ran although it was held back")
+	}
+	release()
+	b.WaitFor(60*time.Second, "the page to start", browsertest.Interactive)
+	b.WaitFor(30*time.Second, "the review of the pasted rows", browsertest.ReviewShown)
+	b.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 0`)
+	if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("paste-rows").value`); got != rows {
+		t.Errorf("the paste box holds %q once the page runs, want the rows pasted before", got)
+	}
+	b.AssertNoErrors()
+	early := reviewState(b)
+
+	later := openConsole(t)
+	pasteAndRead(later, rows)
+	later.WaitFor(30*time.Second, "the review of the pasted rows", browsertest.ReviewShown)
+	later.WaitFor(10*time.Second, "the table's rows", `document.querySelectorAll("#grid tbody tr[aria-rowindex]").length > 0`)
+	later.AssertNoErrors()
+	if want := reviewState(later); early != want {
+		t.Errorf("rows pasted before the page ran are shown as\n%s\n\nthe same rows pasted later as\n%s", early, want)
 	}
 }
