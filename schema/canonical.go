@@ -122,7 +122,14 @@ func appendString(buf []byte, s string) []byte {
 // all when only is nil) as a JSON array of their canonical forms: a
 // request body exactly as the console sends it.
 func CanonicalArray(elements []any, only []int) ([]byte, error) {
-	n := len(elements)
+	return CanonicalEach(len(elements), func(i int) any { return elements[i] }, only)
+}
+
+// CanonicalEach is CanonicalArray for n elements that element gives one
+// at a time, so that a body kept as its bytes is written without holding
+// every element decoded at once.
+func CanonicalEach(count int, element func(i int) any, only []int) ([]byte, error) {
+	n := count
 	if only != nil {
 		n = len(only)
 	}
@@ -137,7 +144,7 @@ func CanonicalArray(elements []any, only []int) ([]byte, error) {
 			buf = append(buf, ',')
 		}
 		var err error
-		if buf, err = AppendCanonical(buf, elements[i]); err != nil {
+		if buf, err = AppendCanonical(buf, element(i)); err != nil {
 			return nil, fmt.Errorf("element %d: %w", i, err)
 		}
 	}

@@ -64,6 +64,13 @@ func DecodeJSON(data []byte) (v any, dups []string, err error) {
 	}
 	d.keys = make([]string, slots)
 	d.values = make([]interned, slots)
+	return d.decode()
+}
+
+// decode reads d.data from its start as DecodeJSON does, with the caches
+// d holds.
+func (d *decoder) decode() (v any, dups []string, err error) {
+	data := d.data
 	if strings.HasPrefix(string(data[:min(3, len(data))]), "\ufeff") {
 		d.pos = 3
 	}

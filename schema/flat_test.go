@@ -268,15 +268,22 @@ func compareBody(t *testing.T, name string, v *schema.Validator, k *schema.Kind,
 	if b.Len() != len(list) || !reflect.DeepEqual(b.Dups(), dups) {
 		t.Fatalf("%s: %d elements and repeats %v from the bytes, %d and %v decoded", name, b.Len(), b.Dups(), len(list), dups)
 	}
+	reader := b.Reader()
 	for i := range list {
 		el, err := b.Element(i)
 		if err != nil || !reflect.DeepEqual(el, list[i]) {
 			t.Fatalf("%s: element %d decodes to %v (%v), within the body to %v", name, i, el, err, list[i])
 		}
+		if el, err := reader.Element(i); err != nil || !reflect.DeepEqual(el, list[i]) {
+			t.Fatalf("%s: element %d decodes by a reader to %v (%v), within the body to %v", name, i, el, err, list[i])
+		}
 		for _, p := range valuePointers {
 			want, _ := getAt(list[i], p)
 			if got := b.ValueAt(i, pointerTokens(p)); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: element %d holds %v at %s, read flat %v", name, i, want, p, got)
+			}
+			if got := reader.ValueAt(i, pointerTokens(p)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: element %d holds %v at %s, read by a reader %v", name, i, want, p, got)
 			}
 		}
 	}

@@ -62,14 +62,12 @@ func requestAmounts(k *schema.Kind, elements *RequestElements) []Amount {
 		return nil
 	}
 	out := make([]Amount, 0, elements.Len())
-	at := elementTokens(k.Amount) // where k.AmountObject looks
+	// Where k.AmountObject looks, each value of the object read alone.
+	at := elementTokens(k.Amount)
+	curAt, amountAt := append(slices.Clip(at), "currency"), append(slices.Clip(at), "amount")
 	for i := range elements.Len() {
-		obj, ok := elements.ValueAt(i, at).(map[string]any)
-		if !ok {
-			continue
-		}
-		cur, _ := obj["currency"].(string)
-		if n, ok := wholeNumber(obj["amount"]); ok && cur != "" {
+		cur, _ := elements.ValueAt(i, curAt).(string)
+		if n, ok := wholeNumber(elements.ValueAt(i, amountAt)); ok && cur != "" {
 			out = append(out, Amount{Element: i, Currency: cur, Minor: n})
 		}
 	}

@@ -114,25 +114,30 @@ func RequestIDWarnings(w lang.Tag, fields []schema.Field, elements []any) []sche
 // requestIDWarnings is RequestIDWarnings over elements read one at a
 // time.
 func requestIDWarnings(w lang.Tag, fields []schema.Field, elements *RequestElements) []schema.Problem {
-	var out []schema.Problem
-	var lens []uint8
+	var ids []schema.Field
+	var toks [][]string
 	for _, f := range fields {
-		if !isIDField(f) || strings.Contains(f.Path, "[") {
-			continue
+		if isIDField(f) && !strings.Contains(f.Path, "[") {
+			ids, toks = append(ids, f), append(toks, elementTokens(f.Path))
 		}
-		toks := elementTokens(f.Path)
-		if lens == nil {
-			lens = make([]uint8, elements.Len())
-		}
-		for i := range elements.Len() {
-			s, _ := elements.ValueAt(i, toks).(string)
-			lens[i] = 0
-			if allDigits(s) {
-				lens[i] = uint8(min(len(s), 255))
+	}
+	// The lengths of every id field, read element by element: each
+	// element is read once for all its ids.
+	lens := make([][]uint8, len(ids))
+	for j := range lens {
+		lens[j] = make([]uint8, elements.Len())
+	}
+	for i := range elements.Len() {
+		for j := range ids {
+			if s, _ := elements.ValueAt(i, toks[j]).(string); allDigits(s) {
+				lens[j][i] = uint8(min(len(s), 255))
 			}
 		}
-		p, ok := idLengthWarning(w, f.Path, pointerOf(f.Path), w.T("the request"), true, lens, func(i int) (string, string) {
-			s, _ := elements.ValueAt(i, toks).(string)
+	}
+	var out []schema.Problem
+	for j, f := range ids {
+		p, ok := idLengthWarning(w, f.Path, pointerOf(f.Path), w.T("the request"), true, lens[j], func(i int) (string, string) {
+			s, _ := elements.ValueAt(i, toks[j]).(string)
 			return w.F("element %d", i), s
 		})
 		if ok {

@@ -17,6 +17,8 @@ type RequestElements struct {
 	list []any
 	// edited holds the body's elements that were changed, decoded.
 	edited map[int]any
+	// reader reads values inside the body's elements (ValueAt).
+	reader *schema.BodyReader
 }
 
 // NewRequestElements holds elements already decoded.
@@ -38,8 +40,15 @@ func (r *RequestElements) At(i int) any {
 	if v, ok := r.edited[i]; ok {
 		return v
 	}
-	v, _ := r.body.Element(i) // the body was read whole: it decodes
+	v, _ := r.bodyReader().Element(i) // the body was read whole: it decodes
 	return v
+}
+
+func (r *RequestElements) bodyReader() *schema.BodyReader {
+	if r.reader == nil {
+		r.reader = r.body.Reader()
+	}
+	return r.reader
 }
 
 // Own returns element i to be changed in place, keeping it decoded.
@@ -68,7 +77,7 @@ func (r *RequestElements) ValueAt(i int, toks []string) any {
 	if v, ok := r.edited[i]; ok {
 		return valueAt(v, toks)
 	}
-	return r.body.ValueAt(i, toks)
+	return r.bodyReader().ValueAt(i, toks)
 }
 
 // Each calls f with every element in order, decoding one at a time; f

@@ -98,7 +98,14 @@ type Document struct {
 
 func newDocument(k *schema.Kind, backOffice bool, fileName string, src source, w lang.Tag) *Document {
 	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src, w: w}
-	d.cols = src.columns()
+	d.indexColumns()
+	d.refresh(nil)
+	return d
+}
+
+// indexColumns takes the source's columns and indexes them.
+func (d *Document) indexColumns() {
+	d.cols = d.src.columns()
 	d.byLetter = make(map[string]int, len(d.cols))
 	d.byField = make(map[string]int, len(d.cols))
 	for i, c := range d.cols {
@@ -113,8 +120,6 @@ func newDocument(k *schema.Kind, backOffice bool, fileName string, src source, w
 		}
 		d.byField[c.Field] = i
 	}
-	d.refresh(nil)
-	return d
 }
 
 // Elements returns the elements as they would be sent, in file order,
@@ -192,6 +197,11 @@ func (d *Document) refresh(changed []int) {
 			d.facts[i] = d.factsOf(d.src.value(i), nil)
 		}
 	}
+	d.settle()
+}
+
+// settle brings the duplicates and the report up to date with the facts.
+func (d *Document) settle() {
 	d.dupOf = d.duplicates()
 	d.merge()
 	d.version++

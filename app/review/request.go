@@ -28,8 +28,15 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 	for _, f := range v.Fields(k) {
 		s.fields[f.Path] = f
 	}
-	s.cols = s.findColumns()
-	return newDocument(k, backOffice, fileName, s, v.Language())
+	// One pass over the elements finds the columns and each element's
+	// facts: a body kept as its bytes decodes each element once.
+	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: s, w: v.Language()}
+	d.facts = make([]facts, elements.Len())
+	names := make(sourceNames)
+	s.cols = s.findColumns(func(i int, e any) { d.facts[i] = d.factsOf(e, names) })
+	d.indexColumns()
+	d.settle()
+	return d
 }
 
 // requestSource holds the elements of a JSON request body.
@@ -73,8 +80,9 @@ func (s *requestSource) cell(i int, c Column) string {
 const maxColumns = 80
 
 // findColumns lists the leaf fields the elements carry, and the required
-// ones and those problems name.
-func (s *requestSource) findColumns() []Column {
+// ones and those problems name; each element, as it is read, is also
+// given to also.
+func (s *requestSource) findColumns(also func(i int, e any)) []Column {
 	order := make(map[string]int)
 	for i, f := range s.v.Fields(s.k) {
 		order[f.Path] = i
@@ -94,7 +102,10 @@ func (s *requestSource) findColumns() []Column {
 			add(string(p))
 		}
 	}}
-	s.elements.Each(func(_ int, e any) { w.element(e) })
+	s.elements.Each(func(i int, e any) {
+		w.element(e)
+		also(i, e)
+	})
 	for _, f := range s.v.Fields(s.k) {
 		if f.Required && !f.Conditional && !strings.Contains(f.Path, "[]") {
 			add(f.Path)

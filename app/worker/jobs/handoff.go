@@ -30,11 +30,11 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 	if out.Blocked != "" {
 		return out, nil
 	}
-	elements, err := schema.CanonicalArray(doc.Elements(), nil)
+	elements, err := schema.CanonicalEach(doc.count(), doc.review.Element, nil)
 	if err != nil {
 		return nil, err
 	}
-	origins := make([]handoff.Origin, len(doc.Elements()))
+	origins := make([]handoff.Origin, doc.count())
 	for i := range origins {
 		origins[i].Sheet, origins[i].Row = doc.Origin(i)
 	}
@@ -49,14 +49,14 @@ func (s *Server) prepareSubmission(c *runner.Call) (any, error) {
 // and reading, or why nothing can be sent as asked; only lists the
 // elements to send when not all are.
 func (s *Server) confirmation(doc *LoadedFile, req wire.PrepareSubmission, w lang.Tag) (out wire.Confirmation, only []int) {
-	elements, report := doc.Elements(), doc.Report()
+	report := doc.Report()
 	if report == nil || doc.Kind == nil { // its reading is not confirmed yet
 		return wire.Confirmation{Document: doc.ID, FileName: doc.FileName, Blocked: w.T("The file is not validated yet: finish its review first.")}, nil
 	}
 	invalid := report.InvalidElements()
 	out = wire.Confirmation{
 		Document: doc.ID, Kind: doc.Kind.ID, BackOffice: doc.BackOffice, FileName: doc.FileName,
-		Elements: len(elements), Invalid: len(invalid), NewBulk: req.NewBulk,
+		Elements: doc.count(), Invalid: len(invalid), NewBulk: req.NewBulk,
 	}
 	var currencies []string
 	for _, t := range doc.review.Summary().Totals {
@@ -72,14 +72,14 @@ func (s *Server) confirmation(doc *LoadedFile, req wire.PrepareSubmission, w lan
 	switch {
 	case requestRefused(report) != "":
 		out.Blocked = requestRefused(report)
-	case len(elements) == 0:
+	case doc.count() == 0:
 		out.Blocked = w.T("The file holds no elements to submit.")
-	case len(invalid) == len(elements):
+	case len(invalid) == doc.count():
 		out.Blocked = w.T("No element is valid: fix the file and load it again.")
 	case len(invalid) == 1 && !req.ValidOnly:
-		out.Blocked = w.F("1 of %s elements has errors. Fix it first, or submit the valid ones and keep the invalid one aside as a workbook.", w.Count(len(elements)))
+		out.Blocked = w.F("1 of %s elements has errors. Fix it first, or submit the valid ones and keep the invalid one aside as a workbook.", w.Count(doc.count()))
 	case len(invalid) > 0 && !req.ValidOnly:
-		out.Blocked = w.F("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", w.Count(len(invalid)), w.Count(len(elements)))
+		out.Blocked = w.F("%s of %s elements have errors. Fix them first, or submit the valid ones and keep the invalid ones aside as a workbook.", w.Count(len(invalid)), w.Count(doc.count()))
 	}
 	if out.Blocked == "" && len(invalid) > 0 {
 		only = report.ValidElements()
@@ -129,7 +129,7 @@ func (s *Server) asideWorkbook(c *runner.Call) (any, error) {
 	for n, i := range invalid {
 		notes[n] = placeNote(doc, i, w) + strings.Join(byElement[i], "\n")
 	}
-	data, err := schema.CanonicalArray(doc.Elements(), invalid)
+	data, err := schema.CanonicalEach(doc.count(), doc.review.Element, invalid)
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,15 @@ func (d *LoadedFile) Elements() []any {
 	return d.review.Elements()
 }
 
+// count is how many elements the built document holds, which Elements
+// would decode for a request body kept as its bytes.
+func (d *LoadedFile) count() int {
+	if d.review == nil {
+		return 0
+	}
+	return d.review.Len()
+}
+
 // Report returns the problems of the built document, each at its element
 // and, for a spreadsheet or CSV file, its sheet, row and column. It is nil
 // before the document is built.

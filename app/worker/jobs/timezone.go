@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,20 +47,25 @@ func (s *Server) schedule(d *LoadedFile, only []int, w lang.Tag) []string {
 			loc = z
 		}
 	}
-	elements := d.Elements()
+	n, pick := d.review.Len(), func(k int) int { return k }
 	if only != nil {
-		picked := make([]any, len(only))
-		for i, k := range only {
-			picked[i] = elements[k]
+		n, pick = len(only), func(k int) int { return only[k] }
+	}
+	// One element at a time: a request body's are kept as its bytes, and
+	// a field outside lists is read without decoding them.
+	values := func(k int, in string, parts []string) []any {
+		if !slices.ContainsFunc(parts, func(p string) bool { return strings.HasSuffix(p, "[]") }) {
+			return []any{d.review.ValueAt(pick(k), append([]string{in}, parts...))}
 		}
-		elements = picked
+		m, _ := d.review.Element(pick(k)).(map[string]any)
+		return valuesAt(m[in], parts)
 	}
 	var out []string
 	for _, f := range s.validator.Fields(d.Kind) {
 		if !f.Timestamp {
 			continue
 		}
-		if line := scheduleLine(f, elements, loc, w); line != "" {
+		if line := scheduleLine(f, n, values, loc, w); line != "" {
 			out = append(out, line)
 		}
 	}
@@ -67,18 +73,17 @@ func (s *Server) schedule(d *LoadedFile, only []int, w lang.Tag) []string {
 }
 
 // scheduleLine says when one timestamp field's values fall; "" when no
-// element fills it.
-func scheduleLine(f schema.Field, elements []any, loc *time.Location, w lang.Tag) string {
+// element fills, of n elements whose values at a path values gives.
+func scheduleLine(f schema.Field, n int, values func(k int, in string, parts []string) []any, loc *time.Location, w lang.Tag) string {
 	counts := map[int64]int{}
 	without := 0
 	in, parts := "requestBody", strings.Split(f.Path, ".")
 	if parts[0] == "pathParams" {
 		in, parts = "pathParams", parts[1:]
 	}
-	for _, e := range elements {
+	for k := range n {
 		found := false
-		m, _ := e.(map[string]any)
-		for _, v := range valuesAt(m[in], parts) {
+		for _, v := range values(k, in, parts) {
 			if ms, ok := millis(v); ok {
 				counts[ms]++
 				found = true
