@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -19,7 +20,10 @@ import (
 // posted, and the memory the job let go collected then, while the page
 // shows the result. WebAssembly's memory never shrinks: the budget is
 // what a file may add to it for the sake of speed, and the next file
-// reuses it rather than growing it.
+// reuses it rather than growing it. A file too big for the budget makes
+// the collector run once it is spent: from that first collection on, the
+// job goes on with the collector as usual, since a limit the live heap
+// nears would have it collect over and over.
 
 // gcBatch is the collector's setting for the reading jobs.
 type gcBatch struct {
@@ -33,9 +37,20 @@ type gcBatch struct {
 	mu sync.Mutex
 	// normal and limit are GOGC and the memory limit outside batches;
 	// running counts the batches under way, returned those whose job has
-	// returned but whose result is not posted yet.
+	// returned but whose result is not posted yet; tuned says the batch's
+	// setting is in force, gen counts the settings made.
 	normal, running, returned int
 	limit                     int64
+	tuned                     bool
+	gen                       int
+}
+
+// gcSentinel is dropped as a batch begins: its finalizer runs after the
+// first collection since. (It holds a pointer so that it is an object
+// of its own, which the tiny allocator would not make it.)
+type gcSentinel struct {
+	gen int
+	_   *byte
 }
 
 // SetBatchGC makes the reading jobs (open, prepare) run with GOGC set to
@@ -72,8 +87,31 @@ func (g *gcBatch) begin() {
 			metrics.Read(heap)
 			debug.SetMemoryLimit(min(g.limit, int64(heap[0].Value.Uint64())+g.budget))
 		}
+		g.tuned = true
+		g.gen++
+		runtime.SetFinalizer(&gcSentinel{gen: g.gen}, g.collected)
 	}
 	g.running++
+}
+
+// collected hears of the first collection since a batch began: the
+// budget is spent, and the job goes on with the collector as usual.
+func (g *gcBatch) collected(s *gcSentinel) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if s.gen == g.gen {
+		g.restore()
+	}
+}
+
+// restore sets the collector back as it was outside batches; g.mu is
+// held.
+func (g *gcBatch) restore() {
+	if g.tuned {
+		debug.SetGCPercent(g.normal)
+		debug.SetMemoryLimit(g.limit)
+		g.tuned = false
+	}
 }
 
 func (g *gcBatch) jobReturned() {
@@ -98,8 +136,7 @@ func (g *gcBatch) posted(m wire.Message) {
 	g.running--
 	last := g.running == 0
 	if last {
-		debug.SetGCPercent(g.normal)
-		debug.SetMemoryLimit(g.limit)
+		g.restore()
 	}
 	g.mu.Unlock()
 	if last {

@@ -42,6 +42,9 @@ func gcDuringOpen(t *testing.T, percent int, budget int64) (progress, result col
 		}
 	})
 	s.SetBatchGC(percent, budget)
+	// As the worker does: under WebAssembly, the job's progress reports
+	// are where other goroutines (the finalizers') run.
+	s.Yield = func() { time.Sleep(time.Millisecond) }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
@@ -85,6 +88,16 @@ func TestABatchKeepsToItsBudget(t *testing.T) {
 	metrics.Read(heap)
 	if progress.limit >= normal.limit || progress.limit > int64(heap[0].Value.Uint64())+2*budget {
 		t.Errorf("memory limit while reading %d, with %d of heap now: want the heap in use plus a budget of %d", progress.limit, heap[0].Value.Uint64(), budget)
+	}
+	backTo(t, normal)
+}
+
+func TestABatchOverItsBudgetGoesOnAsUsual(t *testing.T) {
+	normal := collectorNow()
+	// A byte: the job's first allocations spend it.
+	_, result := gcDuringOpen(t, -1, 1)
+	if result != normal {
+		t.Errorf("the collector as the result went %+v, want %+v: the budget was spent", result, normal)
 	}
 	backTo(t, normal)
 }
