@@ -28,6 +28,12 @@ func main() {
 	debug.SetMemoryLimit(ingest.MemoryLimit)
 	self := js.Global()
 	server := jobs.NewServer(func(m wire.Message) { port.Post(self, m) })
+	// A workbook or CSV file is read with the collector off until it has
+	// added batchBudget to the heap, and its garbage collected once its
+	// result is out (jobs.Server.SetBatchGC): the reading of 10,000 rows
+	// took 10-20 % less time in Chromium, its worker memory 90 MB rather
+	// than 25-40 MB. A JSON file is read as usual, which was faster.
+	server.SetBatchGC(-1, batchBudget)
 	// A millisecond's sleep hands the thread back to the worker's event
 	// loop, which then delivers the page's waiting messages (a cancel).
 	server.Yield = func() { time.Sleep(time.Millisecond) }
@@ -55,6 +61,11 @@ func main() {
 	port.Listen(self, server.Receive)
 	server.Run(context.Background())
 }
+
+// batchBudget is the memory a file's reading may add to the worker's heap
+// before the collector runs: a 10,000-row workbook or CSV file is read
+// within it without a collection.
+const batchBudget = 128 << 20
 
 // draftName names the IndexedDB database of the import in progress.
 const draftName = "bulkdesk-draft"

@@ -1,11 +1,15 @@
 package jobs
 
 import (
+	"bytes"
+	"path"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 
+	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/app/worker/runner"
 )
@@ -23,7 +27,10 @@ import (
 // reuses it rather than growing it. A file too big for the budget makes
 // the collector run once it is spent: from that first collection on, the
 // job goes on with the collector as usual, since a limit the live heap
-// nears would have it collect over and over.
+// nears would have it collect over and over. A JSON file runs as usual
+// throughout: its decoded values are most of what it allocates and stay
+// live, so that a batch only made it slower, growing memory it would
+// otherwise have reused.
 
 // gcBatch is the collector's setting for the reading jobs.
 type gcBatch struct {
@@ -64,16 +71,46 @@ func (s *Server) SetBatchGC(percent int, budget int64) {
 	s.gc.percent, s.gc.budget = percent, budget
 }
 
-// batched runs job as a batch of the collector (SetBatchGC).
+// batched runs job as a batch of the collector (SetBatchGC) when it
+// reads a table.
 func (s *Server) batched(job runner.Func) runner.Func {
 	return func(c *runner.Call) (any, error) {
-		if s.gc.percent == 0 {
+		if s.gc.percent == 0 || !s.readsTable(c) {
 			return job(c)
 		}
 		s.gc.begin()
 		defer s.gc.jobReturned()
 		return job(c)
 	}
+}
+
+// readsTable reports whether a reading job reads a workbook, a CSV file or
+// pasted rows rather than a JSON file, as ingest.Open tells them apart: a
+// .json file, or one without an extension that starts as JSON does.
+func (s *Server) readsTable(c *runner.Call) bool {
+	var req struct {
+		FileName string `json:"fileName"`
+		Text     string `json:"text"`
+		Document int    `json:"document"`
+	}
+	if c.Decode(&req) != nil {
+		return false
+	}
+	if req.Document != 0 {
+		d, err := s.documents.Get(req.Document)
+		return err == nil && (d.file == nil || d.file.Format != ingest.JSON)
+	}
+	if req.Text != "" {
+		return true
+	}
+	switch strings.ToLower(path.Ext(req.FileName)) {
+	case ".json":
+		return false
+	case "":
+		start := bytes.TrimLeft(c.Data, " \t\r\n\ufeff")
+		return len(start) == 0 || start[0] != '[' && start[0] != '{'
+	}
+	return true
 }
 
 func (g *gcBatch) begin() {

@@ -26,10 +26,13 @@ func collectorNow() collector {
 	return collector{gogc: int(int64(s[0].Value.Uint64())), limit: int64(s[1].Value.Uint64())}
 }
 
+// csvFile is a CSV file of 50 transfers.
+var csvFile = fixture.CSV(fixture.Rows.List(50))
+
 // gcDuringOpen opens a file in a server set with SetBatchGC(percent,
 // budget) and returns the collector's setting as the job reported its
 // progress and as it posted its result.
-func gcDuringOpen(t *testing.T, percent int, budget int64) (progress, result collector) {
+func gcDuringOpen(t *testing.T, percent int, budget int64, name string, data []byte) (progress, result collector) {
 	t.Helper()
 	results := make(chan struct{}, 1)
 	s := jobs.NewServer(func(m wire.Message) {
@@ -49,8 +52,8 @@ func gcDuringOpen(t *testing.T, percent int, budget int64) (progress, result col
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	body, _ := json.Marshal(wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true})
-	s.Receive(wire.Message{ID: 1, Type: wire.TypeRequest, Job: wire.JobOpen, Body: body, Data: fixture.CSV(fixture.Rows.List(50))})
+	body, _ := json.Marshal(wire.Open{FileName: name, Kind: "transfers", Auto: true})
+	s.Receive(wire.Message{ID: 1, Type: wire.TypeRequest, Job: wire.JobOpen, Body: body, Data: data})
 	select {
 	case <-results:
 	case <-time.After(30 * time.Second):
@@ -70,7 +73,7 @@ func backTo(t *testing.T, normal collector) {
 
 func TestAReadingJobRunsAsABatchOfTheCollector(t *testing.T) {
 	normal := collectorNow()
-	progress, result := gcDuringOpen(t, -1, 0)
+	progress, result := gcDuringOpen(t, -1, 0, "pay.csv", csvFile)
 	if progress.gogc != -1 || result.gogc != -1 {
 		t.Errorf("GOGC while reading %d, as the result went %d; want -1 (off) both", progress.gogc, result.gogc)
 	}
@@ -83,7 +86,7 @@ func TestAReadingJobRunsAsABatchOfTheCollector(t *testing.T) {
 func TestABatchKeepsToItsBudget(t *testing.T) {
 	normal := collectorNow()
 	const budget = 64 << 20
-	progress, _ := gcDuringOpen(t, -1, budget)
+	progress, _ := gcDuringOpen(t, -1, budget, "pay.csv", csvFile)
 	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(heap)
 	if progress.limit >= normal.limit || progress.limit > int64(heap[0].Value.Uint64())+2*budget {
@@ -95,16 +98,25 @@ func TestABatchKeepsToItsBudget(t *testing.T) {
 func TestABatchOverItsBudgetGoesOnAsUsual(t *testing.T) {
 	normal := collectorNow()
 	// A byte: the job's first allocations spend it.
-	_, result := gcDuringOpen(t, -1, 1)
+	_, result := gcDuringOpen(t, -1, 1, "pay.csv", csvFile)
 	if result != normal {
 		t.Errorf("the collector as the result went %+v, want %+v: the budget was spent", result, normal)
 	}
 	backTo(t, normal)
 }
 
+func TestAJSONFileIsReadWithTheCollectorAsUsual(t *testing.T) {
+	normal := collectorNow()
+	for _, name := range []string{"pay.json", "pay"} {
+		if progress, result := gcDuringOpen(t, -1, 0, name, fixture.Payroll.Body(50)); progress != normal || result != normal {
+			t.Errorf("%s: collector while reading %+v, as the result went %+v; want %+v", name, progress, result, normal)
+		}
+	}
+}
+
 func TestTheCollectorIsLeftAloneByDefault(t *testing.T) {
 	normal := collectorNow()
-	if progress, result := gcDuringOpen(t, 0, 0); progress != normal || result != normal {
+	if progress, result := gcDuringOpen(t, 0, 0, "pay.csv", csvFile); progress != normal || result != normal {
 		t.Errorf("collector while reading %+v, as the result went %+v; want %+v", progress, result, normal)
 	}
 }
