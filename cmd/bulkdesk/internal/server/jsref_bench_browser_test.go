@@ -190,9 +190,10 @@ type jsrefCase struct {
 // reference's from its marks), the longest main-thread task of each
 // page's load (until a second after it takes input), the console's worker
 // memory, each target met or missed, and the WebAssembly events of a
-// Chrome trace of the console's first visit after it takes input and of
-// its repeat visit (traced on both pages alike), which say whether V8
-// took the modules' compiled code from its cache.
+// Chrome trace of the console's first visit after it takes input, of its
+// repeat visit (traced on both pages alike) and of a third visit, not
+// timed, which say whether V8 took the modules' compiled code from its
+// cache.
 func BenchmarkConsoleVersusReference(b *testing.B) {
 	needReference(b)
 	browsertest.Path(b)
@@ -382,6 +383,14 @@ func jsrefTrial(b *testing.B, p benchedPage, cases []jsrefCase, files map[jsrefC
 	countWasmEvents("repeat visit", repeat, wasm)
 	operatorsSecond()
 	record("ms-longest-task-load-repeat", browsertest.LongestTaskUntil(p.interactive, 1000))
+	// A third visit, traced, not timed: whether the code cached during
+	// the repeat visit (from the service worker's responses) is taken.
+	if p.ready != "" {
+		countWasmEvents("third visit", br.Trace(2*time.Minute, wasmCacheCategories, func() {
+			br.Do(30*time.Second, chromedp.Navigate("about:blank"), chromedp.Navigate(p.url))
+			br.WaitFor(60*time.Second, p.name+"'s engine, third visit", `performance.getEntriesByName(`+browsertest.JSString(p.ready)+`).length > 0`)
+		}), wasm)
+	}
 
 	for _, c := range cases {
 		name := fmt.Sprintf("%s-%d", c.format, c.rows)
