@@ -78,11 +78,12 @@
   };
 
   let contractSent = false;
+  // cancelJob cancels the job sent, or forgets the one not sent yet.
   const cancelJob = () => {
-    if (state.job) {
+    if (state.job && state.job.id > 0) {
       post({ id: state.job.id, type: "cancel" });
-      state.job = null;
     }
+    state.job = null;
   };
 
   const chosenKind = () => {
