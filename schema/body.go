@@ -50,7 +50,7 @@ func ReadBody(data []byte) (b *Body, ok bool) {
 		for {
 			d.skipSpace()
 			start := d.pos
-			e.data, e.nodes, e.tricky, e.repeated = data, e.nodes[:0], false, false
+			e.data, e.nodes, e.tricky = data, e.nodes[:0], false
 			if _, err := d.readFlat(&e); err != nil {
 				return nil, false
 			}

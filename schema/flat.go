@@ -53,8 +53,6 @@ type flatElement struct {
 	// escapes, a key written twice in one object, an object of more keys
 	// than are cheap to compare for repeats. Such an element is decoded.
 	tricky bool
-	// repeated marks a key written twice in one object.
-	repeated bool
 }
 
 // maxFlatKeys is how many keys of one object the reader compares for
@@ -228,7 +226,7 @@ func (d *decoder) flatObject(e *flatElement, n int) error {
 			key := d.data[keyStart:keyEnd]
 			for s := e.nodes[n].first; s != 0; s = e.nodes[s].next {
 				if string(d.data[e.nodes[s].keyStart:e.nodes[s].keyEnd]) == string(key) {
-					e.tricky, e.repeated = true, true
+					e.tricky = true
 				}
 			}
 		}
@@ -296,9 +294,9 @@ func (d *decoder) flatNext(e *flatElement, n int, last *int, c, count int, kind 
 // errFlat is what the flat reader returns of a body that is not JSON.
 var errFlat = errors.New("not JSON")
 
-// readElement reads one element's bytes flat into e, reusing its nodes.
+// read reads one element's bytes flat into e, reusing its nodes.
 func (e *flatElement) read(data []byte) error {
-	e.data, e.nodes, e.tricky, e.repeated = data, e.nodes[:0], false, false
+	e.data, e.nodes, e.tricky = data, e.nodes[:0], false
 	d := decoder{data: data, depth: 1} // the element is inside its body's array
 	d.skipSpace()
 	if _, err := d.readFlat(e); err != nil {

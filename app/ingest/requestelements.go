@@ -88,6 +88,24 @@ func (r *RequestElements) Each(f func(i int, v any)) {
 	}
 }
 
+// Walk calls flat with each element of a body read flat, and decoded
+// with the others (given decoded, changed, or that the flat reader
+// leaves to the decoder), one at a time and in order: a walk over every
+// element of a large body that builds no maps.
+func (r *RequestElements) Walk(decoded func(i int, v any), flat func(i int, f schema.Flat)) {
+	for i := range r.Len() {
+		if r.body != nil {
+			if _, changed := r.edited[i]; !changed {
+				if f, ok := r.bodyReader().Flat(i); ok {
+					flat(i, f)
+					continue
+				}
+			}
+		}
+		decoded(i, r.At(i))
+	}
+}
+
 // Edited returns the decoded value of an element that was changed.
 func (r *RequestElements) Edited(i int) (any, bool) {
 	v, ok := r.edited[i]

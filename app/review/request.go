@@ -33,7 +33,17 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: s, w: v.Language()}
 	d.facts = make([]facts, elements.Len())
 	names := make(sourceNames)
-	s.cols = s.findColumns(func(i int, e any) { d.facts[i] = d.factsOf(e, names) })
+	amountAt, sourceAt := keyTokens(k.Amount), keyTokens(k.Source)
+	s.cols = s.findColumns(func(i int, e any) { d.facts[i] = d.factsOf(e, names) }, func(i int, f schema.Flat) {
+		var amount, source any
+		if amountAt != nil {
+			amount = elements.ValueAt(i, amountAt)
+		}
+		if sourceAt != nil {
+			source = elements.ValueAt(i, sourceAt)
+		}
+		d.facts[i] = factsFrom(hashFlat(f), amount, source, names)
+	})
 	d.indexColumns()
 	d.settle()
 	return d
@@ -81,8 +91,8 @@ const maxColumns = 80
 
 // findColumns lists the leaf fields the elements carry, and the required
 // ones and those problems name; each element, as it is read, is also
-// given to also.
-func (s *requestSource) findColumns(also func(i int, e any)) []Column {
+// given to also, or to alsoFlat when it is read flat.
+func (s *requestSource) findColumns(also func(i int, e any), alsoFlat func(i int, f schema.Flat)) []Column {
 	order := make(map[string]int)
 	for i, f := range s.v.Fields(s.k) {
 		order[f.Path] = i
@@ -102,9 +112,12 @@ func (s *requestSource) findColumns(also func(i int, e any)) []Column {
 			add(string(p))
 		}
 	}}
-	s.elements.Each(func(i int, e any) {
+	s.elements.Walk(func(i int, e any) {
 		w.element(e)
 		also(i, e)
+	}, func(i int, f schema.Flat) {
+		w.elementFlat(f)
+		alsoFlat(i, f)
 	})
 	for _, f := range s.v.Fields(s.k) {
 		if f.Required && !f.Conditional && !strings.Contains(f.Path, "[]") {
@@ -142,6 +155,18 @@ func (s *requestSource) columnOf(field string, cols map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// keyTokens splits a key field's path (Kind.Amount, Kind.Source) into
+// the tokens keyfields.Find follows; nil for none.
+func keyTokens(path string) []string {
+	if path == "" {
+		return nil
+	}
+	if rest, ok := strings.CutPrefix(path, "pathParams."); ok {
+		return append([]string{"pathParams"}, strings.Split(rest, ".")...)
+	}
+	return append([]string{"requestBody"}, strings.Split(path, ".")...)
 }
 
 // parentPath drops the last step of a path: "a.b[2]" → "a.b" → "a".
@@ -282,6 +307,8 @@ func (s *requestSource) revalidate(changed []int) {
 type leafWalker struct {
 	path []byte
 	keys [][]string
+	// members are keys per depth for walkFlat.
+	members [][]flatMember
 	// leaf is called with each leaf's path, which it must not keep.
 	leaf func(path []byte)
 	// done, when set, says that leaf has every path it can use: an

@@ -62,13 +62,19 @@ func (names sourceNames) name(typ, id string) string {
 var hashSeed = maphash.MakeSeed()
 
 func (d *Document) factsOf(v any, names sourceNames) facts {
-	f := facts{hash: hashOf(v)}
+	return factsFrom(hashOf(v), d.Kind.AmountObject(v), d.Kind.SourceObject(v), names)
+}
+
+// factsFrom makes the facts of an element from its hash, its amount
+// object and its source.
+func factsFrom(hash uint64, amount, source any, names sourceNames) facts {
+	f := facts{hash: hash}
 	// A readable amount counts whatever its currency: one that is not
 	// valid ("eur", "EURO", none) goes to the invalid currency's total.
-	if cur, n, large, ok := money.SmallAmountOf(d.Kind.AmountObject(v)); ok {
+	if cur, n, large, ok := money.SmallAmountOf(amount); ok {
 		f.currency, f.hasAmount, f.minor, f.large = cur, true, n, large
 	}
-	switch src := d.Kind.SourceObject(v).(type) {
+	switch src := source.(type) {
 	case map[string]any:
 		f.source = names.name(display(src["type"]), display(src["id"]))
 	case nil:
