@@ -72,6 +72,7 @@
   };
 
   const request = (job, body, data) => {
+    ew.init(); // the worker's program starts with its first job
     ew.nextID++;
     post({ id: ew.nextID, type: "request", job, body: JSON.stringify(body) }, data);
     return ew.nextID;

@@ -59,12 +59,12 @@ type Client struct {
 // Start starts the worker: scriptURL is worker.js, wasmURL worker.wasm and
 // secondURL apiworker.wasm, which the worker starts as its second.
 // When the page's app.js has started it already (self.bulkdeskEarlyWorker,
-// made by the server so that the worker's module downloads and compiles
-// beside the page's), Start adopts that one, and hears first what it
-// posted meanwhile.
+// made by the server so that a file chosen before the page's program
+// runs goes to it at once), Start adopts that one, starts its program if
+// no early job did, and hears first what it posted meanwhile.
 func Start(scriptURL, wasmURL, secondURL string) *Client {
 	c := &Client{calls: make(map[int]Handlers), unclaimed: make(map[int][]app.Value)}
-	w, early, sent := adoptEarlyWorker(scriptURL)
+	w, early, sent, started := adoptEarlyWorker(scriptURL)
 	if w.IsUndefined() || w.IsNull() {
 		w = app.Window().Get("Worker").New(scriptURL)
 	}
@@ -79,10 +79,14 @@ func Start(scriptURL, wasmURL, secondURL string) *Client {
 		c.failToLoad(args[0].Get("message"))
 		return nil
 	}))
-	if early.IsUndefined() || early.IsNull() {
+	if !started {
+		// The early script starts the worker's program with its first
+		// job; without one, the page does.
 		init := envelope(wire.Message{Type: wire.TypeInit, Body: []byte(wasmURL)})
 		init.Set(wire.FieldSecond, secondURL)
 		w.Call("postMessage", init)
+	}
+	if early.IsUndefined() || early.IsNull() {
 		return c
 	}
 	for i := range early.Length() {
@@ -96,13 +100,13 @@ func Start(scriptURL, wasmURL, secondURL string) *Client {
 }
 
 // adoptEarlyWorker takes the worker app.js started for scriptURL, the
-// messages it posted and how many jobs the early script sent it, if
-// there is one; it is adopted once.
-func adoptEarlyWorker(scriptURL string) (w, early app.Value, sent int) {
+// messages it posted, how many jobs the early script sent it and whether
+// its program was started, if there is one; it is adopted once.
+func adoptEarlyWorker(scriptURL string) (w, early app.Value, sent int, started bool) {
 	win := app.Window()
 	e := win.Get("bulkdeskEarlyWorker")
 	if !e.Truthy() || e.Get("script").String() != scriptURL {
-		return app.Undefined(), app.Undefined(), 0
+		return app.Undefined(), app.Undefined(), 0, false
 	}
 	win.Set("bulkdeskEarlyWorker", app.Undefined())
 	e.Set("onheard", app.Null())
@@ -111,7 +115,9 @@ func adoptEarlyWorker(scriptURL string) (w, early app.Value, sent int) {
 	if n := e.Get("nextID"); n.Type() == app.TypeNumber {
 		sent = n.Int()
 	}
-	return e.Get("worker"), e.Get("early"), sent
+	// A worker of an older app.js started its program at once.
+	started = e.Get("initSent").Type() != app.TypeBoolean || e.Get("initSent").Bool()
+	return e.Get("worker"), e.Get("early"), sent, started
 }
 
 // Adopt takes job id, which the page's early script sent before the

@@ -235,10 +235,10 @@ func configVersion(build, config string) string {
 
 // startWorkerAfterWasm returns go-app's app.js, changed in three ways.
 //
-// The console's Web Worker starts first thing, with the worker's script
-// and wasm URLs, so that its module downloads and compiles while the
-// page's does, rather than after: the page adopts it when its own wasm
-// runs (workerclient.Start), with the messages it posted meanwhile.
+// The console's Web Worker starts first thing (see earlyWorker), so that
+// a file chosen before the page's wasm runs is read at once: the page
+// adopts it when its own wasm runs (workerclient.Start), with the
+// messages it posted meanwhile.
 //
 // The service worker registers once the page's wasm runs rather than first
 // thing: on a first visit, its installation downloads every file of the
@@ -331,6 +331,11 @@ func (r *resolver) Resolve(location string) string {
 // page's wasm runs; workerclient.Start adopts it (see its doc). The
 // import page's early script (web/early.js) sends it jobs meanwhile,
 // numbered from nextID on, and hears its messages through onheard.
+//
+// The worker's program starts (init) when a job is sent before the
+// page's program runs, or else when the page's program adopts it: its
+// start would otherwise share the processor with the page's own, and
+// lengthen the page's tasks, for a worker nobody waits for yet.
 func earlyWorker(scriptURL, wasmURL, secondURL string) string {
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	return `// The console's worker starts with the page (see workerclient.Start).
@@ -338,13 +343,18 @@ func earlyWorker(scriptURL, wasmURL, secondURL string) string {
   try {
     const worker = new Worker(` + q(scriptURL) + `);
     const early = [];
-    const ew = { worker, early, script: ` + q(scriptURL) + `, nextID: 0, onheard: null };
+    const ew = { worker, early, script: ` + q(scriptURL) + `, nextID: 0, onheard: null, initSent: false };
+    ew.init = () => {
+      if (!ew.initSent) {
+        ew.initSent = true;
+        worker.postMessage({ type: "init", body: ` + q(wasmURL) + `, second: ` + q(secondURL) + ` });
+      }
+    };
     worker.onmessage = (event) => {
       early.push({ data: event.data });
       if (ew.onheard) ew.onheard(event.data);
     };
     worker.onerror = (event) => early.push({ error: event.message || "" });
-    worker.postMessage({ type: "init", body: ` + q(wasmURL) + `, second: ` + q(secondURL) + ` });
     self.bulkdeskEarlyWorker = ew;
   } catch (err) {
     // The page starts its worker itself, and reports what goes wrong.
