@@ -143,11 +143,14 @@ type BodyReader struct {
 }
 
 // Element is Body.Element.
-func (r *BodyReader) Element(i int) (any, error) {
+func (r *BodyReader) Element(i int) (any, error) { return r.decode(r.b.Raw(i)) }
+
+// decode decodes data as DecodeJSON does, with the reader's caches.
+func (r *BodyReader) decode(data []byte) (any, error) {
 	if r.d.keys == nil {
 		r.d.keys, r.d.values = make([]string, 256), make([]interned, 256)
 	}
-	r.d.data, r.d.pos, r.d.depth, r.d.path, r.d.dups = r.b.Raw(i), 0, 0, r.d.path[:0], nil
+	r.d.data, r.d.pos, r.d.depth, r.d.path, r.d.dups = data, 0, 0, r.d.path[:0], nil
 	v, _, err := r.d.decode()
 	return v, err
 }
@@ -188,7 +191,7 @@ func (r *BodyReader) ValueAt(i int, toks []string) any {
 	case flatNumber:
 		return json.Number(string(e.text(n)))
 	}
-	v, _, _ := DecodeJSON(e.data[node.start:node.end])
+	v, _ := r.decode(e.data[node.start:node.end])
 	return v
 }
 

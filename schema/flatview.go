@@ -5,6 +5,7 @@ package schema
 // needs, without decoding them. It is valid until the reader reads
 // another element.
 type Flat struct {
+	r *BodyReader
 	e *flatElement
 	n int
 }
@@ -33,7 +34,7 @@ func (r *BodyReader) Flat(i int) (f Flat, ok bool) {
 			r.whole, _ = r.b.Element(i)
 		}
 	}
-	return Flat{e: &r.e, n: 0}, r.whole == nil
+	return Flat{r: r, e: &r.e, n: 0}, r.whole == nil
 }
 
 // Kind is the value's JSON type.
@@ -44,7 +45,7 @@ func (f Flat) Kind() FlatKind { return FlatKind(f.e.nodes[f.n].kind) }
 func (f Flat) Text() []byte {
 	node := f.e.nodes[f.n]
 	if node.kind == flatString && node.escaped {
-		v, _, _ := DecodeJSON(f.e.data[node.start-1 : node.end+1])
+		v, _ := f.r.decode(f.e.data[node.start-1 : node.end+1])
 		s, _ := v.(string)
 		return []byte(s)
 	}
@@ -62,12 +63,12 @@ func (f Flat) Each(fn func(key []byte, v Flat)) {
 		if f.e.nodes[f.n].kind == flatObject {
 			key = f.e.data[f.e.nodes[c].keyStart:f.e.nodes[c].keyEnd]
 		}
-		fn(key, Flat{e: f.e, n: c})
+		fn(key, Flat{r: f.r, e: f.e, n: c})
 	}
 }
 
 // Member returns the member of an object named name.
 func (f Flat) Member(name string) (Flat, bool) {
 	c := f.e.member(f.n, name)
-	return Flat{e: f.e, n: c}, c != 0
+	return Flat{r: f.r, e: f.e, n: c}, c != 0
 }
