@@ -12,6 +12,34 @@
 // contract.go).
 "use strict";
 
+// bulkdeskRefreshPages draws again the pages the service worker keeps for
+// offline use, once the operator chose another language in Settings: the
+// server draws each page in the operator's language, and a page kept in
+// the former one would be the first the operator reads. Pages are told
+// from the console's other files by their type.
+self.bulkdeskRefreshPages = async () => {
+  if (!self.caches) {
+    return;
+  }
+  try {
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        const kept = await cache.match(request);
+        if (!kept || !(kept.headers.get("Content-Type") || "").startsWith("text/html")) {
+          continue;
+        }
+        const fresh = await fetch(request.url, { credentials: "same-origin", cache: "no-store" });
+        if (fresh.ok) {
+          await cache.put(request, fresh);
+        }
+      }
+    }
+  } catch {
+    // Offline, or the cache is gone: the pages are drawn at the next install.
+  }
+};
+
 (() => {
   const ew = self.bulkdeskEarlyWorker;
   const input = document.getElementById("request-file");
@@ -104,7 +132,7 @@
     // start meanwhile, opens the file itself.
     const job = { id: 0, file, fileName: file.name, kind: chosenKind(), auto: false };
     state.job = job;
-    showBusy("Reading " + file.name);
+    showBusy(file.name);
     job.auto = await nothingRemembered;
     if (state.job !== job || state.closed) {
       return; // replaced meanwhile, or the program took over
@@ -128,8 +156,13 @@
     job.id = request("open", req, file);
   };
 
-  // The status line, as the page's program draws it while it reads.
-  const showBusy = (label) => {
+  // showBusy draws the status line as the page's program does while it
+  // reads, in the words of the page: the server draws the page in the
+  // operator's language, with these words in the status line's data
+  // (app/ui/import-page.go).
+  const words = (document.getElementById("status") || {}).dataset || {};
+  const showBusy = (what) => {
+    const label = (words.reading || "Reading {file}").replace("{file}", what);
     const status = document.getElementById("status");
     if (!status) {
       return;
@@ -227,7 +260,7 @@
       state.paste = paste.value;
       state.readPasted = true;
       if (state.paste) {
-        showBusy("Reading Pasted rows");
+        showBusy(words.pasted || "Pasted rows");
       }
     });
   }

@@ -258,7 +258,9 @@ func (p *importPage) renderStatus() app.UI {
 	case p.prep != nil && p.prep.Kind == "":
 		return app.P().ID("status").Class("status").Text(tf("%s is loaded. Choose the bulk kind to read it as: its headers do not say.", p.prep.FileName))
 	}
-	return app.Div().ID("status")
+	// The words the early script (web/early.js) shows while it reads a
+	// file chosen before the program runs, in the page's language.
+	return app.Div().ID("status").DataSet("reading", tf("Reading %s", "{file}")).DataSet("pasted", t("Pasted rows"))
 }
 
 // option is a select's option. A false boolean attribute is left out: in

@@ -1,17 +1,49 @@
 package ui
 
 import (
+	"sync"
+
 	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // langKey is the localStorage key of the language the operator chose in
-// Settings; without it the console follows the browser's languages.
+// Settings; without it the console follows the browser's languages. A
+// cookie of the same name tells the server, which draws the first HTML.
 const langKey = "bulkdesk-lang"
 
-// consoleLang is the language the console speaks. The server renders the
-// first HTML in English; the browser switches when the page starts.
+// LanguageCookie is the cookie that carries the operator's choice of
+// language to the server: the page the server draws is in use before the
+// console's program runs (the import page takes a file at once), so it is
+// drawn in the operator's language, not in English.
+const LanguageCookie = langKey
+
+// consoleLang is the language the console speaks: in the browser, the
+// operator's; on the server, the language of the page being drawn.
 var consoleLang = lang.English
+
+// renderMu holds the language still while the server draws a page in it:
+// the language is the package's, and requests come in parallel.
+var renderMu sync.Mutex
+
+// LoadingText is what the page says in a corner while the console's
+// program loads; go-app draws it in English, and the server puts it in
+// the page's language.
+const LoadingText = "Loading Bulkdesk…"
+
+// LoadingLabel is LoadingText in the console's language.
+func LoadingLabel() string { return t("Loading Bulkdesk…") }
+
+// RenderIn runs render, which draws a page on the server, with the console
+// speaking l.
+func RenderIn(l lang.Tag, render func()) {
+	renderMu.Lock()
+	defer renderMu.Unlock()
+	prev := consoleLang
+	consoleLang = l
+	defer func() { consoleLang = prev }()
+	render()
+}
 
 // t is text in the console's language; the catalog test finds every call.
 func t(text string) string { return consoleLang.T(text) }
@@ -71,9 +103,17 @@ func rememberLanguage(l lang.Tag, follow bool) {
 	if !ls.Truthy() {
 		return
 	}
+	// The cookie says the choice to the server, for the pages it draws;
+	// the pages the browser keeps for offline use are drawn again.
+	doc := app.Window().Get("document")
 	if follow {
 		ls.Call("removeItem", langKey)
+		doc.Set("cookie", LanguageCookie+"=; Max-Age=0; Path=/; SameSite=Strict")
 	} else {
 		ls.Call("setItem", langKey, string(l))
+		doc.Set("cookie", LanguageCookie+"="+string(l)+"; Max-Age=31536000; Path=/; SameSite=Strict")
+	}
+	if refresh := app.Window().Get("bulkdeskRefreshPages"); refresh.Truthy() {
+		refresh.Invoke()
 	}
 }

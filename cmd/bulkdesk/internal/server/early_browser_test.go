@@ -75,6 +75,14 @@ func reviewOfAFileChosenLater(t *testing.T, file string) string {
 	return reviewState(b)
 }
 
+// goTo opens url in b without waiting for the page's load event, as
+// chromedp.Navigate does: the page's program, held back, is preloaded and
+// delays it.
+func goTo(b *browsertest.Browser, url string) {
+	b.Do(10*time.Second, chromedp.Navigate("about:blank"))
+	browsertest.Eval[bool](b, 5*time.Second, `(location.href = `+browsertest.JSString(url)+`, true)`)
+}
+
 // beforeThePageRuns is true while the page's program has not started.
 const beforeThePageRuns = `performance.getEntriesByName("bulkdesk:page-started").length === 0 && performance.getEntriesByName("bulkdesk:main").length === 0`
 
@@ -86,10 +94,7 @@ func earlyFileIsReviewed(t *testing.T, file string, give func(b *browsertest.Bro
 	t.Helper()
 	b := browsertest.New(t)
 	srv, release := startHeldConsole(t)
-	// Not chromedp.Navigate, which waits for the page's load event: the
-	// page's program, held back, is preloaded and delays it.
-	b.Do(10*time.Second, chromedp.Navigate("about:blank"))
-	browsertest.Eval[bool](b, 5*time.Second, `(location.href = `+browsertest.JSString(srv.URL)+`, true)`)
+	goTo(b, srv.URL)
 	b.WaitFor(30*time.Second, "the page to take a file", `performance.getEntriesByName("bulkdesk:interactive").length > 0`)
 	if !browsertest.Eval[bool](b, 5*time.Second, beforeThePageRuns) {
 		t.Fatal("the page's program ran although it was held back")
@@ -173,8 +178,7 @@ func TestConsoleReadsRowsPastedBeforeItsProgramRuns(t *testing.T) {
 	rows := pastedRows()
 	b := browsertest.New(t)
 	srv, release := startHeldConsole(t)
-	b.Do(10*time.Second, chromedp.Navigate("about:blank"))
-	browsertest.Eval[bool](b, 5*time.Second, `(location.href = `+browsertest.JSString(srv.URL)+`, true)`)
+	goTo(b, srv.URL)
 	b.WaitFor(30*time.Second, "the page to take input", `performance.getEntriesByName("bulkdesk:interactive").length > 0`)
 	pasteAndRead(b, rows)
 	if !browsertest.Eval[bool](b, 5*time.Second, beforeThePageRuns) {
@@ -197,5 +201,41 @@ func TestConsoleReadsRowsPastedBeforeItsProgramRuns(t *testing.T) {
 	later.AssertNoErrors()
 	if want := reviewState(later); early != want {
 		t.Errorf("rows pasted before the page ran are shown as\n%s\n\nthe same rows pasted later as\n%s", early, want)
+	}
+}
+
+// The page an operator reads first, before the program runs, is in the
+// operator's language: drawn so by the server, with the early script's
+// status in the same words, and it stays so once the program runs.
+func TestThePageBeforeItsProgramRunsSpeaksTheOperatorsLanguage(t *testing.T) {
+	for _, tc := range []struct{ lang, label, status string }{
+		{"de", "Art des Sammelauftrags", "early.csv wird gelesen"},
+		{"fr", "Type de lot", "Lecture de early.csv"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			file := earlyCSV(t, "early.csv")
+			b := browsertest.New(t, chromedp.Flag("lang", tc.lang), chromedp.Flag("accept-lang", tc.lang))
+			srv, release := startHeldConsole(t)
+			goTo(b, srv.URL)
+			b.WaitFor(30*time.Second, "the page to take a file", `performance.getEntriesByName("bulkdesk:interactive").length > 0`)
+			if got := browsertest.Eval[string](b, 5*time.Second, `document.documentElement.lang + " " + document.querySelector("label[for=kind]").textContent`); got != tc.lang+" "+tc.label {
+				t.Errorf("before its program runs, the page says %q, want %q", got, tc.lang+" "+tc.label)
+			}
+			b.Do(10*time.Second, browsertest.Pick("kind", "transfers"), chromedp.SetUploadFiles(chromedp.ID("request-file"), []string{file}))
+			if got := browsertest.Eval[string](b, 5*time.Second, `document.getElementById("status").textContent`); got != tc.status {
+				t.Errorf("while the page starts, its status says %q, want %q", got, tc.status)
+			}
+			b.Shoot("early-page-reading-" + tc.lang + ".png")
+			if !browsertest.Eval[bool](b, 5*time.Second, beforeThePageRuns) {
+				t.Fatal("the page's program ran although it was held back")
+			}
+			release()
+			b.WaitFor(60*time.Second, "the page to start", browsertest.Interactive)
+			b.WaitFor(30*time.Second, "the validation result", browsertest.ReviewShown)
+			if got := browsertest.Eval[string](b, 5*time.Second, `document.documentElement.lang + " " + document.querySelector("label[for=kind]").textContent`); got != tc.lang+" "+tc.label {
+				t.Errorf("once its program runs, the page says %q, want %q", got, tc.lang+" "+tc.label)
+			}
+			b.AssertNoErrors()
+		})
 	}
 }

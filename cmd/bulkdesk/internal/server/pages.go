@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/lang"
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/console"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -88,7 +90,12 @@ func (p *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // as it is made.
 func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 	rec := httptest.NewRecorder()
-	p.goapp.ServeHTTP(rec, r)
+	l := pageLanguage(r)
+	var loading string
+	ui.RenderIn(l, func() {
+		p.goapp.ServeHTTP(rec, r)
+		loading = ui.LoadingLabel()
+	})
 	h := w.Header()
 	for k, v := range rec.Header() {
 		h[k] = v
@@ -96,7 +103,13 @@ func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 	body := rec.Body.Bytes()
 	if strings.HasPrefix(h.Get("Content-Type"), "text/html") {
 		body = bytes.Replace(body, []byte(`<link rel="manifest" href=`), []byte(`<link rel="manifest" crossorigin="use-credentials" href=`), 1)
+		body = bytes.Replace(body, []byte(`<html lang="en"`), []byte(`<html lang="`+string(l)+`"`), 1)
+		body = bytes.Replace(body, []byte(">"+ui.LoadingText+"<"), []byte(">"+html.EscapeString(loading)+"<"), 1)
 		h.Del("Content-Length")
+		// The same page in another language is another page.
+		if etag := h.Get("ETag"); etag != "" {
+			h.Set("ETag", strings.TrimSuffix(etag, `"`)+"-"+string(l)+`"`)
+		}
 	}
 	if accepts(r.Header.Get("Accept-Encoding"), "gzip") && rec.Code == http.StatusOK && len(body) > 0 && h.Get("Content-Encoding") == "" {
 		// Fast compression: the page is made for this request.
@@ -112,6 +125,26 @@ func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(rec.Code)
 	w.Write(body)
+}
+
+// pageLanguage is the language a page is drawn in for r: the operator's
+// choice in Settings (its cookie), or else the first of the browser's
+// languages the console speaks, as the page's program chooses.
+func pageLanguage(r *http.Request) lang.Tag {
+	if c, err := r.Cookie(ui.LanguageCookie); err == nil {
+		if l, ok := lang.Parse(c.Value); ok {
+			return l
+		}
+	}
+	var preferred []string
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if tag == "" || strings.TrimSpace(q) == "q=0" {
+			continue
+		}
+		preferred = append(preferred, tag)
+	}
+	return lang.Choose(preferred)
 }
 
 // prepareScripts renders go-app's scripts once and gzips them: app.js as
@@ -200,7 +233,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		},
 		BackgroundColor: "#f4f6f9",
 		ThemeColor:      "#12355b",
-		LoadingLabel:    "Loading Bulkdesk…",
+		LoadingLabel:    ui.LoadingText,
 		Styles:          []string{"/web/" + stylesheet},
 		Resources:       res,
 		// The build's content hash: go-app's default changes at every
