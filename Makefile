@@ -119,6 +119,7 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzPrecheck$$' -fuzztime $(FUZZTIME) ./schema/
+	$(GO) test -run '^$$' -fuzz '^FuzzFlatPath$$' -fuzztime $(FUZZTIME) ./schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalBody$$' -fuzztime $(FUZZTIME) ./app/submission/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseHeaders$$' -fuzztime $(FUZZTIME) ./app/webhook/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTimestamp$$' -fuzztime $(FUZZTIME) ./app/webhook/

@@ -23,4 +23,18 @@
 // [Report] of [Problem] values: errors the API would refuse, and warnings
 // for fields it does not know or values that are almost surely mistakes.
 // The same code runs natively and in the browser under WebAssembly.
+//
+// # Elements checked from their bytes
+//
+// A large body is not decoded into Go values to be checked. [ReadBody]
+// keeps the file's bytes and where each element is; [Validator.CheckBody]
+// reads each element into one reused list of offsets (flat.go) and asks
+// the pre-check, the unknown-field check and the overlay's advice of it
+// there (flatcheck.go, flatadvice.go). They answer only when certain:
+// an element they refuse, or cannot judge (escapes, a repeated key, a
+// number they cannot compare exactly), is decoded and goes through
+// jsonschema, which writes the messages, exactly as a decoded body does.
+// TestTheFlatPathAgreesWithTheFullPath and FuzzFlatPath hold the two
+// paths to the same verdict and the same problems, for the built-in
+// contract and contracts loaded at run time.
 package schema
