@@ -82,9 +82,7 @@ func (p *importPage) takeEarly() *earlyImport {
 // adopt.
 func (e *earlyImport) drop() {
 	if e != nil && e.job > 0 {
-		if w := background(); w != nil {
-			w.Cancel(e.job)
-		}
+		cancelJobByID(e.job)
 	}
 }
 

@@ -31,6 +31,15 @@ func runJob[T any](ctx app.Context, job string, req any, progress func(wire.Prog
 	})
 }
 
+// cancelJobByID cancels a job the page did not send itself: the one the
+// early script sent before the page's program ran, when the page does not
+// adopt it.
+func cancelJobByID(id int) {
+	if w := background(); w != nil {
+		w.Cancel(id)
+	}
+}
+
 // runFileJob is runJob with a File or Blob, which the browser reads
 // first, as the job's binary payload.
 func runFileJob[T any](ctx app.Context, job string, req any, file app.Value, progress func(wire.Progress), done func(result T, data app.Value, err error)) (cancel func()) {
