@@ -96,10 +96,10 @@ type Document struct {
 	w lang.Tag
 }
 
-func newDocument(k *schema.Kind, backOffice bool, fileName string, src source, w lang.Tag) *Document {
+func newDocument(k *schema.Kind, backOffice bool, fileName string, src source, w lang.Tag, pass ...FirstPass) *Document {
 	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: src, w: w}
 	d.indexColumns()
-	d.refresh(nil)
+	d.refreshAll(pass)
 	return d
 }
 
@@ -187,16 +187,30 @@ var ErrSetForEveryRow = errors.New("this value is set for every row: change it w
 // refresh brings the summary and the report up to date after the
 // elements listed changed; nil means any of them may have.
 func (d *Document) refresh(changed []int) {
-	n := d.src.count()
-	if changed == nil || len(d.facts) != n {
-		d.facts = make([]facts, n)
-		names := make(sourceNames)
-		d.src.eachValue(func(i int, v any) { d.facts[i] = d.factsOf(v, names) })
-	} else {
-		for _, i := range changed {
-			d.facts[i] = d.factsOf(d.src.value(i), nil)
-		}
+	if changed == nil || len(d.facts) != d.src.count() {
+		d.refreshAll(nil)
+		return
 	}
+	for _, i := range changed {
+		d.facts[i] = d.factsOf(d.src.value(i), nil)
+	}
+	d.settle()
+}
+
+// refreshAll finds the facts of every element, giving each to pass too.
+func (d *Document) refreshAll(pass []FirstPass) {
+	d.facts = make([]facts, d.src.count())
+	names := make(sourceNames)
+	var e PassElement
+	d.src.eachValue(func(i int, v any) {
+		d.facts[i] = d.factsOf(v, names)
+		if len(pass) > 0 {
+			e = PassElement{i: i, v: v}
+			for _, f := range pass {
+				f(&e)
+			}
+		}
+	})
 	d.settle()
 }
 

@@ -19,3 +19,8 @@ func (d *Document) ValueAt(i int, toks []string) any {
 	}
 	return v
 }
+
+// EachElement calls f with every element in order, as Element returns
+// it; f must not keep it nor its maps, which the next element may reuse:
+// reading every element once (a schedule's times) then leaves no garbage.
+func (d *Document) EachElement(f func(i int, v any)) { d.src.eachValue(f) }

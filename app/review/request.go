@@ -22,8 +22,9 @@ func FromRequest(k *schema.Kind, backOffice bool, fileName string, elements []an
 
 // FromRequestElements is FromRequest for a file's elements kept as its
 // bytes: each is decoded when it is read, and what is changed stays in
-// elements, for a Document made of them again (another kind).
-func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, elements *ingest.RequestElements, r *schema.Report, v *schema.Validator) *Document {
+// elements, for a Document made of them again (another kind). Each
+// element is also given to pass, if any, as the Document reads them.
+func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, elements *ingest.RequestElements, r *schema.Report, v *schema.Validator, pass ...FirstPass) *Document {
 	s := &requestSource{k: k, v: v, elements: elements, rep: r, fields: make(map[string]schema.Field), shown: -1}
 	for _, f := range v.Fields(k) {
 		s.fields[f.Path] = f
@@ -34,7 +35,17 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 	d.facts = make([]facts, elements.Len())
 	names := make(sourceNames)
 	amountAt, sourceAt := keyTokens(k.Amount), keyTokens(k.Source)
-	s.cols = s.findColumns(func(i int, e any) { d.facts[i] = d.factsOf(e, names) }, func(i int, f schema.Flat) {
+	var pe PassElement
+	passOn := func(i int, e any) {
+		pe = PassElement{i: i, v: e, rs: elements}
+		for _, f := range pass {
+			f(&pe)
+		}
+	}
+	s.cols = s.findColumns(func(i int, e any) {
+		d.facts[i] = d.factsOf(e, names)
+		passOn(i, e)
+	}, func(i int, f schema.Flat) {
 		var amount, source any
 		if amountAt != nil {
 			amount = elements.ValueAt(i, amountAt)
@@ -43,6 +54,9 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 			source = elements.ValueAt(i, sourceAt)
 		}
 		d.facts[i] = factsFrom(hashFlat(f), amount, source, names)
+		// The element's bytes were read flat for the walk: its values
+		// are read from them again without another reading.
+		passOn(i, nil)
 	})
 	d.indexColumns()
 	d.settle()

@@ -25,8 +25,9 @@ const transfersCSV = `profileId;source.id;source.type;destination.id;destination
 110321;1003;managed_accounts;2004;managed_cards;USD;100,00;Refund
 `
 
-// openTable builds a Document from CSV text of kind.
-func openTable(t *testing.T, kind, text string) *review.Document {
+// openTable builds a Document from CSV text of kind, with its first
+// passes.
+func openTable(t *testing.T, kind, text string, pass ...review.FirstPass) *review.Document {
 	t.Helper()
 	f, err := ingest.Open("pay.csv", []byte(text), ingest.Options{})
 	if err != nil {
@@ -42,7 +43,7 @@ func openTable(t *testing.T, kind, text string) *review.Document {
 	}
 	im := ingest.NewImport(table, k, schema.Default())
 	im.Build(nil)
-	d, err := review.FromImport(im, false, "pay.csv")
+	d, err := review.FromImport(im, false, "pay.csv", pass...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,12 +11,13 @@ import (
 
 // FromImport returns the Document of a built import: its rows are the
 // elements, its mapped columns the review table's columns. The Document
-// takes the import over: edits go through it (Import.EditCell).
-func FromImport(im *ingest.Import, backOffice bool, fileName string) (*Document, error) {
+// takes the import over: edits go through it (Import.EditCell). Each
+// element is also given to pass, if any, as the Document reads them.
+func FromImport(im *ingest.Import, backOffice bool, fileName string, pass ...FirstPass) (*Document, error) {
 	if im.Result() == nil {
 		return nil, fmt.Errorf("the import of %s is not built", fileName)
 	}
-	return newDocument(im.Kind, backOffice, fileName, &tableSource{im: im}, im.Language()), nil
+	return newDocument(im.Kind, backOffice, fileName, &tableSource{im: im}, im.Language(), pass...), nil
 }
 
 // tableSource reads a Document's elements from the rows of a table.

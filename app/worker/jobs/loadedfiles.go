@@ -42,6 +42,8 @@ type LoadedFile struct {
 	// review is the built document, nil until it is built and after
 	// every change to how it is read.
 	review *review.Document
+	// times are the schedule's counts made with review (firstTimes).
+	times *firstTimes
 	// history is the changes to cells the operator can undo (undo.go).
 	history editHistory
 }

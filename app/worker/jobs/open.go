@@ -523,10 +523,13 @@ func (s *Server) buildDocument(c *runner.Call, d *LoadedFile) error {
 		return err
 	}
 	s.lap(partValidate)
-	rd, err := review.FromImport(d.im, d.BackOffice, d.FileName)
+	times, pass := s.timesPass(d.Kind)
+	rd, err := review.FromImport(d.im, d.BackOffice, d.FileName, pass)
 	if err != nil {
 		return err
 	}
 	d.review = rd
+	times.made(rd)
+	d.times = times
 	return nil
 }

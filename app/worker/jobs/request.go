@@ -39,10 +39,13 @@ func (s *Server) buildRequest(c *runner.Call, d *LoadedFile) error {
 	}
 	s.lap(partValidate)
 	d.checked = true
-	d.review = review.FromRequestElements(d.Kind, d.BackOffice, d.FileName, elements, report, s.validator)
+	times, pass := s.timesPass(d.Kind)
+	d.review = review.FromRequestElements(d.Kind, d.BackOffice, d.FileName, elements, report, s.validator, pass)
 	if len(s.limits) > 0 {
 		d.review.SetAmountLimits(s.limits)
 	}
+	times.made(d.review)
+	d.times = times
 	return nil
 }
 

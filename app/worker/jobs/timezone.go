@@ -10,6 +10,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/lang"
+	"github.com/bulkdesk/bulkdesk/app/review"
 	"github.com/bulkdesk/bulkdesk/app/wire"
 	"github.com/bulkdesk/bulkdesk/schema"
 )
@@ -47,52 +48,139 @@ func (s *Server) schedule(d *LoadedFile, only []int, w lang.Tag) []string {
 			loc = z
 		}
 	}
-	n, pick := d.review.Len(), func(k int) int { return k }
-	if only != nil {
-		n, pick = len(only), func(k int) int { return only[k] }
-	}
-	// One element at a time: a request body's are kept as its bytes, and
-	// a field outside lists is read without decoding them.
-	values := func(k int, in string, parts []string) []any {
-		if !slices.ContainsFunc(parts, func(p string) bool { return strings.HasSuffix(p, "[]") }) {
-			return []any{d.review.ValueAt(pick(k), append([]string{in}, parts...))}
-		}
-		m, _ := d.review.Element(pick(k)).(map[string]any)
-		return valuesAt(m[in], parts)
+	lines := d.times.of(d.review)
+	if lines == nil || only != nil {
+		lines = s.scheduleCounts(d.Kind)
+		countTimes(d, only, lines)
 	}
 	var out []string
-	for _, f := range s.validator.Fields(d.Kind) {
-		if !f.Timestamp {
-			continue
-		}
-		if line := scheduleLine(f, n, values, loc, w); line != "" {
+	for _, l := range lines {
+		if line := l.line(loc, w); line != "" {
 			out = append(out, line)
 		}
 	}
 	return out
 }
 
-// scheduleLine says when one timestamp field's values fall; "" when no
-// element fills, of n elements whose values at a path values gives.
-func scheduleLine(f schema.Field, n int, values func(k int, in string, parts []string) []any, loc *time.Location, w lang.Tag) string {
-	counts := map[int64]int{}
-	without := 0
+// scheduleCounts returns a count of each timestamp field of kind k.
+func (s *Server) scheduleCounts(k *schema.Kind) []*scheduleCount {
+	var lines []*scheduleCount
+	for _, f := range s.validator.Fields(k) {
+		if f.Timestamp {
+			lines = append(lines, newScheduleCount(f))
+		}
+	}
+	return lines
+}
+
+// countTimes counts the times of d's elements (those of only, when not
+// nil) into lines.
+func countTimes(d *LoadedFile, only []int, lines []*scheduleCount) {
+	if len(lines) == 0 {
+		return
+	}
+	if d.im != nil && only == nil {
+		// A table's rows are built once each, into maps reused for the
+		// next row, for every timestamp field at once.
+		d.review.EachElement(func(_ int, v any) {
+			for _, l := range lines {
+				l.add(v)
+			}
+		})
+		return
+	}
+	// One element at a time: a request body's are kept as its bytes, and
+	// a field outside lists is read without decoding them.
+	n, pick := d.review.Len(), func(k int) int { return k }
+	if only != nil {
+		n, pick = len(only), func(k int) int { return only[k] }
+	}
+	for k := range n {
+		for _, l := range lines {
+			l.addAt(d.review, pick(k))
+		}
+	}
+}
+
+// A scheduleCount counts the moments of one timestamp field's values.
+type scheduleCount struct {
+	f schema.Field
+	// in is "requestBody" or "pathParams", parts the path below it;
+	// list says a part is a list's items ("spendLimit[]").
+	in     string
+	parts  []string
+	tokens []string
+	list   bool
+	counts map[int64]int
+	// without counts the elements that fill it nowhere.
+	without int
+}
+
+func newScheduleCount(f schema.Field) *scheduleCount {
 	in, parts := "requestBody", strings.Split(f.Path, ".")
 	if parts[0] == "pathParams" {
 		in, parts = "pathParams", parts[1:]
 	}
-	for k := range n {
-		found := false
-		for _, v := range values(k, in, parts) {
-			if ms, ok := millis(v); ok {
-				counts[ms]++
-				found = true
-			}
-		}
-		if !found {
-			without++
+	return &scheduleCount{
+		f: f, in: in, parts: parts, tokens: append([]string{in}, parts...),
+		list:   slices.ContainsFunc(parts, func(p string) bool { return strings.HasSuffix(p, "[]") }),
+		counts: map[int64]int{},
+	}
+}
+
+// add counts the field's values in element v.
+func (c *scheduleCount) add(v any) {
+	m, _ := v.(map[string]any)
+	if c.list {
+		c.addValues(valuesAt(m[c.in], c.parts))
+		return
+	}
+	x := any(m)
+	for _, t := range c.tokens {
+		obj, _ := x.(map[string]any)
+		x = obj[t]
+	}
+	c.addValues([]any{x})
+}
+
+// addPass counts the field's values in an element of the review's first
+// pass.
+func (c *scheduleCount) addPass(e *review.PassElement) {
+	if c.list {
+		m, _ := e.Value().(map[string]any)
+		c.addValues(valuesAt(m[c.in], c.parts))
+		return
+	}
+	c.addValues([]any{e.ValueAt(c.tokens)})
+}
+
+// addAt counts the field's values in element i of a request body, read
+// without decoding it unless the path goes through a list.
+func (c *scheduleCount) addAt(d *review.Document, i int) {
+	if c.list {
+		m, _ := d.Element(i).(map[string]any)
+		c.addValues(valuesAt(m[c.in], c.parts))
+		return
+	}
+	c.addValues([]any{d.ValueAt(i, c.tokens)})
+}
+
+func (c *scheduleCount) addValues(vs []any) {
+	found := false
+	for _, v := range vs {
+		if ms, ok := millis(v); ok {
+			c.counts[ms]++
+			found = true
 		}
 	}
+	if !found {
+		c.without++
+	}
+}
+
+// line says when the field's values fall; "" when no element fills it.
+func (c *scheduleCount) line(loc *time.Location, w lang.Tag) string {
+	counts, without := c.counts, c.without
 	if len(counts) == 0 {
 		return ""
 	}
@@ -113,7 +201,7 @@ func scheduleLine(f schema.Field, n int, values func(k int, in string, parts []s
 	if without > 0 {
 		said = append(said, w.F("none for %s", w.Plural(without, "element", "elements")))
 	}
-	line := w.F("%s: %s", w.T(f.Title), w.Clauses(said...))
+	line := w.F("%s: %s", w.T(c.f.Title), w.Clauses(said...))
 	return line
 }
 
