@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime/metrics"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,4 +120,50 @@ func TestTheCollectorIsLeftAloneByDefault(t *testing.T) {
 	if progress, result := gcDuringOpen(t, 0, 0, "pay.csv", csvFile); progress != normal || result != normal {
 		t.Errorf("collector while reading %+v, as the result went %+v; want %+v", progress, result, normal)
 	}
+}
+
+// A file opened right after another's result begins at once: the last
+// one's garbage is collected when the worker is idle, not before the next
+// file is read, and once for both.
+func TestAFileOpenedRightAfterAnotherDoesNotWaitForItsCollection(t *testing.T) {
+	normal := collectorNow()
+	var frees atomic.Int32
+	idle := make(chan struct{})
+	progressed := make(chan int32, 100)
+	results := make(chan struct{}, 2)
+	s := jobs.NewServer(func(m wire.Message) {
+		switch m.Type {
+		case wire.TypeProgress:
+			progressed <- frees.Load()
+		case wire.TypeResult, wire.TypeError:
+			results <- struct{}{}
+		}
+	})
+	s.SetBatchGC(-1, 64<<20)
+	s.SetCollection(func() { <-idle }, func() { frees.Add(1) })
+	s.Yield = func() { time.Sleep(time.Millisecond) }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	body, _ := json.Marshal(wire.Open{FileName: "pay.csv", Kind: "transfers", Auto: true})
+	for id := range 2 {
+		s.Receive(wire.Message{ID: id + 1, Type: wire.TypeRequest, Job: wire.JobOpen, Body: body, Data: csvFile})
+		select {
+		case <-results:
+		case <-time.After(30 * time.Second):
+			t.Fatal("no answer to the open job")
+		}
+	}
+	close(progressed)
+	for n := range progressed {
+		if n != 0 {
+			t.Fatalf("a job reported progress after %d collections, want none before the worker is idle", n)
+		}
+	}
+	close(idle)
+	if !eventually.Until(10*time.Second, func() bool { return frees.Load() == 1 }) {
+		t.Errorf("%d collections once idle, want 1 for both files", frees.Load())
+	}
+	backTo(t, normal)
 }
