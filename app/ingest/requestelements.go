@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/bulkdesk/bulkdesk/schema"
 )
 
@@ -19,6 +22,73 @@ type RequestElements struct {
 	edited map[int]any
 	// reader reads values inside the body's elements (ValueAt).
 	reader *schema.BodyReader
+	// kept holds the values at some paths of every element, read in
+	// one Walk (KeepPlausibility).
+	kept *keptValues
+}
+
+// keptValues are the values at paths of every element: values[p][i] is
+// element i's at paths[p].
+type keptValues struct {
+	paths  [][]string
+	values [][]any
+	// filled counts the elements kept, the first ones.
+	filled int
+}
+
+// KeepPlausibility makes the next Walk keep, of every element it reads,
+// the values the plausibility checks of kind k read (RequestElementWarnings:
+// the amount, its currency and the ids), so that the checks read no
+// element again; until Forget. A large body is otherwise read once more
+// for them, and that was most of its review's time after the walk.
+func (r *RequestElements) KeepPlausibility(k *schema.Kind, fields []schema.Field) {
+	var paths [][]string
+	if k.Amount != "" {
+		at := elementTokens(k.Amount)
+		paths = append(paths, append(slices.Clip(at), "currency"), append(slices.Clip(at), "amount"))
+	}
+	for _, f := range fields {
+		if isIDField(f) && !strings.Contains(f.Path, "[") {
+			paths = append(paths, elementTokens(f.Path))
+		}
+	}
+	r.kept = &keptValues{paths: paths, values: make([][]any, len(paths))}
+}
+
+// Forget drops the values KeepPlausibility kept.
+func (r *RequestElements) Forget() { r.kept = nil }
+
+// keep reads element i's values at the kept paths, if the walk keeps
+// them.
+func (r *RequestElements) keep(i int) {
+	k := r.kept
+	if k == nil {
+		return
+	}
+	for p, toks := range k.paths {
+		if len(k.values[p]) != r.Len() {
+			k.values[p] = make([]any, r.Len())
+		}
+		k.values[p][i] = r.valueAt(i, toks)
+	}
+	k.filled = max(k.filled, i+1)
+}
+
+// keptAt returns element i's kept value at toks, if it is kept.
+func (r *RequestElements) keptAt(i int, toks []string) (any, bool) {
+	k := r.kept
+	if k == nil {
+		return nil, false
+	}
+	if i >= k.filled {
+		return nil, false
+	}
+	for p, path := range k.paths {
+		if slices.Equal(path, toks) {
+			return k.values[p][i], true
+		}
+	}
+	return nil, false
 }
 
 // NewRequestElements holds elements already decoded.
@@ -71,6 +141,16 @@ func (r *RequestElements) Own(i int) any {
 // when there is none, as valueAt would find it in the element decoded;
 // from a body, without decoding the element.
 func (r *RequestElements) ValueAt(i int, toks []string) any {
+	if v, ok := r.keptAt(i, toks); ok {
+		if _, changed := r.edited[i]; !changed {
+			return v
+		}
+	}
+	return r.valueAt(i, toks)
+}
+
+// valueAt is ValueAt without the kept values.
+func (r *RequestElements) valueAt(i int, toks []string) any {
 	if r.body == nil {
 		return valueAt(r.list[i], toks)
 	}
@@ -91,17 +171,20 @@ func (r *RequestElements) Each(f func(i int, v any)) {
 // Walk calls flat with each element of a body read flat, and decoded
 // with the others (given decoded, changed, or that the flat reader
 // leaves to the decoder), one at a time and in order: a walk over every
-// element of a large body that builds no maps.
+// element of a large body that builds no maps. It keeps the values
+// KeepPlausibility asks for.
 func (r *RequestElements) Walk(decoded func(i int, v any), flat func(i int, f schema.Flat)) {
 	for i := range r.Len() {
 		if r.body != nil {
 			if _, changed := r.edited[i]; !changed {
 				if f, ok := r.bodyReader().Flat(i); ok {
+					r.keep(i)
 					flat(i, f)
 					continue
 				}
 			}
 		}
+		r.keep(i)
 		decoded(i, r.At(i))
 	}
 }

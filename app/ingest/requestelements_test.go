@@ -50,3 +50,41 @@ func TestARequestBodyIsKeptAsItsBytes(t *testing.T) {
 		}
 	}
 }
+
+// The values the plausibility checks read are kept in the walk over a
+// body's elements, so that the checks read no element again: a kept
+// value is read without an allocation, and an element changed after the
+// walk answers with its change.
+func TestAWalkKeepsWhatThePlausibilityChecksRead(t *testing.T) {
+	f, err := ingest.Open("pay.json", fixture.Payroll.Body(50), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	els, _ := f.RequestElements()
+	k := fixture.Kind("transfers")
+	fresh, _ := ingest.Open("pay.json", fixture.Payroll.Body(50), ingest.Options{})
+	want, _ := fresh.RequestElements()
+	els.KeepPlausibility(k, fixture.Validator().Fields(k))
+	walked := 0
+	els.Walk(func(int, any) { walked++ }, func(int, schema.Flat) { walked++ })
+	if walked != 50 {
+		t.Fatalf("the walk read %d elements, want 50", walked)
+	}
+	amount := []string{"requestBody", "destinationAmount", "amount"}
+	for _, i := range []int{0, 17, 49} {
+		if got := els.ValueAt(i, amount); got == nil || !reflect.DeepEqual(got, want.ValueAt(i, amount)) {
+			t.Errorf("element %d's amount kept %#v, read %#v", i, got, want.ValueAt(i, amount))
+		}
+	}
+	if allocs := testing.AllocsPerRun(10, func() { els.ValueAt(17, amount) }); allocs != 0 {
+		t.Errorf("reading a kept amount took %.0f allocations: the element was read again", allocs)
+	}
+	els.Own(17).(map[string]any)["requestBody"].(map[string]any)["destinationAmount"] = map[string]any{"currency": "EUR", "amount": "5"}
+	if got := els.ValueAt(17, amount); got != "5" {
+		t.Errorf("a changed element's amount reads %#v, want its change", got)
+	}
+	els.Forget()
+	if got := els.ValueAt(0, amount); !reflect.DeepEqual(got, want.ValueAt(0, amount)) {
+		t.Errorf("after Forget element 0's amount reads %#v, want %#v", got, want.ValueAt(0, amount))
+	}
+}

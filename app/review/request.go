@@ -35,6 +35,9 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 	d.facts = make([]facts, elements.Len())
 	names := make(sourceNames)
 	amountAt, sourceAt := keyTokens(k.Amount), keyTokens(k.Source)
+	// The walk keeps what the plausibility checks read (merge), which
+	// then read no element again.
+	elements.KeepPlausibility(k, v.Fields(k))
 	var pe PassElement
 	passOn := func(i int, e any) {
 		pe = PassElement{i: i, v: e, rs: elements}
@@ -60,6 +63,7 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 	})
 	d.indexColumns()
 	d.settle()
+	elements.Forget()
 	return d
 }
 
