@@ -82,6 +82,9 @@ type reviewGrid struct {
 
 	doc, docVersion, focusSeq int
 	errorsOnly                bool
+	// shownAtMount says the rows were taken before the first render, so
+	// that the table is shown once it is mounted.
+	shownAtMount bool
 	// ctx is the table's own context, for the worker's answers: an event's
 	// context is dropped once its element is gone (an edited cell's
 	// input is, by the time the worker answers).
@@ -169,11 +172,40 @@ func (g *reviewGrid) OnAnnounce(f func(ctx app.Context, text string)) *reviewGri
 	return g
 }
 
+// OnInit takes the first rows the summary brought before the table's
+// first render: it is drawn once, rows and all, in the frame that shows
+// the review, rather than empty and again a frame later.
+func (g *reviewGrid) OnInit() {
+	if !g.firstRowsFit() {
+		return
+	}
+	g.doc, g.docVersion, g.errorsOnly = g.Idoc, g.Iversion, g.IerrorsOnly
+	g.activeCol = firstShown(g.Icolumns)
+	g.hold(*g.IfirstRows)
+	g.shownAtMount = true
+}
+
 func (g *reviewGrid) OnMount(ctx app.Context) {
 	g.ctx = ctx
 	g.measure()
 	g.sync(ctx)
+	if g.shownAtMount {
+		// Mounted with the rows taken in OnInit: sized now, not a
+		// frame later, and shown.
+		g.shownAtMount = false
+		g.window()
+		sizeSpacers(g.start*rowHeight, max(0, g.total-g.end)*rowHeight)
+		markMemory("table-shown", g.ImemoryNote)
+		return
+	}
 	g.layout()
+}
+
+// firstRowsFit says whether the first rows the summary brought are the
+// ones the table shows first: the document's top, in every row's view.
+func (g *reviewGrid) firstRowsFit() bool {
+	r := g.IfirstRows
+	return r != nil && r.Document == g.Idoc && r.Version == g.Iversion && r.Offset == 0 && !g.IerrorsOnly
 }
 
 func (g *reviewGrid) OnUpdate(ctx app.Context) { g.sync(ctx) }
@@ -192,10 +224,10 @@ func (g *reviewGrid) sync(ctx app.Context) {
 		g.rows, g.loaded, g.total, g.offset = nil, false, 0, 0
 		g.activePos, g.activeCol, g.editing = 0, firstShown(g.Icolumns), false
 		g.setScroll(0)
-		if r := g.IfirstRows; r != nil && r.Document == g.Idoc && r.Version == g.Iversion && r.Offset == 0 && !g.IerrorsOnly {
+		if g.firstRowsFit() {
 			g.seq++ // an answer to an earlier request is stale
 			g.loading = false
-			g.take(*r, nil)
+			g.take(*g.IfirstRows, nil)
 		} else {
 			g.fetch(0, wire.FirstWindow, nil, true)
 		}
@@ -269,8 +301,7 @@ func (g *reviewGrid) take(r wire.Rows, around *int) {
 		memory := g.ImemoryNote
 		g.ctx.Defer(func(app.Context) { markMemory("table-shown", memory) })
 	}
-	g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
-	g.activePos = min(g.activePos, max(0, g.total-1))
+	g.hold(r)
 	if g.again {
 		g.again = false
 		g.scrolled()
@@ -293,6 +324,12 @@ func (g *reviewGrid) take(r wire.Rows, around *int) {
 	}
 }
 
+// hold keeps a window of rows as the ones the table shows.
+func (g *reviewGrid) hold(r wire.Rows) {
+	g.total, g.offset, g.rows, g.version, g.loaded = r.Total, r.Offset, r.Rows, r.Version, true
+	g.activePos = min(g.activePos, max(0, g.total-1))
+}
+
 // window recomputes the rows to render from the scroll position.
 func (g *reviewGrid) window() {
 	g.start, g.end = visibleRange(g.scrollTop, g.viewport-g.headerHeight, g.total)
@@ -304,16 +341,20 @@ func (g *reviewGrid) window() {
 func (g *reviewGrid) layout() {
 	g.window()
 	above, below := g.start*rowHeight, max(0, g.total-g.end)*rowHeight
-	g.ctx.Defer(func(app.Context) {
-		for id, h := range map[string]int{"grid-above": above, "grid-below": below} {
-			if el := app.Window().GetElementByID(id); el.Truthy() {
-				el.Get("style").Set("height", px(h))
-			}
+	g.ctx.Defer(func(app.Context) { sizeSpacers(above, below) })
+}
+
+// sizeSpacers gives the empty rows that stand for those out of view their
+// heights, and pins the pinned columns.
+func sizeSpacers(above, below int) {
+	for id, h := range map[string]int{"grid-above": above, "grid-below": below} {
+		if el := app.Window().GetElementByID(id); el.Truthy() {
+			el.Get("style").Set("height", px(h))
 		}
-		if grid := app.Window().GetElementByID("grid"); grid.Truthy() {
-			pinColumns(grid)
-		}
-	})
+	}
+	if grid := app.Window().GetElementByID("grid"); grid.Truthy() {
+		pinColumns(grid)
+	}
 }
 
 func (g *reviewGrid) onScroll(ctx app.Context, e app.Event) {
@@ -476,7 +517,7 @@ func px(n int) string { return strconv.Itoa(n) + "px" }
 func (g *reviewGrid) renderRow(pos int) app.UI {
 	cols := g.Icolumns
 	r, ok := g.row(pos)
-	tr := app.Tr().Aria("rowindex", pos+2)
+	tr := app.Tr().Attr("aria-rowindex", strconv.Itoa(pos+2))
 	if !ok {
 		return tr.Class("grid-loading").Body(
 			app.Th().Scope("row").Class("grid-rowhead").Text("…"),
@@ -500,7 +541,7 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 	for shown, c := range gridOrder(cols) {
 		cells = append(cells, g.renderCell(pos, c, shown, r, marks))
 	}
-	other := app.Td().Role("gridcell").Aria("colindex", len(cols)+2).Class("grid-other")
+	other := app.Td().Role("gridcell").Attr("aria-colindex", strconv.Itoa(len(cols)+2)).Class("grid-other")
 	if len(r.Problems) > 0 {
 		other = other.Class("cell-" + r.Severity).Title(strings.Join(r.Problems, "\n")).Text(strings.Join(r.Problems, " · "))
 	}
@@ -512,8 +553,11 @@ func (g *reviewGrid) renderRow(pos int) app.UI {
 // shown (see gridOrder).
 func (g *reviewGrid) renderCell(pos, c, shown int, r wire.GridRow, marks map[int]cellMark) app.UI {
 	active := pos == g.activePos && c == g.activeCol
-	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Aria("colindex", shown+2).
-		DataSet("pos", pos).DataSet("col", c).Class(columnClasses(g.Icolumns[c])...)
+	// Numbers are set as text: go-app formats an Aria or DataSet value
+	// with fmt, which, for the hundreds of cells of a window, took a
+	// fifth of the table's first render.
+	td := app.Td().ID(cellID(pos, c)).Role("gridcell").Attr("aria-colindex", strconv.Itoa(shown+2)).
+		Attr("data-pos", strconv.Itoa(pos)).Attr("data-col", strconv.Itoa(c)).Class(columnClasses(g.Icolumns[c])...)
 	if active {
 		td = td.TabIndex(0).Class("cell-active")
 	} else {
