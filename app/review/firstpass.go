@@ -1,6 +1,9 @@
 package review
 
-import "github.com/bulkdesk/bulkdesk/app/ingest"
+import (
+	"github.com/bulkdesk/bulkdesk/app/ingest"
+	"github.com/bulkdesk/bulkdesk/schema"
+)
 
 // A PassElement is one element as a Document's first pass reads it (the
 // pass that finds its facts and, for a request body, its columns): what
@@ -12,6 +15,16 @@ type PassElement struct {
 	// v is the element decoded, nil while it is read flat from rs.
 	v  any
 	rs *ingest.RequestElements
+	// flat is the element read flat, when it is (isFlat).
+	flat   schema.Flat
+	isFlat bool
+}
+
+// Flat returns the element read flat from a request body's bytes, valid
+// until the pass goes on; ok is false for an element given decoded
+// (Value).
+func (e *PassElement) Flat() (f schema.Flat, ok bool) {
+	return e.flat, e.isFlat && e.v == nil
 }
 
 // Index is the element's index in the document.

@@ -26,6 +26,10 @@ func TestAReviewFromBytesIsTheReviewOfTheDecodedElements(t *testing.T) {
 		`{"requestBody":{"source":{"id":"7","type":"managed_accounts"},"profileId":"3"}}`,
 		`{"pathParams":{"_id_":"9"},"requestBody":{"spendLimit":[{"value":{"currency":"GBP","amount":-1},"interval":"DAILY"}],"minTransactionAmount":5}}`,
 		`{"requestBody":{"source":"plain","destinationAmount":{"currency":"eur","amount":"12"}}}`,
+		`{"requestBody":{"source":{"type":"managed_accounts","id":true},"destinationAmount":{"currency":"EUR","amount":123456789012345678901234}}}`,
+		`{"requestBody":{"source":{"type":null,"id":5},"destinationAmount":{"currency":7,"amount":"-3"}}}`,
+		`{"requestBody":{"source":{"id":"8","type":"managed_\u0061ccounts"},"destinationAmount":{"amount":4}}}`,
+		`{"requestBody":{"source":[1],"destinationAmount":"5 EUR"}}`,
 		`[1,2]`, `"x"`, `{"requestBody":[]}`, `{}`,
 	}
 	body := bytes.TrimSuffix(bytes.TrimSpace(fixture.Payroll.Body(60)), []byte("]"))

@@ -33,33 +33,26 @@ func FromRequestElements(k *schema.Kind, backOffice bool, fileName string, eleme
 	// facts: a body kept as its bytes decodes each element once.
 	d := &Document{Kind: k, BackOffice: backOffice, FileName: fileName, src: s, w: v.Language()}
 	d.facts = make([]facts, elements.Len())
-	names := make(sourceNames)
+	names, currencies := make(sourceNames), make(map[string]string)
 	amountAt, sourceAt := keyTokens(k.Amount), keyTokens(k.Source)
 	// The walk keeps what the plausibility checks read (merge), which
 	// then read no element again.
 	elements.KeepPlausibility(k, v.Fields(k))
 	var pe PassElement
-	passOn := func(i int, e any) {
-		pe = PassElement{i: i, v: e, rs: elements}
+	passOn := func(i int, e any, f schema.Flat, flat bool) {
+		pe = PassElement{i: i, v: e, rs: elements, flat: f, isFlat: flat}
 		for _, f := range pass {
 			f(&pe)
 		}
 	}
 	s.cols = s.findColumns(func(i int, e any) {
 		d.facts[i] = d.factsOf(e, names)
-		passOn(i, e)
+		passOn(i, e, schema.Flat{}, false)
 	}, func(i int, f schema.Flat) {
-		var amount, source any
-		if amountAt != nil {
-			amount = elements.ValueAt(i, amountAt)
-		}
-		if sourceAt != nil {
-			source = elements.ValueAt(i, sourceAt)
-		}
-		d.facts[i] = factsFrom(hashFlat(f), amount, source, names)
+		d.facts[i] = factsFlat(f, amountAt, sourceAt, names, currencies, func(toks []string) any { return elements.ValueAt(i, toks) })
 		// The element's bytes were read flat for the walk: its values
 		// are read from them again without another reading.
-		passOn(i, nil)
+		passOn(i, nil, f, true)
 	})
 	d.indexColumns()
 	d.settle()

@@ -112,6 +112,8 @@ type scheduleCount struct {
 	tokens []string
 	list   bool
 	counts map[int64]int
+	// level and next hold the values at a part of the path, read flat.
+	level, next []schema.Flat
 	// without counts the elements that fill it nowhere.
 	without int
 }
@@ -146,12 +148,56 @@ func (c *scheduleCount) add(v any) {
 // addPass counts the field's values in an element of the review's first
 // pass.
 func (c *scheduleCount) addPass(e *review.PassElement) {
+	if f, ok := e.Flat(); ok && c.list {
+		c.addFlat(f)
+		return
+	}
 	if c.list {
 		m, _ := e.Value().(map[string]any)
 		c.addValues(valuesAt(m[c.in], c.parts))
 		return
 	}
 	c.addValues([]any{e.ValueAt(c.tokens)})
+}
+
+// addFlat counts the field's values in an element read flat, as add
+// counts them in the element decoded (valuesAt, millis).
+func (c *scheduleCount) addFlat(f schema.Flat) {
+	c.level = c.level[:0]
+	if in, ok := f.Member(c.in); ok {
+		c.level = append(c.level, in)
+	}
+	for _, part := range c.parts {
+		name, list := strings.CutSuffix(part, "[]")
+		c.next = c.next[:0]
+		for _, v := range c.level {
+			if v.Kind() != schema.FlatObject {
+				continue
+			}
+			x, ok := v.Member(name)
+			switch {
+			case !ok:
+			case list && x.Kind() == schema.FlatArray:
+				x.Each(func(_ []byte, item schema.Flat) { c.next = append(c.next, item) })
+			case !list:
+				c.next = append(c.next, x)
+			}
+		}
+		c.level, c.next = c.next, c.level
+	}
+	found := false
+	for _, v := range c.level {
+		if k := v.Kind(); k != schema.FlatString && k != schema.FlatNumber {
+			continue
+		}
+		if ms, err := strconv.ParseInt(string(v.Text()), 10, 64); err == nil {
+			c.counts[ms]++
+			found = true
+		}
+	}
+	if !found {
+		c.without++
+	}
 }
 
 // addAt counts the field's values in element i of a request body, read
