@@ -94,9 +94,11 @@ func (c *importChoose) OnFail(f func(ctx app.Context, message string)) *importCh
 func (c *importChoose) OnMount(ctx app.Context) {
 	ctx.Handle(actionStartOver, func(app.Context, app.Action) { c.pasteText = "" })
 	// The rows pasted before the page's program ran stay in the box.
-	if e, ok := takeEarlyImport(); ok && c.pasteText == "" {
+	if e, ok := takeEarlyImport(); ok && c.pasteText == "" && e.paste != "" {
 		c.pasteText = e.paste
+		return
 	}
+	mountedUnchanged(ctx)
 }
 
 // Render shows the step's one line once a file is read, above the kind

@@ -93,7 +93,11 @@ func (p *importPage) OnMount(ctx app.Context) {
 	// What the operator did before the page's program ran is taken now,
 	// before any event reaches the page; the jobs wait for the browser's
 	// turn, which keeps the page's start in short tasks.
+	kind := p.kindID
 	early := p.takeEarly()
+	if p.kindID == kind {
+		mountedUnchanged(ctx)
+	}
 	run := p.run
 	afterYield(ctx, func(ctx app.Context) {
 		if !p.Mounted() {

@@ -93,7 +93,10 @@ func (r *importRead) OnFail(f func(ctx app.Context, message string)) *importRead
 	return r
 }
 
-func (r *importRead) OnMount(ctx app.Context) { r.ctx = ctx }
+func (r *importRead) OnMount(ctx app.Context) {
+	r.ctx = ctx
+	mountedUnchanged(ctx)
+}
 
 func (r *importRead) Render() app.UI {
 	if !r.Icurrent || r.Iprep == nil {

@@ -147,6 +147,9 @@ func (v *importReview) OnFail(f func(ctx app.Context, err error)) *importReview 
 func (v *importReview) OnMount(ctx app.Context) {
 	v.ctx = ctx
 	v.follow()
+	if !v.Icurrent || v.Isum == nil {
+		mountedUnchanged(ctx) // still empty
+	}
 }
 
 func (v *importReview) OnUpdate(ctx app.Context) { v.follow() }

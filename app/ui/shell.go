@@ -54,12 +54,16 @@ func (s *shell) Content(v ...app.UI) *shell {
 }
 
 func (s *shell) OnMount(ctx app.Context) {
+	shown := [3]bool{s.online, s.updateAvailable, s.sandbox}
 	s.online = network.Online()
 	s.unsubscribe = network.Subscribe(func(online bool) {
 		ctx.Dispatch(func(app.Context) { s.online = online })
 	})
 	s.updateAvailable = ctx.AppUpdateAvailable()
 	s.sandbox = currentConnection(ctx).isSandbox(loadConfig().API)
+	if shown == [3]bool{s.online, s.updateAvailable, s.sandbox} {
+		mountedUnchanged(ctx)
+	}
 	// The rest waits for the browser's turn, which keeps the page's
 	// start in short tasks.
 	afterYield(ctx, func(ctx app.Context) {
@@ -181,3 +185,10 @@ func focusByID(id string) {
 		el.Call("focus")
 	}
 }
+
+// mountedUnchanged keeps go-app from rendering a component again after an
+// OnMount that changed nothing it shows. go-app runs each OnMount as a
+// dispatch, which renders the component and all its ancestors again: at
+// the page's start, every component's did, and the whole page was
+// rendered twice in the start's longest task.
+func mountedUnchanged(ctx app.Context) { ctx.PreventUpdate() }
