@@ -139,6 +139,9 @@ func (m *mappingMemory) readingArrived(p *importPage, pr *wire.Prepared) {
 	m.heldBack = false
 	run := p.run
 	p.busy = &busyJob{label: t("Looking for how these headers were read before")}
+	// The look-up takes milliseconds: the page stays as it is until its
+	// answer, rather than being drawn again for them and once more after.
+	p.ctx.PreventUpdate()
 	p.ctx.Async(func() {
 		r, found := recall(kind, headers)
 		p.ctx.Dispatch(func(ctx app.Context) {
