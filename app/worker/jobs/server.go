@@ -65,6 +65,8 @@ func NewServer(post func(wire.Message)) *Server {
 		validator: schema.Default(),
 	}
 	s.documents.language = s.language
+	// The reading jobs run one at a time: their long loops may switch.
+	s.SwitchInLoops = true
 	s.Say = func(err error) string { return s.language().Say(err) }
 	s.Language = func() string { return string(s.language()) }
 	s.Register(wire.JobOpen, s.batched(s.open))

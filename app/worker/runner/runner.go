@@ -36,6 +36,12 @@ type Server struct {
 	// it before Run.
 	Yield func()
 
+	// SwitchInLoops makes a progress report that is not sent switch
+	// goroutines (see Call.Progress). The first worker sets it for its
+	// reading jobs' long loops; the second, whose jobs run side by side
+	// on shared records, does not. Set it before Run.
+	SwitchInLoops bool
+
 	// Forward, when set, sends a message to the second worker, which runs
 	// the jobs this one has not registered; its messages come back through
 	// FromSecond. Set it before Run.
