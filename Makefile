@@ -50,7 +50,7 @@ $(AXE)/node_modules/axe-core/axe.min.js: $(AXE)/package-lock.json
 
 ## test-short: the unit tests, natively and under WebAssembly, without
 ## Chromium or the built console (under 2 minutes on 2 cores; make test
-## about 9)
+## about 13)
 test-short: vet
 	$(GO) test -short ./...
 	GOOS=js GOARCH=wasm $(GO) test -short -exec $(WASM_EXEC) $(WASM_TEST_PKGS)
