@@ -60,6 +60,8 @@ func chooseLanguage() {
 	}
 	if l, ok := lang.Parse(storedLanguage()); ok {
 		setLanguage(l)
+		// A choice made before the cookie existed reaches the server too.
+		tellServerLanguage(l, false)
 		return
 	}
 	var preferred []string
@@ -103,17 +105,28 @@ func rememberLanguage(l lang.Tag, follow bool) {
 	if !ls.Truthy() {
 		return
 	}
-	// The cookie says the choice to the server, for the pages it draws;
-	// the pages the browser keeps for offline use are drawn again.
-	doc := app.Window().Get("document")
 	if follow {
 		ls.Call("removeItem", langKey)
-		doc.Set("cookie", LanguageCookie+"=; Max-Age=0; Path=/; SameSite=Strict")
 	} else {
 		ls.Call("setItem", langKey, string(l))
-		doc.Set("cookie", LanguageCookie+"="+string(l)+"; Max-Age=31536000; Path=/; SameSite=Strict")
 	}
+	tellServerLanguage(l, follow)
+	// The pages the browser keeps for offline use are drawn again.
 	if refresh := app.Window().Get("bulkdeskRefreshPages"); refresh.Truthy() {
 		refresh.Invoke()
 	}
+}
+
+// tellServerLanguage sets or, to follow the browser, clears the cookie that
+// says the operator's choice to the server, for the pages it draws.
+func tellServerLanguage(l lang.Tag, follow bool) {
+	doc := app.Window().Get("document")
+	if !doc.Truthy() {
+		return // Node, which runs the package's tests, has no document
+	}
+	if follow {
+		doc.Set("cookie", LanguageCookie+"=; Max-Age=0; Path=/; SameSite=Strict")
+		return
+	}
+	doc.Set("cookie", LanguageCookie+"="+string(l)+"; Max-Age=31536000; Path=/; SameSite=Strict")
 }

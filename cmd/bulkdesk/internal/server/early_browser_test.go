@@ -239,3 +239,21 @@ func TestThePageBeforeItsProgramRunsSpeaksTheOperatorsLanguage(t *testing.T) {
 		})
 	}
 }
+
+// A language chosen in Settings before the server drew pages in it (kept
+// in the browser, without the cookie) reaches the server once the console
+// runs: the next page the server draws is in that language.
+func TestALanguageChosenBeforeTheCookieReachesTheServer(t *testing.T) {
+	b := browsertest.New(t)
+	srv := startConsole(t, "/")
+	b.Do(30*time.Second, chromedp.Navigate(srv.URL))
+	b.WaitFor(30*time.Second, "the console to start", browsertest.Interactive)
+	browsertest.Eval[bool](b, 5*time.Second, `(localStorage.setItem("bulkdesk-lang", "fr"), document.cookie = "bulkdesk-lang=; Max-Age=0; Path=/", true)`)
+	b.Do(30*time.Second, chromedp.Reload())
+	b.WaitFor(30*time.Second, "the console to start again", browsertest.Interactive)
+	// A URL the service worker does not keep, so that the server draws it.
+	drawn := browsertest.Eval[string](b, 10*time.Second, `fetch(location.origin + "/?drawn", {cache: "no-store"}).then(r => r.text()).then(t => t.match(/<html lang="[a-z]+"/)[0])`)
+	if drawn != `<html lang="fr"` {
+		t.Errorf("the server draws the page as %s, want French", drawn)
+	}
+}
