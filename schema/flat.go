@@ -183,17 +183,26 @@ func (d *decoder) flatString() (start, end int, escaped bool, err error) {
 	return start, d.pos - 1, true, nil
 }
 
-func (d *decoder) flatObject(e *flatElement, n int) error {
+// openFlat enters object or array n (of kind) at its opening bracket,
+// and reads it whole when it is empty (closed by end): empty says so.
+func (d *decoder) openFlat(e *flatElement, n int, kind flatKind, end byte) (empty bool, err error) {
 	if err := d.enter(); err != nil {
-		return err
+		return false, err
 	}
-	d.pos++ // {
+	d.pos++ // { or [
 	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+	if d.pos < len(d.data) && d.data[d.pos] == end {
 		d.pos++
 		d.depth--
-		e.nodes[n] = flatNode{kind: flatObject, start: e.nodes[n].start, end: d.pos}
-		return nil
+		e.nodes[n] = flatNode{kind: kind, start: e.nodes[n].start, end: d.pos}
+		return true, nil
+	}
+	return false, nil
+}
+
+func (d *decoder) flatObject(e *flatElement, n int) error {
+	if empty, err := d.openFlat(e, n, flatObject, '}'); empty || err != nil {
+		return err
 	}
 	last, count := 0, 0
 	for {
@@ -237,16 +246,8 @@ func (d *decoder) flatObject(e *flatElement, n int) error {
 }
 
 func (d *decoder) flatArray(e *flatElement, n int) error {
-	if err := d.enter(); err != nil {
+	if empty, err := d.openFlat(e, n, flatArray, ']'); empty || err != nil {
 		return err
-	}
-	d.pos++ // [
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		d.depth--
-		e.nodes[n] = flatNode{kind: flatArray, start: e.nodes[n].start, end: d.pos}
-		return nil
 	}
 	last, count := 0, 0
 	for {
