@@ -48,7 +48,9 @@ func (s *stages) report(b *testing.B) {
 	b.ReportMetric(float64(s.review.Milliseconds())/n, "review-ms")
 }
 
-// reviewJSON reads a request body and reviews it as the worker does.
+// reviewJSON reads a request body decoded whole and reviews it, as a
+// checker's review of a bulk does (the worker keeps a file's body as its
+// bytes: review.FromRequestElements).
 func reviewJSON(tb testing.TB, data []byte, v *schema.Validator, k *schema.Kind, st *stages) *review.Document {
 	t0 := time.Now()
 	f, err := ingest.Open("t.json", data, ingest.Options{})

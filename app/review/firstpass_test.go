@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
-	"github.com/bulkdesk/bulkdesk/app/ingest"
 	"github.com/bulkdesk/bulkdesk/app/review"
 )
 
@@ -93,14 +92,7 @@ func TestAFirstPassSeesEachElementOfABodyKeptAsItsBytes(t *testing.T) {
 	v := fixture.Validator()
 	k := fixture.Kind("transfers")
 	body := fixture.Payroll.Body(40)
-	f, err := ingest.Open("b.json", body, ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	els, ok := f.RequestElements()
-	if !ok {
-		t.Fatal("not a request body")
-	}
+	els := openRequestElements(t, body)
 	body2, _ := els.Body()
 	report := v.CheckBody(k, body2)
 	var seen []passSeen

@@ -39,14 +39,7 @@ func TestAReviewFromBytesIsTheReviewOfTheDecodedElements(t *testing.T) {
 	body = append(body, ']')
 	for _, kind := range []string{"transfers", "card_spend_rules", "outgoing_wire_transfers"} {
 		k := fixture.Kind(kind)
-		f, err := ingest.Open("b.json", body, ingest.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		els, ok := f.RequestElements()
-		if !ok {
-			t.Fatal("not a request body")
-		}
+		els := openRequestElements(t, body)
 		doc, dups, _ := schema.DecodeJSON(body)
 		report := v.CheckDocument(k, doc, dups)
 		flat := review.FromRequestElements(k, false, "b.json", els, report, v)
@@ -70,4 +63,19 @@ func TestAReviewFromBytesIsTheReviewOfTheDecodedElements(t *testing.T) {
 			t.Errorf("%s: the elements differ", kind)
 		}
 	}
+}
+
+// openRequestElements opens body as the worker keeps a request body: its
+// bytes and its elements' places.
+func openRequestElements(t *testing.T, body []byte) *ingest.RequestElements {
+	t.Helper()
+	f, err := ingest.Open("b.json", body, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	els, ok := f.RequestElements()
+	if !ok {
+		t.Fatal("not a request body")
+	}
+	return els
 }
