@@ -363,5 +363,5 @@ func checkRequestBody(v *schema.Validator, k *schema.Kind, doc any, dups []strin
 		report.Add(ws...)
 		report.Sort()
 	}
-	return &checked{report: report, elements: elements, count: len(elements)}, nil
+	return &checked{lang: v.Language(), report: report, elements: elements, count: len(elements)}, nil
 }
