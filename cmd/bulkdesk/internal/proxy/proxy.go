@@ -9,6 +9,10 @@
 // the API cannot set any. The log holds method, path, status and timing,
 // never a header value or a body.
 //
+// With the server's api-key (Config.APIKey, Config.BackOfficeAPIKey), every
+// call to that API carries it in place of any api-key the browser sent, so
+// that operators need not hold it; it goes to the API alone.
+//
 // With a four-eyes rule (Config.FourEyes), the proxy also records who
 // submitted each bulk, as in flight before the call goes and from its
 // answer after, and refuses to forward the execution of a bulk by the
@@ -33,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/bulkapi"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/accesslog"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/approvals"
 )
@@ -67,6 +72,11 @@ type Config struct {
 	// BackOfficeURL is the back-office API's base URL; empty leaves
 	// /backoffice/… unserved.
 	BackOfficeURL string
+	// APIKey and BackOfficeAPIKey, when set, are the api-keys of the
+	// standard and the back-office API: the api-key header of every call
+	// to that API, whatever the browser sent. Empty lets the browser's
+	// api-key through.
+	APIKey, BackOfficeAPIKey string
 	// Transport forwards the requests; nil means a transport that waits at
 	// most HeaderTimeout for an answer's headers.
 	Transport http.RoundTripper
@@ -121,7 +131,7 @@ func New(cfg Config) (http.Handler, error) {
 			ResponseHeaderTimeout: cfg.HeaderTimeout,
 		}
 	}
-	p := &proxy{api: api, backOffice: bo, log: cfg.Logger, callTimeout: cfg.CallTimeout, fourEyes: cfg.FourEyes, refused: cfg.Refused}
+	p := &proxy{api: api, backOffice: bo, apiKey: cfg.APIKey, backOfficeKey: cfg.BackOfficeAPIKey, log: cfg.Logger, callTimeout: cfg.CallTimeout, fourEyes: cfg.FourEyes, refused: cfg.Refused}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
 		ModifyResponse: p.modifyResponse,
@@ -153,11 +163,14 @@ func target(what, raw string) (*url.URL, error) {
 
 type proxy struct {
 	api, backOffice *url.URL
-	rp              *httputil.ReverseProxy
-	log             *slog.Logger
-	callTimeout     time.Duration
-	fourEyes        *approvals.Rule
-	refused         func(reason string)
+	// apiKey and backOfficeKey are the server's api-keys of each API;
+	// "" for none.
+	apiKey, backOfficeKey string
+	rp                    *httputil.ReverseProxy
+	log                   *slog.Logger
+	callTimeout           time.Duration
+	fourEyes              *approvals.Rule
+	refused               func(reason string)
 }
 
 // apiName names the API a proxy path goes to, as Observe and the
@@ -238,7 +251,19 @@ func (p *proxy) rewrite(pr *httputil.ProxyRequest) {
 			pr.Out.Header[http.CanonicalHeaderKey(h)] = v
 		}
 	}
+	if key := p.keyFor(pr.In.URL.Path); key != "" {
+		pr.Out.Header.Set(bulkapi.HeaderAPIKey, key)
+	}
 	// Leave the encoding to the transport: it asks for gzip and unpacks it.
+}
+
+// keyFor returns the server's api-key of the API a proxy path goes to,
+// or "" when the browser's is to cross.
+func (p *proxy) keyFor(path string) string {
+	if apiName(path) == "backoffice" {
+		return p.backOfficeKey
+	}
+	return p.apiKey
 }
 
 func (p *proxy) modifyResponse(resp *http.Response) error {
