@@ -32,6 +32,10 @@ type Config struct {
 	// APIURL and BackOfficeURL are the APIs' base URLs, as the proxy's;
 	// an empty BackOfficeURL leaves record/backoffice unserved.
 	APIURL, BackOfficeURL string
+	// APIKey and BackOfficeAPIKey, when set, are the server's api-keys of
+	// each API, used in place of the caller's (as the proxy does); empty
+	// reads the caller's api-key header.
+	APIKey, BackOfficeAPIKey string
 	// Transport calls the API; nil means http.DefaultTransport.
 	Transport http.RoundTripper
 	// Cache keeps the record between requests.
@@ -106,9 +110,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.write(recordhttp.Line{Record: rec, Held: held})
 }
 
-// client is the API client of the caller: their api-key and bearer
-// token, to the API the path names; nil with a status and a reason when
-// the request cannot be served.
+// client is the API client of the caller: the server's api-key of the
+// API the path names (else the caller's) and the caller's bearer token;
+// nil with a status and a reason when the request cannot be served.
 func (h *handler) client(r *http.Request) (*bulkapi.Client, int, string) {
 	api := r.PathValue("api")
 	switch {
@@ -117,11 +121,17 @@ func (h *handler) client(r *http.Request) (*bulkapi.Client, int, string) {
 	default:
 		return nil, http.StatusNotFound, "this server keeps no record of bulks for " + api
 	}
-	key := strings.TrimSpace(r.Header.Get(bulkapi.HeaderAPIKey))
+	key := h.cfg.APIKey
+	if api == wire.RecordBackOffice {
+		key = h.cfg.BackOfficeAPIKey
+	}
+	if key == "" {
+		key = strings.TrimSpace(r.Header.Get(bulkapi.HeaderAPIKey))
+	}
 	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	token = strings.TrimSpace(token)
 	if key == "" || token == "" {
-		return nil, http.StatusUnauthorized, "the record of bulks is read with the caller's api-key and bearer token, and they are missing"
+		return nil, http.StatusUnauthorized, "the record of bulks is read with the API's api-key and the caller's bearer token, and they are missing"
 	}
 	cl, err := bulkapi.New(bulkapi.Config{BaseURL: h.cfg.APIURL, BackOfficeURL: h.cfg.BackOfficeURL, APIKey: key, Token: token, Transport: h.cfg.Transport, Timeout: callTimeout})
 	if err == nil && api == wire.RecordBackOffice {
