@@ -22,17 +22,11 @@ const (
 // front of upstream; log collects what it logs.
 func keyedProxy(t *testing.T, upstream string, log *fixture.LogBuffer) *httptest.Server {
 	t.Helper()
-	h, err := proxy.New(proxy.Config{
+	return serveProxy(t, proxy.Config{
 		APIURL: upstream + "/multi", BackOfficeURL: upstream + "/multi/backoffice",
 		APIKey: serverKey, BackOfficeAPIKey: serverBackOfficeKey,
 		Logger: slog.New(slog.NewTextHandler(log, nil)), CallTimeout: 10 * time.Second,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 func TestEveryCallCarriesTheServersKeyForItsAPI(t *testing.T) {

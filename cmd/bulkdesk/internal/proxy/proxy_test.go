@@ -33,7 +33,13 @@ func mustProxy(t *testing.T, upstream string, log *fixture.LogBuffer) *httptest.
 	if log != nil {
 		logger = slog.New(slog.NewTextHandler(log, nil))
 	}
-	h, err := proxy.New(proxy.Config{APIURL: upstream + "/multi", BackOfficeURL: upstream + "/multi/backoffice/", Logger: logger})
+	return serveProxy(t, proxy.Config{APIURL: upstream + "/multi", BackOfficeURL: upstream + "/multi/backoffice/", Logger: logger})
+}
+
+// serveProxy serves the proxy cfg makes on 127.0.0.1 until the test ends.
+func serveProxy(t *testing.T, cfg proxy.Config) *httptest.Server {
+	t.Helper()
+	h, err := proxy.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
