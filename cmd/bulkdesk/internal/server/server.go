@@ -82,6 +82,7 @@ func New(o Options) (*Server, error) {
 
 	s.version = pages.version
 	s.mux.Handle("/web/", assets)
+	s.mux.Handle("/"+embedScriptName, embedScript(assets))
 	s.mux.Handle("/healthz", HealthOf(o.Check))
 	s.mux.HandleFunc("/events", noReceiver)
 	s.mux.HandleFunc("/robots.txt", robots)
