@@ -167,8 +167,17 @@ func (p *bulkPage) announce(_ app.Context, text string) { p.announcement = text 
 // acted shows the bulk as an action left it: an executed or cancelled
 // bulk leaves the queue of those awaiting approval.
 func (p *bulkPage) acted(ctx app.Context, action string, r wire.BulkResult, err error) {
+	if err == nil && r.Failure == nil {
+		// The host hears of the action before the state it led to.
+		tellBulk(action, "", r.Bulk)
+	}
 	p.show(ctx, r, err, true)
-	if r.Failure == nil && err == nil && p.bulk != nil {
+	switch {
+	case err != nil:
+		tellFailure(action, errorText(err))
+	case r.Failure != nil:
+		tellFailure(action, r.Failure.Summary)
+	case p.bulk != nil:
 		p.announcement = tf("%s: the bulk is %s.", actionLabel(action), statusWord(p.bulk.Status))
 		queue.refresh(true)
 	}
@@ -304,6 +313,7 @@ func (p *bulkPage) show(ctx app.Context, r wire.BulkResult, err error, withOps b
 		before = p.bulk.Status
 	}
 	p.bulk = r.Bulk
+	tellBulk("", before, p.bulk)
 	if before != p.bulk.Status {
 		withOps = true
 		if before != "" {

@@ -11,14 +11,7 @@ import (
 // works offline, and the operator's data never leaves the browser.
 func download(data app.Value, fileName, mediaType string) {
 	win := app.Window()
-	parts := win.Get("Array").New()
-	if data != nil && data.Truthy() {
-		parts.Call("push", data)
-	}
-	opts := win.Get("Object").New()
-	opts.Set("type", mediaType)
-	blob := win.Get("Blob").New(parts, opts)
-	url := win.Get("URL").Call("createObjectURL", blob)
+	url := win.Get("URL").Call("createObjectURL", blobOf(data, mediaType))
 	doc := win.Get("document")
 	a := doc.Call("createElement", "a")
 	a.Set("href", url)

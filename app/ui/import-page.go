@@ -69,6 +69,9 @@ type importPage struct {
 	// context updates only its component, and is dropped once its
 	// element is gone.
 	ctx app.Context
+	// releaseHost ends the page's taking of the host page's files, when
+	// the console is embedded.
+	releaseHost func()
 }
 
 // actionStartOver tells the steps the operator started over: each
@@ -86,6 +89,12 @@ func newImportPage() *importPage { return &importPage{step: stepChoose, memory: 
 
 func (p *importPage) OnInit() {
 	p.kinds = loadConfig().Kinds
+	// A host page that embeds the console may name the kind.
+	if e, on := currentEmbedding(); on {
+		if k, ok := kindByID(p.kinds, e.Kind); ok {
+			p.kindID, p.backOffice = k.ID, k.BackOffice && e.BackOffice
+		}
+	}
 }
 
 func (p *importPage) OnMount(ctx app.Context) {
@@ -99,12 +108,20 @@ func (p *importPage) OnMount(ctx app.Context) {
 		mountedUnchanged(ctx)
 	}
 	run := p.run
+	hostFile, release := takeEmbedFile(p.fileChosen)
+	p.releaseHost = release
 	afterYield(ctx, func(ctx app.Context) {
 		if !p.Mounted() {
 			return
 		}
 		guardLeaving()
 		p.memory.warm(ctx)
+		if hostFile != nil {
+			// The host page's file came while another page was shown.
+			early.drop()
+			p.fileChosen(ctx, hostFile)
+			return
+		}
 		if p.run != run {
 			// The operator chose a file meanwhile, which replaces the
 			// early one and the draft.
@@ -122,7 +139,12 @@ func (p *importPage) OnMount(ctx app.Context) {
 	})
 }
 
-func (p *importPage) OnDismount() { p.stop() }
+func (p *importPage) OnDismount() {
+	p.stop()
+	if p.releaseHost != nil {
+		p.releaseHost()
+	}
+}
 
 // later runs f on the page's own context, so that what it changes shows.
 func (p *importPage) later(f func()) {
@@ -434,6 +456,7 @@ func (p *importPage) showSummary(ctx app.Context, s *wire.Summary) {
 	first := p.sum == nil || p.sum.Document != s.Document
 	p.sum = s
 	p.noteDraft(s.Draft)
+	tellValidated(s)
 	p.step = stepReview
 	p.announcement = tf("%s validated: %s, %s valid, %s invalid, %s, %s.",
 		s.FileName, plural(s.Elements, "element", "elements"), count(s.Valid), count(s.Invalid),
@@ -479,6 +502,7 @@ func (p *importPage) updateSummary(s *wire.Summary) {
 	}
 	p.sum = s
 	p.noteDraft(s.Draft)
+	tellValidated(s)
 }
 
 // editSetValue takes the operator from a cell of a value set for every

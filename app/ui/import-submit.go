@@ -51,9 +51,15 @@ func (u *importSubmit) Render() app.UI {
 			app.If(u.Itable, func() app.UI { return button("export-mapping", t("Mapping file"), wire.ExportMapping) }),
 		),
 		techDetails("export-details", t("“What is sent” is the API's request body, exactly as the submission sends it.")),
-		app.H3().Text(t("Submit")),
-		app.P().Class("hint").Text(submitHint(s)),
-		app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text(t("Submit…")).OnClick(u.submit),
+		// A host page that opened the console to validate takes the
+		// file on from here.
+		app.If(embedMode() != embedValidate, func() app.UI {
+			return app.Div().Body(
+				app.H3().Text(t("Submit")),
+				app.P().Class("hint").Text(submitHint(s)),
+				app.Button().ID("submit-file").Type("button").Class("button", "button-primary").Text(t("Submit…")).OnClick(u.submit),
+			)
+		}),
 	)
 }
 

@@ -31,6 +31,9 @@ type shell struct {
 	// real ones.
 	sandbox     bool
 	unsubscribe func()
+	// embedShell numbers the shell for the host page's messages, when
+	// the console is embedded (embed-messages.go).
+	embedShell int
 }
 
 func newShell() *shell { return &shell{online: true} }
@@ -61,6 +64,7 @@ func (s *shell) OnMount(ctx app.Context) {
 	})
 	s.updateAvailable = ctx.AppUpdateAvailable()
 	s.sandbox = currentConnection(ctx).isSandbox(loadConfig().API)
+	s.embedShell = embedMounted(ctx)
 	if shown == [3]bool{s.online, s.updateAvailable, s.sandbox} {
 		mountedUnchanged(ctx)
 	}
@@ -79,6 +83,7 @@ func (s *shell) OnMount(ctx app.Context) {
 }
 
 func (s *shell) OnDismount() {
+	embedDismounted(s.embedShell)
 	if s.unsubscribe != nil {
 		s.unsubscribe()
 	}
@@ -126,18 +131,8 @@ func (s *shell) Render() app.UI {
 				app.Raw(logo),
 				app.Span().Text("Bulkdesk"),
 			),
-			app.Nav().Class("nav").Aria("label", t("Main")).Body(
-				app.Ul().Body(
-					app.Range(nav).Slice(func(i int) app.UI {
-						r := nav[i]
-						a := app.A().Href(href(r.path)).Body(app.Text(t(r.nav)), navCount(r.path))
-						if r.path == section {
-							a = a.Aria("current", "page")
-						}
-						return app.Li().Body(a)
-					}),
-				),
-			),
+			// Embedded, the host page is the navigation.
+			app.If(!isEmbedded(), func() app.UI { return s.renderNav(nav, section) }),
 			app.Span().
 				ID("connectivity").
 				Class("badge").
@@ -168,6 +163,22 @@ func (s *shell) Render() app.UI {
 			app.Range(s.Icontent).Slice(func(i int) app.UI { return s.Icontent[i] }),
 		),
 		app.Div().ID("announcer").Class("visually-hidden").Role("status").Aria("live", "polite").Text(s.Iannouncement),
+	)
+}
+
+// renderNav is the navigation bar, with the current section marked.
+func (s *shell) renderNav(nav []route, section string) app.UI {
+	return app.Nav().Class("nav").Aria("label", t("Main")).Body(
+		app.Ul().Body(
+			app.Range(nav).Slice(func(i int) app.UI {
+				r := nav[i]
+				a := app.A().Href(href(r.path)).Body(app.Text(t(r.nav)), navCount(r.path))
+				if r.path == section {
+					a = a.Aria("current", "page")
+				}
+				return app.Li().Body(a)
+			}),
+		),
 	)
 }
 

@@ -508,12 +508,15 @@ func (p *submitPage) finished(ctx app.Context, r wire.Submitted, err error) {
 	default:
 		p.step = submitDone
 		mark("submit-done")
+		tellSubmission(ctx, p.prepared, r.Submission)
 	}
 	switch {
 	case p.failure != nil:
 		p.announcement = tf("The submission stopped: %s", p.failure.Summary)
+		tellFailure("submit", p.announcement)
 	case p.message != "":
 		p.announcement = p.message
+		tellFailure("submit", p.message)
 	default:
 		p.announcement = tf("Submitted as %s.", plural(len(r.Submission.Chunks), "bulk", "bulks"))
 	}

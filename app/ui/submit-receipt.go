@@ -66,28 +66,34 @@ func (r *submitReceipt) Render() app.UI {
 }
 
 // download writes the maker's receipt of the submission in format
-// (wire.ReceiptJSON or wire.ReceiptPage), naming the maker as the
-// server knows the operator signed in.
+// (wire.ReceiptJSON or wire.ReceiptPage).
 func (r *submitReceipt) download(ctx app.Context, format string) {
 	r.busy = true
-	req := wire.ReceiptRequest{Submission: r.Isub.ID, Format: format, Reading: r.Ireading}
+	writeReceipt(r.ctx, r.Isub, r.Ireading, format, func(f wire.File, data app.Value, err error) {
+		r.busy = false
+		if err != nil {
+			r.note = errorText(err)
+			return
+		}
+		download(data, f.Name, f.Type)
+		r.note = tf("%s: the receipt of %s.", downloadName(f.Name), plural(f.Rows, "element", "elements"))
+		r.IonAnnounce(r.ctx, r.note)
+	})
+}
+
+// writeReceipt has the worker write the maker's receipt of sub in
+// format, naming the maker as the server knows the operator signed in,
+// and hands it to done on ctx's component.
+func writeReceipt(ctx app.Context, sub wire.SubmissionInfo, reading []string, format string, done func(f wire.File, data app.Value, err error)) {
+	req := wire.ReceiptRequest{Submission: sub.ID, Format: format, Reading: reading}
 	first := ""
-	if chunks := r.Isub.Chunks; len(chunks) > 0 {
+	if chunks := sub.Chunks; len(chunks) > 0 {
 		first = chunks[0].BulkID
 	}
 	ctx.Async(func() {
 		req.SubmittedBy = submitterOf(ctx, first)
-		ctx.Dispatch(func(app.Context) {
-			runJob(r.ctx, wire.JobReceipt, req, nil, func(f wire.File, data app.Value, err error) {
-				r.busy = false
-				if err != nil {
-					r.note = errorText(err)
-					return
-				}
-				download(data, f.Name, f.Type)
-				r.note = tf("%s: the receipt of %s.", downloadName(f.Name), plural(f.Rows, "element", "elements"))
-				r.IonAnnounce(r.ctx, r.note)
-			})
+		ctx.Dispatch(func(ctx app.Context) {
+			runJob(ctx, wire.JobReceipt, req, nil, func(f wire.File, data app.Value, err error) { done(f, data, err) })
 		})
 	})
 }

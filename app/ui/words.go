@@ -58,6 +58,14 @@ func chooseLanguage() {
 	if !app.IsClient {
 		return
 	}
+	// A host page that embeds the console says the language of its
+	// frame; the operator's own choice is left as it is.
+	if e, on := currentEmbedding(); on {
+		if l, ok := lang.Parse(e.Lang); ok {
+			setLanguage(l)
+			return
+		}
+	}
 	if l, ok := lang.Parse(storedLanguage()); ok {
 		setLanguage(l)
 		// A choice made before the cookie existed reaches the server too.

@@ -131,6 +131,12 @@ func (p *pages) servePage(w http.ResponseWriter, r *http.Request) {
 // choice in Settings (its cookie), or else the first of the browser's
 // languages the console speaks, as the page's program chooses.
 func pageLanguage(r *http.Request) lang.Tag {
+	// A host page that embeds the console names the frame's language.
+	if q := r.URL.Query(); q.Get("embed") == "1" {
+		if l, ok := lang.Parse(q.Get("lang")); ok {
+			return l
+		}
+	}
 	if c, err := r.Cookie(ui.LanguageCookie); err == nil {
 		if l, ok := lang.Parse(c.Value); ok {
 			return l
@@ -176,7 +182,7 @@ func (p *pages) prepareScripts() error {
 }
 
 // newPages returns the handler of go-app's side of the console.
-func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, error) {
+func newPages(res *resolver, m *console.Manifest, api ui.APIConfig, embedders []string) (*pages, error) {
 	wasm, ok := m.Lookup(pageWasm)
 	if !ok {
 		return nil, fmt.Errorf("the console's bundle has no %s: %w", pageWasm, console.ErrNotBuilt)
@@ -217,7 +223,13 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		cfg.ContractWasm = res.Resolve("/web/" + contractWasm)
 	}
 	config := ui.EncodeConfig(cfg)
-	version := configVersion(m.Version, config)
+	// The console talks to the host pages that may frame it, and only to
+	// them (see ui's embed.go).
+	frames, err := json.Marshal(embedders)
+	if err != nil {
+		return nil, fmt.Errorf("the frame ancestors: %w", err)
+	}
+	version := configVersion(m.Version, config+string(frames))
 	h := &app.Handler{
 		Name:        "Bulkdesk",
 		ShortName:   "Bulkdesk",
@@ -242,7 +254,7 @@ func newPages(res *resolver, m *console.Manifest, api ui.APIConfig) (*pages, err
 		// The progress bar counts the bytes after decompression.
 		WasmContentLength:  strconv.FormatInt(wasm.Size, 10),
 		CacheableResources: cacheable,
-		Env:                map[string]string{ui.ConfigEnv: config},
+		Env:                map[string]string{ui.ConfigEnv: config, ui.EmbeddersEnv: string(frames)},
 		RawHeaders:         rawHeaders(res, m),
 	}
 	appJS, err := startWorkerAfterWasm(h, cfg.WorkerScript, cfg.WorkerWasm, cfg.APIWorkerWasm)

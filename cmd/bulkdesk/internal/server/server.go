@@ -75,7 +75,7 @@ func New(o Options) (*Server, error) {
 	s := &Server{prefix: prefix, manifest: m, mux: http.NewServeMux()}
 	assets := newAssets(o.Assets, m)
 	res := newResolver(prefix, m)
-	pages, err := newPages(res, m, o.API)
+	pages, err := newPages(res, m, o.API, o.FrameAncestors)
 	if err != nil {
 		return nil, err
 	}
