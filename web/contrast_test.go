@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -36,8 +37,39 @@ func TestColoursPassWCAGAA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The light palette is :root's; the dark one, a host page's choice
+	// when it embeds the console, overrides every colour of it.
+	text := string(css)
+	darkAt := strings.Index(text, `html[data-theme="dark"] {`)
+	if darkAt < 0 {
+		t.Fatal(`console.css has no dark palette (html[data-theme="dark"])`)
+	}
+	dark := text[darkAt : darkAt+strings.Index(text[darkAt:], "}")]
+	light := text[:darkAt]
+	for _, palette := range []struct{ name, css string }{{"light", light}, {"dark", dark}} {
+		colours := paletteOf(palette.css)
+		check := func(pairs [][2]string, least float64) {
+			for _, p := range pairs {
+				fg, ok1 := colours[p[0]]
+				bg, ok2 := colours[p[1]]
+				if !ok1 || !ok2 {
+					t.Errorf("%s palette: console.css defines no --%s or --%s", palette.name, p[0], p[1])
+					continue
+				}
+				if r := contrast(fg, bg); r < least {
+					t.Errorf("%s palette: --%s on --%s: contrast %.2f:1, want at least %.1f:1", palette.name, p[0], p[1], r, least)
+				}
+			}
+		}
+		check(textPairs, 4.5)
+		check(uiPairs, 3)
+	}
+}
+
+// paletteOf reads the colours a block of the stylesheet defines.
+func paletteOf(css string) map[string][3]float64 {
 	colours := make(map[string][3]float64)
-	for _, m := range regexp.MustCompile(`--([a-z-]+):\s*#([0-9a-fA-F]{6});`).FindAllStringSubmatch(string(css), -1) {
+	for _, m := range regexp.MustCompile(`--([a-z-]+):\s*#([0-9a-fA-F]{6});`).FindAllStringSubmatch(css, -1) {
 		var rgb [3]float64
 		for i := range 3 {
 			v, _ := strconv.ParseUint(m[2][2*i:2*i+2], 16, 8)
@@ -45,21 +77,7 @@ func TestColoursPassWCAGAA(t *testing.T) {
 		}
 		colours[m[1]] = rgb
 	}
-	check := func(pairs [][2]string, least float64) {
-		for _, p := range pairs {
-			fg, ok1 := colours[p[0]]
-			bg, ok2 := colours[p[1]]
-			if !ok1 || !ok2 {
-				t.Errorf("console.css defines no --%s or --%s", p[0], p[1])
-				continue
-			}
-			if r := contrast(fg, bg); r < least {
-				t.Errorf("--%s on --%s: contrast %.2f:1, want at least %.1f:1", p[0], p[1], r, least)
-			}
-		}
-	}
-	check(textPairs, 4.5)
-	check(uiPairs, 3)
+	return colours
 }
 
 // contrast is the WCAG contrast ratio of two sRGB colours.

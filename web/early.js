@@ -40,6 +40,20 @@ self.bulkdeskRefreshPages = async () => {
   }
 };
 
+// A page in a host page's frame (embed.js) shows no navigation from the
+// start; the program keeps the embedding for the frame's life
+// (app/ui/embed.go, which marks the page the same way).
+(() => {
+  try {
+    const q = new URLSearchParams(location.search);
+    if (q.get("embed") === "1" || sessionStorage.getItem("bulkdesk.embed")) {
+      document.documentElement.setAttribute("data-embed", q.get("mode") === "validate" ? "validate" : "submit");
+    }
+  } catch {
+    // No sessionStorage (blocked by settings): the program decides.
+  }
+})();
+
 (() => {
   const ew = self.bulkdeskEarlyWorker;
   const input = document.getElementById("request-file");

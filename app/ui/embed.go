@@ -145,8 +145,13 @@ func hostAllowed(origin string) bool {
 func markEmbedded(e embedding) {
 	root := app.Window().Get("document").Get("documentElement")
 	root.Call("setAttribute", "data-embed", e.Mode)
-	switch e.Theme {
-	case "light", "dark":
-		root.Call("setAttribute", "data-theme", e.Theme)
+	theme := e.Theme
+	if theme != "light" && theme != "dark" {
+		// "auto", or none: as the operator's browser is set.
+		theme = "light"
+		if mm := app.Window().Get("matchMedia"); mm.Truthy() && app.Window().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool() {
+			theme = "dark"
+		}
 	}
+	root.Call("setAttribute", "data-theme", theme)
 }
