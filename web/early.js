@@ -46,8 +46,13 @@ self.bulkdeskRefreshPages = async () => {
 (() => {
   try {
     const q = new URLSearchParams(location.search);
-    if (q.get("embed") === "1" || sessionStorage.getItem("bulkdesk.embed")) {
-      document.documentElement.setAttribute("data-embed", q.get("mode") === "validate" ? "validate" : "submit");
+    const kept = JSON.parse(sessionStorage.getItem("bulkdesk.embed") || "null");
+    if (q.get("embed") === "1" || kept) {
+      const e = q.get("embed") === "1" ? { mode: q.get("mode"), theme: q.get("theme") } : kept;
+      const root = document.documentElement;
+      root.setAttribute("data-embed", e.mode === "validate" ? "validate" : "submit");
+      const dark = e.theme === "dark" || (e.theme !== "light" && matchMedia("(prefers-color-scheme: dark)").matches);
+      root.setAttribute("data-theme", dark ? "dark" : "light");
     }
   } catch {
     // No sessionStorage (blocked by settings): the program decides.
