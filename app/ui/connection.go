@@ -137,6 +137,10 @@ func (c Connection) forWorker(backOffice bool) wire.Connection {
 		BackOfficeToken: c.BackOfficeToken, BackOffice: backOffice,
 	}
 	wc.Proxy = !c.Direct
+	if c.serverKey(loadConfig().API, backOffice) {
+		// The server puts its own in place of any the page would send.
+		wc.APIKey, wc.ServerKey = "", true
+	}
 	if !c.Direct && loadConfig().API.Record {
 		wc.Record = localURL("record")
 	}
@@ -155,6 +159,19 @@ func (c Connection) isSandbox(api APIConfig) bool {
 	return strings.TrimRight(strings.TrimSpace(c.APIURL), "/") == localURL(sb.Path)
 }
 
+// serverKey says whether the server supplies the api-key of the connection's
+// calls to the standard API (or, with backOffice, the back-office API):
+// those through its proxy, when it was given the key.
+func (c Connection) serverKey(api APIConfig, backOffice bool) bool {
+	if c.Direct {
+		return false
+	}
+	if backOffice {
+		return api.BackOfficeServerKey
+	}
+	return api.ServerKey
+}
+
 // readyForToken says what is missing before POST /access_token can be
 // asked; "" when nothing is.
 func (c Connection) readyForToken(api APIConfig) string {
@@ -164,7 +181,7 @@ func (c Connection) readyForToken(api APIConfig) string {
 		return t("This console's server forwards no back-office calls: choose direct calls and enter the back-office base URL.")
 	case boURL == "":
 		return t("Enter the back-office API's base URL.")
-	case strings.TrimSpace(c.APIKey) == "":
+	case strings.TrimSpace(c.APIKey) == "" && !c.serverKey(api, true):
 		return t("Enter the api-key: the back-office API issues tokens to it.")
 	case strings.TrimSpace(c.Identity) == "":
 		return t("Enter the identity the token is to act for, such as CORPORATE:1001.")
@@ -185,7 +202,7 @@ func (c Connection) ready(api APIConfig, backOffice bool) string {
 		return t("Enter the API's base URL.")
 	case backOffice && boURL == "":
 		return t("Enter the back-office API's base URL.")
-	case strings.TrimSpace(c.APIKey) == "":
+	case strings.TrimSpace(c.APIKey) == "" && !c.serverKey(api, backOffice):
 		return t("Enter the api-key.")
 	case !backOffice && strings.TrimSpace(c.Token) == "":
 		return t("Enter the bearer token.")

@@ -68,7 +68,7 @@ func (p *settingsPage) Render() app.UI {
 		),
 		app.Section().Class("settings-group").Aria("labelledby", "credentials-title").Body(
 			app.H2().ID("credentials-title").Text(t("Credentials")),
-			p.secretField("api-key", "api-key", c.APIKey, func(v string) { p.conn.APIKey = v }),
+			p.apiKeyField(),
 			p.secretField("token", t("Bearer token (standard API)"), c.Token, func(v string) { p.conn.Token = v }),
 			p.keepChoice(),
 			app.Div().Class("actions").Body(
@@ -145,6 +145,16 @@ func (p *settingsPage) textField(id, label, value, placeholder, typ string, set 
 				p.changed(ctx)
 			}),
 	)
+}
+
+// apiKeyField is the api-key's input, or, for calls through a server that
+// supplies the key, a note that it does: the browser never holds that key.
+// Direct calls keep the field, since the server cannot add their header.
+func (p *settingsPage) apiKeyField() app.UI {
+	if !p.conn.serverKey(p.api, false) {
+		return p.secretField("api-key", "api-key", p.conn.APIKey, func(v string) { p.conn.APIKey = v })
+	}
+	return app.P().ID("server-key-note").Class("note").Role("note").Text(t("This console's server supplies the api-key for calls through it: you need not enter it."))
 }
 
 // secretField is an input for a credential: masked, never autocompleted

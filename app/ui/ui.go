@@ -148,11 +148,17 @@ type APIConfig struct {
 	// SharedEvents is set when the server's webhook events are those of
 	// every server on its database (-store), not its own alone.
 	SharedEvents bool `json:"sharedEvents,omitempty"`
+	// ServerKey is set when the server adds the API's api-key to every
+	// call through its proxy (-api-key-file), and BackOfficeServerKey when
+	// it does to back-office calls: the operator then enters no api-key
+	// for them. The key itself stays on the server.
+	ServerKey           bool `json:"serverKey,omitempty"`
+	BackOfficeServerKey bool `json:"backOfficeServerKey,omitempty"`
 }
 
 // SandboxConfig describes the sandbox API the server runs: where it is
 // and its public default credentials, which the connection settings
-// prefill.
+// prefill; no api-key when the server supplies it (APIConfig.ServerKey).
 type SandboxConfig struct {
 	// Path and BackOfficePath are the sandbox's base URLs below the
 	// console's root ("sandbox/multi").

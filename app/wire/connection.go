@@ -27,7 +27,14 @@ type Connection struct {
 	// backoffice/ proxy), which takes the console's own headers: a
 	// submission names its file in bulkapi.HeaderFileName.
 	Proxy bool `json:"proxy,omitempty"`
+	// ServerKey says the console's server adds the api-key to these calls
+	// through its proxy: APIKey is then empty, and no api-key is missing.
+	ServerKey bool `json:"serverKey,omitempty"`
 }
+
+// NeedsAPIKey says an api-key is missing: none is set and the server
+// supplies none.
+func (c Connection) NeedsAPIKey() bool { return c.APIKey == "" && !c.ServerKey }
 
 // Record paths below Connection.Record, by API.
 const (
@@ -55,8 +62,12 @@ func (c Connection) String() string {
 		}
 		return "set"
 	}
+	apiKey := set(c.APIKey)
+	if c.ServerKey {
+		apiKey = "the server's"
+	}
 	return fmt.Sprintf("wire.Connection{APIURL: %q, BackOfficeURL: %q, BackOffice: %t, APIKey: %s, Token: %s, BackOfficeToken: %s}",
-		c.APIURL, c.BackOfficeURL, c.BackOffice, set(c.APIKey), set(c.Token), set(c.BackOfficeToken))
+		c.APIURL, c.BackOfficeURL, c.BackOffice, apiKey, set(c.Token), set(c.BackOfficeToken))
 }
 
 // GoString is String, so that %#v shows no secret either.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bulkdesk/bulkdesk/app/ui"
 	"github.com/bulkdesk/bulkdesk/app/webhook"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/apikey"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/auth"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/bulkrecord"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/metrics"
@@ -47,6 +48,8 @@ const (
 	envStateDir       = "BULKDESK_STATE_DIR"
 	envFourEyesUnk    = "BULKDESK_FOUR_EYES_UNKNOWN"
 	envStore          = "BULKDESK_STORE"
+	envAPIKeyFile     = "BULKDESK_API_KEY_FILE"
+	envBOAPIKeyFile   = "BULKDESK_BACKOFFICE_API_KEY_FILE"
 	// The API URLs share BULKDESK_API_URL and BULKDESK_BACKOFFICE_URL
 	// with the commands that call the API (connect.go).
 )
@@ -76,6 +79,11 @@ type serveConfig struct {
 	// apiURL and backOfficeURL are where the same-origin proxy forwards
 	// the console's /api/… and /backoffice/… calls; empty serves no proxy.
 	apiURL, backOfficeURL string
+	// apiKey and backOfficeKey are the server's api-keys of the proxied
+	// APIs (-api-key-file, -backoffice-api-key-file): the proxy and the
+	// record of bulks call each API with its key, whatever the browser
+	// sends. Zero lets the browser's api-key through.
+	apiKey, backOfficeKey apikey.Key
 	// sandbox runs the sandbox API inside the server, under sandbox/,
 	// and points the proxy at it unless apiURL is set.
 	sandbox bool
@@ -132,7 +140,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	boURL := fs.String("backoffice-url", or(envBackOfficeURL, ""), "the back-office API's base URL, such as https://api.example/multi/backoffice: calls to backoffice/… are forwarded there (env "+envBackOfficeURL+")")
 	connect := fs.String("connect-src", or(envConnectSrc, ""), "origins of APIs the console may call directly rather than through its proxy, separated by spaces or commas; the origins of -api-url and -backoffice-url are always allowed (env "+envConnectSrc+")")
 	sandboxDefault, _ := strconv.ParseBool(getenv(envSandbox))
-	withSandbox := fs.Bool("sandbox", sandboxDefault, "also serve the sandbox API under sandbox/multi (credentials "+sandbox.DefaultAPIKey+" and "+sandbox.DefaultToken+") and, without -api-url, forward the console's calls to it (env "+envSandbox+"=1)")
+	withSandbox := fs.Bool("sandbox", sandboxDefault, "also serve the sandbox API under sandbox/multi (credentials "+sandbox.DefaultAPIKey+" and "+sandbox.DefaultToken+") and, without -api-url, forward the console's calls to it, which then takes the key of -api-key-file instead of "+sandbox.DefaultAPIKey+" (env "+envSandbox+"=1)")
+	keyFile := fs.String("api-key-file", or(envAPIKeyFile, ""), "a file holding the API's api-key alone, mode 0600, read once at start: the proxy adds it to every call it forwards, so operators need not hold it (env "+envAPIKeyFile+")")
+	boKeyFile := fs.String("backoffice-api-key-file", or(envBOAPIKeyFile, ""), "a file holding the back-office API's api-key, mode 0600, when it is not the one of -api-key-file; without it the back-office API gets the key of -api-key-file, since one programme usually has one key (env "+envBOAPIKeyFile+")")
 	quiet := fs.Bool("quiet", false, "do not log proxied and sandbox requests")
 	webhookAddr := fs.String("webhook-addr", or(envWebhookAddr, ""), "host:port of a second listener for the API's webhooks: it serves only POST /webhooks/… (at its root, whatever -prefix) and GET /healthz, and accepts any Host, since the API calls it by whatever name it was given; the console listener then answers webhooks with 404 (env "+envWebhookAddr+")")
 	authMode := fs.String("auth", or(envAuth, authNone), "who may use the console listener: none (only when every listener is on a loopback address), header (the user a trusted proxy names in -auth-header) or basic (HTTP Basic against -auth-file) (env "+envAuth+")")
@@ -148,9 +158,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	var webhooks receiver.Config
 	webhooks.RegisterFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-store postgres://…] [-four-eyes [-state-dir DIR] [-four-eyes-unknown refuse|allow]]")
+		fmt.Fprintln(stderr, "usage: bulkdesk serve [-addr HOST:PORT] [-prefix PATH] [-frame-ancestors ORIGINS] [-api-url URL [-backoffice-url URL]] [-api-key-file FILE [-backoffice-api-key-file FILE]] [-sandbox] [-webhook-key KEY ...] [-webhook-addr HOST:PORT] [-auth none|header|basic ...] [-allowed-hosts HOSTS] [-store postgres://…] [-four-eyes [-state-dir DIR] [-four-eyes-unknown refuse|allow]]")
 		fmt.Fprintln(stderr, "\nServes the browser console; the WebAssembly and every asset are built into this binary.")
-		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS); with -webhook-key it")
+		fmt.Fprintln(stderr, "With -api-url it forwards the console's API calls (same origin, no CORS), adding the api-key of")
+		fmt.Fprintln(stderr, "-api-key-file, which then stays on the server; with -webhook-key it")
 		fmt.Fprintln(stderr, "receives signed webhook events under webhooks/ and streams them to the console.")
 		fmt.Fprintln(stderr, "On a network, put it behind a sign-on portal with -auth header -trusted-proxies, and give")
 		fmt.Fprintln(stderr, "the API -webhook-addr alone to reach.")
@@ -180,6 +191,10 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if *stateDir != "" && *store != "" {
 		return serveConfig{}, fmt.Errorf("-state-dir and -store both say where the server keeps what it records: choose one")
 	}
+	key, boKey, err := readAPIKeys(*keyFile, *boKeyFile, *apiURL != "" || *withSandbox, *apiURL == "" && *withSandbox)
+	if err != nil {
+		return serveConfig{}, err
+	}
 	cfg := serveConfig{
 		addr:        *addr,
 		webhookAddr: *webhookAddr,
@@ -194,6 +209,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		},
 		apiURL:        *apiURL,
 		backOfficeURL: *boURL,
+		apiKey:        key,
+		backOfficeKey: boKey,
 		sandbox:       *withSandbox,
 		webhooks:      webhooks,
 	}
@@ -207,6 +224,31 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		return serveConfig{}, err
 	}
 	return cfg, nil
+}
+
+// readAPIKeys reads the server's api-keys of the standard and back-office
+// APIs from their files, once; the back-office API gets the standard key
+// when it has no file of its own. proxied says the server forwards to an
+// API, and sandbox that it forwards to its sandbox, which takes one key.
+func readAPIKeys(file, boFile string, proxied, sandbox bool) (key, boKey apikey.Key, err error) {
+	if (file != "" || boFile != "") && !proxied {
+		return key, boKey, errors.New("-api-key-file and -backoffice-api-key-file are keys of the API the server forwards to: give -api-url or -sandbox too")
+	}
+	if file != "" {
+		if key, err = apikey.Read(file); err != nil {
+			return key, boKey, fmt.Errorf("-api-key-file: %w", err)
+		}
+	}
+	boKey = key
+	if boFile != "" {
+		if boKey, err = apikey.Read(boFile); err != nil {
+			return key, boKey, fmt.Errorf("-backoffice-api-key-file: %w", err)
+		}
+	}
+	if sandbox && boKey != key {
+		return key, boKey, errors.New("the sandbox has one api-key for both its APIs: give it in -api-key-file alone")
+	}
+	return key, boKey, nil
 }
 
 // origins returns the origins of the given URLs, leaving out empty and
@@ -236,12 +278,17 @@ func consoleAPI(cfg serveConfig) ui.APIConfig {
 			Token:          sandbox.DefaultToken,
 			Identity:       sandbox.DefaultIdentity.String(),
 		}
+		if proxiesSandbox && !cfg.apiKey.IsZero() {
+			api.Sandbox.APIKey = "" // the server's, which the page never sees
+		}
 	}
 	api.FourEyes = cfg.fourEyes.on
 	api.Proxy = cfg.apiURL != "" || proxiesSandbox
 	api.Record = api.Proxy && (cfg.store != "" || cfg.stateDir != "")
 	api.SharedEvents = cfg.store != "" && (cfg.webhooks.Enabled() || cfg.sandbox) // the sandbox makes a key
 	api.BackOfficeProxy = cfg.backOfficeURL != "" || proxiesSandbox
+	api.ServerKey = api.Proxy && !cfg.apiKey.IsZero()
+	api.BackOfficeServerKey = api.BackOfficeProxy && !cfg.backOfficeKey.IsZero()
 	if !proxiesSandbox {
 		api.ProxyTarget, api.BackOfficeTarget = cfg.apiURL, cfg.backOfficeURL
 	}
@@ -370,7 +417,11 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		if webhooks != nil {
 			receiver = webhookBase // …or to the webhook listener
 		}
-		if inside, err = startSandbox(cfg.webhooks.Key, receiver, cfg.logger); err != nil {
+		key := sandbox.DefaultAPIKey // the sandbox's own, for direct calls…
+		if cfg.apiURL == "" && !cfg.apiKey.IsZero() {
+			key = cfg.apiKey.Value() // …or the server's, when the proxy leads to it
+		}
+		if inside, err = startSandbox(key, cfg.webhooks.Key, receiver, cfg.logger); err != nil {
 			return err
 		}
 		defer inside.close()
@@ -389,7 +440,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 	// which bulks await a second operator (serve_foureyes.go).
 	handleFourEyes(s, rule)
 	if cfg.apiURL != "" {
-		pc := proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Transport: apiTransport, Logger: cfg.logger, Observe: m.ProxyCall}
+		pc := proxy.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, APIKey: cfg.apiKey.Value(), BackOfficeAPIKey: cfg.backOfficeKey.Value(), Transport: apiTransport, Logger: cfg.logger, Observe: m.ProxyCall}
 		if rule != nil {
 			pc.FourEyes, pc.Refused = rule, m.FourEyesRefusal
 		}
@@ -400,7 +451,7 @@ func serveConsole(ctx context.Context, cfg serveConfig, ready func(url string)) 
 		s.Handle("api/", h)
 		s.Handle("backoffice/", h)
 		if bulks != nil {
-			rc := bulkrecord.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, Transport: apiTransport, Cache: bulks, Scope: scope}
+			rc := bulkrecord.Config{APIURL: cfg.apiURL, BackOfficeURL: cfg.backOfficeURL, APIKey: cfg.apiKey.Value(), BackOfficeAPIKey: cfg.backOfficeKey.Value(), Transport: apiTransport, Cache: bulks, Scope: scope}
 			s.Handle("POST record/{api}", bulkrecord.Handler(rc))
 		}
 	}

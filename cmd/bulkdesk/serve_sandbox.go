@@ -40,17 +40,18 @@ type sandboxInside struct {
 	rule *approvals.Rule
 }
 
-// startSandbox starts the sandbox; it signs its events with key and posts
-// them to receiver (the webhook listener's base URL), or, when receiver
-// is "", to the receiver mounted on mux at /webhooks/.
-func startSandbox(key webhook.Key, receiver string, logger *slog.Logger) (*sandboxInside, error) {
+// startSandbox starts the sandbox, which accepts apiKey; it signs its
+// events with key and posts them to receiver (the webhook listener's base
+// URL), or, when receiver is "", to the receiver mounted on mux at
+// /webhooks/.
+func startSandbox(apiKey string, key webhook.Key, receiver string, logger *slog.Logger) (*sandboxInside, error) {
 	in := &sandboxInside{ln: memlisten.New(), mux: http.NewServeMux()}
 	send := sandbox.WebhookSender(receiver, key, nil)
 	if receiver == "" {
 		send = sandbox.WebhookSender(internalURL+"/webhooks", key, &http.Client{Transport: in.ln.Transport()})
 	}
 	sb, err := sandbox.New(sandbox.Config{
-		APIKey:    sandbox.DefaultAPIKey,
+		APIKey:    apiKey,
 		Token:     sandbox.DefaultToken,
 		SendEvent: send,
 		Logger:    logger,

@@ -119,20 +119,9 @@ func TestServeWithSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.options.Assets = miniConsole(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	urls := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- serveConsole(ctx, cfg, func(u string) { urls <- u }) }()
-	var base string
-	select {
-	case base = <-urls:
-	case err := <-done:
-		t.Fatalf("serve stopped at once: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
-	}
+	base, done := serveMini(t, ctx, cfg)
 
 	client, err := bulkapi.New(bulkapi.Config{BaseURL: base + "api", BackOfficeURL: base + "backoffice", APIKey: sandbox.DefaultAPIKey, Token: sandbox.DefaultToken})
 	if err != nil {
@@ -184,6 +173,25 @@ func TestServeWithSandbox(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop")
 	}
+}
+
+// serveMini serves cfg with miniConsole until ctx is done, and returns
+// its URL and where serveConsole's error comes.
+func serveMini(t testing.TB, ctx context.Context, cfg serveConfig) (string, <-chan error) {
+	t.Helper()
+	cfg.options.Assets = miniConsole(t)
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serveConsole(ctx, cfg, func(u string) { urls <- u }) }()
+	select {
+	case base := <-urls:
+		return base, done
+	case err := <-done:
+		t.Fatalf("serve stopped at once: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	return "", nil
 }
 
 func jsonText(v any) string {

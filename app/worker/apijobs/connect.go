@@ -19,7 +19,7 @@ func (s *Server) client(c wire.Connection) (*bulkapi.Client, *wire.APIFailure) {
 	if err != nil {
 		return nil, setupFailure(s.said(err))
 	}
-	if c.APIKey == "" {
+	if c.NeedsAPIKey() {
 		return nil, credentialsMissing(lang.Mark("No api-key is set: enter it in Connection settings."))
 	}
 	if !c.BackOffice {

@@ -530,7 +530,7 @@ func (s *Server) accessToken(c *runner.Call) (any, error) {
 	if err != nil {
 		return wire.AccessToken{Failure: setupFailure(s.said(err))}, nil
 	}
-	if conn.APIKey == "" {
+	if conn.NeedsAPIKey() {
 		return wire.AccessToken{Failure: credentialsMissing("No api-key is set: the back-office API needs it to issue a token.")}, nil
 	}
 	tok, err := cl.AccessToken(c.Context(), id)
