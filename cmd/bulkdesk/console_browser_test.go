@@ -64,10 +64,13 @@ func writeTransfersFile(t testing.TB, name string, n int, failing ...int) (path 
 func waitShowing(t testing.TB, b *browsertest.Browser, timeout time.Duration, what, expr string) {
 	t.Helper()
 	if !eventually.Until(timeout, func() bool { return browsertest.Eval[bool](b, 10*time.Second, "Boolean("+expr+")") }) {
-		t.Fatalf("waited %v for %s, in vain; the page shows:\n%s\nand reported %q", timeout, what,
-			browsertest.Eval[string](b, 10*time.Second, `document.getElementById("main")?.innerText || document.body.innerText`), b.Problems())
+		t.Fatalf("waited %v for %s, in vain; the page shows:\n%s\nand reported %q; its workers wrote %q", timeout, what,
+			browsertest.Eval[string](b, 10*time.Second, `document.getElementById("main")?.innerText || document.body.innerText`), b.Problems(), lastLines(b.WorkerLog(), 20))
 	}
 }
+
+// lastLines are the last n of lines.
+func lastLines(lines []string, n int) []string { return lines[max(0, len(lines)-n):] }
 
 // loadFile validates a JSON request of kind on the Import page and opens
 // its submission.

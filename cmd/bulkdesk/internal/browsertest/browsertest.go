@@ -81,6 +81,8 @@ type Browser struct {
 	mu       sync.Mutex
 	problems []string
 	dialogs  []string
+	// workerLog is what the page's workers wrote (workerlog.go).
+	workerLog []string
 }
 
 // New starts Chromium for tb and stops it when tb ends; extra options
@@ -102,6 +104,7 @@ func New(tb testing.TB, extra ...chromedp.ExecAllocatorOption) *Browser {
 
 	b.start("starting Chromium")
 	b.collectErrors()
+	b.collectWorkerLogs()
 	b.answerDialogs()
 	return b
 }
@@ -288,11 +291,14 @@ func (b *Browser) report(s string) {
 }
 
 func (b *Browser) problemList() string {
-	p := b.Problems()
-	if len(p) == 0 {
-		return ""
+	s := ""
+	if p := b.Problems(); len(p) > 0 {
+		s = "\nthe page reported:\n  " + strings.Join(p, "\n  ")
 	}
-	return "\nthe page reported:\n  " + strings.Join(p, "\n  ")
+	if w := b.WorkerLog(); len(w) > 0 {
+		s += "\nits workers wrote:\n  " + strings.Join(w[max(0, len(w)-20):], "\n  ")
+	}
+	return s
 }
 
 // Conditions on the console that tests of every package wait for.
