@@ -236,19 +236,26 @@ func Eval[T any](b *Browser, timeout time.Duration, expr string) T {
 // timeout.
 func (b *Browser) WaitFor(timeout time.Duration, description, expr string) {
 	b.tb.Helper()
-	var err error
-	if !eventually.Until(timeout, func() bool {
-		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
-		defer cancel()
-		// Awaited: an expression that is a promise (an async check of the
-		// service worker's cache) is true only when it resolves to true.
-		var ok bool
-		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then(Boolean)", chromedp.EvalAwaitPromise))
-		return err == nil && ok
-	}) {
+	// Awaited: an expression that is a promise (an async check of the
+	// service worker's cache) is true only when it resolves to true.
+	if ok, err := b.poll(timeout, chromedp.Evaluate[bool]("Promise.resolve("+expr+").then(Boolean)", chromedp.EvalAwaitPromise)); !ok {
 		b.shootFailure()
 		b.tb.Fatalf("waited %v for %s (%s), in vain; last error: %v; focus on %s%s", timeout, description, expr, err, b.activeElement(), b.problemList())
 	}
+}
+
+// poll runs check until it answers true or timeout has passed, and
+// reports whether it did, with the last error.
+func (b *Browser) poll(timeout time.Duration, check chromedp.Action[bool]) (bool, error) {
+	var err error
+	done := eventually.Until(timeout, func() bool {
+		ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+		defer cancel()
+		var ok bool
+		ok, err = chromedp.Run(ctx, check)
+		return err == nil && ok
+	})
+	return done, err
 }
 
 // Problems returns the console errors and exceptions seen so far.
