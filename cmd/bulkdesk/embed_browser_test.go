@@ -282,7 +282,14 @@ func TestAPortalEmbedsTheConsole(t *testing.T) {
 	b.WaitForIn(60*time.Second, base, "the submission", `document.querySelector('#submission[data-step="done"] #submitted-bulks a[data-bulk]') !== null`)
 	bulkID := browsertest.EvalIn[string](b, base, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
 
-	// Then executes its bulk and watches it complete.
+	// Then executes its bulk and watches it complete; the portal listens
+	// for that alone too.
+	browsertest.Eval[bool](b, 5*time.Second, `(() => {
+  window.heardCompleted = [];
+  const dropped = () => window.heardCompleted.push("a listener taken off");
+  window.bulkdesk.on("completed", (e) => window.heardCompleted.push(e.bulkId)).on("completed", dropped).off("completed", dropped);
+  return true;
+})()`)
 	b.WaitForIn(30*time.Second, base, "the link to the bulk", `document.querySelector('#submitted-bulks a[data-bulk="`+bulkID+`"]') !== null`)
 	b.PressIn(base, `#submitted-bulks a[data-bulk="`+bulkID+`"]`)
 	b.WaitForIn(30*time.Second, base, "the bulk's page", `document.querySelector('#bulk[data-bulk="`+bulkID+`"]') !== null && document.getElementById("action-execute") !== null`)
@@ -297,6 +304,9 @@ func TestAPortalEmbedsTheConsole(t *testing.T) {
 		t.Errorf("completed: %+v, want bulk %s COMPLETED with 2 operations COMPLETED", completed, bulkID)
 	}
 	shootPortal(b, "embed-completed.png")
+	if heard := browsertest.Eval[[]string](b, 5*time.Second, `window.heardCompleted`); !slices.Equal(heard, []string{bulkID}) {
+		t.Errorf("the listener of completed heard %q, want %s once", heard, bulkID)
+	}
 
 	workbook := browsertest.Eval[struct {
 		Size int
