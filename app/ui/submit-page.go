@@ -508,7 +508,8 @@ func (p *submitPage) finished(ctx app.Context, r wire.Submitted, err error) {
 	default:
 		p.step = submitDone
 		mark("submit-done")
-		tellSubmission(ctx, p.prepared, r.Submission)
+		// The page's own context: the button that sent the plan is gone.
+		tellSubmission(p.page, p.prepared, r.Submission)
 	}
 	switch {
 	case p.failure != nil:

@@ -279,8 +279,15 @@ func TestAPortalEmbedsTheConsole(t *testing.T) {
 	b.PressIn(base, "#submit-file")
 	b.WaitForIn(60*time.Second, base, "the confirmation", `document.querySelector('#submission[data-step="confirm"]') !== null`)
 	b.PressIn(base, "#confirm-submit")
-	b.WaitForIn(60*time.Second, base, "the submission", `document.querySelector('#submission[data-step="done"] #submitted-bulks a[data-bulk]') !== null`)
-	bulkID := browsertest.EvalIn[string](b, base, 5*time.Second, `document.querySelector("#submitted-bulks a[data-bulk]").dataset.bulk`)
+	submitted := awaitEvent(t, b, 60*time.Second, "submitted", 1)
+	if submitted.Kind != "transfers" || submitted.Elements != 2 || len(submitted.Bulks) != 1 ||
+		submitted.Bulks[0].BulkID == "" || submitted.Bulks[0].Elements != 2 || len(submitted.Totals) != 1 || submitted.Totals[0].Minor != "126250" {
+		t.Fatalf("submitted: %+v", submitted)
+	}
+	bulkID := submitted.Bulks[0].BulkID
+	if submitted.Receipt == nil {
+		t.Errorf("submitted: no receipt")
+	}
 
 	// Then executes its bulk and watches it complete; the portal listens
 	// for that alone too.
