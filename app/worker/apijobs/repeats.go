@@ -37,16 +37,29 @@ func (s *Server) recordCache() submission.RecordCache {
 // readRecord reads the API's record of bulks for a repeat check of kind:
 // from the console's server when it keeps it (conn.Record), else from
 // the API; this worker's cache keeps the fingerprints either way, so that
-// only the bulks not seen before are fetched or sent.
+// only the bulks not seen before are fetched or sent. A failure other than
+// the API's refusal is given a second try.
 func (s *Server) readRecord(c *runner.Call, conn wire.Connection, cl *bulkapi.Client, kind *schema.Kind) (*submission.Record, error) {
 	ctx := c.Context()
 	progress := func(done, total int) {
 		c.Progress(wire.Progress{Phase: wire.PhaseChecking, Done: done, Total: total, Detail: fmt.Sprintf("Reading the operations of %s not seen before", wire.Plural(total, "bulk", "bulks"))})
 	}
-	if u := conn.RecordURL(); u != "" {
-		return recordhttp.Fetch(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, s.recordCache(), progress)
+	read := func() (*submission.Record, error) {
+		if u := conn.RecordURL(); u != "" {
+			return recordhttp.Fetch(ctx, &http.Client{Transport: s.Transport}, u, cl.Credentials(), kind, s.recordCache(), progress)
+		}
+		return submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), time.Now(), kind, progress)
 	}
-	return submission.UpdateRecord(ctx, cl, s.recordCache(), cl.BaseURL(), time.Now(), kind, progress)
+	rec, err := read()
+	if _, refused := bulkapi.AsError(err); err != nil && !refused && ctx.Err() == nil {
+		// Not the API's answer but a dropped connection, a busy server or
+		// the browser's storage: asked once more before the check goes on
+		// without the record, which would leave repeats unseen. The first
+		// failure is logged, not lost.
+		s.Logged("reading the record of bulks again after: " + err.Error())
+		rec, err = read()
+	}
+	return rec, err
 }
 
 // repeatCheck is the outcome of checking a plan for repeats.
