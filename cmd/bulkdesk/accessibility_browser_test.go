@@ -91,7 +91,7 @@ func pagesAreAccessible(t *testing.T, l lang.Tag) {
 		t.Fatal(err)
 	}
 	b.Do(30*time.Second, chromedp.Navigate(base+"bulks"))
-	waitShowing(t, b, 30*time.Second, "the Bulks list", `document.querySelector('#bulk-list tr[data-bulk="`+bulk.BulkID+`"] .bulk-totals[data-loaded="true"]') !== null`)
+	waitShowing(t, b, 60*time.Second, "the Bulks list", `document.querySelector('#bulk-list tr[data-bulk="`+bulk.BulkID+`"] .bulk-totals[data-loaded="true"]') !== null`)
 	check("the Bulks list")
 
 	b.Do(30*time.Second, chromedp.Navigate(base+"bulk?id="+bulk.BulkID))
@@ -135,7 +135,7 @@ func queueStatesAreAccessible(t *testing.T, l lang.Tag, b **browsertest.Browser,
 	}
 	*b = consoleIn(t, bob+"bulks", string(l))
 	row := `#approval-queue tr[data-bulk="` + bulk.BulkID + `"]`
-	waitShowing(t, *b, 30*time.Second, "the approval queue", `document.querySelector('`+row+` .queue-totals') !== null && document.getElementById("nav-queue-count") !== null`)
+	waitShowing(t, *b, 60*time.Second, "the approval queue", `document.querySelector('`+row+` .queue-totals') !== null && document.getElementById("nav-queue-count") !== null`)
 	check("the approval queue")
 	(*b).Do(5*time.Second, browsertest.Press(row+" .queue-review"))
 	waitShowing(t, *b, 60*time.Second, "the review from the queue", `document.querySelector('#review-verdict[data-match]') !== null && document.querySelector("#grid td[data-pos].cell-warning") !== null`)
