@@ -326,6 +326,17 @@ func TestAPortalEmbedsTheConsole(t *testing.T) {
 		t.Errorf("the console reported errors: %+v", errs)
 	}
 
+	// A file passed as bytes while the frame shows the bulk: the console
+	// goes back to its Import page and reads it as a dropped one.
+	browsertest.Eval[bool](b, 10*time.Second, `(window.bulkdesk.sendFile(new TextEncoder().encode(`+browsertest.JSString(embedCSV)+`).buffer, "Löhne April.csv"), true)`)
+	// Its headers are those of the file read before: the console shows
+	// the reading it remembers for them, which the operator confirms.
+	b.WaitForIn(60*time.Second, base, "the reading of the second file", `document.getElementById("read") !== null && document.getElementById("validate") !== null`)
+	b.PressIn(base, "#validate")
+	if again := awaitEvent(t, b, 60*time.Second, "validated", 2); again.FileName != "Löhne April.csv" || again.Elements != 2 || again.Valid != 2 {
+		t.Errorf("a file passed as an ArrayBuffer: %+v", again)
+	}
+
 	// The server's api-key went to the sandbox with every call, and never
 	// to the browser: not in a request the page, the frame or a worker
 	// made, not in what the frame holds, not in the script it runs.
@@ -342,7 +353,7 @@ func TestAPortalEmbedsTheConsole(t *testing.T) {
 	if strings.Contains(held, serverKey) {
 		t.Errorf("the frame holds the server's api-key")
 	}
-	if !strings.Contains(held, "Löhne März.csv") {
+	if !strings.Contains(held, "Löhne April.csv") {
 		t.Errorf("the frame's holdings do not show the import in progress: the dump missed them")
 	}
 	// Chromium does not let a frame of another origin focus an element
