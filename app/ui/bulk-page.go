@@ -176,7 +176,7 @@ func (p *bulkPage) acted(ctx app.Context, action string, r wire.BulkResult, err 
 	case err != nil:
 		tellFailure(action, errorText(err))
 	case r.Failure != nil:
-		tellFailure(action, r.Failure.Summary)
+		tellFailure(action, failureSummary(r.Failure))
 	case p.bulk != nil:
 		p.announcement = tf("%s: the bulk is %s.", actionLabel(action), statusWord(p.bulk.Status))
 		queue.refresh(true)

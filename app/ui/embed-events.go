@@ -152,7 +152,7 @@ func hostResultWorkbook(ctx app.Context, requestID, bulkID string) {
 		case err != nil:
 			fail(errorText(err))
 		case f.Failure != nil:
-			fail(f.Failure.Summary)
+			fail(failureSummary(f.Failure))
 		default:
 			postToHost("result-workbook", map[string]any{"requestId": requestID, "bulkId": bulkID, "fileName": downloadName(f.Name)}, blobOf(data, f.Type))
 		}

@@ -514,7 +514,7 @@ func (p *submitPage) finished(ctx app.Context, r wire.Submitted, err error) {
 	switch {
 	case p.failure != nil:
 		p.announcement = tf("The submission stopped: %s", p.failure.Summary)
-		tellFailure("submit", p.announcement)
+		tellFailure("submit", tf("The submission stopped: %s", failureSummary(p.failure)))
 	case p.message != "":
 		p.announcement = p.message
 		tellFailure("submit", p.message)

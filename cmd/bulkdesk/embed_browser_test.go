@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,8 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bulkdesk/bulkdesk/app/fixture"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
+	"github.com/bulkdesk/bulkdesk/schema"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -108,6 +111,7 @@ const embedCSV = "profileId;source.type;source.id;destination.type;destination.i
 // An embedEvent is a message the console posts to the portal's page.
 type embedEvent struct {
 	Type       string
+	Mode       string
 	FileName   string
 	Kind       string
 	BackOffice bool
@@ -550,5 +554,82 @@ func TestTheEmbeddedConsoleIsAccessible(t *testing.T) {
 		b.Do(30*time.Second, chromedp.Navigate(srv.URL+"?embed=1&kind=transfers&mode=submit&lang="+l+"&origin="+url.QueryEscape(portal)))
 		b.WaitFor(60*time.Second, "the embedded console to start in "+l, browsertest.Interactive+` && document.documentElement.lang === `+browsertest.JSString(l)+` && document.documentElement.hasAttribute("data-embed")`)
 		b.AssertAccessible("the embedded Import page (" + l + ")")
+	}
+}
+
+// validatePage opens the console to validate only, with a token the
+// portal gives: {{console}} is the console's address, {{token}} the token.
+const validatePage = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Check a file · Example portal</title>
+  <script src="{{console}}embed.js"></script>
+</head>
+<body>
+  <main>
+    <h1>Check a file</h1>
+    <div id="bulkdesk"></div>
+  </main>
+  <script>
+    window.events = [];
+    window.bulkdesk = Bulkdesk.open({
+      container: document.getElementById("bulkdesk"),
+      kind: "transfers",
+      lang: "fr",
+      mode: "validate",
+      token: "{{token}}",
+      onEvent: (event) => window.events.push(event),
+    });
+  </script>
+</body>
+</html>
+`
+
+// TestAPortalsTokenAndValidateMode opens the console to validate a file
+// only, with a token of the portal's: the review offers no submission,
+// the API is called with the portal's token (a wrong one is refused, in
+// the operator's language; the one setToken gives then works).
+func TestAPortalsTokenAndValidateMode(t *testing.T) {
+	var consoleBase string
+	host := hostServer(t, htmlPage(func(*http.Request) string {
+		return strings.NewReplacer("{{console}}", consoleBase, "{{token}}", "not-the-token").Replace(validatePage)
+	}))
+	srv := startServe(t, "-sandbox", "-frame-ancestors", host.URL)
+	consoleBase = srv.URL
+	k, _ := schema.Lookup("transfers")
+	bulk, err := sandboxClient(t, srv.URL).Submit(context.Background(), k, fixture.Transfers(3), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	b := browsertest.New(t)
+	b.Do(30*time.Second, chromedp.Navigate(host.URL+"/check"))
+	if ready := awaitEvent(t, b, 60*time.Second, "ready", 1); ready.Mode != "validate" {
+		t.Errorf("ready: %+v, want mode validate", ready)
+	}
+	browsertest.Eval[bool](b, 5*time.Second, `(window.bulkdesk.sendFile(new Blob([`+browsertest.JSString(embedCSV)+`]), "virements.csv"), true)`)
+	b.WaitForIn(60*time.Second, consoleBase, "the reading step or the review", `document.getElementById("validate") !== null || `+browsertest.ReviewShown)
+	if browsertest.EvalIn[bool](b, consoleBase, 5*time.Second, `document.getElementById("validate") !== null`) {
+		b.PressIn(consoleBase, "#validate")
+	}
+	if v := awaitEvent(t, b, 60*time.Second, "validated", 1); v.FileName != "virements.csv" || v.Valid != 2 {
+		t.Errorf("validated: %+v", v)
+	}
+	b.WaitForIn(10*time.Second, consoleBase, "the review", browsertest.ReviewShown)
+	if browsertest.EvalIn[bool](b, consoleBase, 5*time.Second, `document.getElementById("submit-file") !== null`) {
+		t.Errorf("the console opened to validate offers a submission")
+	}
+
+	// The portal's token is the one the console calls the API with.
+	refused := browsertest.Eval[string](b, 60*time.Second, `window.bulkdesk.resultWorkbook(`+browsertest.JSString(bulk.BulkID)+`).then(() => "made", e => e.message)`)
+	// In the operator's words; the API's own message is quoted as it came.
+	if !strings.HasPrefix(refused, "L’API n’a pas accepté l’api-key ou le jeton") {
+		t.Errorf("with the portal's wrong token the workbook request answered %q, want the refusal said in French", refused)
+	}
+	browsertest.Eval[bool](b, 5*time.Second, `(window.bulkdesk.setToken(`+browsertest.JSString(sandbox.DefaultToken)+`), true)`)
+	made := browsertest.Eval[int](b, 60*time.Second, `window.bulkdesk.resultWorkbook(`+browsertest.JSString(bulk.BulkID)+`).then(b => b.size)`)
+	if made == 0 {
+		t.Errorf("with the token setToken gave, the result workbook is empty")
 	}
 }
