@@ -147,7 +147,7 @@ type embedEvent struct {
 
 // hostServer serves pages on a loopback port of its own, an origin of
 // its own, with the timeouts of a real server.
-func hostServer(t *testing.T, h http.Handler) *httptest.Server {
+func hostServer(t testing.TB, h http.Handler) *httptest.Server {
 	t.Helper()
 	s := httptest.NewUnstartedServer(h)
 	// No write timeout: the console's event stream passes through one.
