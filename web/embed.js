@@ -108,6 +108,8 @@
       }
       if (typeof o.onEvent === "function") call(o.onEvent, m);
       for (const k of [m.type, "*"]) Array.from(listeners.get(k) || []).forEach((fn) => call(fn, m));
+      // Escape inside the console, which it left unused: the dialog closes.
+      if (m.type === "escape" && shell) handle.close();
     }
 
     function onKey(event) {

@@ -66,6 +66,7 @@ func embedMounted(ctx app.Context) (shell int) {
 		return nil
 	}))
 	watchHeight()
+	tellEscape()
 	postToHost("ready", map[string]any{"version": app.Getenv("GOAPP_VERSION"), "lang": string(consoleLang), "mode": e.Mode, "kind": e.Kind}, nil)
 	for _, m := range waiting {
 		hostMessage(m)
@@ -247,6 +248,20 @@ func tellOnce(typ, bulkID string, fields map[string]any) {
 	if !done {
 		postToHost(typ, fields, nil)
 	}
+}
+
+// tellEscape tells the host of an Escape the console leaves unused (no
+// dialog of its own open, no editor that took it): a host that shows the
+// console in a dialog closes it, as Escape does on its own part.
+func tellEscape() {
+	doc := app.Window().Get("document")
+	doc.Call("addEventListener", "keydown", app.FuncOf(func(_ app.Value, args []app.Value) any {
+		ev := args[0]
+		if ev.Get("key").String() == "Escape" && !ev.Get("defaultPrevented").Bool() && !doc.Call("querySelector", "dialog[open]").Truthy() {
+			postToHost("escape", nil, nil)
+		}
+		return nil
+	}))
 }
 
 // watchHeight tells the host the document's height whenever it changes,

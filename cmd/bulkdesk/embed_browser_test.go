@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/app/fixture"
+	"github.com/bulkdesk/bulkdesk/app/fixture/eventually"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/bulkdesk/bulkdesk/schema"
@@ -515,6 +516,26 @@ func TestAPortalOpensTheConsoleInADialog(t *testing.T) {
 	open()
 	b.Do(5*time.Second, browsertest.Press(`[role="dialog"] button`))
 	b.WaitFor(10*time.Second, "the dialog to close by its button", `document.querySelector('[role="dialog"]') === null && document.activeElement.id === "open-bulkdesk"`)
+
+	// And Escape typed inside the console, which has no use for it there.
+	open()
+	// Chromium hands a key typed right after the frame took the focus
+	// to the frame's page only once that page is ready for input, which
+	// nothing on the page tells: pressed again, as an operator would.
+	b.WaitForIn(10*time.Second, consoleBase, "the console's page to have the keyboard", `document.hasFocus()`)
+	closedByKey := eventually.Until(10*time.Second, func() bool {
+		b.Do(5*time.Second, chromedp.KeyEvent(kb.Escape))
+		return eventually.Until(time.Second, func() bool {
+			return browsertest.Eval[bool](b, 5*time.Second, `document.querySelector('[role="dialog"]') === null`)
+		})
+	})
+	if !closedByKey {
+		t.Errorf("Escape typed inside the console left its dialog open")
+	}
+	if len(hostEvents(t, b, "escape")) == 0 {
+		t.Errorf("the dialog closed without the console telling of an Escape")
+	}
+	b.WaitFor(10*time.Second, "the dialog to close by an Escape inside the console", `document.querySelector('[role="dialog"]') === null && document.activeElement.id === "open-bulkdesk"`)
 	b.AssertNoErrors()
 }
 
