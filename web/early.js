@@ -44,18 +44,20 @@ self.bulkdeskRefreshPages = async () => {
 // start; the program keeps the embedding for the frame's life
 // (app/ui/embed.go, which marks the page the same way).
 (() => {
-  try {
-    const q = new URLSearchParams(location.search);
-    const kept = JSON.parse(sessionStorage.getItem("bulkdesk.embed") || "null");
-    if (q.get("embed") === "1" || kept) {
-      const e = q.get("embed") === "1" ? { mode: q.get("mode"), theme: q.get("theme") } : kept;
-      const root = document.documentElement;
-      root.setAttribute("data-embed", e.mode === "validate" ? "validate" : "submit");
-      const dark = e.theme === "dark" || (e.theme !== "light" && matchMedia("(prefers-color-scheme: dark)").matches);
-      root.setAttribute("data-theme", dark ? "dark" : "light");
+  const q = new URLSearchParams(location.search);
+  let e = q.get("embed") === "1" ? { mode: q.get("mode"), theme: q.get("theme") } : null;
+  if (!e) {
+    try {
+      e = JSON.parse(sessionStorage.getItem("bulkdesk.embed") || "null");
+    } catch {
+      return; // no sessionStorage (blocked by settings): the program decides
     }
-  } catch {
-    // No sessionStorage (blocked by settings): the program decides.
+  }
+  if (e) {
+    const root = document.documentElement;
+    root.setAttribute("data-embed", e.mode === "validate" ? "validate" : "submit");
+    const dark = e.theme === "dark" || (e.theme !== "light" && matchMedia("(prefers-color-scheme: dark)").matches);
+    root.setAttribute("data-theme", dark ? "dark" : "light");
   }
 })();
 
