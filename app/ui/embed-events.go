@@ -6,7 +6,8 @@ import (
 )
 
 // What the console tells the host page that embeds it, as the operator
-// goes: each event's fields are the README's. Amounts travel as the
+// goes: each event's fields are those of
+// cmd/bulkdesk/EMBEDDING.md. Amounts travel as the
 // console writes them and as exact minor units, never as floats.
 
 // maxToldProblems bounds the problems a validated event lists; the counts
@@ -82,18 +83,11 @@ func tellSubmitted(conf wire.Confirmation, sub wire.SubmissionInfo, receipt app.
 		"submission": sub.ID, "kind": sub.Kind, "backOffice": sub.BackOffice, "elements": conf.Sending,
 		"bulks": bulks, "totals": hostTotals(conf.Totals), "receipt": nil,
 	}
-	if receipt != nil {
-		postToHostWith("submitted", fields, "receipt", receipt)
-		return
-	}
-	postToHost("submitted", fields, nil)
-}
-
-// postToHostWith posts a message with a value from the page (a parsed
-// receipt) under key.
-func postToHostWith(typ string, fields map[string]any, key string, v app.Value) {
-	delete(fields, key)
-	postValue(typ, fields, func(msg app.Value) { msg.Set(key, v) })
+	postValue("submitted", fields, func(msg app.Value) {
+		if receipt != nil {
+			msg.Set("receipt", receipt)
+		}
+	})
 }
 
 // tellBulk tells the host what became of a bulk the page shows: executed
