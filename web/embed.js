@@ -1,6 +1,6 @@
 // embed.js shows the Bulkdesk console in a frame of a portal's page and
-// tells the page what happens in it: embedding protocol, version 1 (the
-// README's "Embedding in a portal"). Load it from <console URL>embed.js.
+// tells the page what happens in it: embedding protocol, version 1
+// (cmd/bulkdesk/EMBEDDING.md). Load it from <console URL>embed.js.
 // Only messages {bulkdesk: 1, type, ...} from the frame this script made,
 // at the console's origin, are heard; the page's go to that origin alone.
 // Nothing is logged.

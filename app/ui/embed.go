@@ -9,8 +9,8 @@ import (
 )
 
 // A host page (a portal) shows the console in a frame through embed.js
-// and hears what happens in it by messages; the README's "Embedding in a
-// portal" is their contract. This file holds the embedding itself: what
+// and hears what happens in it by messages; cmd/bulkdesk/EMBEDDING.md is
+// their contract. This file holds the embedding itself: what
 // the frame's URL asked for, kept for the frame's life, and whether an
 // origin may take part.
 

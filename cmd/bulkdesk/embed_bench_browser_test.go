@@ -10,35 +10,14 @@ import (
 	"time"
 
 	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/browsertest"
+	"github.com/bulkdesk/bulkdesk/cmd/bulkdesk/internal/sandbox"
 	"github.com/chromedp/chromedp"
 )
 
-// benchPortalPage is a portal's page that notes when each event of the
-// console arrives, in milliseconds since the page's navigation began.
-const benchPortalPage = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>Payroll · Example portal</title>
-  <script src="{{console}}embed.js"></script>
-</head>
-<body>
-  <main>
-    <h1>Payroll</h1>
-    <div id="bulkdesk"></div>
-  </main>
-  <script>
-    window.events = [];
-    window.bulkdesk = Bulkdesk.open({
-      container: document.getElementById("bulkdesk"),
-      kind: "transfers",
-      lang: "de",
-      onEvent: (event) => window.events.push({type: event.type, at: performance.now(), elements: event.elements}),
-    });
-  </script>
-</body>
-</html>
-`
+// timedEvents is EMBEDDING.md's page noting when each event of the console
+// arrives, in milliseconds since the page's navigation began.
+var timedEvents = strings.NewReplacer("onEvent: (event) => window.events.push(event),",
+	"onEvent: (event) => window.events.push({type: event.type, at: performance.now(), elements: event.elements}),")
 
 // BenchmarkConsoleInAPortal is a portal's page opening the console with
 // embed.js, as a portal team's users meet it: from the page's navigation
@@ -49,7 +28,7 @@ const benchPortalPage = `<!doctype html>
 func BenchmarkConsoleInAPortal(b *testing.B) {
 	var consoleBase string
 	host := hostServer(b, htmlPage(func(*http.Request) string {
-		return strings.ReplaceAll(benchPortalPage, "{{console}}", consoleBase)
+		return timedEvents.Replace(strings.NewReplacer("{{console}}", consoleBase, "{{token}}", sandbox.DefaultToken).Replace(portalPage))
 	}))
 	consoleBase = startServe(b, "-sandbox", "-frame-ancestors", host.URL).URL
 	// Its headers are the API's field paths and its amounts in cents, as

@@ -29,7 +29,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// portalPage is the host page of the README's "Embedding in a portal",
+// portalPage is the example host page of EMBEDDING.md,
 // word for word but for the console's address and the operator's token,
 // which the portal fills in: {{console}} and {{token}}.
 const portalPage = `<!doctype html>
@@ -192,7 +192,7 @@ func awaitEvent(t *testing.T, b *browsertest.Browser, timeout time.Duration, typ
 }
 
 // TestAPortalEmbedsTheConsole opens the console in a portal's page
-// through embed.js, as the README's example does: the page hands it a
+// through embed.js, as EMBEDDING.md's example does: the page hands it a
 // file and hears it validated, the operator submits and executes it in
 // the frame, and the page hears each step and gets the result workbook.
 // A page of another origin inside the portal's is not heard, and a page
@@ -578,35 +578,6 @@ func TestTheEmbeddedConsoleIsAccessible(t *testing.T) {
 	}
 }
 
-// validatePage opens the console to validate only, with a token the
-// portal gives: {{console}} is the console's address, {{token}} the token.
-const validatePage = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>Check a file · Example portal</title>
-  <script src="{{console}}embed.js"></script>
-</head>
-<body>
-  <main>
-    <h1>Check a file</h1>
-    <div id="bulkdesk"></div>
-  </main>
-  <script>
-    window.events = [];
-    window.bulkdesk = Bulkdesk.open({
-      container: document.getElementById("bulkdesk"),
-      kind: "transfers",
-      lang: "fr",
-      mode: "validate",
-      token: "{{token}}",
-      onEvent: (event) => window.events.push(event),
-    });
-  </script>
-</body>
-</html>
-`
-
 // TestAPortalsTokenAndValidateMode opens the console to validate a file
 // only, with a token of the portal's: the review offers no submission,
 // the API is called with the portal's token (a wrong one is refused, in
@@ -614,7 +585,9 @@ const validatePage = `<!doctype html>
 func TestAPortalsTokenAndValidateMode(t *testing.T) {
 	var consoleBase string
 	host := hostServer(t, htmlPage(func(*http.Request) string {
-		return strings.NewReplacer("{{console}}", consoleBase, "{{token}}", "not-the-token").Replace(validatePage)
+		// The guide's page, opening the console in French to validate.
+		return strings.NewReplacer("{{console}}", consoleBase, "{{token}}", "not-the-token",
+			`lang: "de",`, `lang: "fr",`, `mode: "submit",`, `mode: "validate",`).Replace(portalPage)
 	}))
 	srv := startServe(t, "-sandbox", "-frame-ancestors", host.URL)
 	consoleBase = srv.URL

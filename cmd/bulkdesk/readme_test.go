@@ -104,27 +104,27 @@ func layoutTable(readme string) (map[string]bool, error) {
 	return named, nil
 }
 
-// TestTheREADMEsPortalPageIsTheOneTested holds the example host page of
-// the README's "Embedding in a portal" to the page the portal's browser
+// TestTheGuidesPortalPageIsTheOneTested holds the example host page of
+// EMBEDDING.md, the portal teams' guide, to the page the portal's browser
 // tests run (portalPage), but for the console's address and the
 // operator's token, which a portal fills in: the example works as
 // written because it is what is tested.
-func TestTheREADMEsPortalPageIsTheOneTested(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+func TestTheGuidesPortalPageIsTheOneTested(t *testing.T) {
+	guide, err := os.ReadFile("EMBEDDING.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Embedding in a portal\n")
+	_, section, ok := strings.Cut(string(guide), "\n## An example page\n")
 	if !ok {
-		t.Fatal(`README.md has no section "Embedding in a portal"`)
+		t.Fatal(`EMBEDDING.md has no section "An example page"`)
 	}
 	_, example, ok := strings.Cut(section, "```html\n")
 	if !ok {
-		t.Fatal(`README.md's "Embedding in a portal" shows no page in an html block`)
+		t.Fatal(`EMBEDDING.md's "An example page" shows no page in an html block`)
 	}
 	example, _, _ = strings.Cut(example, "```")
 	want := strings.NewReplacer("{{console}}", "https://portal.example.com/console/", "{{token}}", "OPERATOR-BEARER-TOKEN").Replace(portalPage)
 	if example != want {
-		t.Errorf("README.md's example page differs from the page the browser tests run (portalPage in embed_browser_test.go):\n--- README\n%s\n--- tested\n%s", example, want)
+		t.Errorf("EMBEDDING.md's example page differs from the page the browser tests run (portalPage in embed_browser_test.go):\n--- guide\n%s\n--- tested\n%s", example, want)
 	}
 }

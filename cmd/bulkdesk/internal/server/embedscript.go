@@ -3,7 +3,7 @@ package server
 import "net/http"
 
 // embedScriptName is the script a portal's page loads to show the console
-// in a frame (web/embed.js; the README's "Embedding in a portal").
+// in a frame (web/embed.js; cmd/bulkdesk/EMBEDDING.md).
 const embedScriptName = "embed.js"
 
 // embedScript serves web/embed.js at <prefix>embed.js: the script takes
