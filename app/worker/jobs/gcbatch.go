@@ -58,6 +58,12 @@ type gcBatch struct {
 	idle    func()
 	// free returns the garbage: debug.FreeOSMemory but in tests.
 	free func()
+	// stopped says the server stopped (its Run returned), and halt is
+	// closed then: a stopped worker has no garbage worth a collection,
+	// and one forced after it stopped would end the batch of a server
+	// still running in the same process (a test's next one).
+	stopped bool
+	halt    chan struct{}
 }
 
 // gcSentinel is dropped as a batch begins: its finalizer runs after the
@@ -84,8 +90,30 @@ type gcSentinel struct {
 // the garbage within its own budget instead.
 func (s *Server) SetBatchGC(percent int, budget int64) {
 	s.gc.percent, s.gc.budget = percent, budget
-	s.gc.idle = func() { time.Sleep(collectIdle) }
+	s.gc.halt = make(chan struct{})
+	s.gc.idle = s.gc.waitIdle
 	s.gc.free = debug.FreeOSMemory
+}
+
+// waitIdle waits collectIdle, or less if the server stops meanwhile.
+func (g *gcBatch) waitIdle() {
+	t := time.NewTimer(collectIdle)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-g.halt:
+	}
+}
+
+// stop tells the batches that the server stopped: no garbage of theirs
+// is collected from then on.
+func (g *gcBatch) stop() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.stopped && g.halt != nil {
+		close(g.halt)
+	}
+	g.stopped = true
 }
 
 // collectIdle is how long the worker waits without a new reading job
@@ -219,11 +247,11 @@ func (g *gcBatch) posted(m wire.Message) {
 }
 
 // collect returns the garbage of batch gen, unless another batch began
-// since: that one counts the garbage within its budget (begin), and its
-// own end collects both.
+// since (that one counts the garbage within its budget (begin), and its
+// own end collects both) or the server stopped.
 func (g *gcBatch) collect(gen int) {
 	g.mu.Lock()
-	due := g.pending && g.running == 0 && g.gen == gen
+	due := g.pending && g.running == 0 && g.gen == gen && !g.stopped
 	if due {
 		g.pending = false
 	}

@@ -99,6 +99,7 @@ func (s *Server) Run(ctx context.Context) {
 	// read, and before the warm-up compiles it.
 	s.restoreContract(ctx)
 	cold := s.warmUpSteps()
+	defer s.gc.stop()
 	s.Server.Run(ctx, func() bool {
 		if len(cold) == 0 {
 			return false
